@@ -1,0 +1,15 @@
+# The two commands of the README: `make run` and `make test`.
+.PHONY: run test build bench
+
+build:
+	swift build
+
+## Runs every test against real SQLite files and a real PostgreSQL (a throwaway one unless
+## COMMONS_TEST_POSTGRES_URL names a server).
+test:
+	scripts/with-postgres.sh swift test
+
+## Measures the event log on a throwaway PostgreSQL, in release mode.
+bench:
+	swift build -c release --product commons
+	COMMONS_TEST_POSTGRES_OPTIONS="$(BENCH_POSTGRES_OPTIONS)" scripts/with-postgres.sh sh -c '.build/release/commons bench --postgres "$$COMMONS_TEST_POSTGRES_URL"'

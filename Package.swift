@@ -1,0 +1,132 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Strict concurrency is the default in Swift 6 language mode; these keep the rest of our code honest.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "commons",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .executable(name: "commons", targets: ["commons"]),
+        .library(name: "EventLog", targets: ["EventLog"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        // The event log: API, envelopes, checkpoints, the shared subscription loop. Foundation only.
+        .target(
+            name: "EventLog",
+            path: "Shared/EventLog",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "EventLogPostgres",
+            dependencies: [
+                "EventLog",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Shared/EventLogPostgres",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "EventLogSQLite",
+            dependencies: [
+                "EventLog",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Shared/EventLogSQLite",
+            swiftSettings: strict
+        ),
+        // Every event type of every service, with stored names, schema versions and upcasters.
+        .target(
+            name: "Contracts",
+            dependencies: ["EventLog"],
+            path: "Shared/Contracts",
+            swiftSettings: strict
+        ),
+        // Projections into SQLite read models: checkpoint in the same transaction, parking, rebuild and swap.
+        .target(
+            name: "ReadModel",
+            dependencies: [
+                "EventLog", "Contracts",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Shared/ReadModel",
+            swiftSettings: strict
+        ),
+        // What every executable shares: configuration and opening the configured event store.
+        .target(
+            name: "ServiceKit",
+            dependencies: [
+                "EventLog", "EventLogPostgres", "EventLogSQLite",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Shared/ServiceKit",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "commons",
+            dependencies: [
+                "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "ServiceKit", "Contracts",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tools/commons",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "EventLogTests",
+            dependencies: [
+                "EventLog", "EventLogPostgres", "EventLogSQLite",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Tests/EventLogTests",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ReadModelTests",
+            dependencies: [
+                "EventLog", "EventLogSQLite", "EventLogPostgres", "ReadModel", "Contracts",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/ReadModelTests",
+            swiftSettings: strict
+        ),
+        // A projector that the crash test runs as a child process and kills with SIGKILL.
+        .executableTarget(
+            name: "commons-test-projector",
+            dependencies: [
+                "EventLog", "EventLogSQLite", "ReadModel",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/TestProjector",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ContractsTests",
+            dependencies: ["EventLog", "Contracts"],
+            path: "Tests/ContractsTests",
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

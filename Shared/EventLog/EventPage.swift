@@ -1,0 +1,48 @@
+/// One page of a global read.
+public struct EventPage: Sendable {
+    /// The matching events, in global order.
+    public var events: [RecordedEvent]
+    /// How far the read has looked, matching or not: resume after this. It never passes
+    /// an event that could still become visible, and it moves even when a filter matched
+    /// nothing, so a reader does not scan a long stretch of other events again.
+    public var checkpoint: Checkpoint
+
+    public init(events: [RecordedEvent], checkpoint: Checkpoint) {
+        self.events = events
+        self.checkpoint = checkpoint
+    }
+}
+
+/// Which way to read a stream.
+public enum ReadDirection: Sendable, Hashable {
+    case forwards
+    case backwards
+}
+
+/// What an append did.
+public struct AppendResult: Hashable, Sendable {
+    /// The stream's version after the append: pass it as `.exact` to append again.
+    public var streamVersion: Int64
+    /// The checkpoint of the batch's last event (the `Commons-Position` of a write).
+    public var checkpoint: Checkpoint
+    /// True when every event was already stored by an earlier, identical append.
+    public var wasAlreadyAppended: Bool
+
+    public init(streamVersion: Int64, checkpoint: Checkpoint, wasAlreadyAppended: Bool) {
+        self.streamVersion = streamVersion
+        self.checkpoint = checkpoint
+        self.wasAlreadyAppended = wasAlreadyAppended
+    }
+}
+
+/// What an import did.
+public struct ImportResult: Hashable, Sendable {
+    public var imported: Int
+    /// Events whose ids the log already held at the same stream and version.
+    public var alreadyPresent: Int
+
+    public init(imported: Int = 0, alreadyPresent: Int = 0) {
+        self.imported = imported
+        self.alreadyPresent = alreadyPresent
+    }
+}

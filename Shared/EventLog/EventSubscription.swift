@@ -1,0 +1,41 @@
+/// Catches up from a checkpoint, then follows the log live.
+///
+/// It pulls one page at a time, so a slow consumer holds nothing in memory. Between
+/// pages it waits for the store's ``ChangeSignal`` or its poll interval, whichever comes
+/// first. Each element is a page of matching events with the checkpoint scanned through;
+/// a page may be empty when only non-matching events passed, so that a consumer can
+/// store its progress. Iteration ends when the task is cancelled; read errors are thrown.
+public struct EventSubscription: AsyncSequence, Sendable {
+    public typealias Element = EventPage
+
+    let store: any EventStore
+    let start: Checkpoint
+    let filter: EventFilter
+    let pageSize: Int
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(store: store, checkpoint: start, filter: filter, pageSize: pageSize)
+    }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        let store: any EventStore
+        /// The checkpoint of the last page returned.
+        public private(set) var checkpoint: Checkpoint
+        let filter: EventFilter
+        let pageSize: Int
+
+        public mutating func next() async throws -> EventPage? {
+            while !Task.isCancelled {
+                let seen = store.changes.generation
+                let page = try await store.readAll(after: checkpoint, limit: pageSize, filter: filter)
+                let advanced = page.checkpoint > checkpoint
+                if advanced { checkpoint = page.checkpoint }
+                if !page.events.isEmpty || advanced {
+                    return EventPage(events: page.events, checkpoint: checkpoint)
+                }
+                await store.changes.wait(after: seen, timeout: store.pollInterval)
+            }
+            return nil
+        }
+    }
+}

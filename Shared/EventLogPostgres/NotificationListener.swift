@@ -1,0 +1,123 @@
+import EventLog
+import Logging
+import NIOPosix
+import PostgresNIO
+import Synchronization
+
+/// Holds one LISTEN connection and fires the store's ``ChangeSignal`` on every
+/// notification. When the connection drops it fires once (something may have been missed)
+/// and reconnects with back-off; meanwhile subscribers fall back to polling.
+final class NotificationListener: Sendable {
+    private let configuration: PostgresConnection.Configuration
+    private let channel: String
+    private let changes: ChangeSignal
+    private let logger: Logger
+    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let connectionCount = Atomic<Int>(0)
+
+    init(configuration: PostgresConnection.Configuration, channel: String, changes: ChangeSignal, logger: Logger) {
+        self.configuration = configuration
+        self.channel = channel
+        self.changes = changes
+        self.logger = logger
+    }
+
+    /// How many times the LISTEN connection has been established.
+    var connections: Int { connectionCount.load(ordering: .relaxed) }
+
+    func start() {
+        task.withLock { $0 = Task { await self.run() } }
+    }
+
+    func stop() async {
+        let running = task.withLock { task in
+            defer { task = nil }
+            return task
+        }
+        running?.cancel()
+        await running?.value
+    }
+
+    private func run() async {
+        var delay = Duration.milliseconds(100)
+        while !Task.isCancelled {
+            do {
+                let connection = try await PostgresConnection.connect(
+                    on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration,
+                    id: Int.random(in: 1...Int.max), logger: logger)
+                do {
+                    try await withTaskCancellationHandler {
+                        try await connection.listen(on: channel) { notifications in
+                            connectionCount.add(1, ordering: .relaxed)
+                            delay = .milliseconds(100)
+                            changes.fire()
+                            for try await _ in notifications { changes.fire() }
+                        }
+                    } onCancel: {
+                        connection.close().whenComplete { _ in }
+                    }
+                } catch {
+                    try? await connection.close()
+                    throw error
+                }
+                try? await connection.close()
+            } catch {
+                if Task.isCancelled { return }
+                logger.warning("event log LISTEN connection lost; polling until it is back", metadata: ["error": "\(String(reflecting: error))"])
+            }
+            changes.fire()
+            try? await Task.sleep(for: delay)
+            delay = min(delay * 2, .seconds(5))
+        }
+    }
+}
+
+/// Sends `NOTIFY` after appends, at most one at a time, coalescing bursts.
+///
+/// It runs outside the append's transaction on purpose: a transaction that notifies
+/// takes a cluster-wide lock at commit, which would serialize every append.
+final class AppendNotifier: Sendable {
+    private struct State {
+        var sending = false
+        var pending = false
+    }
+
+    private let client: PostgresClient
+    private let channel: String
+    private let logger: Logger
+    private let state = Mutex(State())
+
+    init(client: PostgresClient, channel: String, logger: Logger) {
+        self.client = client
+        self.channel = channel
+        self.logger = logger
+    }
+
+    func notify() {
+        let start = state.withLock { state in
+            if state.sending {
+                state.pending = true
+                return false
+            }
+            state.sending = true
+            return true
+        }
+        guard start else { return }
+        Task {
+            repeat {
+                do {
+                    try await client.query("SELECT pg_notify(\(channel), '')", logger: logger)
+                } catch {
+                    logger.debug("NOTIFY failed; subscribers will poll", metadata: ["error": "\(error)"])
+                }
+            } while state.withLock { state in
+                if state.pending {
+                    state.pending = false
+                    return true
+                }
+                state.sending = false
+                return false
+            }
+        }
+    }
+}

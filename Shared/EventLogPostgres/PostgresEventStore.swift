@@ -1,0 +1,328 @@
+import EventLog
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// The event log in one PostgreSQL table.
+///
+/// Appends are not serialized: each runs as one statement in its own transaction and
+/// records `pg_current_xact_id()`. Readers see only rows whose transaction is below
+/// `pg_snapshot_xmin(pg_current_snapshot())`, in (transaction id, position) order, so a
+/// transaction that commits late is delivered late, never skipped. Subscribers wake on
+/// LISTEN/NOTIFY and also poll, so a lost notification costs latency only.
+public final class PostgresEventStore: EventStore {
+    public let configuration: PostgresEventStoreConfiguration
+    public let changes = ChangeSignal()
+    public var pollInterval: Duration { configuration.pollInterval }
+
+    let client: PostgresClient
+    let logger: Logger
+    private let schema: String
+    private let clientTask: Task<Void, Never>
+    private let listener: NotificationListener
+    private let notifier: AppendNotifier
+
+    /// Connects, migrates the schema, and starts listening for appends.
+    public init(configuration: PostgresEventStoreConfiguration, logger: Logger = Logger(label: "commons.eventlog.postgres")) async throws {
+        try configuration.validate()
+        self.configuration = configuration
+        self.logger = logger
+        schema = configuration.schema
+        let client = PostgresClient(configuration: configuration.client, backgroundLogger: logger)
+        self.client = client
+        clientTask = Task { await client.run() }
+        let channel = "\(configuration.schema)_events"
+        notifier = AppendNotifier(client: client, channel: channel, logger: logger)
+        listener = NotificationListener(
+            configuration: configuration.connection, channel: channel, changes: changes, logger: logger)
+        do {
+            try await PostgresMigrations.migrate(client: client, schema: schema, logger: logger)
+        } catch {
+            clientTask.cancel()
+            throw error
+        }
+        listener.start()
+    }
+
+    public func shutdown() async {
+        await listener.stop()
+        clientTask.cancel()
+        _ = await clientTask.value
+    }
+
+    /// How many times the LISTEN connection has been established (for tests and metrics).
+    public var listenerConnections: Int { listener.connections }
+
+    // MARK: Appending
+
+    public func append(to stream: String, expected: ExpectedVersion, events: [NewEvent]) async throws -> AppendResult {
+        guard let name = StreamName(stream) else { throw EventStoreError.invalidStreamName(stream) }
+        if events.isEmpty {
+            let actual = try await version(of: stream)
+            guard expected.isSatisfied(by: actual) else {
+                throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expected, actual: actual)
+            }
+            return AppendResult(streamVersion: actual, checkpoint: try await head(), wasAlreadyAppended: false)
+        }
+        let encoded = try EncodedBatch(events)
+        let expectedCode: Int64 = switch expected {
+        case .any: -1
+        case .streamExists: -2
+        case .noStream: 0
+        case .exact(let version): version
+        }
+        // Concurrent appenders to one stream meet on its (stream, version) key. With an
+        // exact expectation that is a lost race; with `.any` or `.streamExists` we retry.
+        for _ in 0..<100 {
+            do {
+                let result = try await callAppend(name: name, expectedCode: expectedCode, batch: encoded)
+                if !result.wasAlreadyAppended { notifier.notify() }
+                changes.fire()
+                return result
+            } catch let error as PSQLError {
+                switch (error.serverInfo?[.sqlState], error.serverInfo?[.constraintName]) {
+                case ("CE001", _):
+                    let actual = Int64(error.serverInfo?[.detail] ?? "") ?? 0
+                    throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expected, actual: actual)
+                case ("CE002", _):
+                    throw EventStoreError.idempotencyConflict(
+                        stream: stream, eventId: events[0].id, reason: error.serverInfo?[.detail] ?? "ids already stored")
+                case ("23505", "events_stream_version"):
+                    if case .any = expected { continue }
+                    if case .streamExists = expected { continue }
+                    let actual = try await version(of: stream)
+                    throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expected, actual: actual)
+                case ("23505", "events_id"):
+                    continue  // a concurrent identical retry won; the next call sees its events
+                case ("22P02", _):
+                    throw EventStoreError.invalidEvent(id: events[0].id, reason: error.serverInfo?[.message] ?? "invalid JSON")
+                default:
+                    throw PostgresEventStoreError(error)
+                }
+            }
+        }
+        throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expected, actual: try await version(of: stream))
+    }
+
+    private func callAppend(name: StreamName, expectedCode: Int64, batch: EncodedBatch) async throws -> AppendResult {
+        let stream = name.description
+        let category = name.category
+        let query: PostgresQuery = """
+            SELECT stream_version, last_position, last_transaction, already_appended
+            FROM \(unescaped: schema).append_events(\(stream), \(category), \(expectedCode),
+                \(batch.ids), \(batch.types), \(batch.schemaVersions), \(batch.data)::jsonb[], \(batch.metadata)::jsonb[])
+            """
+        for try await (version, position, transaction, already) in try await client.query(query, logger: logger)
+            .decode((Int64, Int64, String, Bool).self)
+        {
+            return AppendResult(
+                streamVersion: version, checkpoint: Checkpoint(transaction: UInt64(transaction) ?? 0, position: position),
+                wasAlreadyAppended: already)
+        }
+        throw PostgresEventStoreError("append returned no row")
+    }
+
+    // MARK: Reading
+
+    public func read(stream: String, from version: Int64?, direction: ReadDirection, limit: Int) async throws -> [RecordedEvent] {
+        let limit = Int64(min(limit, Int(Int64.max)))
+        let query: PostgresQuery = switch direction {
+        case .forwards:
+            "SELECT \(unescaped: Self.columns) FROM \(unescaped: schema).events e WHERE e.stream = \(stream) AND e.version >= \(version ?? 1) ORDER BY e.version LIMIT \(limit)"
+        case .backwards:
+            "SELECT \(unescaped: Self.columns) FROM \(unescaped: schema).events e WHERE e.stream = \(stream) AND e.version <= \(version ?? Int64.max) ORDER BY e.version DESC LIMIT \(limit)"
+        }
+        return try await events(query)
+    }
+
+    public func event(id: UUID) async throws -> RecordedEvent? {
+        try await events("SELECT \(unescaped: Self.columns) FROM \(unescaped: schema).events e WHERE e.id = \(id)").first
+    }
+
+    public func readAll(after checkpoint: Checkpoint, limit: Int, filter: EventFilter) async throws -> EventPage {
+        var sql = """
+            SELECT h.horizon::text, \(Self.columns) FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon) h
+            LEFT JOIN LATERAL (
+                SELECT * FROM \(schema).events e
+                WHERE (e.transaction_id, e.position) > ($1::text::xid8, $2) AND e.transaction_id < h.horizon
+            """
+        var binds = PostgresBindings()
+        binds.append(String(checkpoint.transaction))
+        binds.append(checkpoint.position)
+        if let categories = filter.categories {
+            binds.append(Array(categories))
+            sql += " AND e.category = ANY($\(binds.count))"
+        }
+        if let types = filter.types {
+            binds.append(Array(types))
+            sql += " AND e.type = ANY($\(binds.count))"
+        }
+        binds.append(Int64(limit))
+        sql += " ORDER BY e.transaction_id, e.position LIMIT $\(binds.count)) e ON true"
+
+        var horizon: UInt64 = 0
+        var events: [RecordedEvent] = []
+        events.reserveCapacity(min(limit, 10_000))
+        let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+        for try await row in rows {
+            let columns = row.makeRandomAccess()
+            horizon = UInt64(try columns[0].decode(String.self, context: .default)) ?? 0
+            if columns[1].bytes == nil { break }
+            events.append(try Self.event(from: columns, offset: 1))
+        }
+        // A full page may stop short of the horizon; otherwise everything below the horizon
+        // has been scanned, and (horizon, 0) is before every event of that transaction.
+        let scanned = events.count == limit ? events[events.count - 1].checkpoint : max(Checkpoint(transaction: horizon, position: 0), checkpoint)
+        return EventPage(events: events, checkpoint: max(scanned, checkpoint))
+    }
+
+    public func head() async throws -> Checkpoint {
+        let query: PostgresQuery = """
+            SELECT e.transaction_id::text, e.position FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon) h
+            JOIN \(unescaped: schema).events e ON e.transaction_id < h.horizon
+            ORDER BY e.transaction_id DESC, e.position DESC LIMIT 1
+            """
+        for try await (transaction, position) in try await client.query(query, logger: logger).decode((String, Int64).self) {
+            return Checkpoint(transaction: UInt64(transaction) ?? 0, position: position)
+        }
+        return .start
+    }
+
+    /// Seconds since the oldest transaction that holds an id began: it holds delivery back.
+    public func oldestOpenTransactionAge() async throws -> Double {
+        let query: PostgresQuery = """
+            SELECT coalesce(extract(epoch FROM now() - min(xact_start)), 0)::float8 FROM pg_stat_activity
+            WHERE backend_xid IS NOT NULL
+            """
+        for try await age in try await client.query(query, logger: logger).decode(Double.self) { return age }
+        return 0
+    }
+
+    // MARK: Importing
+
+    public func importEvents(_ events: [RecordedEvent]) async throws -> ImportResult {
+        guard !events.isEmpty else { return ImportResult() }
+        let batch = try EncodedBatch(events.map {
+            NewEvent(id: $0.id, type: $0.type, schemaVersion: $0.schemaVersion, data: $0.data, metadata: $0.metadata)
+        })
+        let streams = events.map(\.stream)
+        for stream in streams where StreamName(stream) == nil { throw EventStoreError.invalidStreamName(stream) }
+        let categories = events.map(\.category)
+        let versions = events.map(\.version)
+        let times = events.map(\.recordedAt)
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                var present = Set<UUID>()
+                let existing: PostgresQuery = "SELECT id, stream, version FROM \(unescaped: schema).events WHERE id = ANY(\(batch.ids))"
+                var wanted: [UUID: (String, Int64)] = [:]
+                for event in events { wanted[event.id] = (event.stream, event.version) }
+                for try await (id, stream, version) in try await connection.query(existing, logger: logger)
+                    .decode((UUID, String, Int64).self)
+                {
+                    guard let expected = wanted[id], expected == (stream, version) else {
+                        throw EventStoreError.importConflict(eventId: id, reason: "stored already as \(stream) version \(version)")
+                    }
+                    present.insert(id)
+                }
+                let keep = events.indices.filter { !present.contains(events[$0].id) }
+                if !keep.isEmpty {
+                    let insert: PostgresQuery = """
+                        INSERT INTO \(unescaped: schema).events (stream, category, version, id, type, schema_version, data, metadata, recorded_at)
+                        SELECT n.stream, n.category, n.version, n.id, n.type, n.schema_version, n.data, n.metadata, n.recorded_at
+                        FROM unnest(\(keep.map { streams[$0] }), \(keep.map { categories[$0] }), \(keep.map { versions[$0] }),
+                                    \(keep.map { batch.ids[$0] }), \(keep.map { batch.types[$0] }), \(keep.map { batch.schemaVersions[$0] }),
+                                    \(keep.map { batch.data[$0] })::jsonb[], \(keep.map { batch.metadata[$0] })::jsonb[], \(keep.map { times[$0] }))
+                             WITH ORDINALITY AS n(stream, category, version, id, type, schema_version, data, metadata, recorded_at, ord)
+                        ORDER BY n.ord
+                        """
+                    try await connection.query(insert, logger: logger)
+                }
+                return ImportResult(imported: keep.count, alreadyPresent: present.count)
+            }
+        } catch let error as PostgresTransactionError {
+            if let closure = error.closureError { throw Self.mapImport(closure) }
+            throw PostgresEventStoreError("import failed: \(String(reflecting: error))")
+        }
+    }
+
+    private static func mapImport(_ error: any Error) -> any Error {
+        guard let error = error as? PSQLError else { return error }
+        if error.serverInfo?[.sqlState] == "23505" {
+            return EventStoreError.importConflict(eventId: UUID(uuid: UUID_NULL_BYTES), reason: error.serverInfo?[.detail] ?? "duplicate key")
+        }
+        return PostgresEventStoreError(error)
+    }
+
+    // MARK: Rows
+
+    static let columns = "e.position, e.transaction_id::text, e.stream, e.version, e.id, e.type, e.schema_version, e.data::text, e.metadata::text, e.recorded_at"
+
+    private func events(_ query: PostgresQuery) async throws -> [RecordedEvent] {
+        var events: [RecordedEvent] = []
+        for try await row in try await client.query(query, logger: logger) {
+            events.append(try Self.event(from: row.makeRandomAccess(), offset: 0))
+        }
+        return events
+    }
+
+    static func event(from row: PostgresRandomAccessRow, offset: Int) throws -> RecordedEvent {
+        let position = try row[offset].decode(Int64.self, context: .default)
+        let transaction = try row[offset + 1].decode(String.self, context: .default)
+        let metadataText = try row[offset + 8].decode(String.self, context: .default)
+        return RecordedEvent(
+            checkpoint: Checkpoint(transaction: UInt64(transaction) ?? 0, position: position),
+            stream: try row[offset + 2].decode(String.self, context: .default),
+            version: try row[offset + 3].decode(Int64.self, context: .default),
+            id: try row[offset + 4].decode(UUID.self, context: .default),
+            type: try row[offset + 5].decode(String.self, context: .default),
+            schemaVersion: Int(try row[offset + 6].decode(Int32.self, context: .default)),
+            data: Data(try row[offset + 7].decode(String.self, context: .default).utf8),
+            metadata: try JSONDecoder().decode(EventMetadata.self, from: Data(metadataText.utf8)),
+            recordedAt: try row[offset + 9].decode(Date.self, context: .default))
+    }
+}
+
+private let UUID_NULL_BYTES: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+/// A batch's columns, as the append function takes them.
+struct EncodedBatch {
+    var ids: [UUID] = []
+    var types: [String] = []
+    var schemaVersions: [Int32] = []
+    var data: [String] = []
+    var metadata: [String] = []
+
+    init(_ events: [NewEvent]) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        for event in events {
+            // PostgreSQL validates the JSON itself (22P02); this only rejects non-objects cheaply.
+            guard event.data.first(where: { !Self.isJSONSpace($0) }) == UInt8(ascii: "{"),
+                  let body = String(data: event.data, encoding: .utf8)
+            else {
+                throw EventStoreError.invalidEvent(id: event.id, reason: "the body is not a JSON object")
+            }
+            ids.append(event.id)
+            types.append(event.type)
+            schemaVersions.append(Int32(clamping: event.schemaVersion))
+            data.append(body)
+            metadata.append(String(decoding: try encoder.encode(event.metadata), as: UTF8.self))
+        }
+    }
+
+    private static func isJSONSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+}
+
+/// A database failure that is not part of the event-log contract, with PostgreSQL's own words.
+public struct PostgresEventStoreError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+    init(_ error: PSQLError) {
+        let state = error.serverInfo?[.sqlState] ?? "?"
+        let message = error.serverInfo?[.message] ?? String(reflecting: error)
+        description = "PostgreSQL \(state): \(message)"
+    }
+}

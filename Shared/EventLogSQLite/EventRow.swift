@@ -1,0 +1,51 @@
+import EventLog
+import Foundation
+import GRDB
+
+/// How an event is laid out in the SQLite table: ids as lowercase text, JSON as text,
+/// times as seconds since 1970.
+struct EventRow {
+    var id: String
+    var type: String
+    var schemaVersion: Int
+    var data: String
+    var metadata: String
+
+    static let columns = "position, stream, version, id, type, schema_version, data, metadata, recorded_at"
+
+    init(_ event: NewEvent) throws {
+        guard let data = String(data: event.data, encoding: .utf8), EventJSON.isObject(event.data) else {
+            throw EventStoreError.invalidEvent(id: event.id, reason: "the body is not a JSON object")
+        }
+        id = event.id.uuidString.lowercased()
+        type = event.type
+        schemaVersion = event.schemaVersion
+        self.data = data
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        metadata = String(decoding: try encoder.encode(event.metadata), as: UTF8.self)
+    }
+
+    func arguments(stream: String, category: String, version: Int64, recordedAt: Double) -> StatementArguments {
+        [stream, category, version, id, type, schemaVersion, data, metadata, recordedAt]
+    }
+
+    static func fetch(_ db: Database, sql: String, arguments: StatementArguments) throws -> [RecordedEvent] {
+        let decoder = JSONDecoder()
+        var events: [RecordedEvent] = []
+        let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let row = try cursor.next() {
+            let idText: String = row[3]
+            guard let id = UUID(uuidString: idText) else { throw DatabaseError(message: "event id \(idText) is not a UUID") }
+            let dataText: String = row[6]
+            let metadataText: String = row[7]
+            events.append(RecordedEvent(
+                checkpoint: Checkpoint(transaction: 0, position: row[0]),
+                stream: row[1], version: row[2], id: id, type: row[4], schemaVersion: row[5],
+                data: Data(dataText.utf8),
+                metadata: try decoder.decode(EventMetadata.self, from: Data(metadataText.utf8)),
+                recordedAt: Date(timeIntervalSince1970: row[8])))
+        }
+        return events
+    }
+}

@@ -1,0 +1,116 @@
+import EventLog
+import Foundation
+import GRDB
+import Logging
+import Metrics
+import ServiceLifecycle
+import Synchronization
+
+/// Where a projection stands, for readiness checks and operators.
+public struct ProjectionStatus: Sendable, Hashable {
+    /// The last checkpoint applied (and stored) in the live read model.
+    public var checkpoint: Checkpoint = .start
+    /// True once the projection has reached the head of the log as it was at start.
+    public var isCaughtUp = false
+    /// The event the projection is halted on, with the error, until it applies or is parked.
+    public var stalledOn: String?
+}
+
+/// Keeps one projection's read model up to date: catches up from its stored checkpoint,
+/// then follows the log live. Each page is applied, and the checkpoint advanced, in one
+/// SQLite transaction, so a crash at any point neither loses nor repeats an event.
+/// A failing event halts the projection (retrying with back-off) until it applies or an
+/// operator parks it. When the read model is swapped for a rebuilt file, the runner goes
+/// on from that file's checkpoint.
+public final class ProjectionRunner: Service, Sendable {
+    public let projection: any Projection
+    let store: any EventStore
+    let database: ReadModelDatabase
+    let pageSize: Int
+    let logger: Logger
+    private let state = Mutex(ProjectionStatus())
+    private let progress = ChangeSignal()
+    private let lag: Gauge
+
+    public init(store: any EventStore, database: ReadModelDatabase, projection: any Projection, pageSize: Int = 500, logger: Logger) {
+        self.store = store
+        self.database = database
+        self.projection = projection
+        self.pageSize = pageSize
+        var logger = logger
+        logger[metadataKey: "projection"] = "\(projection.name)"
+        self.logger = logger
+        lag = Gauge(label: "commons_projection_lag_events", dimensions: [("projection", projection.name)])
+    }
+
+    public var status: ProjectionStatus { state.withLock { $0 } }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            var delay = Duration.milliseconds(250)
+            while !Task.isCancelled {
+                do {
+                    try await self.follow()
+                    delay = .milliseconds(250)
+                } catch is CancellationError {
+                    return
+                } catch {
+                    if Task.isCancelled { return }
+                    self.logger.error("projection halted; retrying", metadata: ["error": "\(error)", "retryIn": "\(delay)"])
+                    try? await Task.sleep(for: delay)
+                    delay = min(delay * 2, .seconds(10))
+                }
+            }
+        }
+    }
+
+    /// Waits until the projection has applied everything up to `checkpoint`; false on timeout.
+    public func waitUntilApplied(_ checkpoint: Checkpoint, timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let seen = progress.generation
+            if status.checkpoint >= checkpoint { return true }
+            let now = ContinuousClock.now
+            if now >= deadline { return false }
+            await progress.wait(after: seen, timeout: deadline - now)
+        }
+    }
+
+    private func follow() async throws {
+        let pool = database.pool
+        var parked = Set(try await ProjectionParking.parked(for: projection.name, in: store).keys)
+        let start = try await pool.read { [name = projection.name] db in try ProjectionCheckpoints.load(db, projection: name) }
+        let target = try await store.head()
+        update { $0.checkpoint = start; $0.isCaughtUp = start >= target }
+        var lastLagReport = ContinuousClock.now - .seconds(10)
+        for try await page in store.subscribe(after: start, filter: projection.filter, pageSize: pageSize) {
+            try database.followSwap()
+            if database.pool !== pool { return }  // swapped for a rebuilt file: start over from its checkpoint
+            do {
+                try await projection.apply(page, to: pool, skipping: parked)
+            } catch let failure as ProjectionFailure {
+                parked = Set(try await ProjectionParking.parked(for: projection.name, in: store).keys)
+                guard parked.contains(failure.event.id) else {
+                    update { $0.stalledOn = failure.description }
+                    throw failure
+                }
+                logger.warning("skipping a parked event", metadata: ["eventId": "\(failure.event.id)"])
+                try await projection.apply(page, to: pool, skipping: parked)
+            }
+            update {
+                $0.checkpoint = page.checkpoint
+                $0.stalledOn = nil
+                if page.checkpoint >= target { $0.isCaughtUp = true }
+            }
+            progress.fire()
+            if ContinuousClock.now - lastLagReport > .seconds(1) {
+                lastLagReport = ContinuousClock.now
+                if let head = try? await store.head() { lag.record(max(0, head.position - page.checkpoint.position)) }
+            }
+        }
+    }
+
+    private func update(_ change: (inout ProjectionStatus) -> Void) {
+        state.withLock { change(&$0) }
+    }
+}

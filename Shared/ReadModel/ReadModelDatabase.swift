@@ -1,0 +1,93 @@
+import EventLog
+import Foundation
+import GRDB
+import Synchronization
+
+/// A service's read model: a SQLite file (GRDB, WAL) that one process owns and writes.
+///
+/// The live file is named by a pointer file, `<name>.current`, so that a rebuilt file can
+/// be swapped in atomically: ``swap(to:)`` renames a new pointer into place and opens the
+/// new file, while readers that already hold the old pool finish on it undisturbed.
+public final class ReadModelDatabase: Sendable {
+    public let directory: URL
+    public let name: String
+    let projections: [any Projection]
+    private let state: Mutex<(pool: DatabasePool, file: String)>
+
+    /// Opens the live file of read model `name` in `directory`, creating and migrating it as needed.
+    public init(directory: URL, name: String, projections: [any Projection]) throws {
+        self.directory = directory
+        self.name = name
+        self.projections = projections
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let pointer = directory.appendingPathComponent("\(name).current")
+        let file: String
+        if let current = try? String(contentsOf: pointer, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), !current.isEmpty {
+            file = current
+        } else {
+            file = "\(name).sqlite"
+            try Self.writePointer(pointer, to: file)
+        }
+        let pool = try Self.open(path: directory.appendingPathComponent(file).path, projections: projections)
+        state = Mutex((pool, file))
+    }
+
+    /// The pool of the live file. Take it once per request and use it throughout.
+    public var pool: DatabasePool { state.withLock { $0.pool } }
+
+    /// The live file's path.
+    public var path: String { directory.appendingPathComponent(state.withLock { $0.file }).path }
+
+    /// A path for a new file to rebuild into, beside the live one.
+    public func newFilePath() -> String {
+        let stamp = Int(Date().timeIntervalSince1970 * 1000)
+        return directory.appendingPathComponent("\(name).\(stamp).sqlite").path
+    }
+
+    /// Makes the file at `path` (in this directory, built with the same projections) the
+    /// live read model. Readers holding the old pool keep it until they let go.
+    public func swap(to path: String) throws {
+        let file = URL(fileURLWithPath: path).lastPathComponent
+        let pool = try Self.open(path: directory.appendingPathComponent(file).path, projections: projections)
+        try Self.writePointer(directory.appendingPathComponent("\(name).current"), to: file)
+        state.withLock { $0 = (pool, file) }
+    }
+
+    /// Opens the file another process swapped in, if any; true when it changed.
+    @discardableResult
+    public func followSwap() throws -> Bool {
+        let pointer = directory.appendingPathComponent("\(name).current")
+        guard let current = try? String(contentsOf: pointer, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
+              !current.isEmpty, current != state.withLock({ $0.file })
+        else { return false }
+        let pool = try Self.open(path: directory.appendingPathComponent(current).path, projections: projections)
+        state.withLock { $0 = (pool, current) }
+        return true
+    }
+
+    /// Opens (creating if needed) a read-model file and brings its schema up to date.
+    public static func open(path: String, projections: [any Projection]) throws -> DatabasePool {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        var migrator = DatabaseMigrator()
+        ProjectionCheckpoints.registerMigrations(in: &migrator)
+        for projection in projections { projection.registerMigrations(in: &migrator) }
+        try migrator.migrate(pool)
+        return pool
+    }
+
+    /// The checkpoint of `projection` in the live file.
+    public func checkpoint(of projection: String) throws -> Checkpoint {
+        try pool.read { db in try ProjectionCheckpoints.load(db, projection: projection) }
+    }
+
+    private static func writePointer(_ pointer: URL, to file: String) throws {
+        let temporary = pointer.appendingPathExtension("tmp-\(UUID().uuidString)")
+        try Data(file.utf8).write(to: temporary)
+        if rename(temporary.path, pointer.path) != 0 {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: pointer.path])
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import EventLog
+import Foundation
+import GRDB
+
+/// Rebuilds a read model from the log into a new file, while the live one keeps serving.
+public enum ReadModelRebuild {
+    /// Where a rebuild stops.
+    public enum Limit: Sendable, Hashable {
+        /// At the head of the log when the rebuild reaches it.
+        case head
+        /// After the event at this checkpoint.
+        case checkpoint(Checkpoint)
+        /// After the last event recorded at or before this time (the read model as it was then).
+        case time(Date)
+    }
+
+    /// Progress after each page: events applied so far, and the checkpoint reached.
+    public typealias Progress = @Sendable (_ applied: Int, _ checkpoint: Checkpoint) -> Void
+
+    /// Applies every projection from the start of the log into a new file at `path`.
+    /// Parked events are skipped. Returns the number of events applied.
+    @discardableResult
+    public static func rebuild(
+        projections: [any Projection], from store: any EventStore, into path: String, until limit: Limit = .head,
+        pageSize: Int = 2_000, progress: Progress? = nil
+    ) async throws -> Int {
+        let pool = try ReadModelDatabase.open(path: path, projections: projections)
+        defer { try? pool.close() }
+        var applied = 0
+        for projection in projections {
+            let parked = Set(try await ProjectionParking.parked(for: projection.name, in: store).keys)
+            var checkpoint = try await pool.read { db in try ProjectionCheckpoints.load(db, projection: projection.name) }
+            while true {
+                var page = try await store.readAll(after: checkpoint, limit: pageSize, filter: projection.filter)
+                var reachedLimit = false
+                switch limit {
+                case .head: break
+                case .checkpoint(let last):
+                    if let cut = page.events.firstIndex(where: { $0.checkpoint > last }) {
+                        page = EventPage(events: Array(page.events[..<cut]), checkpoint: cut > 0 ? page.events[cut - 1].checkpoint : checkpoint)
+                        reachedLimit = true
+                    } else if page.checkpoint > last {
+                        page.checkpoint = max(checkpoint, min(page.checkpoint, last))
+                    }
+                case .time(let date):
+                    if let cut = page.events.firstIndex(where: { $0.recordedAt > date }) {
+                        page = EventPage(events: Array(page.events[..<cut]), checkpoint: cut > 0 ? page.events[cut - 1].checkpoint : checkpoint)
+                        reachedLimit = true
+                    }
+                }
+                guard page.checkpoint > checkpoint || !page.events.isEmpty else { break }
+                try await projection.apply(page, to: pool, skipping: parked)
+                applied += page.events.count
+                checkpoint = page.checkpoint
+                progress?(applied, checkpoint)
+                if reachedLimit { break }
+            }
+        }
+        return applied
+    }
+}

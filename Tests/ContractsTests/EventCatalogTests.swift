@@ -1,0 +1,80 @@
+import Contracts
+import EventLog
+import Foundation
+import Testing
+
+/// A current event type and the older shape it replaced.
+private struct ItemPosted: EventContract, Equatable {
+    static let eventType = "ItemPosted"
+    static let schemaVersion = 2
+    var title: String
+    var priceMinor: Int
+    var currency: String
+}
+
+private struct ItemPostedV1: Decodable {
+    var title: String
+    var priceCents: Int
+}
+
+private func stored(_ type: String, version: Int, _ json: String) -> RecordedEvent {
+    RecordedEvent(
+        checkpoint: .start, stream: "item-1", version: 1, id: UUID(), type: type, schemaVersion: version,
+        data: Data(json.utf8), metadata: .init(), recordedAt: Date())
+}
+
+@Suite("event catalog")
+struct EventCatalogTests {
+    let catalog: EventCatalog = {
+        var catalog = EventCatalog()
+        catalog.register(ItemPosted.self, upcasters: [
+            .from(version: 1, as: ItemPostedV1.self) { ItemPosted(title: $0.title, priceMinor: $0.priceCents, currency: "USD") },
+        ])
+        return catalog
+    }()
+
+    @Test("the current schema version decodes as it is")
+    func currentVersion() throws {
+        let event = try catalog.decode(stored("ItemPosted", version: 2, #"{"title":"Sofa","priceMinor":500,"currency":"EUR"}"#))
+        #expect(event as? ItemPosted == ItemPosted(title: "Sofa", priceMinor: 500, currency: "EUR"))
+    }
+
+    @Test("an old schema version is upcast when read, never rewritten")
+    func upcasting() throws {
+        let event = try catalog.decode(stored("ItemPosted", version: 1, #"{"title":"Lamp","priceCents":250}"#))
+        #expect(event as? ItemPosted == ItemPosted(title: "Lamp", priceMinor: 250, currency: "USD"))
+    }
+
+    @Test("unknown types decode to nil so readers can skip them")
+    func unknownTypes() throws {
+        #expect(try catalog.decode(stored("SomethingNew", version: 1, "{}")) == nil)
+    }
+
+    @Test("a version without an upcaster, or a body of the wrong shape, is a typed error")
+    func errors() {
+        #expect(throws: EventDecodingError.unsupportedSchemaVersion(type: "ItemPosted", version: 7)) {
+            try catalog.decode(stored("ItemPosted", version: 7, "{}"))
+        }
+        #expect(throws: EventDecodingError.self) {
+            try catalog.decode(stored("ItemPosted", version: 2, #"{"title":3}"#))
+        }
+    }
+
+    @Test("encoding stamps the stored name and schema version")
+    func encoding() throws {
+        let event = try EventCatalog.encode(ItemPosted(title: "Desk", priceMinor: 1, currency: "GBP"), metadata: .init(actorId: "a"))
+        #expect(event.type == "ItemPosted")
+        #expect(event.schemaVersion == 2)
+        #expect(event.metadata.actorId == "a")
+        let back = try catalog.decode(stored(event.type, version: event.schemaVersion, String(decoding: event.data, as: UTF8.self)))
+        #expect(back as? ItemPosted == ItemPosted(title: "Desk", priceMinor: 1, currency: "GBP"))
+    }
+
+    @Test("the shared catalog knows the operations events")
+    func sharedCatalog() throws {
+        let parked = EventParked(projection: "listings", eventId: UUID(), reason: "bad data")
+        let event = try EventCatalog.encode(parked)
+        let decoded = try CommonsEvents.catalog.decode(stored(event.type, version: 1, String(decoding: event.data, as: UTF8.self)))
+        #expect(decoded as? EventParked == parked)
+    }
+}

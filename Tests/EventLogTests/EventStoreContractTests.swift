@@ -1,0 +1,292 @@
+import EventLog
+import Foundation
+import Synchronization
+import Testing
+
+/// The event-log contract (DESIGN.md §2), run against PostgreSQL and the SQLite file store.
+@Suite("event store contract", .serialized)
+struct EventStoreContractTests {
+    @Test("appends number a stream's events from 1 and read them back both ways", arguments: Backend.allCases)
+    func appendAndReadStream(backend: Backend) async throws {
+        let log = try await backend.makeLog()
+        let store = log.store
+        let first = try await store.append(to: "listing-1", expected: .noStream, events: [testEvent("A"), testEvent("B")])
+        let second = try await store.append(to: "listing-1", expected: .exact(2), events: [testEvent("C")])
+        #expect(first.streamVersion == 2)
+        #expect(second.streamVersion == 3)
+        #expect(second.checkpoint > first.checkpoint)
+
+        let forwards = try await store.read(stream: "listing-1", from: nil, direction: .forwards, limit: 10)
+        #expect(forwards.map(\.type) == ["A", "B", "C"])
+        #expect(forwards.map(\.version) == [1, 2, 3])
+        #expect(forwards.allSatisfy { $0.stream == "listing-1" && $0.metadata.service == "tests" })
+        let backwards = try await store.read(stream: "listing-1", from: nil, direction: .backwards, limit: 2)
+        #expect(backwards.map(\.type) == ["C", "B"])
+        let fromTwo = try await store.read(stream: "listing-1", from: 2, direction: .forwards, limit: 10)
+        #expect(fromTwo.map(\.version) == [2, 3])
+        #expect(try await store.read(stream: "listing-404").isEmpty)
+        #expect(try await store.event(id: forwards[1].id)?.type == "B")
+        #expect(try await store.head() == second.checkpoint)
+        await log.close()
+    }
+
+    @Test("a mismatched expected version fails with the actual version and writes nothing", arguments: Backend.allCases)
+    func expectedVersions(backend: Backend) async throws {
+        let log = try await backend.makeLog()
+        let store = log.store
+        await #expect(throws: EventStoreError.wrongExpectedVersion(stream: "account-1", expected: .streamExists, actual: 0)) {
+            try await store.append(to: "account-1", expected: .streamExists, events: [testEvent()])
+        }
+        await #expect(throws: EventStoreError.wrongExpectedVersion(stream: "account-1", expected: .exact(3), actual: 0)) {
+            try await store.append(to: "account-1", expected: .exact(3), events: [testEvent()])
+        }
+        _ = try await store.append(to: "account-1", expected: .noStream, events: [testEvent()])
+        await #expect(throws: EventStoreError.wrongExpectedVersion(stream: "account-1", expected: .noStream, actual: 1)) {
+            try await store.append(to: "account-1", expected: .noStream, events: [testEvent()])
+        }
+        await #expect(throws: EventStoreError.wrongExpectedVersion(stream: "account-1", expected: .exact(0), actual: 1)) {
+            try await store.append(to: "account-1", expected: .exact(0), events: [testEvent()])
+        }
+        _ = try await store.append(to: "account-1", expected: .streamExists, events: [testEvent()])
+        _ = try await store.append(to: "account-1", expected: .any, events: [testEvent()])
+        #expect(try await store.version(of: "account-1") == 3)
+        await #expect(throws: EventStoreError.invalidStreamName("nodash")) {
+            try await store.append(to: "nodash", expected: .any, events: [testEvent()])
+        }
+        await log.close()
+    }
+
+    @Test("a batch is atomic: one bad event writes none of it", arguments: Backend.allCases)
+    func atomicBatch(backend: Backend) async throws {
+        let log = try await backend.makeLog()
+        let bad = NewEvent(type: "Bad", data: Data("[1, 2]".utf8))
+        await #expect(throws: EventStoreError.self) {
+            try await log.store.append(to: "list-1", expected: .any, events: [testEvent(), bad, testEvent()])
+        }
+        let broken = NewEvent(type: "Broken", data: Data("{\"a\": ".utf8))
+        await #expect(throws: (any Error).self) {
+            try await log.store.append(to: "list-1", expected: .any, events: [testEvent(), broken])
+        }
+        #expect(try await log.store.read(stream: "list-1").isEmpty)
+        #expect(try await log.store.head() == .start)
+        await log.close()
+    }
+
+    @Test("re-appending the same batch returns the first result; partial or changed retries fail", arguments: Backend.allCases)
+    func idempotentRetries(backend: Backend) async throws {
+        let log = try await backend.makeLog()
+        let store = log.store
+        let batch = [testEvent("A", ["n": 1]), testEvent("B", ["n": 2])]
+        let first = try await store.append(to: "wallet-1", expected: .noStream, events: batch)
+        let retry = try await store.append(to: "wallet-1", expected: .noStream, events: batch)
+        #expect(retry.streamVersion == first.streamVersion)
+        #expect(retry.checkpoint == first.checkpoint)
+        #expect(retry.wasAlreadyAppended)
+        #expect(!first.wasAlreadyAppended)
+
+        // A retry that matches only part of the earlier batch never appends the rest.
+        let partial = [batch[1], testEvent("C")]
+        await #expect(throws: EventStoreError.self) {
+            try await store.append(to: "wallet-1", expected: .any, events: partial)
+        }
+        // The same id with another body is an error too.
+        let changed = NewEvent(id: batch[0].id, type: "A", data: Data("{\"n\":99}".utf8))
+        await #expect(throws: EventStoreError.self) {
+            try await store.append(to: "wallet-1", expected: .any, events: [changed, batch[1]])
+        }
+        // ...and so is the same batch in another stream.
+        await #expect(throws: EventStoreError.self) {
+            try await store.append(to: "wallet-2", expected: .any, events: batch)
+        }
+        #expect(try await store.read(stream: "wallet-1").map(\.type) == ["A", "B"])
+        #expect(try await store.read(stream: "wallet-2").isEmpty)
+        await log.close()
+    }
+
+    @Test("20 concurrent appends at the same expected version: exactly one succeeds", arguments: Backend.allCases)
+    func concurrentExpectedVersion(backend: Backend) async throws {
+        let log = try await backend.makeLog()
+        let store = log.store
+        _ = try await store.append(to: "listing-race", expected: .noStream, events: [testEvent()])
+        let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    do {
+                        _ = try await store.append(to: "listing-race", expected: .exact(1), events: [testEvent()])
+                        return true
+                    } catch EventStoreError.wrongExpectedVersion(_, _, let actual) {
+                        #expect(actual == 2)
+                        return false
+                    }
+                }
+            }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 }.count == 1)
+        #expect(try await store.version(of: "listing-race") == 2)
+        await log.close()
+    }
+
+    @Test("8 writers × 2,000 events with 2 live subscribers: each sees every event once, in stream order", arguments: Backend.allCases)
+    func concurrentWritersAndSubscribers(backend: Backend) async throws {
+        let log = try await backend.makeLog()
+        let store = log.store
+        let writers = 8, perWriter = 2_000
+        let total = writers * perWriter
+        let subscribers = (0..<2).map { _ in
+            Task { try await collect(store.subscribe(), timeout: .seconds(120)) { $0.count >= total } }
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<writers {
+                group.addTask {
+                    for n in 1...perWriter {
+                        _ = try await store.append(to: "load-\(writer)", expected: .exact(Int64(n - 1)), events: [testEvent("Loaded", ["n": n])])
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        for subscriber in subscribers {
+            let seen = try await subscriber.value
+            #expect(seen.count == total)
+            #expect(Set(seen.map(\.id)).count == total)
+            let checkpoints = seen.map(\.checkpoint)
+            #expect(checkpoints == checkpoints.sorted())
+            for writer in 0..<writers {
+                let versions = seen.filter { $0.stream == "load-\(writer)" }.map(\.version)
+                #expect(versions == (1...Int64(perWriter)).map { $0 })
+            }
+        }
+        await log.close()
+    }
+
+    @Test("a writer that holds its transaction for 10 s is delivered, once", arguments: Backend.allCases)
+    func longTransaction(backend: Backend) async throws {
+        let log = try await backend.makeLog()
+        let store = log.store
+        _ = try await store.append(to: "before-1", expected: .any, events: [testEvent("Before")])
+        let held = testEvent("Held")
+        let holder = Task { try await log.appendInTransaction(stream: "held-1", events: [held], hold: .seconds(10), commit: true) }
+        try await Task.sleep(for: .milliseconds(500))
+        // On PostgreSQL this commits at once, on a later transaction id; on SQLite it waits for the lock.
+        let after = Task { try await store.append(to: "after-1", expected: .any, events: [testEvent("After")]) }
+        let seen = try await collect(store.subscribe(), timeout: .seconds(40)) { $0.count >= 3 }
+        try await holder.value
+        _ = try await after.value
+        #expect(seen.map(\.type) == ["Before", "Held", "After"])
+        // And nothing more arrives for it afterwards: read everything again from the start.
+        let everything = try await store.readAll(after: .start, limit: 100, filter: .all)
+        #expect(everything.events.filter { $0.id == held.id }.count == 1)
+        await log.close()
+    }
+
+    @Test("a rolled-back transaction leaves a hole that never stalls readers", arguments: Backend.allCases)
+    func rolledBackTransaction(backend: Backend) async throws {
+        let log = try await backend.makeLog()
+        let store = log.store
+        try await log.appendInTransaction(stream: "ghost-1", events: [testEvent("Ghost")], hold: .milliseconds(200), commit: false)
+        _ = try await store.append(to: "real-1", expected: .any, events: [testEvent("Real")])
+        let seen = try await collect(store.subscribe(), timeout: .seconds(10)) { $0.count >= 1 }
+        #expect(seen.map(\.type) == ["Real"])
+        #expect(try await store.read(stream: "ghost-1").isEmpty)
+        await log.close()
+    }
+
+    @Test("appends by another process are delivered even when notifications are lost", arguments: Backend.allCases)
+    func lostNotifications(backend: Backend) async throws {
+        let log = try await backend.makeLog(pollInterval: .milliseconds(300))
+        let other = try await log.independentStore()
+        let subscription = Task { try await collect(log.store.subscribe(), timeout: .seconds(20)) { $0.count >= 2 } }
+        _ = try await other.append(to: "remote-1", expected: .any, events: [testEvent("First")])
+        try await Task.sleep(for: .milliseconds(500))
+        try await log.dropListenConnections()
+        _ = try await other.append(to: "remote-1", expected: .any, events: [testEvent("Second")])
+        let seen = try await subscription.value
+        #expect(seen.map(\.type) == ["First", "Second"])
+        await other.shutdown()
+        await log.close()
+    }
+
+    @Test("a filter that matches nothing for a long stretch never moves past an event that is not yet visible", arguments: Backend.allCases)
+    func longNonMatchingStretch(backend: Backend) async throws {
+        let log = try await backend.makeLog()
+        let store = log.store
+        let wanted = EventFilter(categories: ["wanted"])
+        let held = testEvent("WantedLate")
+        let holder = Task { try await log.appendInTransaction(stream: "wanted-late", events: [held], hold: .seconds(3), commit: true) }
+        try await Task.sleep(for: .milliseconds(300))
+        for n in 0..<20 {
+            _ = try await store.append(to: "noise-\(n)", expected: .any, events: (0..<100).map { _ in testEvent("Noise") })
+        }
+        // Read what is visible now, as a restarting reader would, and keep its checkpoint.
+        var checkpoint = Checkpoint.start
+        var seen: [RecordedEvent] = []
+        while true {
+            let page = try await store.readAll(after: checkpoint, limit: 50, filter: wanted)
+            seen += page.events
+            if page.checkpoint == checkpoint { break }
+            checkpoint = page.checkpoint
+        }
+        try await holder.value
+        _ = try await store.append(to: "wanted-next", expected: .any, events: [testEvent("WantedNext")])
+        // Restart from the stored checkpoint: the held event must still come, exactly once.
+        let resumed = try await collect(store.subscribe(after: checkpoint, filter: wanted), timeout: .seconds(20)) {
+            $0.contains { $0.type == "WantedNext" }
+        }
+        let all = seen + resumed
+        #expect(all.filter { $0.id == held.id }.count == 1)
+        #expect(all.map(\.type).filter { $0 == "Noise" }.isEmpty)
+        #expect(all.last?.type == "WantedNext")
+        await log.close()
+    }
+
+    @Test("a filtered reader's checkpoint moves through a long stretch of other events", arguments: Backend.allCases)
+    func filteredCheckpointAdvances(backend: Backend) async throws {
+        let log = try await backend.makeLog()
+        let store = log.store
+        for n in 0..<10 {
+            _ = try await store.append(to: "noise-\(n)", expected: .any, events: (0..<100).map { _ in testEvent("Noise") })
+        }
+        let head = try await store.head()
+        let page = try await store.readAll(after: .start, limit: 10, filter: EventFilter(types: ["Nothing"]))
+        #expect(page.events.isEmpty)
+        #expect(page.checkpoint >= head)
+        let typed = try await store.readAll(after: .start, limit: 10, filter: EventFilter(categories: ["noise"], types: ["Noise"]))
+        #expect(typed.events.count == 10)
+        await log.close()
+    }
+
+    @Test("export then import into a fresh log keeps order, and readers old and new see everything", arguments: Backend.allCases)
+    func exportImport(backend: Backend) async throws {
+        let source = try await backend.makeLog()
+        for n in 0..<30 {
+            _ = try await source.store.append(to: "item-\(n % 7)", expected: .any, events: [testEvent("Made", ["n": n])])
+        }
+        let exported = try await source.store.readAll(after: .start, limit: 1_000, filter: .all).events
+        for target in Backend.allCases {
+            let copy = try await target.makeLog()
+            let first = try await copy.store.importEvents(Array(exported[..<10]))
+            let rest = try await copy.store.importEvents(exported)
+            #expect(first.imported == 10)
+            #expect(rest == ImportResult(imported: 20, alreadyPresent: 10))
+            let imported = try await collect(copy.store.subscribe(), timeout: .seconds(10)) { $0.count >= 30 }
+            #expect(imported.map(\.id) == exported.map(\.id))
+            #expect(imported.map(\.stream) == exported.map(\.stream))
+            #expect(imported.map(\.version) == exported.map(\.version))
+            #expect(imported.map(\.data) .map { try! JSONSerialization.jsonObject(with: $0) as! [String: Int] }
+                    == exported.map(\.data).map { try! JSONSerialization.jsonObject(with: $0) as! [String: Int] })
+            #expect(zip(imported, exported).allSatisfy { abs($0.recordedAt.timeIntervalSince($1.recordedAt)) < 0.001 })
+            // The copy goes on as a log of its own.
+            let next = try await copy.store.append(to: "item-0", expected: .exact(5), events: [testEvent("After")])
+            #expect(next.streamVersion == 6)
+            // An event that clashes with what is stored is refused.
+            var clash = exported[0]
+            clash.id = UUID()
+            await #expect(throws: EventStoreError.self) { try await copy.store.importEvents([clash]) }
+            await copy.close()
+        }
+        let old = try await source.store.readAll(after: .start, limit: 1_000, filter: .all).events
+        #expect(old.map(\.id) == exported.map(\.id))
+        await source.close()
+    }
+}

@@ -1,0 +1,170 @@
+import EventLog
+import EventLogPostgres
+import EventLogSQLite
+import Foundation
+import GRDB
+import Logging
+import NIOPosix
+import PostgresNIO
+import Testing
+
+/// The two event-log backends every contract test runs on.
+enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case postgres
+    case sqlite
+
+    var testDescription: String { rawValue }
+
+    /// A fresh, empty log of this kind: its own PostgreSQL schema or its own SQLite file.
+    func makeLog(pollInterval: Duration = .milliseconds(100)) async throws -> TestLog {
+        switch self {
+        case .postgres:
+            var configuration = try PostgresEventStoreConfiguration(url: try Self.postgresURL())
+            configuration.schema = "t_" + UUID().uuidString.prefix(8).lowercased()
+            configuration.pollInterval = pollInterval
+            return try await TestLog(postgres: configuration)
+        case .sqlite:
+            let path = FileManager.default.temporaryDirectory
+                .appendingPathComponent("commons-tests-\(UUID().uuidString)", isDirectory: true)
+                .appendingPathComponent("events.sqlite").path
+            return try TestLog(sqlitePath: path, pollInterval: pollInterval)
+        }
+    }
+
+    static func postgresURL() throws -> String {
+        guard let url = ProcessInfo.processInfo.environment["COMMONS_TEST_POSTGRES_URL"], !url.isEmpty else {
+            throw TestSetupError("COMMONS_TEST_POSTGRES_URL is not set: run the tests with `make test`, which starts a throwaway PostgreSQL")
+        }
+        return url
+    }
+}
+
+struct TestSetupError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// One isolated log, with what the contract tests need beyond the ``EventStore`` API:
+/// a second, independent store on the same log (another process, as far as
+/// notifications go) and a raw transaction that appends and then waits.
+final class TestLog: Sendable {
+    let store: any EventStore
+    let backend: Backend
+    private let postgres: PostgresEventStoreConfiguration?
+    private let sqlitePath: String?
+
+    init(postgres configuration: PostgresEventStoreConfiguration) async throws {
+        backend = .postgres
+        postgres = configuration
+        sqlitePath = nil
+        store = try await PostgresEventStore(configuration: configuration, logger: Logger(label: "test"))
+    }
+
+    init(sqlitePath: String, pollInterval: Duration) throws {
+        backend = .sqlite
+        postgres = nil
+        self.sqlitePath = sqlitePath
+        store = try SQLiteEventStore(path: sqlitePath, pollInterval: pollInterval)
+    }
+
+    /// Another store on the same log that shares nothing in memory with `store`.
+    func independentStore() async throws -> any EventStore {
+        if let postgres { return try await PostgresEventStore(configuration: postgres, logger: Logger(label: "test")) }
+        return try SQLiteEventStore(path: sqlitePath!, pollInterval: store.pollInterval)
+    }
+
+    /// Appends `events` to `stream` (expected: any) inside a transaction that stays open for
+    /// `hold`, then commits or rolls back. Returns once the transaction has ended.
+    func appendInTransaction(stream: String, events: [NewEvent], hold: Duration, commit: Bool) async throws {
+        if let postgres {
+            let connection = try await PostgresConnection.connect(
+                on: MultiThreadedEventLoopGroup.singleton.any(),
+                configuration: .init(host: postgres.host, port: postgres.port, username: postgres.username,
+                                     password: postgres.password, database: postgres.database, tls: .disable),
+                id: 1, logger: Logger(label: "test"))
+            defer { Task { try? await connection.close() } }
+            try await connection.query("BEGIN", logger: Logger(label: "test"))
+            let category = RecordedEvent.category(of: stream)
+            let ids = events.map(\.id)
+            let types = events.map(\.type)
+            let versions = events.map { Int32($0.schemaVersion) }
+            let data = events.map { String(decoding: $0.data, as: UTF8.self) }
+            let metadata = events.map { _ in "{}" }
+            try await connection.query("""
+                SELECT * FROM \(unescaped: postgres.schema).append_events(\(stream), \(category), -1, \(ids), \(types), \(versions),
+                    \(data)::jsonb[], \(metadata)::jsonb[])
+                """, logger: Logger(label: "test"))
+            try await Task.sleep(for: hold)
+            try await connection.query(commit ? "COMMIT" : "ROLLBACK", logger: Logger(label: "test"))
+            try await connection.close()
+        } else {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(60)
+            let queue = try DatabaseQueue(path: sqlitePath!, configuration: configuration)
+            try await queue.writeWithoutTransaction { db in
+                try db.execute(sql: "BEGIN IMMEDIATE")
+                let current = try Int64.fetchOne(db, sql: "SELECT max(version) FROM events WHERE stream = ?", arguments: [stream]) ?? 0
+                for (offset, event) in events.enumerated() {
+                    try db.execute(sql: """
+                        INSERT INTO events (stream, category, version, id, type, schema_version, data, metadata, recorded_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, '{}', 0)
+                        """, arguments: [stream, RecordedEvent.category(of: stream), current + Int64(offset) + 1,
+                                         event.id.uuidString.lowercased(), event.type, event.schemaVersion,
+                                         String(decoding: event.data, as: UTF8.self)])
+                }
+                Thread.sleep(forTimeInterval: Double(hold.components.seconds) + Double(hold.components.attoseconds) / 1e18)
+                try db.execute(sql: commit ? "COMMIT" : "ROLLBACK")
+            }
+            try queue.close()
+        }
+    }
+
+    /// Ends the LISTEN connections of this log's stores, as a network failure would.
+    func dropListenConnections() async throws {
+        guard let postgres else { return }
+        let connection = try await PostgresConnection.connect(
+            on: MultiThreadedEventLoopGroup.singleton.any(),
+            configuration: .init(host: postgres.host, port: postgres.port, username: postgres.username,
+                                 password: postgres.password, database: postgres.database, tls: .disable),
+            id: 2, logger: Logger(label: "test"))
+        let pattern = "LISTEN \"\(postgres.schema)_events\"%"
+        try await connection.query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE \(pattern)", logger: Logger(label: "test"))
+        try await connection.close()
+    }
+
+    func close() async {
+        await store.shutdown()
+    }
+}
+
+/// A small JSON event for tests.
+func testEvent(_ type: String = "Tested", _ body: [String: Int] = [:], id: UUID = UUID()) -> NewEvent {
+    let data = try! JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+    return NewEvent(id: id, type: type, data: data, metadata: EventMetadata(service: "tests"))
+}
+
+/// Collects pages from a subscription until `until` holds or `timeout` passes.
+func collect(
+    _ subscription: EventSubscription, timeout: Duration = .seconds(30), until: @escaping @Sendable ([RecordedEvent]) -> Bool
+) async throws -> [RecordedEvent] {
+    try await withThrowingTaskGroup(of: [RecordedEvent]?.self) { group in
+        group.addTask {
+            var seen: [RecordedEvent] = []
+            for try await page in subscription {
+                seen += page.events
+                if until(seen) { return seen }
+            }
+            return seen
+        }
+        group.addTask {
+            try await Task.sleep(for: timeout)
+            return nil
+        }
+        defer { group.cancelAll() }
+        guard let result = try await group.next(), let seen = result else {
+            throw TestSetupError("subscription did not deliver what was expected within \(timeout)")
+        }
+        return seen
+    }
+}
