@@ -89,20 +89,27 @@ let package = Package(
             path: "Tools/commons",
             swiftSettings: strict
         ),
-        .testTarget(
-            name: "EventLogTests",
+        // Fresh logs on both backends for every test target that needs one.
+        .target(
+            name: "EventLogTestSupport",
             dependencies: [
                 "EventLog", "EventLogPostgres", "EventLogSQLite",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
+            path: "Tests/EventLogTestSupport",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "EventLogTests",
+            dependencies: ["EventLog", "EventLogPostgres", "EventLogSQLite", "EventLogTestSupport"],
             path: "Tests/EventLogTests",
             swiftSettings: strict
         ),
         .testTarget(
             name: "ReadModelTests",
             dependencies: [
-                "EventLog", "EventLogSQLite", "EventLogPostgres", "ReadModel", "Contracts",
+                "EventLog", "EventLogSQLite", "EventLogPostgres", "ReadModel", "Contracts", "EventLogTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,4 +1,5 @@
 import EventLog
+import EventLogTestSupport
 import Testing
 
 @Suite("checkpoints and stream names")

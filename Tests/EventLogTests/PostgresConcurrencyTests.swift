@@ -1,4 +1,5 @@
 import EventLog
+import EventLogTestSupport
 import Foundation
 import Testing
 

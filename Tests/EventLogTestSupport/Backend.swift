@@ -8,15 +8,20 @@ import NIOPosix
 import PostgresNIO
 import Testing
 
+/// The SQLite log file of a SQLite test log, for tests that start processes on it.
+extension TestLog {
+    public var sqliteFile: String? { sqlitePath }
+}
+
 /// The two event-log backends every contract test runs on.
-enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
+public enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case postgres
     case sqlite
 
-    var testDescription: String { rawValue }
+    public var testDescription: String { rawValue }
 
     /// A fresh, empty log of this kind: its own PostgreSQL schema or its own SQLite file.
-    func makeLog(pollInterval: Duration = .milliseconds(100)) async throws -> TestLog {
+    public func makeLog(pollInterval: Duration = .milliseconds(100)) async throws -> TestLog {
         switch self {
         case .postgres:
             var configuration = try PostgresEventStoreConfiguration(url: try Self.postgresURL())
@@ -31,7 +36,7 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
         }
     }
 
-    static func postgresURL() throws -> String {
+    public static func postgresURL() throws -> String {
         guard let url = ProcessInfo.processInfo.environment["COMMONS_TEST_POSTGRES_URL"], !url.isEmpty else {
             throw TestSetupError("COMMONS_TEST_POSTGRES_URL is not set: run the tests with `make test`, which starts a throwaway PostgreSQL")
         }
@@ -39,17 +44,17 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
     }
 }
 
-struct TestSetupError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct TestSetupError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// One isolated log, with what the contract tests need beyond the ``EventStore`` API:
 /// a second, independent store on the same log (another process, as far as
 /// notifications go) and a raw transaction that appends and then waits.
-final class TestLog: Sendable {
-    let store: any EventStore
-    let backend: Backend
+public final class TestLog: Sendable {
+    public let store: any EventStore
+    public let backend: Backend
     private let postgres: PostgresEventStoreConfiguration?
     private let sqlitePath: String?
 
@@ -68,14 +73,14 @@ final class TestLog: Sendable {
     }
 
     /// Another store on the same log that shares nothing in memory with `store`.
-    func independentStore() async throws -> any EventStore {
+    public func independentStore() async throws -> any EventStore {
         if let postgres { return try await PostgresEventStore(configuration: postgres, logger: Logger(label: "test")) }
         return try SQLiteEventStore(path: sqlitePath!, pollInterval: store.pollInterval)
     }
 
     /// Appends `events` to `stream` (expected: any) inside a transaction that stays open for
     /// `hold`, then commits or rolls back. Returns once the transaction has ended.
-    func appendInTransaction(stream: String, events: [NewEvent], hold: Duration, commit: Bool) async throws {
+    public func appendInTransaction(stream: String, events: [NewEvent], hold: Duration, commit: Bool) async throws {
         if let postgres {
             let connection = try await PostgresConnection.connect(
                 on: MultiThreadedEventLoopGroup.singleton.any(),
@@ -120,7 +125,7 @@ final class TestLog: Sendable {
     }
 
     /// Ends the LISTEN connections of this log's stores, as a network failure would.
-    func dropListenConnections() async throws {
+    public func dropListenConnections() async throws {
         guard let postgres else { return }
         let connection = try await PostgresConnection.connect(
             on: MultiThreadedEventLoopGroup.singleton.any(),
@@ -133,19 +138,19 @@ final class TestLog: Sendable {
         try await connection.close()
     }
 
-    func close() async {
+    public func close() async {
         await store.shutdown()
     }
 }
 
 /// A small JSON event for tests.
-func testEvent(_ type: String = "Tested", _ body: [String: Int] = [:], id: UUID = UUID()) -> NewEvent {
+public func testEvent(_ type: String = "Tested", _ body: [String: Int] = [:], id: UUID = UUID()) -> NewEvent {
     let data = try! JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
     return NewEvent(id: id, type: type, data: data, metadata: EventMetadata(service: "tests"))
 }
 
 /// Collects pages from a subscription until `until` holds or `timeout` passes.
-func collect(
+public func collect(
     _ subscription: EventSubscription, timeout: Duration = .seconds(30), until: @escaping @Sendable ([RecordedEvent]) -> Bool
 ) async throws -> [RecordedEvent] {
     try await withThrowingTaskGroup(of: [RecordedEvent]?.self) { group in

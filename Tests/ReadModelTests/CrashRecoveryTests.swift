@@ -1,0 +1,84 @@
+import EventLog
+import EventLogTestSupport
+import Foundation
+import GRDB
+import Testing
+
+/// A projector killed with SIGKILL at any point, then restarted, ends with the same read
+/// model as a full replay: nothing lost, nothing applied twice.
+@Suite("crash recovery")
+struct CrashRecoveryTests {
+    /// The test projector, built beside this test bundle.
+    private var projector: URL {
+        let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        return executable.deletingLastPathComponent().appendingPathComponent("commons-test-projector")
+    }
+
+    private func launch(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = projector
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    private func tallies(_ path: String) throws -> [String: [Int]] {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            var result: [String: [Int]] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT stream, events, total FROM tallies") { result[row["stream"]] = [row["events"], row["total"]] }
+            return result
+        }
+    }
+
+    private func checkpoint(_ path: String) throws -> Int64 {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        return try queue.read { db in try Int64.fetchOne(db, sql: "SELECT position FROM projection_checkpoints") ?? 0 }
+    }
+
+    @Test("a projector killed mid-batch with SIGKILL catches up to exactly a full replay")
+    func killedMidBatch() async throws {
+        let log = try await Backend.sqlite.makeLog()
+        guard let events = log.sqliteFile else { throw TestSetupError("not an SQLite log") }
+        for n in 0..<3_000 {
+            _ = try await log.store.append(to: "tally-\(n % 30)", expected: .any, events: [testEvent("Counted", ["n": n])])
+        }
+        let head = try await log.store.head().position
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("commons-crash-\(UUID().uuidString)").path
+        let readModel = directory + "/tally.sqlite"
+
+        var kills = 0
+        var lastCheckpoint: Int64 = 0
+        while kills < 3 {
+            let process = try launch(["follow", events, directory, "--slow-microseconds", "400", "--page-size", "50"])
+            try await Task.sleep(for: .milliseconds(Int.random(in: 250...450)))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal)
+            let reached = try checkpoint(readModel)
+            #expect(reached >= lastCheckpoint)
+            lastCheckpoint = reached
+            kills += 1
+            if reached >= head { break }
+        }
+        #expect(lastCheckpoint < head, "the kills should land before the projector is done")
+
+        let finish = try launch(["follow", events, directory, "--until-caught-up"])
+        finish.waitUntilExit()
+        #expect(finish.terminationStatus == 0)
+        #expect(try checkpoint(readModel) == head)
+
+        let replay = directory + "/replay.sqlite"
+        let replaying = try launch(["replay", events, replay])
+        replaying.waitUntilExit()
+        #expect(replaying.terminationStatus == 0)
+        let expected = try tallies(replay)
+        #expect(expected.values.map { $0[0] }.reduce(0, +) == 3_000)
+        #expect(try tallies(readModel) == expected)
+        await log.close()
+    }
+}

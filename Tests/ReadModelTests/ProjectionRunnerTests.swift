@@ -1,0 +1,130 @@
+import Contracts
+import EventLog
+import EventLogTestSupport
+import Foundation
+import GRDB
+import Logging
+import ReadModel
+import Testing
+
+@Suite("projection runner")
+struct ProjectionRunnerTests {
+    private func start(_ runner: ProjectionRunner) -> Task<Void, any Error> {
+        Task { try await runner.run() }
+    }
+
+    @Test("applies events into SQLite and stores the checkpoint with them", arguments: Backend.allCases)
+    func appliesAndCheckpoints(backend: Backend) async throws {
+        let log = try await backend.makeLog()
+        for n in 1...30 {
+            _ = try await log.store.append(to: "item-\(n % 4)", expected: .any, events: [testEvent("Titled", ["n": n])])
+            _ = try await log.store.append(to: "other-\(n)", expected: .any, events: [testEvent("Ignored")])
+        }
+        let database = try ReadModelDatabase(directory: temporaryDirectory(), name: "items", projections: [TitlesProjection()])
+        let runner = ProjectionRunner(store: log.store, database: database, projection: TitlesProjection(), pageSize: 7, logger: Logger(label: "test"))
+        let running = start(runner)
+        let head = try await log.store.head()
+        #expect(await runner.waitUntilApplied(head, timeout: .seconds(20)))
+        #expect(runner.status.isCaughtUp)
+        #expect(try TitlesProjection.titles(in: database.pool) == ["item-0": "title 28", "item-1": "title 29", "item-2": "title 30", "item-3": "title 27"])
+        #expect(try database.checkpoint(of: "titles") == runner.status.checkpoint)
+
+        // Live: a new event arrives without a restart.
+        let next = try await log.store.append(to: "item-1", expected: .any, events: [testEvent("Titled", ["n": 99])])
+        #expect(await runner.waitUntilApplied(next.checkpoint, timeout: .seconds(20)))
+        #expect(try TitlesProjection.titles(in: database.pool)["item-1"] == "title 99")
+        running.cancel()
+        try? await running.value
+        await log.close()
+    }
+
+    @Test("waiting for a checkpoint the projection never reaches times out")
+    func waitTimesOut() async throws {
+        let log = try await Backend.sqlite.makeLog()
+        let database = try ReadModelDatabase(directory: temporaryDirectory(), name: "items", projections: [TitlesProjection()])
+        let runner = ProjectionRunner(store: log.store, database: database, projection: TitlesProjection(), logger: Logger(label: "test"))
+        let running = start(runner)
+        #expect(await runner.waitUntilApplied(Checkpoint(transaction: 0, position: 1_000), timeout: .milliseconds(300)) == false)
+        running.cancel()
+        await log.close()
+    }
+
+    @Test("an event the projection cannot handle halts it until an operator parks it", arguments: Backend.allCases)
+    func parking(backend: Backend) async throws {
+        let log = try await backend.makeLog()
+        let poison = testEvent("Poison")
+        _ = try await log.store.append(to: "item-1", expected: .any, events: [testEvent("Titled", ["n": 1])])
+        _ = try await log.store.append(to: "item-2", expected: .any, events: [poison])
+        let last = try await log.store.append(to: "item-3", expected: .any, events: [testEvent("Titled", ["n": 3])])
+        let database = try ReadModelDatabase(directory: temporaryDirectory(), name: "items", projections: [TitlesProjection()])
+        let runner = ProjectionRunner(store: log.store, database: database, projection: TitlesProjection(), pageSize: 100, logger: Logger(label: "test"))
+        let running = start(runner)
+        #expect(await runner.waitUntilApplied(last.checkpoint, timeout: .seconds(2)) == false)
+        #expect(runner.status.stalledOn?.contains(poison.id.uuidString) == true)
+        // The whole batch was rolled back: nothing after the checkpoint is half applied.
+        #expect(try TitlesProjection.titles(in: database.pool).isEmpty)
+
+        try await ProjectionParking.park(poison.id, projection: "titles", reason: "unreadable body", in: log.store)
+        #expect(await runner.waitUntilApplied(last.checkpoint, timeout: .seconds(30)))
+        #expect(try TitlesProjection.titles(in: database.pool) == ["item-1": "title 1", "item-3": "title 3"])
+        #expect(runner.status.stalledOn == nil)
+        #expect(try await ProjectionParking.parked(for: "titles", in: log.store) == [poison.id: "unreadable body"])
+        try await ProjectionParking.unpark(poison.id, projection: "titles", in: log.store)
+        #expect(try await ProjectionParking.parked(for: "titles", in: log.store).isEmpty)
+        running.cancel()
+        await log.close()
+    }
+
+    @Test("a rebuild fills a new file while the old one serves, then swaps in atomically")
+    func rebuildAndSwap() async throws {
+        let log = try await Backend.sqlite.makeLog()
+        for n in 1...50 {
+            _ = try await log.store.append(to: "item-\(n)", expected: .any, events: [testEvent("Titled", ["n": n])])
+        }
+        let directory = temporaryDirectory()
+        let database = try ReadModelDatabase(directory: directory, name: "items", projections: [TitlesProjection()])
+        let runner = ProjectionRunner(store: log.store, database: database, projection: TitlesProjection(), logger: Logger(label: "test"))
+        let running = start(runner)
+        #expect(await runner.waitUntilApplied(try await log.store.head(), timeout: .seconds(20)))
+        let oldPool = database.pool
+
+        let newFile = database.newFilePath()
+        let applied = try await ReadModelRebuild.rebuild(projections: [TitlesProjection()], from: log.store, into: newFile)
+        #expect(applied == 50)
+        try database.swap(to: newFile)
+        #expect(database.path == newFile)
+        // A reader that held the old pool still reads it.
+        #expect(try TitlesProjection.titles(in: oldPool).count == 50)
+        // The runner goes on in the new file.
+        let next = try await log.store.append(to: "item-51", expected: .any, events: [testEvent("Titled", ["n": 51])])
+        #expect(await runner.waitUntilApplied(next.checkpoint, timeout: .seconds(20)))
+        #expect(try TitlesProjection.titles(in: database.pool).count == 51)
+        // A restart opens the swapped-in file.
+        let reopened = try ReadModelDatabase(directory: directory, name: "items", projections: [TitlesProjection()])
+        #expect(reopened.path == newFile)
+        running.cancel()
+        await log.close()
+    }
+
+    @Test("a rebuild until a checkpoint or a time shows the read model as it was then")
+    func timeTravel() async throws {
+        let log = try await Backend.sqlite.makeLog()
+        var checkpoints: [Checkpoint] = []
+        for n in 1...10 {
+            checkpoints.append(try await log.store.append(to: "item-1", expected: .any, events: [testEvent("Titled", ["n": n])]).checkpoint)
+        }
+        let untilFourth = temporaryDirectory().appendingPathComponent("until.sqlite").path
+        try FileManager.default.createDirectory(atPath: (untilFourth as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let applied = try await ReadModelRebuild.rebuild(
+            projections: [TitlesProjection()], from: log.store, into: untilFourth, until: .checkpoint(checkpoints[3]))
+        #expect(applied == 4)
+        #expect(try TitlesProjection.titles(in: try DatabasePool(path: untilFourth)) == ["item-1": "title 4"])
+
+        let past = temporaryDirectory().appendingPathComponent("past.sqlite").path
+        try FileManager.default.createDirectory(atPath: (past as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let none = try await ReadModelRebuild.rebuild(
+            projections: [TitlesProjection()], from: log.store, into: past, until: .time(Date(timeIntervalSince1970: 0)))
+        #expect(none == 0)
+        await log.close()
+    }
+}
