@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "commons", targets: ["commons"]),
+        .executable(name: "accounts", targets: ["accounts"]),
         .library(name: "EventLog", targets: ["EventLog"]),
     ],
     dependencies: [
@@ -20,6 +21,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         // The event log: API, envelopes, checkpoints, the shared subscription loop. Foundation only.
@@ -67,14 +75,52 @@ let package = Package(
             path: "Shared/ReadModel",
             swiftSettings: strict
         ),
-        // What every executable shares: configuration and opening the configured event store.
+        // What every service shares: configuration, app assembly, problem documents, auth,
+        // idempotency, read-your-writes, health, metrics and the OpenAPI document.
         .target(
             name: "ServiceKit",
             dependencies: [
-                "EventLog", "EventLogPostgres", "EventLogSQLite",
+                "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "Contracts",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Shared/ServiceKit",
+            swiftSettings: strict
+        ),
+
+        // MARK: accounts (port 8081)
+        .target(
+            name: "AccountsDomain",
+            dependencies: ["Contracts", "EventLog"],
+            path: "Services/Accounts/Domain",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "AccountsService",
+            dependencies: [
+                "AccountsDomain", "ServiceKit", "ReadModel", "Contracts", "EventLog",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Services/Accounts/Service",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "accounts",
+            dependencies: ["AccountsService", "ServiceKit"],
+            path: "Services/Accounts/Main",
             swiftSettings: strict
         ),
         .executableTarget(
@@ -126,6 +172,34 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/TestProjector",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ServiceKitTests",
+            dependencies: [
+                "ServiceKit", "EventLog", "EventLogTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/ServiceKitTests",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AccountsTests",
+            dependencies: [
+                "AccountsDomain", "AccountsService", "ServiceKit", "EventLog", "EventLogTestSupport", "Contracts",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Tests/AccountsTests",
+            swiftSettings: strict
+        ),
+        // Runs the built `commons` binary as a process, on both event-log backends.
+        .testTarget(
+            name: "CommonsCLITests",
+            dependencies: ["EventLog", "EventLogTestSupport", "ReadModel", "Contracts"],
+            path: "Tests/CommonsCLITests",
             swiftSettings: strict
         ),
         .testTarget(

@@ -7,6 +7,22 @@ public enum CommonsEvents {
         var catalog = EventCatalog()
         catalog.register(EventParked.self)
         catalog.register(EventUnparked.self)
+        // accounts
+        catalog.register(AccountRegistered.self)
+        catalog.register(EmailReserved.self)
+        catalog.register(EmailReleased.self)
+        catalog.register(ProfileChanged.self)
+        catalog.register(PasswordChanged.self)
+        catalog.register(RoleChanged.self)
+        catalog.register(AccountDeleted.self)
+        catalog.register(SignInFailed.self)
+        catalog.register(SignInSucceeded.self)
+        catalog.register(SessionStarted.self)
+        catalog.register(SessionOpened.self)
+        catalog.register(SessionRefreshed.self)
+        catalog.register(SessionRevoked.self)
+        catalog.register(PasswordResetRequested.self)
+        catalog.register(PasswordResetCompleted.self)
         return catalog
     }()
 }

@@ -72,10 +72,12 @@ final class NotificationListener: Sendable {
     }
 }
 
-/// Sends `NOTIFY` after appends, at most one at a time, coalescing bursts.
+/// Sends `NOTIFY` after appends, one at a time and at most one per `spacing`, so a burst
+/// of appends costs a few notifications rather than one query each.
 ///
 /// It runs outside the append's transaction on purpose: a transaction that notifies
-/// takes a cluster-wide lock at commit, which would serialize every append.
+/// takes a cluster-wide lock at commit, which would serialize every append. Subscribers in
+/// this process are woken directly; others see the append at most `spacing` later.
 final class AppendNotifier: Sendable {
     private struct State {
         var sending = false
@@ -86,6 +88,7 @@ final class AppendNotifier: Sendable {
     private let channel: String
     private let logger: Logger
     private let state = Mutex(State())
+    private let spacing = Duration.milliseconds(5)
 
     init(client: PostgresClient, channel: String, logger: Logger) {
         self.client = client
@@ -110,6 +113,7 @@ final class AppendNotifier: Sendable {
                 } catch {
                     logger.debug("NOTIFY failed; subscribers will poll", metadata: ["error": "\(error)"])
                 }
+                try? await Task.sleep(for: spacing)
             } while state.withLock { state in
                 if state.pending {
                     state.pending = false

@@ -74,27 +74,29 @@ public final class PostgresEventStore: EventStore {
         }
         // Concurrent appenders to one stream meet on its (stream, version) key. With an
         // exact expectation that is a lost race; with `.any` or `.streamExists` we retry.
+        // Every failure first asks whether the batch is stored already (a client retry).
         for _ in 0..<100 {
             do {
                 let result = try await callAppend(name: name, expectedCode: expectedCode, batch: encoded)
-                if !result.wasAlreadyAppended { notifier.notify() }
+                notifier.notify()
                 changes.fire()
                 return result
             } catch let error as PSQLError {
-                switch (error.serverInfo?[.sqlState], error.serverInfo?[.constraintName]) {
+                let state = error.serverInfo?[.sqlState]
+                if state == "CE001" || state == "23505", let replay = try await replayedResult(stream: stream, batch: encoded) {
+                    return replay
+                }
+                switch (state, error.serverInfo?[.constraintName]) {
                 case ("CE001", _):
                     let actual = Int64(error.serverInfo?[.detail] ?? "") ?? 0
                     throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expected, actual: actual)
-                case ("CE002", _):
-                    throw EventStoreError.idempotencyConflict(
-                        stream: stream, eventId: events[0].id, reason: error.serverInfo?[.detail] ?? "ids already stored")
                 case ("23505", "events_stream_version"):
                     if case .any = expected { continue }
                     if case .streamExists = expected { continue }
                     let actual = try await version(of: stream)
                     throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expected, actual: actual)
                 case ("23505", "events_id"):
-                    continue  // a concurrent identical retry won; the next call sees its events
+                    throw EventStoreError.idempotencyConflict(stream: stream, eventId: events[0].id, reason: "an event id is stored already in another stream")
                 case ("22P02", _):
                     throw EventStoreError.invalidEvent(id: events[0].id, reason: error.serverInfo?[.message] ?? "invalid JSON")
                 default:
@@ -109,18 +111,37 @@ public final class PostgresEventStore: EventStore {
         let stream = name.description
         let category = name.category
         let query: PostgresQuery = """
-            SELECT stream_version, last_position, last_transaction, already_appended
+            SELECT stream_version, last_position, last_transaction
             FROM \(unescaped: schema).append_events(\(stream), \(category), \(expectedCode),
                 \(batch.ids), \(batch.types), \(batch.schemaVersions), \(batch.data)::jsonb[], \(batch.metadata)::jsonb[])
             """
-        for try await (version, position, transaction, already) in try await client.query(query, logger: logger)
-            .decode((Int64, Int64, String, Bool).self)
-        {
+        guard let result = try await appendResult(query, alreadyAppended: false) else { throw PostgresEventStoreError("append returned no row") }
+        return result
+    }
+
+    /// The first result when this batch is stored already; nil when none of it is; throws
+    /// when only part of it is, or it is stored differently.
+    private func replayedResult(stream: String, batch: EncodedBatch) async throws -> AppendResult? {
+        let query: PostgresQuery = """
+            SELECT stream_version, last_position, last_transaction
+            FROM \(unescaped: schema).replayed_append(\(stream), \(batch.ids), \(batch.types), \(batch.schemaVersions), \(batch.data)::jsonb[])
+            """
+        do {
+            return try await appendResult(query, alreadyAppended: true)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "CE002" {
+            throw EventStoreError.idempotencyConflict(
+                stream: stream, eventId: batch.ids.first ?? UUID(), reason: error.serverInfo?[.detail] ?? "ids already stored")
+        }
+    }
+
+    private func appendResult(_ query: PostgresQuery, alreadyAppended: Bool) async throws -> AppendResult? {
+        for try await (version, position, transaction) in try await client.query(query, logger: logger).decode((Int64?, Int64?, String?).self) {
+            guard let version, let position, let transaction else { return nil }
             return AppendResult(
                 streamVersion: version, checkpoint: Checkpoint(transaction: UInt64(transaction) ?? 0, position: position),
-                wasAlreadyAppended: already)
+                wasAlreadyAppended: alreadyAppended)
         }
-        throw PostgresEventStoreError("append returned no row")
+        return nil
     }
 
     // MARK: Reading
@@ -165,11 +186,12 @@ public final class PostgresEventStore: EventStore {
         var events: [RecordedEvent] = []
         events.reserveCapacity(min(limit, 10_000))
         let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+        let decoder = JSONDecoder()
         for try await row in rows {
             let columns = row.makeRandomAccess()
             horizon = UInt64(try columns[0].decode(String.self, context: .default)) ?? 0
             if columns[1].bytes == nil { break }
-            events.append(try Self.event(from: columns, offset: 1))
+            events.append(try Self.event(from: columns, offset: 1, decoder: decoder))
         }
         // A full page may stop short of the horizon; otherwise everything below the horizon
         // has been scanned, and (horizon, 0) is before every event of that transaction.
@@ -260,13 +282,14 @@ public final class PostgresEventStore: EventStore {
 
     private func events(_ query: PostgresQuery) async throws -> [RecordedEvent] {
         var events: [RecordedEvent] = []
+        let decoder = JSONDecoder()
         for try await row in try await client.query(query, logger: logger) {
-            events.append(try Self.event(from: row.makeRandomAccess(), offset: 0))
+            events.append(try Self.event(from: row.makeRandomAccess(), offset: 0, decoder: decoder))
         }
         return events
     }
 
-    static func event(from row: PostgresRandomAccessRow, offset: Int) throws -> RecordedEvent {
+    static func event(from row: PostgresRandomAccessRow, offset: Int, decoder: JSONDecoder) throws -> RecordedEvent {
         let position = try row[offset].decode(Int64.self, context: .default)
         let transaction = try row[offset + 1].decode(String.self, context: .default)
         let metadataText = try row[offset + 8].decode(String.self, context: .default)
@@ -278,7 +301,7 @@ public final class PostgresEventStore: EventStore {
             type: try row[offset + 5].decode(String.self, context: .default),
             schemaVersion: Int(try row[offset + 6].decode(Int32.self, context: .default)),
             data: Data(try row[offset + 7].decode(String.self, context: .default).utf8),
-            metadata: try JSONDecoder().decode(EventMetadata.self, from: Data(metadataText.utf8)),
+            metadata: try decoder.decode(EventMetadata.self, from: Data(metadataText.utf8)),
             recordedAt: try row[offset + 9].decode(Date.self, context: .default))
     }
 }

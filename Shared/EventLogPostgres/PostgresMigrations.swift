@@ -28,39 +28,20 @@ enum PostgresMigrations {
             """,
             "CREATE INDEX events_global_order ON {schema}.events (transaction_id, position)",
             "CREATE INDEX events_category_order ON {schema}.events (category, transaction_id, position)",
-            // One round trip per append: idempotency check, expected-version check and
-            // insert. A concurrent append to the same stream surfaces as a unique
-            // violation on (stream, version), which the caller maps or retries.
+            // One round trip per append: the expected-version check and the insert. The
+            // idempotency comparison runs only when an append fails (see replayed_append),
+            // so the common path costs one index probe and the insert. A concurrent append
+            // to the same stream surfaces as a unique violation on (stream, version).
+            // Plans are made per call: a plan cached while the table was small would scan.
             """
             CREATE FUNCTION {schema}.append_events(
                 p_stream text, p_category text, p_expected bigint,
                 p_ids uuid[], p_types text[], p_schema_versions integer[], p_data jsonb[], p_metadata jsonb[])
-            RETURNS TABLE (stream_version bigint, last_position bigint, last_transaction text, already_appended boolean)
-            LANGUAGE plpgsql AS $$
+            RETURNS TABLE (stream_version bigint, last_position bigint, last_transaction text)
+            LANGUAGE plpgsql SET plan_cache_mode = force_custom_plan AS $$
             DECLARE
                 current_version bigint;
-                batch_size integer := cardinality(p_ids);
-                stored integer;
-                matching integer;
-                offsets integer;
             BEGIN
-                SELECT count(*) INTO stored FROM {schema}.events WHERE id = ANY(p_ids);
-                IF stored > 0 THEN
-                    SELECT count(*), count(DISTINCT e.version - n.ord) INTO matching, offsets
-                    FROM {schema}.events e
-                    JOIN unnest(p_ids, p_types, p_schema_versions, p_data) WITH ORDINALITY AS n(id, type, schema_version, data, ord)
-                      ON e.id = n.id
-                    WHERE e.stream = p_stream AND e.type = n.type AND e.schema_version = n.schema_version AND e.data = n.data;
-                    IF matching = batch_size AND offsets = 1 THEN
-                        RETURN QUERY SELECT e.version, e.position, e.transaction_id::text, true
-                        FROM {schema}.events e WHERE e.id = ANY(p_ids) ORDER BY e.version DESC LIMIT 1;
-                        RETURN;
-                    END IF;
-                    RAISE EXCEPTION 'idempotency conflict' USING ERRCODE = 'CE002',
-                        DETAIL = stored || ' of ' || batch_size || ' events are stored already, '
-                              || matching || ' of them identical in this stream';
-                END IF;
-
                 SELECT e.version INTO current_version FROM {schema}.events e
                 WHERE e.stream = p_stream ORDER BY e.version DESC LIMIT 1;
                 current_version := coalesce(current_version, 0);
@@ -76,9 +57,53 @@ enum PostgresMigrations {
                     ORDER BY n.ord
                     RETURNING version, position, transaction_id
                 )
-                SELECT max(i.version), max(i.position), min(i.transaction_id::text), false FROM inserted i;
+                SELECT max(i.version), max(i.position), min(i.transaction_id::text) FROM inserted i;
             END
             $$
+            """,
+            // After a failed append: if the whole batch is stored already, in this stream, as
+            // one run of versions with the same types and bodies, return the first result (a
+            // safe retry). No row: none of it is stored. Anything in between is an error.
+            """
+            CREATE FUNCTION {schema}.replayed_append(
+                p_stream text, p_ids uuid[], p_types text[], p_schema_versions integer[], p_data jsonb[])
+            RETURNS TABLE (stream_version bigint, last_position bigint, last_transaction text)
+            LANGUAGE plpgsql SET plan_cache_mode = force_custom_plan AS $$
+            DECLARE
+                batch_size integer := cardinality(p_ids);
+                stored integer;
+                matching integer;
+                offsets integer;
+            BEGIN
+                SELECT count(*) INTO stored FROM {schema}.events WHERE id = ANY(p_ids);
+                IF stored = 0 THEN
+                    RETURN;
+                END IF;
+                SELECT count(*), count(DISTINCT e.version - n.ord) INTO matching, offsets
+                FROM {schema}.events e
+                JOIN unnest(p_ids, p_types, p_schema_versions, p_data) WITH ORDINALITY AS n(id, type, schema_version, data, ord)
+                  ON e.id = n.id
+                WHERE e.stream = p_stream AND e.type = n.type AND e.schema_version = n.schema_version AND e.data = n.data;
+                IF matching = batch_size AND offsets = 1 THEN
+                    RETURN QUERY SELECT e.version, e.position, e.transaction_id::text
+                    FROM {schema}.events e WHERE e.id = ANY(p_ids) ORDER BY e.version DESC LIMIT 1;
+                    RETURN;
+                END IF;
+                RAISE EXCEPTION 'idempotency conflict' USING ERRCODE = 'CE002',
+                    DETAIL = stored || ' of ' || batch_size || ' events are stored already, '
+                          || matching || ' of them identical in this stream';
+            END
+            $$
+            """,
+        ],
+        [
+            // Per-account keys that seal personal data; outside the log on purpose.
+            """
+            CREATE TABLE {schema}.personal_data_keys (
+                owner uuid PRIMARY KEY,
+                material bytea,
+                destroyed_at timestamptz
+            )
             """,
         ],
     ]

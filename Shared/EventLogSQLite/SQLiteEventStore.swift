@@ -39,28 +39,58 @@ public final class SQLiteEventStore: EventStore {
     public func append(to stream: String, expected: ExpectedVersion, events: [NewEvent]) async throws -> AppendResult {
         guard let name = StreamName(stream) else { throw EventStoreError.invalidStreamName(stream) }
         let rows = try events.map(EventRow.init)
-        let result = try await pool.write { db -> AppendResult in
-            if let replay = try Self.replayedResult(db, stream: stream, rows: rows) { return replay }
+        // The replay comparison runs only when the append cannot go ahead as asked, so the
+        // common path is one indexed lookup and the inserts.
+        let outcome: AppendOutcome
+        do {
+            outcome = try await pool.write { db -> AppendOutcome in
             let current = try Int64.fetchOne(db, sql: "SELECT max(version) FROM events WHERE stream = ?", arguments: [stream]) ?? 0
             guard expected.isSatisfied(by: current) else {
+                if let replay = try Self.replayedResult(db, stream: stream, rows: rows) { return .replayed(replay) }
                 throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expected, actual: current)
             }
             guard !rows.isEmpty else {
                 let head = try Int64.fetchOne(db, sql: "SELECT max(position) FROM events") ?? 0
-                return AppendResult(streamVersion: current, checkpoint: Checkpoint(transaction: 0, position: head), wasAlreadyAppended: false)
+                return .appended(AppendResult(streamVersion: current, checkpoint: Checkpoint(transaction: 0, position: head), wasAlreadyAppended: false))
             }
             let now = Date().timeIntervalSince1970
             let insert = try db.cachedStatement(sql: Self.insertSQL)
-            for (offset, row) in rows.enumerated() {
-                try insert.execute(arguments: row.arguments(
-                    stream: stream, category: name.category, version: current + Int64(offset) + 1, recordedAt: now))
+            do {
+                for (offset, row) in rows.enumerated() {
+                    try insert.execute(arguments: row.arguments(
+                        stream: stream, category: name.category, version: current + Int64(offset) + 1, recordedAt: now))
+                }
+            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                throw IdClash()  // rolls the batch back; the replay check then reads what was stored before
+            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_CHECK {
+                throw EventStoreError.invalidEvent(id: events.first?.id ?? UUID(), reason: "the body is not valid JSON")
             }
-            return AppendResult(
+            return .appended(AppendResult(
                 streamVersion: current + Int64(rows.count), checkpoint: Checkpoint(transaction: 0, position: db.lastInsertedRowID),
-                wasAlreadyAppended: false)
+                wasAlreadyAppended: false))
+            }
+        } catch is IdClash {
+            outcome = .idClash
         }
-        if !result.wasAlreadyAppended { changes.fire() }
-        return result
+        switch outcome {
+        case .appended(let result):
+            changes.fire()
+            return result
+        case .replayed(let result):
+            return result
+        case .idClash:
+            if let replay = try await pool.read({ db in try Self.replayedResult(db, stream: stream, rows: rows) }) { return replay }
+            throw EventStoreError.idempotencyConflict(stream: stream, eventId: events[0].id, reason: "an event id is stored already")
+        }
+    }
+
+    private struct IdClash: Error {}
+
+    private enum AppendOutcome {
+        case appended(AppendResult)
+        case replayed(AppendResult)
+        /// An id is stored already; the transaction must roll back before the replay check.
+        case idClash
     }
 
     static let insertSQL = """

@@ -15,7 +15,7 @@ enum SQLiteMigrations {
                 id TEXT NOT NULL UNIQUE,
                 type TEXT NOT NULL,
                 schema_version INTEGER NOT NULL CHECK (schema_version > 0),
-                data TEXT NOT NULL CHECK (json_valid(data)),
+                data TEXT NOT NULL CHECK (json_valid(data) AND json_type(data) = 'object'),
                 metadata TEXT NOT NULL CHECK (json_valid(metadata)),
                 recorded_at REAL NOT NULL,
                 UNIQUE (stream, version)

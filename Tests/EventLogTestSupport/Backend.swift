@@ -11,6 +11,21 @@ import Testing
 /// The SQLite log file of a SQLite test log, for tests that start processes on it.
 extension TestLog {
     public var sqliteFile: String? { sqlitePath }
+
+    /// What `COMMONS_EVENT_STORE` holds for a process to open this log: the SQLite file's
+    /// path, or the PostgreSQL URL with `?schema=<this log's schema>`.
+    public var eventStoreValue: String {
+        guard let postgres else { return sqlitePath! }
+        var url = URLComponents()
+        url.scheme = "postgres"
+        url.user = postgres.username
+        url.password = postgres.password
+        url.host = postgres.host
+        url.port = postgres.port
+        url.path = "/" + postgres.database
+        url.queryItems = [URLQueryItem(name: "schema", value: postgres.schema)]
+        return url.string!
+    }
 }
 
 /// The two event-log backends every contract test runs on.

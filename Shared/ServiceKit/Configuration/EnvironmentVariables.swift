@@ -2,7 +2,7 @@ import Foundation
 
 /// Reads configuration from environment variables, each with a default, and says in one
 /// line what is wrong with a bad value.
-public struct Environment: Sendable {
+public struct EnvironmentVariables: Sendable {
     public let values: [String: String]
 
     public init(_ values: [String: String] = ProcessInfo.processInfo.environment) {

@@ -1,0 +1,64 @@
+import Contracts
+import Foundation
+
+/// What a person sends to register, checked field by field.
+public struct Registration: Sendable, Equatable {
+    public var email: String
+    public var password: String
+    public var displayName: String
+
+    public init(email: String, password: String, displayName: String) {
+        self.email = email
+        self.password = password
+        self.displayName = displayName
+    }
+
+    /// Every problem with every field; empty when the registration may go ahead.
+    public func problems() -> [String: [String]] {
+        var problems: [String: [String]] = [:]
+        if EmailAddress(email) == nil { problems["email", default: []].append("is not an email address") }
+        let passwordProblems = PasswordPolicy.problems(with: password)
+        if !passwordProblems.isEmpty { problems["password"] = passwordProblems }
+        if let problem = ProfileRules.displayNameProblem(displayName) { problems["displayName", default: []].append(problem) }
+        return problems
+    }
+}
+
+/// A normalised email address: trimmed and lowercased, with one `@`, a local part and a
+/// dotted domain. Two spellings that normalise alike are the same account.
+public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
+    public let normalized: String
+
+    public init?(_ text: String) {
+        let candidate = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let parts = candidate.split(separator: "@", omittingEmptySubsequences: false)
+        guard candidate.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[0].count <= 64,
+              parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !parts[1].contains(".."),
+              candidate.allSatisfy({ !$0.isWhitespace && $0 != "<" && $0 != ">" && $0 != "," })
+        else { return nil }
+        normalized = candidate
+    }
+
+    public var description: String { normalized }
+}
+
+/// The rules for profile fields.
+public enum ProfileRules {
+    public static func displayNameProblem(_ name: String) -> String? {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        return (1...60).contains(trimmed.count) ? nil : "must be 1 to 60 characters"
+    }
+
+    public static func phoneProblem(_ phone: String) -> String? {
+        let digits = phone.filter(\.isNumber)
+        let allowed = phone.allSatisfy { $0.isNumber || " +-().".contains($0) }
+        return allowed && (6...15).contains(digits.count) ? nil : "must be a phone number of 6 to 15 digits"
+    }
+
+    public static func locationProblems(_ location: Coordinate) -> [String: [String]] {
+        var problems: [String: [String]] = [:]
+        if !(-90...90).contains(location.lat) || !location.lat.isFinite { problems["homeLocation.lat"] = ["must be between -90 and 90"] }
+        if !(-180...180).contains(location.lon) || !location.lon.isFinite { problems["homeLocation.lon"] = ["must be between -180 and 180"] }
+        return problems
+    }
+}

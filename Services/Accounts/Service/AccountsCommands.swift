@@ -1,0 +1,280 @@
+import AccountsDomain
+import Contracts
+import EventLog
+import Foundation
+import GRDB
+import Logging
+
+import ServiceKit
+
+/// A reused refresh token ended its session at `position`.
+struct SessionEndedByReuse: Error {
+    let position: Checkpoint?
+}
+
+/// The accounts service's commands, free of HTTP: each loads the streams it needs,
+/// decides with the domain types, and appends with the version it saw.
+struct AccountsCommands: Sendable {
+    let store: any EventStore
+    let vault: any KeyVault
+    let sealer: PersonalDataSealer
+    let hasher: PasswordHasher
+    let keys: SigningKeyStore
+    let mailer: any Mailer
+    let bootstrapAdminEmail: String?
+    /// Waits (bounded) until the read model has applied a checkpoint.
+    let waitUntilApplied: @Sendable (Checkpoint) async -> Void
+    let accessTokenLifetime: TimeInterval = 15 * 60
+    let resetTokenLifetime: TimeInterval = 60 * 60
+
+    /// What a client gets when a session starts or is refreshed.
+    struct Tokens: Codable, Equatable {
+        var accountId: UUID
+        var sessionId: UUID
+        var accessToken: String
+        var refreshToken: String
+        var tokenType = "Bearer"
+        var expiresIn: Int
+    }
+
+    // MARK: Registration and sign-in
+
+    func register(_ registration: Registration, device: String, metadata: EventMetadata, now: Date = Date()) async throws -> (Tokens, Checkpoint) {
+        let problems = registration.problems()
+        guard problems.isEmpty, let email = EmailAddress(registration.email) else { throw AccountsError.invalid(problems) }
+        let accountId = UUID()
+        try await reserve(email, for: accountId, metadata: metadata)
+        let role = email.normalized == bootstrapAdminEmail.flatMap(EmailAddress.init)?.normalized ? Identity.Role.admin : .member
+        let personal = PersonalData(email: email.normalized, displayName: registration.displayName.trimmingCharacters(in: .whitespacesAndNewlines))
+        let registered = AccountRegistered(
+            accountId: accountId, role: role.rawValue,
+            personal: try await sealer.seal(personal, for: accountId),
+            passwordHash: try await sealer.seal(try await hasher.hash(registration.password), for: accountId),
+            registeredAt: now)
+        _ = try await store.append(to: Streams.account(accountId), expected: .noStream, events: [try EventCatalog.encode(registered, metadata: metadata)])
+        return try await startSession(accountId: accountId, role: role, device: device, metadata: metadata, now: now)
+    }
+
+    /// Reserves the email for the account; a reservation left by a registration that never
+    /// finished (no account stream) is taken over.
+    private func reserve(_ email: EmailAddress, for accountId: UUID, metadata: EventMetadata) async throws {
+        let stream = Streams.email(email.normalized)
+        let (events, version) = try await Streams.load(stream, from: store)
+        var batch = [try EventCatalog.encode(EmailReserved(accountId: accountId), metadata: metadata)]
+        if let reserved = events.last as? EmailReserved {
+            guard try await store.version(of: Streams.account(reserved.accountId)) == 0 else { throw AccountsError.emailTaken }
+            batch.insert(try EventCatalog.encode(EmailReleased(accountId: reserved.accountId), metadata: metadata), at: 0)
+        }
+        do {
+            _ = try await store.append(to: stream, expected: .exact(version), events: batch)
+        } catch EventStoreError.wrongExpectedVersion {
+            throw AccountsError.emailTaken
+        }
+    }
+
+    func signIn(email text: String, password: String, device: String, metadata: EventMetadata, now: Date = Date()) async throws -> (Tokens, Checkpoint) {
+        guard let email = EmailAddress(text), let accountId = try await accountId(for: email) else {
+            try await hasher.verifyAgainstNothing(password)
+            throw AccountsError.invalidCredentials
+        }
+        let (attempts, attemptsVersion) = try await Streams.load(Streams.signIn(accountId), from: store)
+        let lockout = SignInLockout.replay(attempts)
+        if let until = lockout.lockedUntil(now: now) { throw AccountsError.lockedOut(until: until) }
+        let account = AccountState.replay(try await Streams.load(Streams.account(accountId), from: store).events)
+        guard !account.isDeleted, let sealedHash = account.passwordHash,
+              let hash = try await sealer.open(sealedHash, as: String.self), try await hasher.verify(password, hash: hash)
+        else {
+            if account.isDeleted { try await hasher.verifyAgainstNothing(password) }
+            _ = try await store.append(to: Streams.signIn(accountId), expected: .any, events: [
+                try EventCatalog.encode(SignInFailed(accountId: accountId, at: now), metadata: metadata),
+            ])
+            throw AccountsError.invalidCredentials
+        }
+        if lockout.failures > 0 {
+            _ = try await store.append(to: Streams.signIn(accountId), expected: .exact(attemptsVersion), events: [
+                try EventCatalog.encode(SignInSucceeded(accountId: accountId, at: now), metadata: metadata),
+            ])
+        }
+        return try await startSession(accountId: accountId, role: Identity.Role(rawValue: account.role) ?? .member, device: device, metadata: metadata, now: now)
+    }
+
+    private func accountId(for email: EmailAddress) async throws -> UUID? {
+        let (events, _) = try await Streams.load(Streams.email(email.normalized), from: store)
+        return (events.last as? EmailReserved)?.accountId
+    }
+
+    private func startSession(accountId: UUID, role: Identity.Role, device: String, metadata: EventMetadata, now: Date) async throws -> (Tokens, Checkpoint) {
+        let refresh = BearerSecret.new()
+        let started = SessionStarted(sessionId: refresh.id, accountId: accountId, device: device, refreshTokenHash: refresh.hash, startedAt: now)
+        let result = try await store.append(to: Streams.session(refresh.id), expected: .noStream, events: [try EventCatalog.encode(started, metadata: metadata)])
+        _ = try await store.append(to: Streams.accountSessions(accountId), expected: .any, events: [
+            try EventCatalog.encode(SessionOpened(sessionId: refresh.id), metadata: metadata),
+        ])
+        return (try await tokens(accountId: accountId, role: role, refresh: refresh, now: now), result.checkpoint)
+    }
+
+    private func tokens(accountId: UUID, role: Identity.Role, refresh: BearerSecret, now: Date) async throws -> Tokens {
+        let (signer, kid) = try await keys.current.signer()
+        let claims = AccessTokenClaims(accountId: accountId, sessionId: refresh.id, role: role, issuedAt: now, lifetime: accessTokenLifetime)
+        let access = try await signer.sign(claims, kid: .init(string: kid))
+        return Tokens(accountId: accountId, sessionId: refresh.id, accessToken: access, refreshToken: refresh.token, expiresIn: Int(accessTokenLifetime))
+    }
+
+    // MARK: Sessions
+
+    func refresh(token: String, metadata: EventMetadata, now: Date = Date()) async throws -> (Tokens, Checkpoint) {
+        guard let presented = BearerSecret(token) else { throw AccountsError.sessionNotFound }
+        let (events, _) = try await Streams.load(Streams.session(presented.id), from: store)
+        let session = SessionState.replay(events)
+        let next = BearerSecret.new(id: presented.id)
+        let refreshed: SessionRefreshed
+        do {
+            refreshed = try session.refresh(presentedHash: presented.hash, newHash: next.hash, now: now)
+        } catch AccountsError.refreshTokenReused {
+            // Someone replayed a rotated token: whoever holds the session now, it ends.
+            var position: Checkpoint?
+            if let revoked = session.revoke(reason: "refresh token reused", now: now) {
+                let result = try await store.append(to: Streams.session(presented.id), expected: .any, events: [try EventCatalog.encode(revoked, metadata: metadata)])
+                await waitUntilApplied(result.checkpoint)
+                position = result.checkpoint
+            }
+            throw SessionEndedByReuse(position: position)
+        }
+        guard let accountId = session.accountId else { throw AccountsError.sessionNotFound }
+        let account = AccountState.replay(try await Streams.load(Streams.account(accountId), from: store).events)
+        guard !account.isDeleted else { throw AccountsError.sessionEnded }
+        let result: AppendResult
+        do {
+            result = try await store.append(to: Streams.session(presented.id), expected: .exact(session.version), events: [try EventCatalog.encode(refreshed, metadata: metadata)])
+        } catch EventStoreError.wrongExpectedVersion {
+            return try await refresh(token: token, metadata: metadata, now: now)  // a concurrent refresh won; decide again
+        }
+        return (try await tokens(accountId: accountId, role: Identity.Role(rawValue: account.role) ?? .member, refresh: next, now: now), result.checkpoint)
+    }
+
+    /// Ends one of the caller's sessions; someone else's is "not found".
+    func revokeSession(_ sessionId: UUID, of accountId: UUID, reason: String, metadata: EventMetadata, now: Date = Date()) async throws -> Checkpoint? {
+        let (events, version) = try await Streams.load(Streams.session(sessionId), from: store)
+        let session = SessionState.replay(events)
+        guard session.accountId == accountId else { throw AccountsError.sessionNotFound }
+        guard let revoked = session.revoke(reason: reason, now: now) else { return nil }
+        return try await store.append(to: Streams.session(sessionId), expected: .exact(version), events: [try EventCatalog.encode(revoked, metadata: metadata)]).checkpoint
+    }
+
+    /// Ends every live session of the account but `keep`.
+    func revokeSessions(of accountId: UUID, except keep: UUID?, reason: String, metadata: EventMetadata) async throws -> Checkpoint? {
+        var last: Checkpoint?
+        for session in try await liveSessionIds(of: accountId) where session != keep {
+            if let checkpoint = try? await revokeSession(session, of: accountId, reason: reason, metadata: metadata) { last = checkpoint }
+        }
+        return last
+    }
+
+    /// Every session the account ever opened, from its index stream (not the read model,
+    /// which may lag): ending them all must not miss one.
+    private func liveSessionIds(of accountId: UUID) async throws -> [UUID] {
+        try await Streams.load(Streams.accountSessions(accountId), from: store).events.compactMap { ($0 as? SessionOpened)?.sessionId }
+    }
+
+    // MARK: Profile
+
+    /// The account's state and its opened personal data.
+    func profile(of accountId: UUID) async throws -> (AccountState, PersonalData) {
+        let account = try AccountState.replay(try await Streams.load(Streams.account(accountId), from: store).events).requireActive()
+        guard let sealed = account.personal, let personal = try await sealer.open(sealed, as: PersonalData.self) else {
+            throw AccountsError.accountNotFound
+        }
+        return (account, personal)
+    }
+
+    func updateProfile(
+        of accountId: UUID, expectedVersion: Int64?, change: (inout PersonalData, inout UUID?) throws -> Void, metadata: EventMetadata
+    ) async throws -> (AccountState, PersonalData, Checkpoint) {
+        let (account, personal) = try await profile(of: accountId)
+        if let expectedVersion, expectedVersion != account.version { throw EventStoreError.wrongExpectedVersion(stream: Streams.account(accountId), expected: .exact(expectedVersion), actual: account.version) }
+        var updated = personal
+        var avatar = account.avatarImageId
+        try change(&updated, &avatar)
+        let event = ProfileChanged(accountId: accountId, personal: try await sealer.seal(updated, for: accountId), avatarImageId: avatar)
+        let result = try await store.append(to: Streams.account(accountId), expected: .exact(account.version), events: [try EventCatalog.encode(event, metadata: metadata)])
+        var state = account
+        state.evolve(event)
+        return (state, updated, result.checkpoint)
+    }
+
+    func changePassword(of accountId: UUID, current: String, new: String, keeping session: UUID, metadata: EventMetadata) async throws -> Checkpoint {
+        let problems = PasswordPolicy.problems(with: new)
+        guard problems.isEmpty else { throw AccountsError.invalid(["newPassword": problems]) }
+        let account = try AccountState.replay(try await Streams.load(Streams.account(accountId), from: store).events).requireActive()
+        guard let sealed = account.passwordHash, let hash = try await sealer.open(sealed, as: String.self),
+              try await hasher.verify(current, hash: hash)
+        else { throw AccountsError.invalid(["currentPassword": ["is not your current password"]]) }
+        let changed = PasswordChanged(accountId: accountId, passwordHash: try await sealer.seal(try await hasher.hash(new), for: accountId), keptSessionId: session)
+        let result = try await store.append(to: Streams.account(accountId), expected: .exact(account.version), events: [try EventCatalog.encode(changed, metadata: metadata)])
+        return try await revokeSessions(of: accountId, except: session, reason: "password changed", metadata: metadata) ?? result.checkpoint
+    }
+
+    // MARK: Password reset
+
+    /// Mails a single-use reset token if the email belongs to an account; says nothing either way.
+    func requestPasswordReset(email text: String, metadata: EventMetadata, now: Date = Date()) async throws {
+        guard let email = EmailAddress(text), let accountId = try await accountId(for: email) else { return }
+        let token = BearerSecret.new()
+        let requested = PasswordResetRequested(resetId: token.id, accountId: accountId, tokenHash: token.hash, expiresAt: now.addingTimeInterval(resetTokenLifetime))
+        _ = try await store.append(to: Streams.passwordReset(token.id), expected: .noStream, events: [try EventCatalog.encode(requested, metadata: metadata)])
+        try await mailer.send(to: email.normalized, subject: "Reset your Commons password",
+                              body: "Use this code within an hour to choose a new password:\n\n\(token.token)\n\nIf you did not ask for this, ignore this message.")
+    }
+
+    func confirmPasswordReset(token text: String, newPassword: String, metadata: EventMetadata, now: Date = Date()) async throws -> Checkpoint {
+        let problems = PasswordPolicy.problems(with: newPassword)
+        guard problems.isEmpty else { throw AccountsError.invalid(["newPassword": problems]) }
+        guard let token = BearerSecret(text) else { throw AccountsError.resetTokenInvalid }
+        let (events, version) = try await Streams.load(Streams.passwordReset(token.id), from: store)
+        guard version == 1, let requested = events.first as? PasswordResetRequested, requested.tokenHash == token.hash, requested.expiresAt > now else {
+            throw AccountsError.resetTokenInvalid
+        }
+        do {
+            _ = try await store.append(to: Streams.passwordReset(token.id), expected: .exact(1), events: [
+                try EventCatalog.encode(PasswordResetCompleted(resetId: token.id, at: now), metadata: metadata),
+            ])
+        } catch EventStoreError.wrongExpectedVersion {
+            throw AccountsError.resetTokenInvalid  // used at the same moment by another request
+        }
+        let accountId = requested.accountId
+        let account = try AccountState.replay(try await Streams.load(Streams.account(accountId), from: store).events).requireActive()
+        let changed = PasswordChanged(accountId: accountId, passwordHash: try await sealer.seal(try await hasher.hash(newPassword), for: accountId), keptSessionId: nil)
+        let result = try await store.append(to: Streams.account(accountId), expected: .exact(account.version), events: [try EventCatalog.encode(changed, metadata: metadata)])
+        return try await revokeSessions(of: accountId, except: nil, reason: "password reset", metadata: metadata) ?? result.checkpoint
+    }
+
+    // MARK: Roles and deletion
+
+    func setRole(of accountId: UUID, to role: Identity.Role, metadata: EventMetadata) async throws -> Checkpoint {
+        let (events, version) = try await Streams.load(Streams.account(accountId), from: store)
+        let account = try AccountState.replay(events).requireActive()
+        guard account.role != role.rawValue else { return try await store.head() }
+        return try await store.append(to: Streams.account(accountId), expected: .exact(version), events: [
+            try EventCatalog.encode(RoleChanged(accountId: accountId, role: role.rawValue), metadata: metadata),
+        ]).checkpoint
+    }
+
+    /// Deletes the account: records it, ends its sessions, gives its email back, and
+    /// destroys its personal-data key, which makes its personal data unreadable everywhere.
+    func delete(accountId: UUID, metadata: EventMetadata, now: Date = Date()) async throws -> Checkpoint {
+        let (account, personal) = try await profile(of: accountId)
+        var last = try await store.append(to: Streams.account(accountId), expected: .exact(account.version), events: [
+            try EventCatalog.encode(AccountDeleted(accountId: accountId, deletedAt: now), metadata: metadata),
+        ]).checkpoint
+        if let revoked = try await revokeSessions(of: accountId, except: nil, reason: "account deleted", metadata: metadata) { last = revoked }
+        let emailStream = Streams.email(personal.email)
+        let (reservations, version) = try await Streams.load(emailStream, from: store)
+        if (reservations.last as? EmailReserved)?.accountId == accountId {
+            last = try await store.append(to: emailStream, expected: .exact(version), events: [
+                try EventCatalog.encode(EmailReleased(accountId: accountId), metadata: metadata),
+            ]).checkpoint
+        }
+        try await vault.destroyKey(for: accountId)
+        return last
+    }
+}

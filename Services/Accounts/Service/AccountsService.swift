@@ -1,0 +1,65 @@
+import AccountsDomain
+import Contracts
+import EventLog
+import Foundation
+import Hummingbird
+import Logging
+import ServiceKit
+
+/// The accounts service (port 8081): identity, sessions and personal data.
+///
+/// Its own settings, beyond the kit's:
+/// | variable | default | meaning |
+/// |---|---|---|
+/// | `COMMONS_BCRYPT_COST` | `11` | bcrypt cost for password hashes (4–16) |
+/// | `COMMONS_BOOTSTRAP_ADMIN_EMAIL` | none | whoever registers with this email becomes an admin |
+/// | `COMMONS_SIGNING_KEY_DAYS` | `30` | rotate the token-signing key after this many days |
+public enum AccountsService {
+    public static let name = "accounts"
+    public static let port = 8081
+
+    /// The service, configured from `environment`.
+    public static func definition(environment: EnvironmentVariables = EnvironmentVariables()) throws -> ServiceDefinition {
+        let cost = try environment.integer("COMMONS_BCRYPT_COST", default: 11, in: 4...16)
+        let rotationDays = try environment.integer("COMMONS_SIGNING_KEY_DAYS", default: 30, in: 1...3_650)
+        let keys = try SigningKeyStore(directory: environment.dataDirectory, rotationInterval: Double(rotationDays) * 86_400)
+        let bootstrapAdmin = environment.string("COMMONS_BOOTSTRAP_ADMIN_EMAIL")
+        return ServiceDefinition(
+            name: name, defaultPort: port, projections: [SessionsProjection()], openAPI: AccountsAPI.document
+        ) { router, runtime in
+            let commands = AccountsCommands(
+                store: runtime.store, vault: runtime.keyVault,
+                sealer: PersonalDataSealer(vault: runtime.keyVault), hasher: PasswordHasher(cost: UInt8(cost)), keys: keys,
+                mailer: OutboxMailer(directory: URL(fileURLWithPath: runtime.configuration.dataDirectory).appendingPathComponent("outbox"), logger: runtime.logger),
+                bootstrapAdminEmail: bootstrapAdmin,
+                waitUntilApplied: { _ = await runtime.waitUntilApplied($0) })
+            AccountsAPI(commands: commands, runtime: runtime, keys: keys).addRoutes(to: router)
+        }
+    }
+
+    /// The public keys of this data directory's signing ring, for a verifier in the same process.
+    public static func localPublicKeys(environment: EnvironmentVariables = EnvironmentVariables()) throws -> any PublicKeySource {
+        let keys = try SigningKeyStore(directory: environment.dataDirectory, rotationInterval: 30 * 86_400)
+        return LocalPublicKeySource { keys.current }
+    }
+}
+
+extension AccountsError {
+    /// The problem document for this error; domain errors know nothing of HTTP.
+    var problem: Problem {
+        switch self {
+        case .invalid(let errors): .validation(errors)
+        case .emailTaken: .conflict("An account with this email exists already.", type: "email-taken")
+        case .invalidCredentials: .unauthorized("The email or the password is wrong.")
+        case .lockedOut(let until):
+            Problem(.tooManyRequests, type: "signin-locked", detail: "Too many failed sign-ins; try again later.",
+                    headers: ["Retry-After": String(max(1, Int(until.timeIntervalSinceNow.rounded(.up))))])
+        case .accountNotFound: .notFound("There is no such account.")
+        case .sessionNotFound: .unauthorized("This refresh token is not valid.")
+        case .sessionEnded: .unauthorized("This session has ended; sign in again.")
+        case .refreshTokenReused: .unauthorized("This refresh token was used already; the session has been ended to protect you.")
+        case .resetTokenInvalid:
+            Problem(.badRequest, type: "invalid-reset-token", detail: "This reset code is invalid, used or expired; ask for a new one.")
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import AccountsDomain
+import Contracts
+import EventLog
+import Foundation
+import GRDB
+import HTTPTypes
+import Hummingbird
+import ServiceKit
+
+/// The HTTP face of the accounts commands.
+struct AccountsAPI: Sendable {
+    let commands: AccountsCommands
+    let runtime: ServiceRuntime
+    let keys: SigningKeyStore
+
+    struct RegisterBody: Decodable { var email: String; var password: String; var displayName: String }
+    struct SignInBody: Decodable { var email: String; var password: String }
+    struct RefreshBody: Decodable { var refreshToken: String }
+    struct ResetBody: Decodable { var email: String }
+    struct ConfirmResetBody: Decodable { var token: String; var newPassword: String }
+    struct PasswordBody: Decodable { var currentPassword: String; var newPassword: String }
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.post("/v1/accounts") { request, context in
+            let body = try await request.decodeJSON(as: RegisterBody.self, context: context)
+            let (tokens, position) = try await run {
+                try await commands.register(Registration(email: body.email, password: body.password, displayName: body.displayName),
+                                            device: device(request), metadata: context.eventMetadata)
+            }
+            return try Response.json(tokens, status: .created, position: position, location: "/v1/me")
+        }
+        router.post("/v1/sessions") { request, context in
+            let body = try await request.decodeJSON(as: SignInBody.self, context: context)
+            let (tokens, position) = try await run {
+                try await commands.signIn(email: body.email, password: body.password, device: device(request), metadata: context.eventMetadata)
+            }
+            return try Response.json(tokens, status: .created, position: position)
+        }
+        router.post("/v1/sessions/refresh") { request, context in
+            let body = try await request.decodeJSON(as: RefreshBody.self, context: context)
+            let (tokens, position) = try await run { try await commands.refresh(token: body.refreshToken, metadata: context.eventMetadata) }
+            return try Response.json(tokens, position: position)
+        }
+        router.get("/v1/sessions") { _, context in
+            let identity = try context.requireIdentity()
+            let sessions = try await runtime.readModel.pool.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT session_id, device, started_at, last_used_at FROM sessions
+                    WHERE account_id = ? AND revoked = 0 ORDER BY started_at DESC
+                    """, arguments: [identity.accountId.uuidString.lowercased()]).map { row in
+                    let id = UUID(uuidString: row["session_id"]) ?? UUID()
+                    return SessionView(id: id, device: row["device"], createdAt: Date(timeIntervalSince1970: row["started_at"]),
+                                       lastUsedAt: Date(timeIntervalSince1970: row["last_used_at"]), current: id == identity.sessionId)
+                }
+            }
+            return try Response.json(["items": sessions])
+        }
+        router.delete("/v1/sessions/current") { _, context in
+            let identity = try context.requireIdentity()
+            let position = try await run {
+                try await commands.revokeSession(identity.sessionId, of: identity.accountId, reason: "signed out", metadata: context.eventMetadata)
+            }
+            return await settled(position)
+        }
+        router.delete("/v1/sessions/{id}") { _, context in
+            let identity = try context.requireIdentity()
+            let session = try context.parameters.uuid("id")
+            let position = try await run {
+                try await commands.revokeSession(session, of: identity.accountId, reason: "revoked by owner", metadata: context.eventMetadata)
+            } mapping: { $0 == .sessionNotFound ? Problem.notFound("You have no such session.") : nil }
+            return await settled(position)
+        }
+        router.post("/v1/password-resets") { request, context in
+            let body = try await request.decodeJSON(as: ResetBody.self, context: context)
+            try await run { try await commands.requestPasswordReset(email: body.email, metadata: context.eventMetadata) }
+            // The same answer whether or not the email has an account.
+            return try Response.json(["status": "If an account has this email, a reset code is on its way."], status: .accepted)
+        }
+        router.post("/v1/password-resets/confirm") { request, context in
+            let body = try await request.decodeJSON(as: ConfirmResetBody.self, context: context)
+            let position = try await run {
+                try await commands.confirmPasswordReset(token: body.token, newPassword: body.newPassword, metadata: context.eventMetadata)
+            }
+            return await settled(position)
+        }
+        router.put("/v1/me/password") { request, context in
+            let identity = try context.requireIdentity()
+            let body = try await request.decodeJSON(as: PasswordBody.self, context: context)
+            let position = try await run {
+                try await commands.changePassword(of: identity.accountId, current: body.currentPassword, new: body.newPassword,
+                                                  keeping: identity.sessionId, metadata: context.eventMetadata)
+            }
+            return await settled(position)
+        }
+        router.get("/.well-known/jwks.json") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "application/json"
+            headers[.cacheControl] = "public, max-age=300"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: try keys.current.jwks())))
+        }
+        addProfileRoutes(to: router)
+    }
+
+    /// Answers a write that ends sessions only once this service has read it, so the
+    /// ended tokens are refused here from the next request on.
+    func settled(_ position: Checkpoint?) async -> Response {
+        if let position { _ = await runtime.waitUntilApplied(position) }
+        return Response.empty(position: position)
+    }
+
+    /// Runs a command, turning its domain errors into problem documents.
+    func run<T>(_ command: () async throws -> T, mapping special: (AccountsError) -> Problem? = { _ in nil }) async throws -> T {
+        do {
+            return try await command()
+        } catch let error as AccountsError {
+            throw special(error) ?? error.problem
+        } catch let ended as SessionEndedByReuse {
+            // The position lets the client (and its other services) wait until the end is read.
+            var problem = AccountsError.refreshTokenReused.problem
+            if let position = ended.position { problem.headers["Commons-Position"] = position.description }
+            throw problem
+        }
+    }
+
+    /// The device a session is named after: the User-Agent, shortened.
+    func device(_ request: Request) -> String {
+        String((request.headers[.userAgent] ?? "unknown device").prefix(120))
+    }
+}

@@ -1,0 +1,56 @@
+import Contracts
+import EventLog
+import Foundation
+import GRDB
+import ReadModel
+
+/// The sessions of each account, for "my sessions" and for ending them all.
+struct SessionsProjection: Projection {
+    let name = "accounts.sessions"
+    let filter = EventFilter(categories: ["session", "account"])
+
+    func registerMigrations(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("sessions-v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE sessions (
+                    session_id TEXT PRIMARY KEY,
+                    account_id TEXT NOT NULL,
+                    device TEXT NOT NULL,
+                    started_at REAL NOT NULL,
+                    last_used_at REAL NOT NULL,
+                    revoked INTEGER NOT NULL DEFAULT 0
+                )
+                """)
+            try db.execute(sql: "CREATE INDEX sessions_by_account ON sessions (account_id, started_at)")
+        }
+    }
+
+    func apply(_ event: RecordedEvent, in db: Database) throws {
+        switch try CommonsEvents.catalog.decode(event) {
+        case let started as SessionStarted:
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO sessions (session_id, account_id, device, started_at, last_used_at) VALUES (?, ?, ?, ?, ?)
+                """, arguments: [started.sessionId.uuidString.lowercased(), started.accountId.uuidString.lowercased(), started.device,
+                                 started.startedAt.timeIntervalSince1970, started.startedAt.timeIntervalSince1970])
+        case let refreshed as SessionRefreshed:
+            try db.execute(sql: "UPDATE sessions SET last_used_at = ? WHERE session_id = ?",
+                           arguments: [refreshed.at.timeIntervalSince1970, refreshed.sessionId.uuidString.lowercased()])
+        case let revoked as SessionRevoked:
+            try db.execute(sql: "UPDATE sessions SET revoked = 1 WHERE session_id = ?", arguments: [revoked.sessionId.uuidString.lowercased()])
+        case let deleted as AccountDeleted:
+            // The device names say something about the person: they go with the account.
+            try db.execute(sql: "DELETE FROM sessions WHERE account_id = ?", arguments: [deleted.accountId.uuidString.lowercased()])
+        default:
+            break
+        }
+    }
+}
+
+/// A session as `GET /v1/sessions` shows it.
+struct SessionView: Codable, Equatable {
+    var id: UUID
+    var device: String
+    var createdAt: Date
+    var lastUsedAt: Date
+    var current: Bool
+}

@@ -1,0 +1,54 @@
+import Contracts
+import Crypto
+import EventLog
+import Foundation
+
+/// The accounts service's streams, and loading them through the shared catalog.
+enum Streams {
+    static func account(_ id: UUID) -> String { "account-\(id.uuidString.lowercased())" }
+    static func session(_ id: UUID) -> String { "session-\(id.uuidString.lowercased())" }
+    static func accountSessions(_ account: UUID) -> String { "accountsessions-\(account.uuidString.lowercased())" }
+    static func signIn(_ account: UUID) -> String { "signin-\(account.uuidString.lowercased())" }
+    static func passwordReset(_ id: UUID) -> String { "passwordreset-\(id.uuidString.lowercased())" }
+    /// The reservation stream of a normalised email (DESIGN.md §4).
+    static func email(_ normalized: String) -> String { "email-\(sha256(normalized))" }
+
+    static func sha256(_ text: String) -> String {
+        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The decoded events of `stream`, oldest first, with the stream's version.
+    static func load(_ stream: String, from store: any EventStore) async throws -> (events: [any EventContract], version: Int64) {
+        let recorded = try await store.read(stream: stream)
+        return (try recorded.compactMap { try CommonsEvents.catalog.decode($0) }, recorded.last?.version ?? 0)
+    }
+}
+
+/// A secret handed to a client once (refresh and reset tokens): `<id>.<secret>`. Only a
+/// hash of the secret is stored.
+struct BearerSecret: Equatable {
+    let id: UUID
+    let secret: String
+
+    static func new(id: UUID = UUID()) -> BearerSecret {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        let secret = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return BearerSecret(id: id, secret: secret)
+    }
+
+    init(id: UUID, secret: String) {
+        self.id = id
+        self.secret = secret
+    }
+
+    init?(_ token: String) {
+        let parts = token.split(separator: ".", maxSplits: 1)
+        guard parts.count == 2, let id = UUID(uuidString: String(parts[0])), !parts[1].isEmpty, parts[1].count <= 100 else { return nil }
+        self.init(id: id, secret: String(parts[1]))
+    }
+
+    var token: String { "\(id.uuidString.lowercased()).\(secret)" }
+    var hash: String { Streams.sha256(secret) }
+}

@@ -1,0 +1,250 @@
+import EventLog
+import Foundation
+
+// Events of the `accounts` service. Personal data (email, display name, phone, home
+// location, password hash) never appears in clear: it is sealed with a per-account key
+// kept outside the log (see `Sealed`), so deleting the key makes it unreadable everywhere.
+
+/// A person registered. Stream: `account-<accountId>`.
+public struct AccountRegistered: EventContract, Equatable {
+    public static let eventType = "AccountRegistered"
+    public var accountId: UUID
+    public var role: String
+    /// `PersonalData`, sealed.
+    public var personal: Sealed
+    /// The bcrypt hash of the password, sealed.
+    public var passwordHash: Sealed
+    public var registeredAt: Date
+
+    public init(accountId: UUID, role: String, personal: Sealed, passwordHash: Sealed, registeredAt: Date) {
+        self.accountId = accountId
+        self.role = role
+        self.personal = personal
+        self.passwordHash = passwordHash
+        self.registeredAt = registeredAt
+    }
+}
+
+/// Reserves a normalised email for one account. Stream: `email-<sha256(normalised email)>`,
+/// appended with `.noStream`, so two accounts can never hold one email.
+public struct EmailReserved: EventContract, Equatable {
+    public static let eventType = "EmailReserved"
+    public var accountId: UUID
+
+    public init(accountId: UUID) { self.accountId = accountId }
+}
+
+/// Gives an email back when its account is deleted. Stream: `email-<hash>`.
+public struct EmailReleased: EventContract, Equatable {
+    public static let eventType = "EmailReleased"
+    public var accountId: UUID
+
+    public init(accountId: UUID) { self.accountId = accountId }
+}
+
+/// The person changed their profile; `personal` is the whole new `PersonalData`, sealed.
+/// Stream: `account-<accountId>`.
+public struct ProfileChanged: EventContract, Equatable {
+    public static let eventType = "ProfileChanged"
+    public var accountId: UUID
+    public var personal: Sealed
+    /// Public: an image id, not personal data.
+    public var avatarImageId: UUID?
+
+    public init(accountId: UUID, personal: Sealed, avatarImageId: UUID?) {
+        self.accountId = accountId
+        self.personal = personal
+        self.avatarImageId = avatarImageId
+    }
+}
+
+/// The password changed (by the person, or through a reset). Stream: `account-<accountId>`.
+public struct PasswordChanged: EventContract, Equatable {
+    public static let eventType = "PasswordChanged"
+    public var accountId: UUID
+    public var passwordHash: Sealed
+    /// The session that changed it (kept), or nil for a reset (every session ends).
+    public var keptSessionId: UUID?
+
+    public init(accountId: UUID, passwordHash: Sealed, keptSessionId: UUID?) {
+        self.accountId = accountId
+        self.passwordHash = passwordHash
+        self.keptSessionId = keptSessionId
+    }
+}
+
+/// The account's role changed. Stream: `account-<accountId>`.
+public struct RoleChanged: EventContract, Equatable {
+    public static let eventType = "RoleChanged"
+    public var accountId: UUID
+    public var role: String
+
+    public init(accountId: UUID, role: String) {
+        self.accountId = accountId
+        self.role = role
+    }
+}
+
+/// The account is gone; every service drops the person's personal data. Stream: `account-<accountId>`.
+public struct AccountDeleted: EventContract, Equatable {
+    public static let eventType = "AccountDeleted"
+    public var accountId: UUID
+    public var deletedAt: Date
+
+    public init(accountId: UUID, deletedAt: Date) {
+        self.accountId = accountId
+        self.deletedAt = deletedAt
+    }
+}
+
+/// A sign-in failed for a known account; repeated failures lock sign-in with back-off.
+/// Stream: `signin-<accountId>`.
+public struct SignInFailed: EventContract, Equatable {
+    public static let eventType = "SignInFailed"
+    public var accountId: UUID
+    public var at: Date
+
+    public init(accountId: UUID, at: Date) {
+        self.accountId = accountId
+        self.at = at
+    }
+}
+
+/// A sign-in succeeded: the failure count starts again. Stream: `signin-<accountId>`.
+public struct SignInSucceeded: EventContract, Equatable {
+    public static let eventType = "SignInSucceeded"
+    public var accountId: UUID
+    public var at: Date
+
+    public init(accountId: UUID, at: Date) {
+        self.accountId = accountId
+        self.at = at
+    }
+}
+
+/// A session began. Stream: `session-<sessionId>`.
+public struct SessionStarted: EventContract, Equatable {
+    public static let eventType = "SessionStarted"
+    public var sessionId: UUID
+    public var accountId: UUID
+    /// The device the person signed in from (the User-Agent, shortened).
+    public var device: String
+    /// SHA-256 of the refresh token handed out; the token itself is never stored.
+    public var refreshTokenHash: String
+    public var startedAt: Date
+
+    public init(sessionId: UUID, accountId: UUID, device: String, refreshTokenHash: String, startedAt: Date) {
+        self.sessionId = sessionId
+        self.accountId = accountId
+        self.device = device
+        self.refreshTokenHash = refreshTokenHash
+        self.startedAt = startedAt
+    }
+}
+
+/// Lists a session under its account, so that every session of an account can be found
+/// (and ended) from the log itself. Stream: `accountsessions-<accountId>`.
+public struct SessionOpened: EventContract, Equatable {
+    public static let eventType = "SessionOpened"
+    public var sessionId: UUID
+
+    public init(sessionId: UUID) { self.sessionId = sessionId }
+}
+
+/// The refresh token was rotated. Stream: `session-<sessionId>`.
+public struct SessionRefreshed: EventContract, Equatable {
+    public static let eventType = "SessionRefreshed"
+    public var sessionId: UUID
+    public var refreshTokenHash: String
+    public var at: Date
+
+    public init(sessionId: UUID, refreshTokenHash: String, at: Date) {
+        self.sessionId = sessionId
+        self.refreshTokenHash = refreshTokenHash
+        self.at = at
+    }
+}
+
+/// The session ended: logout, revocation, a reused refresh token, a password change or
+/// deletion. Its tokens stop working in every service that has read this. Stream: `session-<sessionId>`.
+public struct SessionRevoked: EventContract, Equatable {
+    public static let eventType = "SessionRevoked"
+    public var sessionId: UUID
+    public var accountId: UUID
+    public var reason: String
+    public var at: Date
+
+    public init(sessionId: UUID, accountId: UUID, reason: String, at: Date) {
+        self.sessionId = sessionId
+        self.accountId = accountId
+        self.reason = reason
+        self.at = at
+    }
+}
+
+/// Someone asked to reset the password of an account. Stream: `passwordreset-<resetId>`.
+public struct PasswordResetRequested: EventContract, Equatable {
+    public static let eventType = "PasswordResetRequested"
+    public var resetId: UUID
+    public var accountId: UUID
+    /// SHA-256 of the single-use token that was mailed.
+    public var tokenHash: String
+    public var expiresAt: Date
+
+    public init(resetId: UUID, accountId: UUID, tokenHash: String, expiresAt: Date) {
+        self.resetId = resetId
+        self.accountId = accountId
+        self.tokenHash = tokenHash
+        self.expiresAt = expiresAt
+    }
+}
+
+/// A reset token was used. Stream: `passwordreset-<resetId>`.
+public struct PasswordResetCompleted: EventContract, Equatable {
+    public static let eventType = "PasswordResetCompleted"
+    public var resetId: UUID
+    public var at: Date
+
+    public init(resetId: UUID, at: Date) {
+        self.resetId = resetId
+        self.at = at
+    }
+}
+
+/// A value sealed with the personal-data key of one account (AES-GCM, combined form,
+/// base64). Once the key is destroyed it can never be opened again.
+public struct Sealed: Codable, Sendable, Hashable {
+    public var keyId: UUID
+    public var box: String
+
+    public init(keyId: UUID, box: String) {
+        self.keyId = keyId
+        self.box = box
+    }
+}
+
+/// The personal data of an account, as sealed into its events.
+public struct PersonalData: Codable, Sendable, Hashable {
+    public var email: String
+    public var displayName: String
+    public var phone: String?
+    public var homeLocation: Coordinate?
+
+    public init(email: String, displayName: String, phone: String? = nil, homeLocation: Coordinate? = nil) {
+        self.email = email
+        self.displayName = displayName
+        self.phone = phone
+        self.homeLocation = homeLocation
+    }
+}
+
+/// A point on Earth in degrees.
+public struct Coordinate: Codable, Sendable, Hashable {
+    public var lat: Double
+    public var lon: Double
+
+    public init(lat: Double, lon: Double) {
+        self.lat = lat
+        self.lon = lon
+    }
+}

@@ -1,0 +1,42 @@
+import Contracts
+import EventLog
+import Foundation
+import GRDB
+import ReadModel
+
+/// Every service's record of revoked sessions and deleted accounts, built from the log,
+/// so that their tokens stop working there as soon as the service has read the event.
+public struct RevocationProjection: Projection {
+    public let name = "revocations"
+    public let filter = EventFilter(categories: ["session", "account"], types: [SessionRevoked.eventType, AccountDeleted.eventType])
+
+    public init() {}
+
+    public func registerMigrations(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("revocations-v1") { db in
+            try db.execute(sql: "CREATE TABLE revoked_sessions (session_id TEXT PRIMARY KEY)")
+            try db.execute(sql: "CREATE TABLE deleted_accounts (account_id TEXT PRIMARY KEY)")
+        }
+    }
+
+    public func apply(_ event: RecordedEvent, in db: Database) throws {
+        switch try CommonsEvents.catalog.decode(event) {
+        case let revoked as SessionRevoked:
+            try db.execute(sql: "INSERT OR IGNORE INTO revoked_sessions (session_id) VALUES (?)", arguments: [revoked.sessionId.uuidString.lowercased()])
+        case let deleted as AccountDeleted:
+            try db.execute(sql: "INSERT OR IGNORE INTO deleted_accounts (account_id) VALUES (?)", arguments: [deleted.accountId.uuidString.lowercased()])
+        default:
+            break
+        }
+    }
+
+    /// Whether tokens of this identity must be refused.
+    public static func isRevoked(_ identity: Identity, in pool: DatabasePool) async throws -> Bool {
+        try await pool.read { db in
+            try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM revoked_sessions WHERE session_id = ?)
+                    OR EXISTS (SELECT 1 FROM deleted_accounts WHERE account_id = ?)
+                """, arguments: [identity.sessionId.uuidString.lowercased(), identity.accountId.uuidString.lowercased()]) ?? false
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import JWTKit
+import Logging
+import Synchronization
+
+/// Where a service gets the public keys that access tokens are signed with.
+public protocol PublicKeySource: Sendable {
+    /// The current JWKS document (`/.well-known/jwks.json` of `accounts`).
+    func fetchJWKS() async throws -> String
+}
+
+/// Verifies access tokens against the published keys, caching them and fetching again
+/// when a token names a `kid` it does not know (at most once per `refetchInterval`, so
+/// tokens with made-up key ids cannot make it hammer `accounts`).
+public final class TokenVerifier: Sendable {
+    private let source: any PublicKeySource
+    private let keys = Mutex<JWTKeyCollection?>(nil)
+    private let lastFetch = Mutex<ContinuousClock.Instant?>(nil)
+    private let refetchInterval: Duration
+    private let logger: Logger
+
+    public init(source: any PublicKeySource, refetchInterval: Duration = .seconds(1), logger: Logger) {
+        self.source = source
+        self.refetchInterval = refetchInterval
+        self.logger = logger
+    }
+
+    /// Fetches the keys, retrying with back-off for up to `patience` (services start
+    /// before `accounts` is up). Throws the last error if the keys never came.
+    public func loadKeys(patience: Duration = .seconds(30)) async throws {
+        let deadline = ContinuousClock.now + patience
+        var delay = Duration.milliseconds(200)
+        while true {
+            do {
+                try await refresh()
+                return
+            } catch {
+                if ContinuousClock.now + delay > deadline { throw error }
+                logger.warning("public keys not available yet; retrying", metadata: ["error": "\(error)"])
+                try await Task.sleep(for: delay)
+                delay = min(delay * 2, .seconds(3))
+            }
+        }
+    }
+
+    /// The identity a token proves; throws when it is invalid, expired or signed by an unknown key.
+    public func verify(_ token: String) async throws -> Identity {
+        if keys.withLock({ $0 }) == nil { try await refresh() }
+        do {
+            return try await verifyWithCachedKeys(token)
+        } catch let error as JWTError where error.errorType != .claimVerificationFailure {
+            // Most likely signed with a key published after our last fetch (a rotation).
+            guard mayRefetch() else { throw error }
+            try await refresh()
+            return try await verifyWithCachedKeys(token)
+        }
+    }
+
+    private func verifyWithCachedKeys(_ token: String) async throws -> Identity {
+        guard let collection = keys.withLock({ $0 }) else { throw JWTError.noKeyProvided }
+        let claims = try await collection.verify(token, as: AccessTokenClaims.self)
+        guard let identity = claims.identity else { throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "malformed subject") }
+        return identity
+    }
+
+    private func mayRefetch() -> Bool {
+        lastFetch.withLock { last in
+            guard let last, ContinuousClock.now - last < refetchInterval else { return true }
+            return false
+        }
+    }
+
+    private func refresh() async throws {
+        lastFetch.withLock { $0 = .now }
+        let json = try await source.fetchJWKS()
+        let collection = JWTKeyCollection()
+        try await collection.add(jwksJSON: json)
+        keys.withLock { $0 = collection }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Logging
+
+/// Everything a service reads from its environment, validated at start.
+///
+/// | variable | default | meaning |
+/// |---|---|---|
+/// | `COMMONS_HOST` | `127.0.0.1` | address to listen on |
+/// | `COMMONS_PORT` | the service's own (8081–8085) | port to listen on |
+/// | `COMMONS_EVENT_STORE` | `<data dir>/events.sqlite` | `postgres://…` URL or SQLite path |
+/// | `COMMONS_DATA_DIR` | `.commons` | read models and local files |
+/// | `COMMONS_ACCOUNTS_URL` | `http://127.0.0.1:8081` | where the public keys are |
+/// | `COMMONS_LOG_LEVEL` | `info` | trace, debug, info, notice, warning, error, critical |
+/// | `COMMONS_RATE_LIMIT_PER_MINUTE` | `600` | requests per client address and per account |
+public struct ServiceConfiguration: Sendable {
+    public var service: String
+    public var host: String
+    public var port: Int
+    public var eventStore: EventStoreLocation
+    public var dataDirectory: String
+    public var accountsURL: String
+    public var logLevel: Logger.Level
+    public var rateLimitPerMinute: Int
+    /// How long a read with `Commons-Min-Position` waits for the projections.
+    public var readYourWritesPatience: Duration = .seconds(2)
+    /// The whole environment, for service-specific settings.
+    public var environment: EnvironmentVariables
+
+    public init(service: String, defaultPort: Int, environment: EnvironmentVariables = EnvironmentVariables()) throws {
+        self.service = service
+        self.environment = environment
+        host = environment.string("COMMONS_HOST", default: "127.0.0.1")
+        port = try environment.integer("COMMONS_PORT", default: defaultPort, in: 0...65_535)
+        dataDirectory = environment.dataDirectory
+        eventStore = environment.eventStore
+        accountsURL = environment.string("COMMONS_ACCOUNTS_URL", default: "http://127.0.0.1:8081")
+        guard let url = URL(string: accountsURL), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+            throw ConfigurationError(key: "COMMONS_ACCOUNTS_URL", problem: "'\(accountsURL)' is not an http(s) URL")
+        }
+        let level = environment.string("COMMONS_LOG_LEVEL", default: "info")
+        guard let logLevel = Logger.Level(rawValue: level) else {
+            throw ConfigurationError(key: "COMMONS_LOG_LEVEL", problem: "'\(level)' is not one of trace, debug, info, notice, warning, error, critical")
+        }
+        self.logLevel = logLevel
+        rateLimitPerMinute = try environment.integer("COMMONS_RATE_LIMIT_PER_MINUTE", default: 600, in: 1...1_000_000)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Hummingbird
+import Synchronization
+
+/// Token buckets per client address and per account, with the `RateLimit` and
+/// `RateLimit-Policy` headers of the IETF draft on every response and a 429 with
+/// `Retry-After` when a bucket is empty.
+struct RateLimitMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let limiter: RateLimiter
+    let problems: ProblemMiddleware
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if request.uri.path.hasPrefix("/health") || request.uri.path == "/metrics" { return try await next(request, context) }
+        let key = context.identity.map { "account:\($0.accountId)" } ?? "client:\(context.clientAddress)"
+        let decision = limiter.take(key)
+        guard decision.allowed else {
+            var problem = Problem.rateLimited(retryAfter: decision.resetSeconds)
+            problem.headers["RateLimit"] = decision.header
+            problem.headers["RateLimit-Policy"] = limiter.policy
+            throw problem
+        }
+        do {
+            var response = try await next(request, context)
+            response.headers[.rateLimit] = decision.header
+            response.headers[.rateLimitPolicy] = limiter.policy
+            return response
+        } catch {
+            // Error responses carry the headers too, so clients can pace themselves.
+            var problem = problems.problem(for: error, request: request, context: context)
+            problem.headers["RateLimit"] = decision.header
+            problem.headers["RateLimit-Policy"] = limiter.policy
+            throw problem
+        }
+    }
+}
+
+/// A token bucket per key: `limit` requests per `window`, refilled continuously.
+public final class RateLimiter: Sendable {
+    public struct Decision {
+        public var allowed: Bool
+        public var remaining: Int
+        public var resetSeconds: Int
+        var header: String { "\"default\";r=\(remaining);t=\(resetSeconds)" }
+    }
+
+    private struct Bucket {
+        var tokens: Double
+        var updated: ContinuousClock.Instant
+    }
+
+    public let limit: Int
+    public let window: Duration
+    private let buckets = Mutex<[String: Bucket]>([:])
+
+    public init(limit: Int, window: Duration = .seconds(60)) {
+        self.limit = limit
+        self.window = window
+    }
+
+    var policy: String { "\"default\";q=\(limit);w=\(window.components.seconds)" }
+
+    /// Takes one token from `key`'s bucket.
+    public func take(_ key: String, now: ContinuousClock.Instant = .now) -> Decision {
+        let perSecond = Double(limit) / (Double(window.components.seconds) + Double(window.components.attoseconds) / 1e18)
+        return buckets.withLock { buckets in
+            if buckets.count > 100_000 { buckets.removeAll(keepingCapacity: true) }  // bounded memory under address churn
+            var bucket = buckets[key] ?? Bucket(tokens: Double(limit), updated: now)
+            let elapsed = now - bucket.updated
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            bucket.tokens = min(Double(limit), bucket.tokens + seconds * perSecond)
+            bucket.updated = now
+            let allowed = bucket.tokens >= 1
+            if allowed { bucket.tokens -= 1 }
+            buckets[key] = bucket
+            let reset = Int(((Double(limit) - bucket.tokens) / perSecond).rounded(.up))
+            let wait = allowed ? reset : Int(((1 - bucket.tokens) / perSecond).rounded(.up))
+            return Decision(allowed: allowed, remaining: Int(bucket.tokens), resetSeconds: max(1, wait))
+        }
+    }
+}

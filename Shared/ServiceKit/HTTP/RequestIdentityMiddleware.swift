@@ -1,0 +1,50 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// Gives every request an id (from `X-Request-Id` or new) and a correlation id (from
+/// `X-Correlation-Id` or the request id), puts both in the request's logger and the
+/// response, and logs one line per request.
+struct RequestIdentityMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let service: String
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        context.service = service
+        context.requestId = Self.acceptable(request.headers[.requestId]) ?? UUID().uuidString.lowercased()
+        context.correlationId = Self.acceptable(request.headers[.correlationId]) ?? context.requestId
+        context.logger[metadataKey: "requestId"] = "\(context.requestId)"
+        context.logger[metadataKey: "correlationId"] = "\(context.correlationId)"
+        let start = ContinuousClock.now
+        var response = try await next(request, context)
+        response.headers[.requestId] = context.requestId
+        let elapsed = ContinuousClock.now - start
+        context.logger.info("request", metadata: [
+            "method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(response.status.code)",
+            "ms": "\(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)",
+        ])
+        return response
+    }
+
+    /// Client-supplied ids are echoed into logs, so only short, plain ones are taken.
+    private static func acceptable(_ value: String?) -> String? {
+        guard let value, (1...128).contains(value.count),
+              value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.:".contains($0)) })
+        else { return nil }
+        return value
+    }
+}
+
+extension HTTPField.Name {
+    static let requestId = HTTPField.Name("X-Request-Id")!
+    static let correlationId = HTTPField.Name("X-Correlation-Id")!
+    /// The checkpoint of a write, for read-your-writes across services.
+    public static let commonsPosition = HTTPField.Name("Commons-Position")!
+    /// The checkpoint a read must see.
+    public static let commonsMinPosition = HTTPField.Name("Commons-Min-Position")!
+    public static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+    public static let rateLimit = HTTPField.Name("RateLimit")!
+    public static let rateLimitPolicy = HTTPField.Name("RateLimit-Policy")!
+}

@@ -1,0 +1,88 @@
+import AsyncHTTPClient
+import EventLog
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import ReadModel
+import ServiceLifecycle
+
+/// Assembles a service: the same function runs in production and in tests.
+public enum ServiceApp {
+    /// Builds the application of `definition`, with its runtime and its routes as
+    /// `"METHOD /path/{param}"` (which a test compares with the OpenAPI document).
+    ///
+    /// - Parameters:
+    ///   - store: the log to use; nil opens the one the configuration names.
+    ///   - publicKeys: where access-token keys come from; nil fetches them from `accounts`.
+    public static func build(
+        _ definition: ServiceDefinition, configuration: ServiceConfiguration,
+        store: (any EventStore)? = nil, publicKeys: (any PublicKeySource)? = nil
+    ) async throws -> (application: some ApplicationProtocol, runtime: ServiceRuntime, routes: [String]) {
+        var logger = Logger(label: "commons.\(definition.name)")
+        logger.logLevel = configuration.logLevel
+        _ = MetricsRegistry.registry
+        let log: any EventStore
+        if let store { log = store } else { log = try await configuration.eventStore.open(logger: logger) }
+        let runtime = try ServiceRuntime(
+            configuration: configuration, store: log, projections: [RevocationProjection()] + definition.projections, logger: logger)
+        let verifier = TokenVerifier(source: publicKeys ?? HTTPPublicKeySource(accountsURL: configuration.accountsURL), logger: logger)
+        let idempotency = try IdempotencyStore(
+            path: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("\(definition.name)-idempotency.sqlite").path)
+
+        // Middlewares first: the router wraps each route with those added before it.
+        // Outermost first: ids and metrics see everything, problems are rendered before
+        // metrics record the status, and auth comes before what depends on the caller.
+        let router = Router(context: AppRequestContext.self)
+        let routeTable = RouteTable()
+        router.middlewares.add(RequestIdentityMiddleware(service: definition.name))
+        router.middlewares.add(RequestMetricsMiddleware(service: definition.name))
+        let problems = ProblemMiddleware(routes: routeTable)
+        router.middlewares.add(problems)
+        // Waiting for Commons-Min-Position comes before auth, so a token revoked by that
+        // write is refused.
+        router.middlewares.add(ReadYourWritesMiddleware(runners: runtime.runners, patience: configuration.readYourWritesPatience))
+        router.middlewares.add(AuthMiddleware(verifier: verifier, revocations: runtime.readModel))
+        router.middlewares.add(RateLimitMiddleware(limiter: RateLimiter(limit: configuration.rateLimitPerMinute), problems: problems))
+        router.middlewares.add(IdempotencyMiddleware(store: idempotency))
+        try definition.routes(router, runtime)
+        addKitRoutes(to: router, runtime: runtime, document: definition.openAPI)
+        routeTable.set(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })
+
+        let application = Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "commons-\(definition.name)"),
+            services: [StoreCloser(store: log)] + runtime.runners,
+            logger: logger)
+        return (application, runtime, router.routes.map { "\($0.method.rawValue) \($0.path.description)" })
+    }
+
+    private static func addKitRoutes(to router: Router<AppRequestContext>, runtime: ServiceRuntime, document: OpenAPIDocument) {
+        router.get("/health/live") { _, _ in ["status": "live"] }
+        router.get("/health/ready") { _, _ -> [String: String] in
+            guard runtime.isReady else { throw Problem.notReady("The read model is still catching up with the event log.") }
+            return ["status": "ready"]
+        }
+        router.get("/metrics") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; version=0.0.4"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: MetricsRegistry.exposition())))
+        }
+        let openAPI = (try? document.json()) ?? Data("{}".utf8)
+        router.get("/openapi.json") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "application/json"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: openAPI)))
+        }
+    }
+}
+
+/// Closes the log when the service group shuts down (it is first, so it stops last).
+struct StoreCloser: Service {
+    let store: any EventStore
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await store.shutdown()
+    }
+}

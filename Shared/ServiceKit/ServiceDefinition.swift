@@ -1,0 +1,28 @@
+import EventLog
+import Foundation
+import Hummingbird
+import ReadModel
+
+/// What makes one service different from another; everything else comes from the kit.
+public struct ServiceDefinition: Sendable {
+    /// The executable's name, e.g. `accounts`; also its read model's and logger's name.
+    public var name: String
+    public var defaultPort: Int
+    /// The projections of the service's read model (the kit adds its revocation list).
+    public var projections: [any Projection]
+    /// Every route the service adds, documented.
+    public var openAPI: OpenAPIDocument
+    /// Adds the service's routes.
+    public var routes: @Sendable (_ router: Router<AppRequestContext>, _ runtime: ServiceRuntime) throws -> Void
+
+    public init(
+        name: String, defaultPort: Int, projections: [any Projection], openAPI: OpenAPIDocument,
+        routes: @escaping @Sendable (_ router: Router<AppRequestContext>, _ runtime: ServiceRuntime) throws -> Void
+    ) {
+        self.name = name
+        self.defaultPort = defaultPort
+        self.projections = projections
+        self.openAPI = openAPI
+        self.routes = routes
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// The whole of a service executable: read configuration, build, run until SIGTERM/SIGINT.
+public enum ServiceMain {
+    /// - Parameter publicKeys: where token keys come from; nil fetches them from `accounts`.
+    public static func run(_ definition: ServiceDefinition, publicKeys: (any PublicKeySource)? = nil) async {
+        do {
+            let configuration = try ServiceConfiguration(service: definition.name, defaultPort: definition.defaultPort)
+            LoggingSystem.bootstrap { label in
+                var handler = JSONLogHandler(label: label)
+                handler.logLevel = configuration.logLevel
+                return handler
+            }
+            let (application, _, _) = try await ServiceApp.build(definition, configuration: configuration, publicKeys: publicKeys)
+            try await application.runService()
+        } catch let error as ConfigurationError {
+            FileHandle.standardError.write(Data("\(definition.name): \(error)\n".utf8))
+            exit(2)
+        } catch {
+            FileHandle.standardError.write(Data("\(definition.name): \(error)\n".utf8))
+            exit(1)
+        }
+    }
+}

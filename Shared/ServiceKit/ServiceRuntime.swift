@@ -1,0 +1,50 @@
+import EventLog
+import EventLogPostgres
+import EventLogSQLite
+import Foundation
+import Logging
+import ReadModel
+
+/// What a running service has: its configuration, the log, its read model and the
+/// projection runners that fill it, and the vault of personal-data keys.
+public final class ServiceRuntime: Sendable {
+    public let configuration: ServiceConfiguration
+    public let store: any EventStore
+    public let readModel: ReadModelDatabase
+    public let runners: [ProjectionRunner]
+    public let keyVault: any KeyVault
+    public let logger: Logger
+
+    init(configuration: ServiceConfiguration, store: any EventStore, projections: [any Projection], logger: Logger) throws {
+        self.configuration = configuration
+        self.store = InstrumentedEventStore(store, service: configuration.service)
+        self.logger = logger
+        let readModel = try ReadModelDatabase(
+            directory: URL(fileURLWithPath: configuration.dataDirectory), name: configuration.service, projections: projections)
+        self.readModel = readModel
+        runners = projections.map {
+            ProjectionRunner(store: store, database: readModel, projection: $0, logger: logger)
+        }
+        keyVault = try Self.vault(beside: store)
+    }
+
+    /// True once every projection has caught up with the log as it was at start.
+    public var isReady: Bool { runners.allSatisfy(\.status.isCaughtUp) }
+
+    /// Waits until every projection has applied `checkpoint` (after a write, before answering).
+    public func waitUntilApplied(_ checkpoint: Checkpoint, timeout: Duration = .seconds(2)) async -> Bool {
+        for runner in runners where !(await runner.waitUntilApplied(checkpoint, timeout: timeout)) { return false }
+        return true
+    }
+
+    /// The key vault that lives beside a log: a table in its PostgreSQL schema, or a
+    /// `<log>.keys` SQLite file next to the embedded log.
+    public static func vault(beside store: any EventStore) throws -> any KeyVault {
+        let base = (store as? InstrumentedEventStore)?.base ?? store
+        switch base {
+        case let postgres as PostgresEventStore: return PostgresKeyVault(store: postgres)
+        case let sqlite as SQLiteEventStore: return try SQLiteKeyVault(path: sqlite.path + ".keys")
+        default: throw ConfigurationError(key: "COMMONS_EVENT_STORE", problem: "no key vault for \(type(of: base))")
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import EventLog
+import EventLogTestSupport
+import Foundation
+import HTTPTypes
+import ServiceKit
+import Testing
+
+@Suite("account deletion")
+struct AccountDeletionTests {
+    /// Every byte of every file under `directory` (read models, idempotency records, key files, logs).
+    private func bytes(under directory: String) -> Data {
+        var all = Data()
+        guard let files = FileManager.default.enumerator(atPath: directory) else { return all }
+        for case let file as String in files {
+            if let data = FileManager.default.contents(atPath: (directory as NSString).appendingPathComponent(file)) { all.append(data) }
+        }
+        return all
+    }
+
+    @Test("after deletion no email, phone or name of the account is readable in the log or any read-model file", arguments: Backend.allCases)
+    func personalDataIsGone(backend: Backend) async throws {
+        let harness = try await AccountsHarness(backend: backend)
+        let email = "delete.me.\(UUID().uuidString.prefix(6).lowercased())@example.org"
+        let name = "Zebediah Quixworth"
+        let phone = "+44 7700 900123"
+        try await harness.test { client in
+            let tokens = try await client.register(email, name: name)
+            _ = try await client.call(.patch, "/v1/me", token: tokens.accessToken, json: ["phone": phone])
+            _ = try await client.signIn(email)
+            let deleted = try await client.call(.delete, "/v1/me", token: tokens.accessToken)
+            #expect(deleted.status == .noContent)
+            let position = try #require(deleted.headers[.commonsPosition])
+
+            #expect(try await client.call(.get, "/v1/me", token: tokens.accessToken, headers: [.commonsMinPosition: position]).status == .unauthorized)
+            #expect(try await client.call(.get, "/v1/users/\(tokens.accountId)").status == .notFound)
+            #expect(try await client.signIn(email).status == .unauthorized)
+
+            // The whole log, as an export would carry it.
+            var everything = Data()
+            var checkpoint = Checkpoint.start
+            while true {
+                let page = try await client.runtime.store.readAll(after: checkpoint, limit: 500, filter: .all)
+                for event in page.events { everything.append(event.data); everything.append(Data(event.stream.utf8)) }
+                if page.checkpoint == checkpoint { break }
+                checkpoint = page.checkpoint
+            }
+            #expect(everything.count > 0)
+            // Every file this service and the embedded log keep on disk.
+            everything.append(bytes(under: harness.dataDirectory))
+            if let logFile = harness.log.sqliteFile { everything.append(bytes(under: (logFile as NSString).deletingLastPathComponent)) }
+            for secret in [email, name, "Zebediah", phone, "7700 900123"] {
+                #expect(everything.range(of: Data(secret.utf8)) == nil, "\(secret) is still readable")
+            }
+            // The email is free again.
+            #expect(try await client.call(.post, "/v1/accounts", json: ["email": email, "password": "a long enough phrase", "displayName": "New"]).status == .created)
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import AccountsDomain
+import Contracts
+import EventLog
+import Foundation
+import Testing
+
+@Suite("accounts domain")
+struct AccountsDomainTests {
+    @Test("emails are trimmed and lowercased; malformed ones are refused")
+    func emails() {
+        #expect(EmailAddress("  Ada@Example.ORG ")?.normalized == "ada@example.org")
+        for bad in ["", "ada", "ada@", "@example.org", "ada@example", "a da@example.org", "ada@@example.org", "ada@example..org"] {
+            #expect(EmailAddress(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test("passwords need 10 characters, at most 72 bytes, and must not be common")
+    func passwords() {
+        #expect(PasswordPolicy.problems(with: "short").contains("must be at least 10 characters"))
+        #expect(PasswordPolicy.problems(with: "Password123") == ["is too common; choose another"])
+        #expect(PasswordPolicy.problems(with: String(repeating: "é", count: 40)) == ["must be at most 72 bytes"])
+        #expect(PasswordPolicy.problems(with: "correct horse battery").isEmpty)
+    }
+
+    @Test("a registration lists every bad field at once")
+    func registrationProblems() {
+        let problems = Registration(email: "nope", password: "123", displayName: " ").problems()
+        #expect(Set(problems.keys) == ["email", "password", "displayName"])
+        #expect(Registration(email: "a@b.co", password: "a long enough phrase", displayName: "Ada").problems().isEmpty)
+    }
+
+    @Test("five failed sign-ins are free; then each wait doubles from 30 s, up to an hour")
+    func lockout() {
+        let start = Date(timeIntervalSince1970: 1_000_000)
+        var lockout = SignInLockout()
+        for n in 0..<5 { lockout = lockout.recordingFailure(at: start.addingTimeInterval(Double(n))) }
+        #expect(lockout.lockedUntil(now: start.addingTimeInterval(5)) == start.addingTimeInterval(4 + 30))
+        #expect(lockout.lockedUntil(now: start.addingTimeInterval(40)) == nil)
+        lockout = lockout.recordingFailure(at: start.addingTimeInterval(40))
+        #expect(lockout.lockedUntil(now: start.addingTimeInterval(41)) == start.addingTimeInterval(40 + 60))
+        for _ in 0..<20 { lockout = lockout.recordingFailure(at: start) }
+        #expect(lockout.lockedUntil(now: start) == start.addingTimeInterval(3_600))
+        // A success starts the count again.
+        let replayed = SignInLockout.replay([SignInFailed(accountId: UUID(), at: start), SignInSucceeded(accountId: UUID(), at: start)])
+        #expect(replayed == SignInLockout())
+    }
+
+    @Test("given a started session, when the current refresh token is presented, then it rotates")
+    func refreshRotates() throws {
+        let (session, account) = (UUID(), UUID())
+        let state = SessionState.replay([SessionStarted(sessionId: session, accountId: account, device: "phone", refreshTokenHash: "h1", startedAt: Date())])
+        let now = Date()
+        #expect(try state.refresh(presentedHash: "h1", newHash: "h2", now: now) == SessionRefreshed(sessionId: session, refreshTokenHash: "h2", at: now))
+    }
+
+    @Test("given a rotated session, when an old refresh token is presented, then reuse is detected")
+    func refreshReuse() {
+        let (session, account) = (UUID(), UUID())
+        let state = SessionState.replay([
+            SessionStarted(sessionId: session, accountId: account, device: "phone", refreshTokenHash: "h1", startedAt: Date()),
+            SessionRefreshed(sessionId: session, refreshTokenHash: "h2", at: Date()),
+        ])
+        #expect(throws: AccountsError.refreshTokenReused) { try state.refresh(presentedHash: "h1", newHash: "h3", now: Date()) }
+        #expect(throws: AccountsError.sessionNotFound) { try state.refresh(presentedHash: "never", newHash: "h3", now: Date()) }
+        #expect(state.revoke(reason: "reuse", now: Date())?.sessionId == session)
+    }
+
+    @Test("given a revoked session, when any token is presented, then the session has ended")
+    func revokedSession() {
+        let (session, account) = (UUID(), UUID())
+        let state = SessionState.replay([
+            SessionStarted(sessionId: session, accountId: account, device: "phone", refreshTokenHash: "h1", startedAt: Date()),
+            SessionRevoked(sessionId: session, accountId: account, reason: "signed out", at: Date()),
+        ])
+        #expect(throws: AccountsError.sessionEnded) { try state.refresh(presentedHash: "h1", newHash: "h2", now: Date()) }
+        #expect(state.revoke(reason: "again", now: Date()) == nil)
+    }
+
+    @Test("a deleted account forgets its sealed data and is not active")
+    func deletedAccount() {
+        let id = UUID()
+        let sealed = Sealed(keyId: id, box: "x")
+        let state = AccountState.replay([
+            AccountRegistered(accountId: id, role: "member", personal: sealed, passwordHash: sealed, registeredAt: Date()),
+            AccountDeleted(accountId: id, deletedAt: Date()),
+        ])
+        #expect(state.personal == nil)
+        #expect(state.version == 2)
+        #expect(throws: AccountsError.accountNotFound) { try state.requireActive() }
+    }
+}

@@ -1,0 +1,197 @@
+import AccountsService
+import EventLogTestSupport
+import Foundation
+import HTTPTypes
+import ServiceKit
+import Testing
+
+@Suite("accounts over HTTP")
+struct AccountsHTTPTests {
+    @Test("register, then read my account with the access token", arguments: Backend.allCases)
+    func registerAndReadMe(backend: Backend) async throws {
+        try await AccountsHarness(backend: backend).test { client in
+            let tokens = try await client.register("  Ada@Example.org ")
+            #expect(tokens.expiresIn == 900)
+            let me = try await client.call(.get, "/v1/me", token: tokens.accessToken)
+            #expect(me.status == .ok)
+            #expect(me.json["email"] as? String == "ada@example.org")
+            #expect(me.json["displayName"] as? String == "Ada Lovelace")
+            #expect(me.json["role"] as? String == "member")
+            #expect(me.headers[.eTag] == "\"1\"")
+            let jwks = try await client.call(.get, "/.well-known/jwks.json")
+            #expect((jwks.json["keys"] as? [[String: Any]])?.first?["crv"] as? String == "Ed25519")
+        }
+    }
+
+    @Test("a taken email gets 409 however it is spelled; bad fields get 422 listing each")
+    func registrationErrors() async throws {
+        try await AccountsHarness().test { client in
+            _ = try await client.register("grace@example.org")
+            let again = try await client.call(.post, "/v1/accounts", json: ["email": "GRACE@example.org ", "password": "another long phrase", "displayName": "G"])
+            #expect(again.status == .conflict)
+            let bad = try await client.call(.post, "/v1/accounts", json: ["email": "nope", "password": "password123", "displayName": ""])
+            #expect(bad.status == .unprocessableContent)
+            #expect(Set((bad.json["errors"] as? [String: Any] ?? [:]).keys) == ["email", "password", "displayName"])
+            let missing = try await client.call(.post, "/v1/accounts", json: ["email": "x@example.org"])
+            #expect(missing.status == .badRequest)
+        }
+    }
+
+    @Test("an unknown email and a wrong password get the same answer; the right one signs in")
+    func signIn() async throws {
+        try await AccountsHarness().test { client in
+            _ = try await client.register("alan@example.org")
+            let wrong = try await client.signIn("alan@example.org", password: "not the password")
+            let unknown = try await client.signIn("nobody@example.org", password: "not the password")
+            #expect(wrong.status == .unauthorized)
+            #expect(unknown.status == .unauthorized)
+            #expect(wrong.json["detail"] as? String == unknown.json["detail"] as? String)
+            let right = try await client.signIn("ALAN@example.org")
+            #expect(right.status == .created)
+            #expect(right.headers[.commonsPosition] != nil)
+        }
+    }
+
+    @Test("after five failed sign-ins even the right password waits, with Retry-After")
+    func lockout() async throws {
+        try await AccountsHarness().test { client in
+            _ = try await client.register("locked@example.org")
+            for _ in 0..<5 { #expect(try await client.signIn("locked@example.org", password: "wrong wrong wrong").status == .unauthorized) }
+            let locked = try await client.signIn("locked@example.org")
+            #expect(locked.status == .tooManyRequests)
+            #expect(Int(locked.headers[.retryAfter] ?? "") ?? 0 > 0)
+        }
+    }
+
+    @Test("refresh rotates the token; reusing an old one ends the whole session", arguments: Backend.allCases)
+    func refreshRotation(backend: Backend) async throws {
+        try await AccountsHarness(backend: backend).test { client in
+            let tokens = try await client.register("hopper@example.org")
+            let rotated = try await client.call(.post, "/v1/sessions/refresh", json: ["refreshToken": tokens.refreshToken])
+            #expect(rotated.status == .ok)
+            let next = try rotated.decode(AccountsHarness.Tokens.self)
+            #expect(next.refreshToken != tokens.refreshToken)
+            #expect(next.sessionId == tokens.sessionId)
+            // The old refresh token again: someone has copied it.
+            let reuse = try await client.call(.post, "/v1/sessions/refresh", json: ["refreshToken": tokens.refreshToken])
+            #expect(reuse.status == .unauthorized)
+            let position = try #require(reuse.headers[.commonsPosition], "the 401 tells where the session ended")
+            let afterReuse = try await client.call(.post, "/v1/sessions/refresh", json: ["refreshToken": next.refreshToken])
+            #expect(afterReuse.status == .unauthorized)
+            let me = try await client.call(.get, "/v1/me", token: next.accessToken, headers: [.commonsMinPosition: position])
+            #expect(me.status == .unauthorized)
+            #expect(try await client.call(.post, "/v1/sessions/refresh", json: ["refreshToken": "junk"]).status == .unauthorized)
+        }
+    }
+
+    @Test("sessions: list mine, sign out, and never touch someone else's")
+    func sessions() async throws {
+        try await AccountsHarness().test { client in
+            let first = try await client.register("lin@example.org")
+            let second = try await client.signIn("lin@example.org").decode(AccountsHarness.Tokens.self)
+            let other = try await client.register("other@example.org")
+            let position = try await client.runtime.store.head()
+            let list = try await client.call(.get, "/v1/sessions", token: first.accessToken, headers: [.commonsMinPosition: position.description])
+            let items = list.json["items"] as? [[String: Any]] ?? []
+            #expect(items.count == 2)
+            #expect(items.filter { $0["current"] as? Bool == true }.count == 1)
+            #expect(items.contains { $0["device"] as? String == "TestPhone/1.0" })
+
+            #expect(try await client.call(.delete, "/v1/sessions/\(other.sessionId)", token: first.accessToken).status == .notFound)
+            #expect(try await client.call(.get, "/v1/me", token: other.accessToken).status == .ok)
+
+            #expect(try await client.call(.delete, "/v1/sessions/\(second.sessionId)", token: first.accessToken).status == .noContent)
+            #expect(try await client.call(.get, "/v1/me", token: second.accessToken).status == .unauthorized)
+            #expect(try await client.call(.delete, "/v1/sessions/current", token: first.accessToken).status == .noContent)
+            #expect(try await client.call(.get, "/v1/me", token: first.accessToken).status == .unauthorized)
+        }
+    }
+
+    @Test("profile changes are validated, versioned, and public profiles show nothing private")
+    func profile() async throws {
+        try await AccountsHarness().test { client in
+            let tokens = try await client.register("mary@example.org", name: "Mary")
+            let bad = try await client.call(.patch, "/v1/me", token: tokens.accessToken, json: ["phone": "call me", "homeLocation": ["lat": 91, "lon": 0]])
+            #expect(bad.status == .unprocessableContent)
+            #expect(Set((bad.json["errors"] as? [String: Any] ?? [:]).keys) == ["phone", "homeLocation.lat"])
+            let changed = try await client.call(.patch, "/v1/me", token: tokens.accessToken,
+                                                json: ["displayName": "Mary S.", "phone": "+44 20 7946 0000", "homeLocation": ["lat": 51.5, "lon": -0.12]],
+                                                headers: [.ifMatch: "\"1\""])
+            #expect(changed.status == .ok)
+            #expect(changed.headers[.eTag] == "\"2\"")
+            #expect(changed.json["phone"] as? String == "+44 20 7946 0000")
+            let stale = try await client.call(.patch, "/v1/me", token: tokens.accessToken, json: ["displayName": "M"], headers: [.ifMatch: "\"1\""])
+            #expect(stale.status == .preconditionFailed)
+            let cleared = try await client.call(.patch, "/v1/me", token: tokens.accessToken, json: ["phone": NSNull()])
+            #expect(cleared.json["phone"] == nil)
+
+            let publicProfile = try await client.call(.get, "/v1/users/\(tokens.accountId)")
+            #expect(publicProfile.status == .ok)
+            #expect(publicProfile.json["displayName"] as? String == "Mary S.")
+            #expect(!publicProfile.text.contains("mary@example.org"))
+            #expect(!publicProfile.text.contains("7946"))
+            #expect(!publicProfile.text.contains("51.5"))
+            #expect(try await client.call(.get, "/v1/users/\(UUID())").status == .notFound)
+            #expect(try await client.call(.get, "/v1/me").status == .unauthorized)
+        }
+    }
+
+    @Test("changing the password ends my other sessions and keeps this one")
+    func changePassword() async throws {
+        try await AccountsHarness().test { client in
+            let here = try await client.register("ken@example.org")
+            let there = try await client.signIn("ken@example.org").decode(AccountsHarness.Tokens.self)
+            let wrong = try await client.call(.put, "/v1/me/password", token: here.accessToken, json: ["currentPassword": "nope nope nope", "newPassword": "a brand new phrase"])
+            #expect(wrong.status == .unprocessableContent)
+            let changed = try await client.call(.put, "/v1/me/password", token: here.accessToken, json: ["currentPassword": "a long enough phrase", "newPassword": "a brand new phrase"])
+            #expect(changed.status == .noContent)
+            #expect(try await client.call(.get, "/v1/me", token: there.accessToken).status == .unauthorized)
+            #expect(try await client.call(.get, "/v1/me", token: here.accessToken).status == .ok)
+            #expect(try await client.signIn("ken@example.org").status == .unauthorized)
+            #expect(try await client.signIn("ken@example.org", password: "a brand new phrase").status == .created)
+        }
+    }
+
+    @Test("a password reset answers 202 for any email and mails a single-use code")
+    func passwordReset() async throws {
+        let harness = try await AccountsHarness()
+        try await harness.test { client in
+            let tokens = try await client.register("rosalind@example.org")
+            #expect(try await client.call(.post, "/v1/password-resets", json: ["email": "nobody@example.org"]).status == .accepted)
+            #expect(try await client.call(.post, "/v1/password-resets", json: ["email": "rosalind@example.org"]).status == .accepted)
+            let outbox = URL(fileURLWithPath: harness.dataDirectory).appendingPathComponent("outbox")
+            let files = try FileManager.default.contentsOfDirectory(atPath: outbox.path)
+            #expect(files.count == 1)
+            let mail = try String(contentsOf: outbox.appendingPathComponent(files[0]), encoding: .utf8)
+            #expect(mail.contains("To: rosalind@example.org"))
+            let code = try #require(mail.split(separator: "\n").first { $0.contains(".") && !$0.contains(" ") }.map(String.init))
+
+            let weak = try await client.call(.post, "/v1/password-resets/confirm", json: ["token": code, "newPassword": "short"])
+            #expect(weak.status == .unprocessableContent)
+            let confirmed = try await client.call(.post, "/v1/password-resets/confirm", json: ["token": code, "newPassword": "reset to this phrase"])
+            #expect(confirmed.status == .noContent)
+            let reused = try await client.call(.post, "/v1/password-resets/confirm", json: ["token": code, "newPassword": "and again this one"])
+            #expect(reused.status == .badRequest)
+            #expect(try await client.call(.get, "/v1/me", token: tokens.accessToken).status == .unauthorized)
+            #expect(try await client.signIn("rosalind@example.org", password: "reset to this phrase").status == .created)
+        }
+    }
+
+    @Test("the bootstrap admin email registers an admin")
+    func bootstrapAdmin() async throws {
+        try await AccountsHarness(extra: ["COMMONS_BOOTSTRAP_ADMIN_EMAIL": "Root@Example.org"]).test { client in
+            let admin = try await client.register("root@example.org")
+            let member = try await client.register("someone@example.org")
+            #expect(try await client.call(.get, "/v1/me", token: admin.accessToken).json["role"] as? String == "admin")
+            #expect(try await client.call(.get, "/v1/me", token: member.accessToken).json["role"] as? String == "member")
+        }
+    }
+
+    @Test("every route is in the OpenAPI document, and every documented route exists")
+    func openAPI() async throws {
+        try await AccountsHarness().test { client in
+            let documented = try AccountsService.definition(environment: EnvironmentVariables(["COMMONS_DATA_DIR": NSTemporaryDirectory()])).openAPI.documentedRoutes
+            #expect(Set(client.routes) == documented)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import AccountsService
+import EventLog
+import EventLogTestSupport
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import ServiceKit
+
+/// The accounts service on a fresh log and data directory, bcrypt at its lowest cost.
+struct AccountsHarness {
+    let log: TestLog
+    let dataDirectory: String
+    let environment: EnvironmentVariables
+
+    init(backend: Backend = .sqlite, extra: [String: String] = [:]) async throws {
+        log = try await backend.makeLog()
+        dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("commons-accounts-\(UUID().uuidString)").path
+        environment = EnvironmentVariables(["COMMONS_DATA_DIR": dataDirectory, "COMMONS_BCRYPT_COST": "4"].merging(extra) { $1 })
+    }
+
+    func test(_ body: @escaping @Sendable (Client) async throws -> Void) async throws {
+        var configuration = try ServiceConfiguration(service: AccountsService.name, defaultPort: 0, environment: environment)
+        configuration.readYourWritesPatience = .seconds(15)  // another test may hold a PostgreSQL transaction for 10 s
+        let (application, runtime, routes) = try await ServiceApp.build(
+            try AccountsService.definition(environment: environment), configuration: configuration, store: log.store,
+            publicKeys: try AccountsService.localPublicKeys(environment: environment))
+        try await application.test(.router) { client in try await body(Client(client: client, runtime: runtime, routes: routes)) }
+        await log.close()
+    }
+
+    /// A test client that speaks JSON and remembers nothing.
+    struct Client: Sendable {
+        let client: any TestClientProtocol
+        let runtime: ServiceRuntime
+        let routes: [String]
+
+        @discardableResult
+        func call(_ method: HTTPRequest.Method, _ uri: String, token: String? = nil, json: Any? = nil,
+                  headers extra: [HTTPField.Name: String] = [:]) async throws -> Reply {
+            var headers = HTTPFields()
+            if let token { headers[.authorization] = "Bearer \(token)" }
+            if json != nil { headers[.contentType] = "application/json" }
+            for (name, value) in extra { headers[name] = value }
+            let body = try json.map { ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: $0)) }
+            let response = try await client.execute(uri: uri, method: method, headers: headers, body: body)
+            return Reply(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
+        }
+
+        /// Registers and returns the tokens.
+        func register(_ email: String, password: String = "a long enough phrase", name: String = "Ada Lovelace") async throws -> Tokens {
+            let reply = try await call(.post, "/v1/accounts", json: ["email": email, "password": password, "displayName": name])
+            guard reply.status == .created else { throw TestFailure("register \(email): \(reply.status) \(reply.text)") }
+            return try reply.decode(Tokens.self)
+        }
+
+        func signIn(_ email: String, password: String = "a long enough phrase") async throws -> Reply {
+            try await call(.post, "/v1/sessions", json: ["email": email, "password": password], headers: [.userAgent: "TestPhone/1.0"])
+        }
+    }
+
+    struct Reply: Sendable {
+        let status: HTTPResponse.Status
+        let headers: HTTPFields
+        let body: Data
+
+        var text: String { String(decoding: body, as: UTF8.self) }
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+        func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            return try decoder.decode(T.self, from: body)
+        }
+    }
+
+    struct Tokens: Codable, Sendable {
+        var accountId: UUID
+        var sessionId: UUID
+        var accessToken: String
+        var refreshToken: String
+        var expiresIn: Int
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,94 @@
+import Contracts
+import EventLog
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import ServiceKit
+import Testing
+
+@Suite("authentication")
+struct AuthTests {
+    @Test("no token, a bad token or an expired one gets 401; a member at an admin route 403")
+    func rejections() async throws {
+        let harness = try await KitHarness()
+        let member = try await harness.token()
+        let admin = try await harness.token(role: .admin)
+        let expired = try await harness.token(issuedAt: Date().addingTimeInterval(-3_600))
+        let foreign = try await SigningKeyRing.generate().signer()
+        let forged = try await foreign.collection.sign(
+            AccessTokenClaims(accountId: UUID(), sessionId: UUID(), role: .admin, issuedAt: Date(), lifetime: 900), kid: .init(string: foreign.kid))
+        try await harness.test { client, _, _ in
+            let body = ByteBuffer(string: #"{"name": "a", "count": 1}"#)
+            try await client.execute(uri: "/v1/widgets", method: .post, headers: .json(), body: body) { response in
+                #expect(response.status == .unauthorized)
+                #expect(response.headers[.wwwAuthenticate] == "Bearer")
+            }
+            for token in ["garbage", expired, forged] {
+                try await client.execute(uri: "/v1/widgets", method: .post, headers: .json(token: token), body: body) { response in
+                    #expect(response.status == .unauthorized)
+                }
+            }
+            try await client.execute(uri: "/v1/admin/widgets", method: .get, headers: .json(token: member)) { response in
+                #expect(response.status == .forbidden)
+            }
+            try await client.execute(uri: "/v1/admin/widgets", method: .get, headers: .json(token: admin)) { response in
+                #expect(response.status == .ok)
+            }
+        }
+    }
+
+    @Test("a revoked session's and a deleted account's tokens stop working once the service has read the event")
+    func revocation() async throws {
+        let harness = try await KitHarness()
+        let (account, session) = (UUID(), UUID())
+        let token = try await harness.token(account: account, session: session)
+        let other = UUID()
+        let otherToken = try await harness.token(account: other)
+        try await harness.test { client, runtime, _ in
+            try await client.execute(uri: "/v1/admin/widgets", method: .get, headers: .json(token: token)) { #expect($0.status == .forbidden) }
+            let revoked = try await runtime.store.append(to: "session-\(session)", expected: .any, events: [
+                EventCatalog.encode(SessionRevoked(sessionId: session, accountId: account, reason: "logout", at: Date())),
+            ])
+            let deleted = try await runtime.store.append(to: "account-\(other)", expected: .any, events: [
+                EventCatalog.encode(AccountDeleted(accountId: other, deletedAt: Date())),
+            ])
+            #expect(await runtime.waitUntilApplied(max(revoked.checkpoint, deleted.checkpoint)))
+            try await client.execute(uri: "/v1/admin/widgets", method: .get, headers: .json(token: token)) { #expect($0.status == .unauthorized) }
+            try await client.execute(uri: "/v1/admin/widgets", method: .get, headers: .json(token: otherToken)) { #expect($0.status == .unauthorized) }
+        }
+    }
+
+    @Test("a token signed with a key added after start is accepted once the keys are fetched again")
+    func keyRotation() async throws {
+        let harness = try await KitHarness()
+        let ring = KeyRingBox(harness.ring)
+        let (application, _, _) = try await ServiceApp.build(
+            WidgetsService.definition, configuration: harness.configuration, store: harness.log.store,
+            publicKeys: LocalPublicKeySource { ring.value })
+        let before = try await harness.token(role: .admin)
+        try await application.test(.router) { client in
+            try await client.execute(uri: "/v1/admin/widgets", method: .get, headers: .json(token: before)) { #expect($0.status == .ok) }
+            var rotated = ring.value
+            rotated.rotate()
+            ring.value = rotated
+            let (signer, kid) = try await rotated.signer()
+            try await Task.sleep(for: .milliseconds(1_100))  // the verifier refetches keys at most once a second
+            let after = try await signer.sign(AccessTokenClaims(accountId: UUID(), sessionId: UUID(), role: .admin, issuedAt: Date(), lifetime: 900), kid: .init(string: kid))
+            try await client.execute(uri: "/v1/admin/widgets", method: .get, headers: .json(token: after)) { #expect($0.status == .ok) }
+            // The old key still verifies until it is retired.
+            try await client.execute(uri: "/v1/admin/widgets", method: .get, headers: .json(token: before)) { #expect($0.status == .ok) }
+        }
+        await harness.log.close()
+    }
+}
+
+final class KeyRingBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var ring: SigningKeyRing
+    init(_ ring: SigningKeyRing) { self.ring = ring }
+    var value: SigningKeyRing {
+        get { lock.withLock { ring } }
+        set { lock.withLock { ring = newValue } }
+    }
+}

@@ -1,0 +1,56 @@
+import EventLog
+import EventLogTestSupport
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import ServiceKit
+
+/// A widgets service on a fresh log and data directory, with a key ring to mint tokens.
+struct KitHarness {
+    let log: TestLog
+    let ring = SigningKeyRing.generate()
+    let configuration: ServiceConfiguration
+
+    init(backend: Backend = .sqlite, environment: [String: String] = [:]) async throws {
+        log = try await backend.makeLog()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("commons-kit-\(UUID().uuidString)").path
+        var configuration = try ServiceConfiguration(
+            service: "widgets", defaultPort: 0, environment: EnvironmentVariables(environment.merging(["COMMONS_DATA_DIR": directory]) { $1 }))
+        configuration.readYourWritesPatience = .milliseconds(300)
+        self.configuration = configuration
+    }
+
+    /// Runs `body` against the service through HummingbirdTesting's router client.
+    func test(_ body: @escaping @Sendable (any TestClientProtocol, ServiceRuntime, [String]) async throws -> Void) async throws {
+        let ring = ring
+        let (application, runtime, routes) = try await ServiceApp.build(
+            WidgetsService.definition, configuration: configuration, store: log.store,
+            publicKeys: LocalPublicKeySource { ring })
+        try await application.test(.router) { client in try await body(client, runtime, routes) }
+        await log.close()
+    }
+
+    /// A valid access token.
+    func token(account: UUID = UUID(), session: UUID = UUID(), role: Identity.Role = .member, issuedAt: Date = Date()) async throws -> String {
+        let (signer, kid) = try await ring.signer()
+        let claims = AccessTokenClaims(accountId: account, sessionId: session, role: role, issuedAt: issuedAt, lifetime: 900)
+        return try await signer.sign(claims, kid: .init(string: kid))
+    }
+}
+
+extension HTTPFields {
+    static func json(token: String? = nil, _ extra: [HTTPField.Name: String] = [:]) -> HTTPFields {
+        var fields = HTTPFields()
+        fields[.contentType] = "application/json"
+        if let token { fields[.authorization] = "Bearer \(token)" }
+        for (name, value) in extra { fields[name] = value }
+        return fields
+    }
+}
+
+extension TestResponse {
+    /// The body as a JSON object.
+    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))) as? [String: Any] ?? [:] }
+    var fieldErrors: [String: [String]] { json["errors"] as? [String: [String]] ?? [:] }
+}

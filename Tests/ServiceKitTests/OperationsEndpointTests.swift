@@ -1,0 +1,57 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import ServiceKit
+import Testing
+
+@Suite("health, metrics, OpenAPI, configuration")
+struct OperationsEndpointTests {
+    @Test("health, readiness, metrics and the OpenAPI document are served")
+    func endpoints() async throws {
+        try await KitHarness().test { client, runtime, routes in
+            try await client.execute(uri: "/health/live", method: .get) { #expect($0.status == .ok) }
+            for _ in 0..<50 where !runtime.isReady { try await Task.sleep(for: .milliseconds(100)) }
+            try await client.execute(uri: "/health/ready", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let text = String(buffer: response.body)
+                #expect(text.contains("commons_http_request_duration_seconds"))
+            }
+            try await client.execute(uri: "/openapi.json", method: .get) { response in
+                #expect(response.json["openapi"] as? String == "3.1.0")
+                let paths = response.json["paths"] as? [String: Any] ?? [:]
+                #expect(paths["/v1/widgets/{id}"] != nil)
+            }
+            // Every route the service serves is in its document.
+            #expect(Set(routes).subtracting(WidgetsService.definition.openAPI.documentedRoutes).isEmpty)
+            #expect(WidgetsService.definition.openAPI.documentedRoutes.subtracting(routes).isEmpty)
+        }
+    }
+
+    @Test("bad configuration fails with one line that names the variable")
+    func badConfiguration() {
+        #expect(throws: ConfigurationError(key: "COMMONS_PORT", problem: "'eighty' is not a whole number from 0 to 65535")) {
+            try ServiceConfiguration(service: "x", defaultPort: 1, environment: EnvironmentVariables(["COMMONS_PORT": "eighty"]))
+        }
+        #expect(throws: ConfigurationError.self) {
+            try ServiceConfiguration(service: "x", defaultPort: 1, environment: EnvironmentVariables(["COMMONS_LOG_LEVEL": "loud"]))
+        }
+        #expect(throws: ConfigurationError.self) {
+            try ServiceConfiguration(service: "x", defaultPort: 1, environment: EnvironmentVariables(["COMMONS_ACCOUNTS_URL": "ftp://x"]))
+        }
+        let defaults = try? ServiceConfiguration(service: "x", defaultPort: 8089, environment: EnvironmentVariables([:]))
+        #expect(defaults?.port == 8089)
+        #expect(defaults?.eventStore == .sqlite(path: URL(fileURLWithPath: ".commons").appendingPathComponent("events.sqlite").path))
+    }
+
+    @Test("a rate limiter refills over time")
+    func limiterRefills() {
+        let limiter = RateLimiter(limit: 2, window: .seconds(2))
+        let start = ContinuousClock.now
+        #expect(limiter.take("a", now: start).allowed)
+        #expect(limiter.take("a", now: start).allowed)
+        #expect(!limiter.take("a", now: start).allowed)
+        #expect(limiter.take("b", now: start).allowed)
+        #expect(limiter.take("a", now: start + .seconds(1)).allowed)
+    }
+}

@@ -1,0 +1,129 @@
+import EventLog
+import EventLogTestSupport
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import ServiceKit
+import Testing
+
+@Suite("writes: idempotency, versions, read-your-writes, metadata")
+struct WriteProtocolTests {
+    @Test("a retry with the same Idempotency-Key returns the first response; another body gets 422", arguments: Backend.allCases)
+    func idempotency(backend: Backend) async throws {
+        let harness = try await KitHarness(backend: backend)
+        let token = try await harness.token()
+        try await harness.test { client, runtime, _ in
+            let headers = HTTPFields.json(token: token, [.idempotencyKey: "key-1"])
+            var first: [String: Any] = [:]
+            try await client.execute(uri: "/v1/widgets", method: .post, headers: headers, body: ByteBuffer(string: #"{"name": "a", "count": 1}"#)) { response in
+                #expect(response.status == .created)
+                first = response.json
+            }
+            try await client.execute(uri: "/v1/widgets", method: .post, headers: headers, body: ByteBuffer(string: #"{"name": "a", "count": 1}"#)) { response in
+                #expect(response.status == .created)
+                #expect(response.json["id"] as? String == first["id"] as? String)
+                #expect(response.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
+            }
+            try await client.execute(uri: "/v1/widgets", method: .post, headers: headers, body: ByteBuffer(string: #"{"name": "b", "count": 1}"#)) { response in
+                #expect(response.status == .unprocessableContent)
+            }
+            let id = try #require(first["id"] as? String).lowercased()
+            #expect(try await runtime.store.read(stream: "widget-\(id)").count == 1)
+        }
+    }
+
+    @Test("a duplicate sent while the first is still running gets 409")
+    func concurrentDuplicate() async throws {
+        let harness = try await KitHarness()
+        let token = try await harness.token()
+        try await harness.test { client, _, _ in
+            let headers = HTTPFields.json(token: token, [.idempotencyKey: "slow-1"])
+            async let first = client.execute(uri: "/v1/slow", method: .post, headers: headers, body: ByteBuffer(string: "{}"))
+            try await Task.sleep(for: .milliseconds(100))
+            let second = try await client.execute(uri: "/v1/slow", method: .post, headers: headers, body: ByteBuffer(string: "{}"))
+            #expect(second.status == .conflict)
+            #expect(try await first.status == .created)
+        }
+    }
+
+    @Test("If-Match with a stale version gets 412 with the current ETag; none gets 428")
+    func optimisticConcurrency() async throws {
+        let harness = try await KitHarness()
+        let token = try await harness.token()
+        try await harness.test { client, _, _ in
+            let created = try await client.execute(uri: "/v1/widgets", method: .post, headers: .json(token: token), body: ByteBuffer(string: #"{"name": "a", "count": 1}"#))
+            let location = try #require(created.headers[.location])
+            #expect(created.headers[.eTag] == "\"1\"")
+            let body = ByteBuffer(string: #"{"name": "b", "count": 2}"#)
+            try await client.execute(uri: location, method: .patch, headers: .json(token: token, [.ifMatch: "\"1\""]), body: body) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.eTag] == "\"2\"")
+            }
+            try await client.execute(uri: location, method: .patch, headers: .json(token: token, [.ifMatch: "\"1\""]), body: body) { response in
+                #expect(response.status == .preconditionFailed)
+                #expect(response.headers[.eTag] == "\"2\"")
+            }
+            try await client.execute(uri: location, method: .patch, headers: .json(token: token), body: body) { response in
+                #expect(response.status == .preconditionRequired)
+            }
+        }
+    }
+
+    @Test("a write's Commons-Position lets a read wait for it; an unreachable one gets 503")
+    func readYourWrites() async throws {
+        let harness = try await KitHarness()
+        let token = try await harness.token()
+        try await harness.test { client, _, _ in
+            let created = try await client.execute(uri: "/v1/widgets", method: .post, headers: .json(token: token), body: ByteBuffer(string: #"{"name": "a", "count": 7}"#))
+            let position = try #require(created.headers[.commonsPosition])
+            let location = try #require(created.headers[.location])
+            try await client.execute(uri: location, method: .get, headers: [.commonsMinPosition: position]) { response in
+                #expect(response.status == .ok)
+                #expect(response.json["count"] as? Int == 7)
+            }
+            try await client.execute(uri: location, method: .get, headers: [.commonsMinPosition: "999999999:1"]) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(response.headers[.retryAfter] != nil)
+            }
+            try await client.execute(uri: location, method: .get, headers: [.commonsMinPosition: "yesterday"]) { response in
+                #expect(response.status == .badRequest)
+            }
+        }
+    }
+
+    @Test("events a request appends carry its request, correlation and actor ids")
+    func metadata() async throws {
+        let harness = try await KitHarness()
+        let account = UUID()
+        let token = try await harness.token(account: account)
+        try await harness.test { client, runtime, _ in
+            let headers = HTTPFields.json(token: token, [HTTPField.Name("X-Request-Id")!: "req-42", HTTPField.Name("X-Correlation-Id")!: "flow-7"])
+            let response = try await client.execute(uri: "/v1/widgets", method: .post, headers: headers, body: ByteBuffer(string: #"{"name": "a", "count": 1}"#))
+            #expect(response.headers[HTTPField.Name("X-Request-Id")!] == "req-42")
+            let id = try #require(response.json["id"] as? String).lowercased()
+            let event = try #require(try await runtime.store.read(stream: "widget-\(id)").first)
+            #expect(event.metadata == EventMetadata(correlationId: "flow-7", causationId: "req-42", actorId: account.uuidString.lowercased(), requestId: "req-42", service: "widgets"))
+        }
+    }
+
+    @Test("requests beyond the rate limit get 429 with Retry-After and RateLimit headers")
+    func rateLimits() async throws {
+        let harness = try await KitHarness(environment: ["COMMONS_RATE_LIMIT_PER_MINUTE": "3"])
+        try await harness.test { client, _, _ in
+            for _ in 0..<3 {
+                try await client.execute(uri: "/v1/widgets/\(UUID())", method: .get) { response in
+                    #expect(response.status == .notFound)
+                    #expect(response.headers[.rateLimitPolicy] == "\"default\";q=3;w=60")
+                }
+            }
+            try await client.execute(uri: "/v1/widgets/\(UUID())", method: .get) { response in
+                #expect(response.status == .tooManyRequests)
+                #expect(Int(response.headers[.retryAfter] ?? "") ?? 0 >= 1)
+                #expect(response.headers[.rateLimit]?.hasPrefix("\"default\";r=0") == true)
+            }
+            // Health checks are never limited.
+            try await client.execute(uri: "/health/live", method: .get) { #expect($0.status == .ok) }
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import ArgumentParser
+import EventLog
+import EventLogPostgres
+import Foundation
+
+/// `commons bench`: measures the event log and sets each figure beside a ceiling measured
+/// in the same run, through the same driver: the plain statement or transaction that does
+/// the same work without the event log around it.
+struct Bench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure the event log against plain PostgreSQL and SQLite statements.")
+
+    @Option(help: "The PostgreSQL server, as a postgres:// URL. The run uses a fresh schema and drops it.")
+    var postgres: String
+
+    @Option(help: "Seconds to measure each side of each case, after a brief warm-up.")
+    var seconds: Double = 5
+
+    @Option(help: "Where the SQLite files go (default: a temporary directory, removed afterwards).")
+    var sqliteDirectory: String?
+
+    func validate() throws {
+        guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
+    }
+
+    func run() async throws {
+        let duration = Duration.milliseconds(Int64(seconds * 1000))
+        var configuration = try PostgresEventStoreConfiguration(url: postgres)
+        configuration.schema = "bench_" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
+
+        let (serverVersion, postgresRows) = try await PostgresBench.run(configuration: configuration, duration: duration) { bench in
+            (try await bench.serverVersion(), try await bench.cases())
+        }
+
+        let directory = sqliteDirectory.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("commons-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { if sqliteDirectory == nil { try? FileManager.default.removeItem(at: directory) } }
+        let sqliteRows = try await SQLiteBench(directory: directory, duration: duration).cases()
+
+        print("machine: \(shell("uname", "-srm")), \(shell("nproc")) CPUs, PostgreSQL \(serverVersion); \(seconds) s per measurement")
+        print(BenchRow.table(postgresRows + sqliteRows))
+    }
+
+    private func shell(_ arguments: String...) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        guard (try? process.run()) != nil else { return "?" }
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// One unit of work of a measured case; returns how many events it handled.
+typealias BenchStep = () async throws -> Int
+
+// MARK: Measuring
+
+extension Bench {
+    /// Runs `workers` concurrent loops of steps, each loop with its own step from
+    /// `makeStep(worker)` (so that it can keep state, such as the stream it appends to):
+    /// first a brief warm-up, then for `duration`. Returns events per second over the measured
+    /// part: the steps begun after the warm-up, from the first of them to the end of the last.
+    static func measure(
+        workers: Int = 1, for duration: Duration, _ makeStep: @escaping @Sendable (_ worker: Int) -> BenchStep
+    ) async throws -> Double {
+        let clock = ContinuousClock()
+        let warmedUp = clock.now + min(.seconds(1), duration / 5)
+        let end = warmedUp + duration
+        typealias Span = (events: Int, start: ContinuousClock.Instant, end: ContinuousClock.Instant)
+        let spans = try await withThrowingTaskGroup(of: Span.self) { group in
+            for worker in 0..<workers {
+                group.addTask {
+                    let step = makeStep(worker)
+                    while clock.now < warmedUp { _ = try await step() }
+                    let start = clock.now
+                    var events = 0
+                    while clock.now < end { events += try await step() }
+                    return (events, start, clock.now)
+                }
+            }
+            return try await group.reduce(into: [Span]()) { $0.append($1) }
+        }
+        let events = spans.reduce(0) { $0 + $1.events }
+        let elapsed = spans.map { $0.end }.max()! - spans.map { $0.start }.min()!
+        return Double(events) / (elapsed / .seconds(1))
+    }
+
+    /// Progress on stderr, so that stdout holds only the report.
+    static func note(_ message: String) {
+        FileHandle.standardError.write(Data("bench: \(message)\n".utf8))
+    }
+}
+
+/// The streams one writer appends to: a new stream every `eventsPerStream` events, so
+/// that each append names its exact expected version.
+struct BenchStreamCursor {
+    let prefix: String
+    let eventsPerStream: Int64 = 100
+    private var appended: Int64 = 0
+
+    init(_ prefix: String) { self.prefix = prefix }
+
+    /// The stream for the next `count` events and its version before them.
+    mutating func advance(by count: Int) -> (stream: String, version: Int64) {
+        defer { appended += Int64(count) }
+        return ("\(prefix)\(appended / eventsPerStream)", appended % eventsPerStream)
+    }
+}
+
+/// The event every case writes: a small JSON body and the metadata a service sets.
+enum BenchEvent {
+    static let type = "BenchEvent"
+    static let category = "bench"
+    static let body = #"{"amount":1250,"currency":"EUR","listing":"4f1c2b7e-9a53-4d8e-8a61-0c7d5b3e2f10","note":"a benchmark event"}"#
+    static let metadata = EventMetadata(
+        correlationId: "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f", actorId: "account-42", service: "bench")
+    /// The metadata as both stores write it (sorted keys); ceilings send it as is.
+    static let metadataJSON: String = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try! encoder.encode(metadata), as: UTF8.self)
+    }()
+
+    /// `count` new events with fresh ids.
+    static func batch(_ count: Int) -> [NewEvent] {
+        (0..<count).map { _ in NewEvent(type: type, data: Data(body.utf8), metadata: metadata) }
+    }
+}
+
+// MARK: Reporting
+
+/// One line of the report.
+struct BenchRow {
+    /// What a case must reach: a share of its ceiling, or an absolute rate.
+    enum Aim {
+        case none
+        case ratio(Double)
+        case rate(Double)
+    }
+
+    var name: String
+    var ours: Double
+    var ceiling: Double
+    var aim: Aim = .none
+
+    var ratio: Double { ceiling > 0 ? ours / ceiling : 0 }
+
+    var aimText: String {
+        switch aim {
+        case .none: ""
+        case .ratio(let share): "ratio ≥ \(String(format: "%.1f", share))" + (ratio >= share ? "  met" : "  MISSED")
+        case .rate(let rate): "≥ \(Self.grouped(rate)) ev/s" + (ours >= rate ? "  met" : "  MISSED")
+        }
+    }
+
+    static func table(_ rows: [BenchRow]) -> String {
+        let header = ["case", "ours ev/s", "ceiling ev/s", "ratio", "aim"]
+        let cells = [header] + rows.map { [$0.name, grouped($0.ours), grouped($0.ceiling), String(format: "%.2f", $0.ratio), $0.aimText] }
+        let widths = header.indices.map { column in cells.map { $0[column].count }.max() ?? 0 }
+        return cells.map { line in
+            line.indices.map { column in
+                let cell = line[column]
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                // Names and aims read left to right; numbers line up on the right.
+                return column == 0 || column == line.count - 1 ? cell + padding : padding + cell
+            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }.joined(separator: "\n")
+    }
+
+    static func grouped(_ value: Double) -> String {
+        let digits = String(Int(value.rounded()))
+        var result = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
+            result.append(digit)
+        }
+        return result
+    }
+}

@@ -1,0 +1,189 @@
+import EventLog
+import EventLogPostgres
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The PostgreSQL cases: the event store against plain statements sent through a
+/// `PostgresClient` configured as the store's, into a copy of its table in the same schema.
+struct PostgresBench: Sendable {
+    let store: PostgresEventStore
+    /// The plain client, for ceilings and bookkeeping.
+    let client: PostgresClient
+    let schema: String
+    let duration: Duration
+
+    /// The columns `PostgresEventStore` reads, in its order and with its casts.
+    static let columns = "e.position, e.transaction_id::text, e.stream, e.version, e.id, e.type, e.schema_version, e.data::text, e.metadata::text, e.recorded_at"
+
+    /// Opens the store (which creates `configuration.schema`) and a plain client, runs
+    /// `body`, then drops the schema and closes both, whether `body` succeeded or not.
+    static func run<Result>(
+        configuration: PostgresEventStoreConfiguration, duration: Duration,
+        _ body: (PostgresBench) async throws -> Result
+    ) async throws -> Result {
+        var logger = Logger(label: "commons.bench")
+        logger.logLevel = .warning
+        var storeLogger = Logger(label: "commons.eventlog.postgres")
+        storeLogger.logLevel = .warning
+        let client = PostgresClient(configuration: clientConfiguration(configuration), backgroundLogger: logger)
+        let clientTask = Task { await client.run() }
+        defer { clientTask.cancel() }
+        let store = try await PostgresEventStore(configuration: configuration, logger: storeLogger)
+        let bench = PostgresBench(store: store, client: client, schema: configuration.schema, duration: duration)
+        let result: Result
+        do {
+            result = try await body(bench)
+        } catch {
+            await bench.close()
+            throw error
+        }
+        await bench.close()
+        return result
+    }
+
+    private func close() async {
+        await store.shutdown()
+        do {
+            try await client.query(PostgresQuery(unsafeSQL: "DROP SCHEMA \(schema) CASCADE"))
+        } catch {
+            Bench.note("could not drop schema \(schema): \(String(reflecting: error))")
+        }
+    }
+
+    /// What the store's own client gets from its configuration (that property is internal).
+    private static func clientConfiguration(_ store: PostgresEventStoreConfiguration) -> PostgresClient.Configuration {
+        var configuration = PostgresClient.Configuration(
+            host: store.host, port: store.port, username: store.username, password: store.password,
+            database: store.database, tls: .disable)
+        configuration.options.maximumConnections = store.maximumConnections
+        let timeout = store.idleInTransactionTimeout.components
+        configuration.options.additionalStartupParameters = [
+            ("idle_in_transaction_session_timeout", String(timeout.seconds * 1000 + timeout.attoseconds / 1_000_000_000_000_000)),
+            ("application_name", "commons"),
+        ]
+        return configuration
+    }
+
+    func serverVersion() async throws -> String {
+        for try await version in try await client.query("SHOW server_version").decode(String.self) { return version }
+        return "?"
+    }
+
+    /// Cases 1 to 5: appends by writers and batch size, then reading the whole log.
+    func cases() async throws -> [BenchRow] {
+        try await client.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(schema).ceiling (LIKE \(schema).events INCLUDING ALL)"))
+        var rows: [BenchRow] = []
+        let shapes: [(writers: Int, batch: Int, aim: BenchRow.Aim)] = [(1, 1, .none), (8, 1, .ratio(0.9)), (1, 100, .none), (8, 100, .ratio(0.7))]
+        for (writers, batch, aim) in shapes {
+            let name = "append, \(writers) writer\(writers > 1 ? "s" : ""), \(batch) event\(batch > 1 ? "s" : "") per append"
+            Bench.note(name)
+            let tag = "w\(writers)b\(batch)"
+            let ours = try await Bench.measure(workers: writers, for: duration, appendSteps(tag: tag, batch: batch))
+            let ceiling = try await Bench.measure(workers: writers, for: duration, insertSteps(tag: tag, batch: batch))
+            rows.append(BenchRow(name: name, ours: ours, ceiling: ceiling, aim: aim))
+        }
+        try await topUp(to: 200_000)
+        Bench.note("read-all")
+        let ours = try await Bench.measure(for: duration, readAllSteps)
+        let ceiling = try await Bench.measure(for: duration, selectSteps)
+        rows.append(BenchRow(name: "read-all, pages of 1000 (\(try await count()) events)", ours: ours, ceiling: ceiling, aim: .rate(200_000)))
+        return rows
+    }
+
+    // MARK: Appending
+
+    private func appendSteps(tag: String, batch: Int) -> @Sendable (Int) -> BenchStep {
+        { [store] worker in
+            var cursor = BenchStreamCursor("\(BenchEvent.category)-\(tag).\(worker).")
+            return {
+                let (stream, version) = cursor.advance(by: batch)
+                _ = try await store.append(to: stream, expected: .exact(version), events: BenchEvent.batch(batch))
+                return batch
+            }
+        }
+    }
+
+    /// The ceiling of appends: the same rows in one plain `INSERT` per batch (1 row, or 100 through `unnest`).
+    private func insertSteps(tag: String, batch: Int) -> @Sendable (Int) -> BenchStep {
+        { [client, schema] worker in
+            var cursor = BenchStreamCursor("\(BenchEvent.category)-\(tag).\(worker).")
+            return {
+                let (stream, version) = cursor.advance(by: batch)
+                let columns = "stream, category, version, id, type, schema_version, data, metadata"
+                let query: PostgresQuery = if batch == 1 {
+                    """
+                    INSERT INTO \(unescaped: schema).ceiling (\(unescaped: columns))
+                    VALUES (\(stream), \(BenchEvent.category), \(version + 1), \(UUID()), \(BenchEvent.type), \(Int32(1)),
+                        \(BenchEvent.body)::jsonb, \(BenchEvent.metadataJSON)::jsonb)
+                    """
+                } else {
+                    """
+                    INSERT INTO \(unescaped: schema).ceiling (\(unescaped: columns))
+                    SELECT \(stream), \(BenchEvent.category), \(version) + n.ord, n.id, n.type, n.schema_version, n.data, n.metadata
+                    FROM unnest(\((0..<batch).map { _ in UUID() }), \(Array(repeating: BenchEvent.type, count: batch)),
+                        \(Array(repeating: Int32(1), count: batch)), \(Array(repeating: BenchEvent.body, count: batch))::jsonb[],
+                        \(Array(repeating: BenchEvent.metadataJSON, count: batch))::jsonb[])
+                        WITH ORDINALITY AS n(id, type, schema_version, data, metadata, ord)
+                    """
+                }
+                for try await _ in try await client.query(query) {}
+                return batch
+            }
+        }
+    }
+
+    /// Appends 100-event batches from 8 writers until the log holds `minimum` events.
+    private func topUp(to minimum: Int) async throws {
+        let batches = (minimum - (try await count()) + 99) / 100
+        guard batches > 0 else { return }
+        Bench.note("topping the log up with \(batches * 100) events")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<8 {
+                group.addTask { [store] in
+                    var cursor = BenchStreamCursor("\(BenchEvent.category)-fill.\(worker).")
+                    for _ in stride(from: worker, to: batches, by: 8) {
+                        let (stream, version) = cursor.advance(by: 100)
+                        _ = try await store.append(to: stream, expected: .exact(version), events: BenchEvent.batch(100))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    private func count() async throws -> Int {
+        for try await count in try await client.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(schema).events")).decode(Int.self) {
+            return count
+        }
+        return 0
+    }
+
+    // MARK: Reading
+
+    /// Pages through the whole log, and from the start again when it reaches the end.
+    private var readAllSteps: @Sendable (Int) -> BenchStep {
+        { [store] _ in
+            var checkpoint = Checkpoint.start
+            return {
+                let page = try await store.readAll(after: checkpoint, limit: 1000, filter: .all)
+                checkpoint = page.events.count < 1000 ? .start : page.checkpoint
+                return page.events.count
+            }
+        }
+    }
+
+    /// The ceiling of reading: one `SELECT` of the whole table, streamed and decoded column by column.
+    private var selectSteps: @Sendable (Int) -> BenchStep {
+        { [client, schema] _ in
+            {
+                var count = 0
+                let rows = try await client.query(PostgresQuery(unsafeSQL: "SELECT \(Self.columns) FROM \(schema).events e"))
+                for try await _ in rows.decode((Int64, String, String, Int64, UUID, String, Int32, String, String, Date).self) {
+                    count += 1
+                }
+                return count
+            }
+        }
+    }
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `commons` command: runs the stack locally and operates the event log.
+@main
+struct Commons: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "commons",
+        abstract: "Run Commons locally and operate its event log.",
+        subcommands: [Bench.self, Events.self]
+    )
+}

@@ -1,0 +1,114 @@
+import ArgumentParser
+import EventLog
+import Foundation
+
+/// `commons events import FILE`: appends an export to this log, keeping its order.
+struct EventsImport: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import NDJSON written by `commons events export`, in order and in batches; safe to repeat.")
+
+    @OptionGroup var store: EventStoreOption
+
+    @Argument(help: "The export file, or - for stdin.")
+    var file: String
+
+    func run() async throws {
+        let input = file == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: file)
+        guard let input else { throw CommandFailure("cannot open \(file)") }
+        try await store.withStore { store in
+            let result = try await importEvents(from: input, into: store)
+            print("imported \(result.imported) events, \(result.alreadyPresent) already present")
+        }
+    }
+}
+
+/// Reads export lines from `input` and imports them in order, `batchSize` at a time.
+/// A bad line stops the import there, with its line number; the batches before it stay imported.
+func importEvents(from input: FileHandle, into store: any EventStore, batchSize: Int = 1_000) async throws -> ImportResult {
+    let decoder = JSONDecoder()
+    var lines = LineReader(input)
+    var total = ImportResult()
+    var batch: [RecordedEvent] = []
+    var lineNumber = 0
+
+    func flush() async throws {
+        guard !batch.isEmpty else { return }
+        let result = try await store.importEvents(batch)
+        total.imported += result.imported
+        total.alreadyPresent += result.alreadyPresent
+        batch.removeAll(keepingCapacity: true)
+    }
+
+    while let line = try lines.next() {
+        lineNumber += 1
+        guard line.contains(where: { !isJSONSpace($0) }) else { continue }
+        do {
+            batch.append(try decoder.decode(ExportedEvent.self, from: line).recordedEvent())
+        } catch {
+            try await flush()
+            throw CommandFailure("line \(lineNumber): \(describe(error)) (imported \(total.imported) events and found \(total.alreadyPresent) already present before it)")
+        }
+        if batch.count == batchSize { try await flush() }
+    }
+    try await flush()
+    return total
+}
+
+/// A JSON decoding error in a few words, e.g. `missing "stream"`.
+private func describe(_ error: any Error) -> String {
+    guard let error = error as? DecodingError else { return "\(CommandFailure(error))" }
+    func path(_ context: DecodingError.Context) -> String {
+        context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+    }
+    switch error {
+    case let .keyNotFound(key, context):
+        return "not an exported event: missing \"\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))\""
+    case let .typeMismatch(type, context), let .valueNotFound(type, context):
+        return "not an exported event: \"\(path(context))\" is not a \(type)"
+    case let .dataCorrupted(context):
+        let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
+        let at = context.codingPath.isEmpty ? "" : "\"\(path(context))\": "
+        return "not an exported event: \(at)\(underlying ?? context.debugDescription)"
+    @unknown default:
+        return "not an exported event: \(CommandFailure(error))"
+    }
+}
+
+private func isJSONSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
+}
+
+/// Reads a file line by line without holding it all in memory.
+struct LineReader {
+    private let handle: FileHandle
+    private var buffer = Data()
+    private var start = 0
+    private var atEnd = false
+
+    init(_ handle: FileHandle) {
+        self.handle = handle
+    }
+
+    /// The next line without its line break; nil at the end.
+    mutating func next() throws -> Data? {
+        while true {
+            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                defer { start = newline + 1 }
+                return buffer[start..<newline]
+            }
+            if atEnd {
+                guard start < buffer.endIndex else { return nil }
+                defer { start = buffer.endIndex }
+                return buffer[start...]
+            }
+            buffer = Data(buffer[start...])  // keep only the unfinished line
+            start = buffer.startIndex
+            guard let chunk = try handle.read(upToCount: 1 << 16), !chunk.isEmpty else {
+                atEnd = true
+                continue
+            }
+            buffer.append(chunk)
+        }
+    }
+}
