@@ -126,8 +126,11 @@ let package = Package(
         .executableTarget(
             name: "commons",
             dependencies: [
-                "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "ServiceKit", "Contracts",
+                "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "ServiceKit", "Contracts", "AccountsService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -198,7 +201,11 @@ let package = Package(
         // Runs the built `commons` binary as a process, on both event-log backends.
         .testTarget(
             name: "CommonsCLITests",
-            dependencies: ["EventLog", "EventLogTestSupport", "ReadModel", "Contracts"],
+            dependencies: [
+                "EventLog", "EventLogTestSupport", "ReadModel", "Contracts",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             path: "Tests/CommonsCLITests",
             swiftSettings: strict
         ),

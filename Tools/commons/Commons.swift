@@ -6,6 +6,6 @@ struct Commons: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "commons",
         abstract: "Run Commons locally and operate its event log.",
-        subcommands: [Bench.self, Events.self]
+        subcommands: [Events.self, Replay.self, AccountsGroup.self, Bench.self]
     )
 }

@@ -98,7 +98,7 @@ struct AccountsCommands: Sendable {
         return try await startSession(accountId: accountId, role: Identity.Role(rawValue: account.role) ?? .member, device: device, metadata: metadata, now: now)
     }
 
-    private func accountId(for email: EmailAddress) async throws -> UUID? {
+    func accountId(for email: EmailAddress) async throws -> UUID? {
         let (events, _) = try await Streams.load(Streams.email(email.normalized), from: store)
         return (events.last as? EmailReserved)?.accountId
     }

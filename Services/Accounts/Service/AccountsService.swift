@@ -4,6 +4,7 @@ import EventLog
 import Foundation
 import Hummingbird
 import Logging
+import ReadModel
 import ServiceKit
 
 /// The accounts service (port 8081): identity, sessions and personal data.
@@ -17,6 +18,8 @@ import ServiceKit
 public enum AccountsService {
     public static let name = "accounts"
     public static let port = 8081
+    /// The projections of the service's read model (the kit adds its revocation list).
+    public static let projections: [any Projection] = [SessionsProjection()]
 
     /// The service, configured from `environment`.
     public static func definition(environment: EnvironmentVariables = EnvironmentVariables()) throws -> ServiceDefinition {
@@ -25,7 +28,7 @@ public enum AccountsService {
         let keys = try SigningKeyStore(directory: environment.dataDirectory, rotationInterval: Double(rotationDays) * 86_400)
         let bootstrapAdmin = environment.string("COMMONS_BOOTSTRAP_ADMIN_EMAIL")
         return ServiceDefinition(
-            name: name, defaultPort: port, projections: [SessionsProjection()], openAPI: AccountsAPI.document
+            name: name, defaultPort: port, projections: projections, openAPI: AccountsAPI.document
         ) { router, runtime in
             let commands = AccountsCommands(
                 store: runtime.store, vault: runtime.keyVault,

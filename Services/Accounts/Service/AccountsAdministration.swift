@@ -1,0 +1,45 @@
+import AccountsDomain
+import Contracts
+import EventLog
+import Foundation
+import Logging
+import ServiceKit
+
+/// Operator commands on accounts, run by the `commons` CLI through the same command path
+/// as the HTTP API.
+public enum AccountsAdministration {
+    /// Makes the account with `email` an admin, registering it first (with `password` and
+    /// `displayName`) if there is none. Returns the account id.
+    public static func makeAdmin(
+        email: String, password: String?, displayName: String, store: any EventStore, environment: EnvironmentVariables
+    ) async throws -> UUID {
+        let vault = try ServiceRuntime.vault(beside: store)
+        let commands = AccountsCommands(
+            store: store, vault: vault, sealer: PersonalDataSealer(vault: vault),
+            hasher: PasswordHasher(cost: UInt8(try environment.integer("COMMONS_BCRYPT_COST", default: 11, in: 4...16))),
+            keys: try SigningKeyStore(directory: environment.dataDirectory, rotationInterval: 30 * 86_400),
+            mailer: OutboxMailer(directory: URL(fileURLWithPath: environment.dataDirectory).appendingPathComponent("outbox"), logger: Logger(label: "commons")),
+            bootstrapAdminEmail: nil, waitUntilApplied: { _ in })
+        let metadata = EventMetadata(correlationId: UUID().uuidString.lowercased(), service: "commons")
+        do {
+            guard let normalized = EmailAddress(email) else { throw AccountsError.invalid(["email": ["is not an email address"]]) }
+            if let existing = try await commands.accountId(for: normalized) {
+                _ = try await commands.setRole(of: existing, to: .admin, metadata: metadata)
+                return existing
+            }
+            guard let password else { throw AdministrationError("no account has \(normalized); give --password to create it") }
+            let (tokens, _) = try await commands.register(
+                Registration(email: email, password: password, displayName: displayName), device: "commons CLI", metadata: metadata)
+            _ = try await commands.setRole(of: tokens.accountId, to: .admin, metadata: metadata)
+            return tokens.accountId
+        } catch let error as AccountsError {
+            throw AdministrationError(error.problem.detail + (error.problem.errors.map { " \($0)" } ?? ""))
+        }
+    }
+}
+
+/// An operator command that cannot be done, with one line saying why.
+public struct AdministrationError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

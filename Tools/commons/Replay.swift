@@ -1,0 +1,105 @@
+import AccountsService
+import ArgumentParser
+import EventLog
+import Foundation
+import ReadModel
+import ServiceKit
+
+/// `commons replay SERVICE`: rebuilds a service's read model from the log into a new file,
+/// optionally as it was at a time or checkpoint, and optionally swaps it in.
+struct Replay: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Rebuild a service's read model from the log into a new file.",
+        discussion: "The live read model keeps serving while the new file fills; --swap then makes the new file live atomically.")
+
+    @Argument(help: "The service: \(ServiceProjections.names.joined(separator: ", ")).")
+    var service: String
+
+    @Option(help: "Stop at this time (ISO 8601) or checkpoint (tx:pos): the read model as it was then.")
+    var until: String?
+
+    @Option(help: "The new file (default: a new file beside the live one in the data directory).")
+    var into: String?
+
+    @Flag(help: "Make the new file the live read model when done.")
+    var swap = false
+
+    @Option(help: "The data directory (default COMMONS_DATA_DIR or .commons).")
+    var dataDir: String?
+
+    @OptionGroup var store: EventStoreOption
+
+    func run() async throws {
+        guard let projections = ServiceProjections.all[service] else {
+            throw CommandFailure("no service '\(service)'; one of \(ServiceProjections.names.joined(separator: ", "))")
+        }
+        let limit = try parseLimit()
+        let directory = URL(fileURLWithPath: dataDir ?? EnvironmentVariables().dataDirectory)
+        try await store.withStore { log in
+            let database = try ReadModelDatabase(directory: directory, name: service, projections: projections)
+            let path = into ?? database.newFilePath()
+            let head = try await log.head()
+            let meter = ProgressMeter(total: head.position)
+            let applied = try await ReadModelRebuild.rebuild(projections: projections, from: log, into: path, until: limit) { applied, checkpoint in
+                meter.report(applied: applied, position: checkpoint.position)
+            }
+            meter.finish(applied: applied)
+            if swap {
+                try database.swap(to: path)
+                print("swapped in \(path) as the live read model of \(service)")
+            } else {
+                print("rebuilt \(service) into \(path)")
+            }
+        }
+    }
+
+    private func parseLimit() throws -> ReadModelRebuild.Limit {
+        guard let until else { return .head }
+        if let checkpoint = Checkpoint(until) { return .checkpoint(checkpoint) }
+        if let date = try? Date(until, strategy: .iso8601) { return .time(date) }
+        throw CommandFailure("--until '\(until)' is neither an ISO 8601 time nor a checkpoint")
+    }
+}
+
+/// Which projections make up each service's read model.
+enum ServiceProjections {
+    static let all: [String: [any Projection]] = [
+        AccountsService.name: [RevocationProjection()] + AccountsService.projections,
+    ]
+
+    static var names: [String] { all.keys.sorted() }
+}
+
+/// A one-line progress bar on stderr: events applied, events/s and the time left.
+final class ProgressMeter: @unchecked Sendable {
+    private let total: Int64
+    private let start = ContinuousClock.now
+    private let lock = NSLock()
+    private var lastPrint = ContinuousClock.now - .seconds(1)
+
+    init(total: Int64) { self.total = max(total, 1) }
+
+    func report(applied: Int, position: Int64) {
+        lock.withLock {
+            let now = ContinuousClock.now
+            guard now - lastPrint >= .milliseconds(200) else { return }
+            lastPrint = now
+            let seconds = max(Self.seconds(now - start), 0.001)
+            let rate = Double(applied) / seconds
+            let fraction = min(Double(position) / Double(total), 1)
+            let width = 30
+            let bar = String(repeating: "#", count: Int(fraction * Double(width))).padding(toLength: width, withPad: " ", startingAt: 0)
+            let left = fraction > 0 ? seconds * (1 - fraction) / fraction : 0
+            FileHandle.standardError.write(Data(String(format: "\r[%@] %3.0f%%  %d events  %.0f events/s  ETA %.0f s ", bar, fraction * 100, applied, rate, left).utf8))
+        }
+    }
+
+    func finish(applied: Int) {
+        let seconds = max(Self.seconds(ContinuousClock.now - start), 0.001)
+        FileHandle.standardError.write(Data(String(format: "\rapplied %d events in %.1f s (%.0f events/s)%@\n", applied, seconds, Double(applied) / seconds, String(repeating: " ", count: 30)).utf8))
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
