@@ -12,4 +12,5 @@ test:
 ## Measures the event log on a throwaway PostgreSQL, in release mode.
 bench:
 	swift build -c release --product commons
-	COMMONS_TEST_POSTGRES_OPTIONS="$(BENCH_POSTGRES_OPTIONS)" scripts/with-postgres.sh sh -c '.build/release/commons bench --postgres "$$COMMONS_TEST_POSTGRES_URL"'
+	COMMONS_TEST_POSTGRES_OPTIONS="$(BENCH_POSTGRES_OPTIONS)" scripts/with-postgres.sh sh -c '.build/release/commons bench eventlog --postgres "$$COMMONS_TEST_POSTGRES_URL"'
+	.build/release/commons bench accounts

@@ -3,12 +3,19 @@ import EventLog
 import EventLogPostgres
 import Foundation
 
-/// `commons bench`: measures the event log and sets each figure beside a ceiling measured
-/// in the same run, through the same driver: the plain statement or transaction that does
-/// the same work without the event log around it.
+/// `commons bench`: every figure beside a ceiling measured in the same run.
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Measure the event log against plain PostgreSQL and SQLite statements.")
+        abstract: "Measure Commons beside the raw operations it is built on.",
+        subcommands: [BenchEventLog.self, BenchAccounts.self])
+}
+
+/// `commons bench eventlog`: measures the event log and sets each figure beside a ceiling
+/// measured in the same run, through the same driver: the plain statement or transaction
+/// that does the same work without the event log around it.
+struct BenchEventLog: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eventlog", abstract: "Measure the event log against plain PostgreSQL and SQLite statements.")
 
     @Option(help: "The PostgreSQL server, as a postgres:// URL. The run uses a fresh schema and drops it.")
     var postgres: String

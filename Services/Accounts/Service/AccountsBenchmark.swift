@@ -1,0 +1,36 @@
+import AccountsDomain
+import Contracts
+import EventLog
+import Foundation
+import HummingbirdBcrypt
+import Logging
+import ServiceKit
+
+/// The pieces of the accounts service that `commons bench accounts` times, each beside
+/// the raw operation it is built on.
+public enum AccountsBenchmark {
+    /// A sign-in through the service's command path (email lookup, lockout check, opening
+    /// the sealed hash, bcrypt, session start), for an account it registers first.
+    public static func signIn(store: any EventStore, environment: EnvironmentVariables) async throws -> @Sendable () async throws -> Void {
+        let vault = try ServiceRuntime.vault(beside: store)
+        let commands = AccountsCommands(
+            store: store, vault: vault, sealer: PersonalDataSealer(vault: vault),
+            hasher: PasswordHasher(cost: UInt8(try environment.integer("COMMONS_BCRYPT_COST", default: 11, in: 4...16))),
+            keys: try SigningKeyStore(directory: environment.dataDirectory, rotationInterval: 30 * 86_400),
+            mailer: OutboxMailer(directory: URL(fileURLWithPath: environment.dataDirectory).appendingPathComponent("outbox"), logger: Logger(label: "bench")),
+            bootstrapAdminEmail: nil, waitUntilApplied: { _ in })
+        let email = "bench-\(UUID().uuidString.prefix(8))@example.org"
+        let password = "a long enough phrase"
+        _ = try await commands.register(Registration(email: email, password: password, displayName: "Bench"), device: "bench", metadata: .init())
+        return {
+            _ = try await commands.signIn(email: email, password: password, device: "bench", metadata: .init())
+        }
+    }
+
+    /// One bcrypt check at the configured cost, on NIO's thread pool as the service runs it.
+    public static func bcryptCheck(cost: Int) -> @Sendable () async throws -> Void {
+        let hasher = PasswordHasher(cost: UInt8(cost))
+        let hash = Bcrypt.hash("a long enough phrase", cost: UInt8(cost))
+        return { _ = try await hasher.verify("a long enough phrase", hash: hash) }
+    }
+}
