@@ -52,7 +52,8 @@ public enum ServiceApp {
         let application = Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "commons-\(definition.name)"),
-            services: [StoreCloser(store: log)] + runtime.runners,
+            services: [StoreCloser(store: log)] + runtime.runners as [any Service]
+                + [LogHealthReporter(store: log, service: definition.name), KeyPrefetcher(verifier: verifier)],
             logger: logger)
         return (application, runtime, router.routes.map { "\($0.method.rawValue) \($0.path.description)" })
     }

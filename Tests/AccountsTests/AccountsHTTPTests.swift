@@ -23,9 +23,9 @@ struct AccountsHTTPTests {
         }
     }
 
-    @Test("a taken email gets 409 however it is spelled; bad fields get 422 listing each")
-    func registrationErrors() async throws {
-        try await AccountsHarness().test { client in
+    @Test("a taken email gets 409 however it is spelled; bad fields get 422 listing each", arguments: Backend.allCases)
+    func registrationErrors(backend: Backend) async throws {
+        try await AccountsHarness(backend: backend).test { client in
             _ = try await client.register("grace@example.org")
             let again = try await client.call(.post, "/v1/accounts", json: ["email": "GRACE@example.org ", "password": "another long phrase", "displayName": "G"])
             #expect(again.status == .conflict)
@@ -37,9 +37,9 @@ struct AccountsHTTPTests {
         }
     }
 
-    @Test("an unknown email and a wrong password get the same answer; the right one signs in")
-    func signIn() async throws {
-        try await AccountsHarness().test { client in
+    @Test("an unknown email and a wrong password get the same answer; the right one signs in", arguments: Backend.allCases)
+    func signIn(backend: Backend) async throws {
+        try await AccountsHarness(backend: backend).test { client in
             _ = try await client.register("alan@example.org")
             let wrong = try await client.signIn("alan@example.org", password: "not the password")
             let unknown = try await client.signIn("nobody@example.org", password: "not the password")
@@ -84,14 +84,15 @@ struct AccountsHTTPTests {
         }
     }
 
-    @Test("sessions: list mine, sign out, and never touch someone else's")
-    func sessions() async throws {
-        try await AccountsHarness().test { client in
+    @Test("sessions: list mine, sign out, and never touch someone else's", arguments: Backend.allCases)
+    func sessions(backend: Backend) async throws {
+        try await AccountsHarness(backend: backend).test { client in
             let first = try await client.register("lin@example.org")
-            let second = try await client.signIn("lin@example.org").decode(AccountsHarness.Tokens.self)
+            let signedIn = try await client.signIn("lin@example.org")
+            let second = try signedIn.decode(AccountsHarness.Tokens.self)
             let other = try await client.register("other@example.org")
-            let position = try await client.runtime.store.head()
-            let list = try await client.call(.get, "/v1/sessions", token: first.accessToken, headers: [.commonsMinPosition: position.description])
+            let position = try #require(signedIn.headers[.commonsPosition])
+            let list = try await client.call(.get, "/v1/sessions", token: first.accessToken, headers: [.commonsMinPosition: position])
             let items = list.json["items"] as? [[String: Any]] ?? []
             #expect(items.count == 2)
             #expect(items.filter { $0["current"] as? Bool == true }.count == 1)
@@ -107,9 +108,9 @@ struct AccountsHTTPTests {
         }
     }
 
-    @Test("profile changes are validated, versioned, and public profiles show nothing private")
-    func profile() async throws {
-        try await AccountsHarness().test { client in
+    @Test("profile changes are validated, versioned, and public profiles show nothing private", arguments: Backend.allCases)
+    func profile(backend: Backend) async throws {
+        try await AccountsHarness(backend: backend).test { client in
             let tokens = try await client.register("mary@example.org", name: "Mary")
             let bad = try await client.call(.patch, "/v1/me", token: tokens.accessToken, json: ["phone": "call me", "homeLocation": ["lat": 91, "lon": 0]])
             #expect(bad.status == .unprocessableContent)
@@ -136,9 +137,9 @@ struct AccountsHTTPTests {
         }
     }
 
-    @Test("changing the password ends my other sessions and keeps this one")
-    func changePassword() async throws {
-        try await AccountsHarness().test { client in
+    @Test("changing the password ends my other sessions and keeps this one", arguments: Backend.allCases)
+    func changePassword(backend: Backend) async throws {
+        try await AccountsHarness(backend: backend).test { client in
             let here = try await client.register("ken@example.org")
             let there = try await client.signIn("ken@example.org").decode(AccountsHarness.Tokens.self)
             let wrong = try await client.call(.put, "/v1/me/password", token: here.accessToken, json: ["currentPassword": "nope nope nope", "newPassword": "a brand new phrase"])
@@ -152,9 +153,9 @@ struct AccountsHTTPTests {
         }
     }
 
-    @Test("a password reset answers 202 for any email and mails a single-use code")
-    func passwordReset() async throws {
-        let harness = try await AccountsHarness()
+    @Test("a password reset answers 202 for any email and mails a single-use code", arguments: Backend.allCases)
+    func passwordReset(backend: Backend) async throws {
+        let harness = try await AccountsHarness(backend: backend)
         try await harness.test { client in
             let tokens = try await client.register("rosalind@example.org")
             #expect(try await client.call(.post, "/v1/password-resets", json: ["email": "nobody@example.org"]).status == .accepted)
@@ -177,9 +178,9 @@ struct AccountsHTTPTests {
         }
     }
 
-    @Test("the bootstrap admin email registers an admin")
-    func bootstrapAdmin() async throws {
-        try await AccountsHarness(extra: ["COMMONS_BOOTSTRAP_ADMIN_EMAIL": "Root@Example.org"]).test { client in
+    @Test("the bootstrap admin email registers an admin", arguments: Backend.allCases)
+    func bootstrapAdmin(backend: Backend) async throws {
+        try await AccountsHarness(backend: backend, extra: ["COMMONS_BOOTSTRAP_ADMIN_EMAIL": "Root@Example.org"]).test { client in
             let admin = try await client.register("root@example.org")
             let member = try await client.register("someone@example.org")
             #expect(try await client.call(.get, "/v1/me", token: admin.accessToken).json["role"] as? String == "admin")
@@ -192,6 +193,30 @@ struct AccountsHTTPTests {
         try await AccountsHarness().test { client in
             let documented = try AccountsService.definition(environment: EnvironmentVariables(["COMMONS_DATA_DIR": NSTemporaryDirectory()])).openAPI.documentedRoutes
             #expect(Set(client.routes) == documented)
+        }
+    }
+
+    @Test("one account can never read or change another's private data", arguments: Backend.allCases)
+    func authorization(backend: Backend) async throws {
+        try await AccountsHarness(backend: backend).test { client in
+            let alice = try await client.register("alice@example.org", name: "Alice")
+            let bob = try await client.register("bob@example.org", name: "Bob")
+            // My account is always mine: there is no way to name another's.
+            let bobsView = try await client.call(.get, "/v1/me", token: bob.accessToken)
+            #expect(bobsView.json["email"] as? String == "bob@example.org")
+            #expect(!bobsView.text.contains("alice"))
+            // Another's sessions can be neither listed nor ended.
+            let bobsSessions = try await client.call(.get, "/v1/sessions", token: bob.accessToken)
+            #expect(!bobsSessions.text.contains(alice.sessionId.uuidString.lowercased()))
+            #expect(try await client.call(.delete, "/v1/sessions/\(alice.sessionId)", token: bob.accessToken).status == .notFound)
+            // Another's refresh token is useless without its secret.
+            let forged = "\(alice.sessionId.uuidString.lowercased()).\(bob.refreshToken.split(separator: ".")[1])"
+            #expect(try await client.call(.post, "/v1/sessions/refresh", json: ["refreshToken": forged]).status == .unauthorized)
+            // Alice is untouched by all of it.
+            #expect(try await client.call(.get, "/v1/me", token: alice.accessToken).json["displayName"] as? String == "Alice")
+            // The public profile of another shows nothing private.
+            let profile = try await client.call(.get, "/v1/users/\(alice.accountId)", token: bob.accessToken)
+            #expect(Set(profile.json.keys) == ["id", "displayName", "memberSince"])
         }
     }
 }
