@@ -4,6 +4,11 @@
 build:
 	swift build
 
+## Builds everything and runs the whole stack (`commons up`): the services that exist, the
+## gateway on :8080, the embedded SQLite event log in ./.commons, demo data on first start.
+run: build
+	.build/debug/commons up
+
 ## Runs every test against real SQLite files and a real PostgreSQL (a throwaway one unless
 ## COMMONS_TEST_POSTGRES_URL names a server).
 test:

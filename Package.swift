@@ -123,10 +123,16 @@ let package = Package(
             path: "Services/Accounts/Main",
             swiftSettings: strict
         ),
+        // The stack's services, ports and path prefixes, shared by `commons up` and its tests.
+        .target(
+            name: "StackKit",
+            path: "Tools/StackKit",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "commons",
             dependencies: [
-                "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "ServiceKit", "Contracts", "AccountsService",
+                "StackKit", "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "ServiceKit", "Contracts", "AccountsService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -202,7 +208,7 @@ let package = Package(
         .testTarget(
             name: "CommonsCLITests",
             dependencies: [
-                "EventLog", "EventLogTestSupport", "ReadModel", "Contracts",
+                "EventLog", "EventLogTestSupport", "ReadModel", "Contracts", "StackKit",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],

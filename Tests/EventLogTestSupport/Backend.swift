@@ -95,7 +95,9 @@ public final class TestLog: Sendable {
 
     /// Appends `events` to `stream` (expected: any) inside a transaction that stays open for
     /// `hold`, then commits or rolls back. Returns once the transaction has ended.
-    public func appendInTransaction(stream: String, events: [NewEvent], hold: Duration, commit: Bool) async throws {
+    public func appendInTransaction(
+        stream: String, events: [NewEvent], hold: Duration, commit: Bool, afterInsert: @escaping @Sendable () -> Void = {}
+    ) async throws {
         if let postgres {
             let connection = try await PostgresConnection.connect(
                 on: MultiThreadedEventLoopGroup.singleton.any(),
@@ -114,6 +116,7 @@ public final class TestLog: Sendable {
                 SELECT * FROM \(unescaped: postgres.schema).append_events(\(stream), \(category), -1, \(ids), \(types), \(versions),
                     \(data)::jsonb[], \(metadata)::jsonb[])
                 """, logger: Logger(label: "test"))
+            afterInsert()
             try await Task.sleep(for: hold)
             try await connection.query(commit ? "COMMIT" : "ROLLBACK", logger: Logger(label: "test"))
             try await connection.close()
@@ -132,11 +135,24 @@ public final class TestLog: Sendable {
                                          event.id.uuidString.lowercased(), event.type, event.schemaVersion,
                                          String(decoding: event.data, as: UTF8.self)])
                 }
+                afterInsert()
                 Thread.sleep(forTimeInterval: Double(hold.components.seconds) + Double(hold.components.attoseconds) / 1e18)
                 try db.execute(sql: commit ? "COMMIT" : "ROLLBACK")
             }
             try queue.close()
         }
+    }
+
+    /// Starts ``appendInTransaction(stream:events:hold:commit:afterInsert:)`` and returns once
+    /// its rows are inserted (the transaction still open), with the task that ends it.
+    public func holdTransaction(stream: String, events: [NewEvent], hold: Duration, commit: Bool = true) async -> Task<Void, any Error> {
+        let (inserted, signal) = AsyncStream<Void>.makeStream()
+        let task = Task {
+            defer { signal.finish() }
+            try await appendInTransaction(stream: stream, events: events, hold: hold, commit: commit) { signal.yield() }
+        }
+        for await _ in inserted { break }
+        return task
     }
 
     /// Ends the LISTEN connections of this log's stores, as a network failure would.

@@ -175,8 +175,7 @@ struct EventStoreContractTests {
         let store = log.store
         _ = try await store.append(to: "before-1", expected: .any, events: [testEvent("Before")])
         let held = testEvent("Held")
-        let holder = Task { try await log.appendInTransaction(stream: "held-1", events: [held], hold: .seconds(10), commit: true) }
-        try await Task.sleep(for: .milliseconds(500))
+        let holder = await log.holdTransaction(stream: "held-1", events: [held], hold: .seconds(10))
         // On PostgreSQL this commits at once, on a later transaction id; on SQLite it waits for the lock.
         let after = Task { try await store.append(to: "after-1", expected: .any, events: [testEvent("After")]) }
         let seen = try await collect(store.subscribe(), timeout: .seconds(40)) { $0.count >= 3 }
@@ -222,8 +221,7 @@ struct EventStoreContractTests {
         let store = log.store
         let wanted = EventFilter(categories: ["wanted"])
         let held = testEvent("WantedLate")
-        let holder = Task { try await log.appendInTransaction(stream: "wanted-late", events: [held], hold: .seconds(3), commit: true) }
-        try await Task.sleep(for: .milliseconds(300))
+        let holder = await log.holdTransaction(stream: "wanted-late", events: [held], hold: .seconds(3))
         for n in 0..<20 {
             _ = try await store.append(to: "noise-\(n)", expected: .any, events: (0..<100).map { _ in testEvent("Noise") })
         }

@@ -9,8 +9,7 @@ struct PostgresConcurrencyTests {
     @Test("an open transaction on one stream does not hold back appends to another")
     func independentStreamsCommitConcurrently() async throws {
         let log = try await Backend.postgres.makeLog()
-        let holder = Task { try await log.appendInTransaction(stream: "slow-1", events: [testEvent("Slow")], hold: .seconds(3), commit: true) }
-        try await Task.sleep(for: .milliseconds(300))
+        let holder = await log.holdTransaction(stream: "slow-1", events: [testEvent("Slow")], hold: .seconds(3))
         let clock = ContinuousClock()
         let start = clock.now
         _ = try await log.store.append(to: "fast-1", expected: .any, events: [testEvent("Fast")])

@@ -23,14 +23,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
             throw Problem.validation(["Idempotency-Key": ["must be 1 to 255 characters"]], detail: "The Idempotency-Key header is invalid.")
         }
         var request = request
-        let body: ByteBuffer
-        do {
-            body = try await request.body.collect(upTo: context.maxUploadSize)
-        } catch is NIOTooManyBytesError {
-            throw Problem.tooLarge(limit: context.maxUploadSize)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw Problem.tooLarge(limit: context.maxUploadSize)
-        }
+        let body = try await request.readBody(upTo: context.maxUploadSize)
         request.body = RequestBody(buffer: body)
         let scope = "\(context.identity?.accountId.uuidString.lowercased() ?? "anonymous") \(request.method) \(request.uri.path)"
         let hash = SHA256.hash(data: Data(body.readableBytesView)).map { String(format: "%02x", $0) }.joined()

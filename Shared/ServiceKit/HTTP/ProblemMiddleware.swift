@@ -123,6 +123,17 @@ final class RouteTable: Sendable {
 }
 
 extension Request {
+    /// The whole body, or a 413 problem when it is larger than `limit` bytes.
+    public func readBody(upTo limit: Int) async throws -> ByteBuffer {
+        do {
+            return try await body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw Problem.tooLarge(limit: limit)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw Problem.tooLarge(limit: limit)
+        }
+    }
+
     /// Decodes a JSON body: 415 unless it is sent as JSON, 413 beyond the context's limit,
     /// 400 with per-field errors when it does not decode.
     public func decodeJSON<T: Decodable>(as type: T.Type = T.self, context: AppRequestContext) async throws -> T {
@@ -130,14 +141,7 @@ extension Request {
         guard contentType.hasPrefix("application/json") || contentType.contains("+json") else {
             throw Problem.unsupportedMediaType()
         }
-        let buffer: ByteBuffer
-        do {
-            buffer = try await body.collect(upTo: context.maxUploadSize)
-        } catch is NIOTooManyBytesError {
-            throw Problem.tooLarge(limit: context.maxUploadSize)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw Problem.tooLarge(limit: context.maxUploadSize)
-        }
+        let buffer = try await readBody(upTo: context.maxUploadSize)
         do {
             return try ServiceJSON.decoder.decode(T.self, from: Data(buffer.readableBytesView))
         } catch let error as DecodingError {

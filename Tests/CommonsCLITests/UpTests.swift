@@ -1,0 +1,341 @@
+import StackKit
+import AsyncHTTPClient
+import EventLogTestSupport
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `commons up` and `commons seed`, run as processes: the real services behind the real gateway.
+@Suite("commons up and commons seed")
+struct UpTests {
+    @Test("up serves accounts through the gateway, restarts it after a crash and stops on SIGTERM", arguments: Backend.allCases)
+    func serves(backend: Backend) async throws {
+        let log = try await backend.makeLog()
+        let stack = try UpProcess.start(seed: false, log: log)
+        try await stack.run { stack in
+            let first = try #require(stack.childPids().first)
+            #expect(processStatus(first)?.parent == stack.pid, "accounts runs as a child of commons up")
+            #expect(processStatus(first)?.name == "accounts")
+            #expect(stack.output.contains("event log \(log.eventStoreValue)"), "COMMONS_EVENT_STORE passes through: \(stack.output)")
+            // Printed once commons up has seen every service ready, which may be just after the gateway said so.
+            #expect(try await stack.waitForOutput { $0.contains("ready in") && $0.contains("  gateway   \(stack.gateway)") }, "\(stack.output)")
+
+            // Register, then read the account back with the token, all through the gateway.
+            let email = "up-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+            let registered = try await http(.POST, stack.gateway + "/v1/accounts",
+                                            json: ["email": email, "password": "a-long-enough-secret", "displayName": "Up Test"],
+                                            headers: ["X-Request-Id": "up-test-1"])
+            #expect(registered.status == 201, "\(registered)")
+            #expect(registered.headers["X-Request-Id"].first == "up-test-1", "the gateway keeps X-Request-Id")
+            let token = try #require(registered.json()["accessToken"] as? String)
+            let position = registered.headers["Commons-Position"].first ?? "0"
+            // 503 means "not caught up yet" (on PostgreSQL another test's open transaction can
+            // hold delivery back): a client retries after Retry-After, and so does this test.
+            var me = try await http(.GET, stack.gateway + "/v1/me", headers: ["Authorization": "Bearer \(token)", "Commons-Min-Position": position])
+            for _ in 0..<15 where me.status == 503 {
+                try await Task.sleep(for: .seconds(1))
+                me = try await http(.GET, stack.gateway + "/v1/me", headers: ["Authorization": "Bearer \(token)", "Commons-Min-Position": position])
+            }
+            #expect(me.status == 200, "\(me)")
+            #expect(try me.json()["email"] as? String == email)
+
+            // A path no service serves: the gateway's own 404 problem.
+            let unknown = try await http(.GET, stack.gateway + "/v1/nothing-here")
+            #expect(unknown.status == 404)
+            #expect(unknown.headers["Content-Type"].first == "application/problem+json")
+            #expect(try unknown.json()["status"] as? Int == 404)
+
+            // A service of the table that is not built yet: a 502 problem.
+            if !FileManager.default.fileExists(atPath: commonsExecutable.deletingLastPathComponent().appendingPathComponent("listings").path) {
+                let missing = try await http(.GET, stack.gateway + "/v1/listings")
+                #expect(missing.status == 502)
+                #expect(missing.headers["Content-Type"].first == "application/problem+json")
+            }
+
+            // A crash: the child is started again and serves the same account.
+            kill(first, SIGKILL)
+            #expect(try await stack.waitForOutput { _ in stack.childPids().count == 2 }, "\(stack.output)")
+            #expect(stack.output.contains("accounts was killed by SIGKILL; restarting in 0.5 s"), "\(stack.output)")
+            try await stack.waitUntilReady()
+            let again = try await http(.GET, stack.gateway + "/v1/me", headers: ["Authorization": "Bearer \(token)"])
+            #expect(again.status == 200, "\(again)")
+
+            #expect(!stack.output.contains("demo accounts"), "--no-seed seeds nothing")
+            #expect(!FileManager.default.fileExists(atPath: stack.dataDirectory.appendingPathComponent("seeded").path))
+        }
+        await log.close()
+    }
+
+    @Test("up seeds demo accounts on first start, in the embedded log; seed again leaves them as they are")
+    func seeds() async throws {
+        let stack = try UpProcess.start(seed: true, log: nil)
+        try await stack.run { stack in
+            let marker = stack.dataDirectory.appendingPathComponent("seeded")
+            #expect(try await stack.waitForOutput { _ in FileManager.default.fileExists(atPath: marker.path) }, "\(stack.output)")
+            #expect(FileManager.default.fileExists(atPath: stack.dataDirectory.appendingPathComponent("events.sqlite").path))
+
+            let password = try #require(stack.output.firstMatch(of: /password "([^"]+)"/)?.1)
+            let emails = ["ada@commons.local", "grace@commons.local", "alan@commons.local"]
+            for email in emails {
+                #expect(stack.output.contains(email), "\(stack.output)")
+                let session = try await http(.POST, stack.gateway + "/v1/sessions", json: ["email": email, "password": String(password)])
+                #expect(session.status == 201, "\(email): \(session)")
+            }
+
+            let again = try await commons("seed", "--gateway", stack.gateway, log: nil)
+            #expect(again.status == 0, "\(again)")
+            #expect(again.lines.filter { $0.hasSuffix("exists already") }.count == emails.count, "\(again)")
+        }
+    }
+
+    @Test("the children of up end with it, even when it is killed with SIGKILL")
+    func childrenEndWithUp() async throws {
+        let stack = try UpProcess.start(seed: false, log: nil)
+        let child: pid_t
+        do {
+            try await stack.waitUntilReady()
+            child = try #require(stack.childPids().first)
+        } catch {
+            kill(stack.pid, SIGKILL)
+            throw error
+        }
+        kill(stack.pid, SIGKILL)
+        #expect(try await waitUntil(timeout: .seconds(15)) { isGone(child) }, "accounts (pid \(child)) outlived commons up")
+    }
+
+    @Test("seed fails with one line when no gateway answers")
+    func seedWithoutStack() async throws {
+        let port = try freePort()
+        let result = try await commons("seed", "--gateway", "http://127.0.0.1:\(port)", log: nil)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cannot reach http://127.0.0.1:\(port)"), "\(result)")
+    }
+
+    // GatewayRoutes and ServiceTable are compiled into this target too, from the symlinks in
+    // FromCommons/: a test target cannot import the `commons` executable's module.
+    @Test("the gateway routes a path to the service with the longest matching prefix")
+    func routing() {
+        let routes = GatewayRoutes(ServiceTable.services)
+        let expected: [String: String?] = [
+            "/v1/accounts": "accounts",
+            "/v1/sessions/refresh": "accounts",
+            "/v1/me": "accounts",
+            "/v1/me/password": "accounts",
+            "/v1/me/favorites": "shopping-lists",
+            "/v1/me/favorites/42": "shopping-lists",
+            "/v1/users/7": "accounts",
+            "/v1/password-resets/confirm": "accounts",
+            "/.well-known/jwks.json": "accounts",
+            "/v1/listings": "listings",
+            "/v1/images/1": "listings",
+            "/v1/conversations/1/messages": "listings",
+            "/v1/nearby": "geo-search",
+            "/v1/area": "geo-search",
+            "/v1/alerts/3": "geo-search",
+            "/v1/organizations/5": "donations",
+            "/v1/wallet": "donations",
+            "/v1/donations": "donations",
+            "/v1/donation-posts/2": "donations",
+            "/v1/impact": "donations",
+            "/v1/products/9/reviews": "shopping-lists",
+            "/v1/lists/4/items": "shopping-lists",
+            // Prefixes match whole segments only.
+            "/v1/messages": nil,
+            "/v1/meetings": nil,
+            "/v1/accountsX": nil,
+            "/v1/me-too": nil,
+            "/v1/": nil,
+            "/": nil,
+            "/health/ready": nil,
+            "/openapi.json": nil,
+        ]
+        for (path, service) in expected {
+            #expect(routes.service(for: path) == service, "\(path)")
+        }
+
+        let nested = GatewayRoutes([
+            StackService(name: "outer", port: 1, prefixes: ["/a"]),
+            StackService(name: "inner", port: 2, prefixes: ["/a/b"]),
+        ])
+        #expect(nested.service(for: "/a/b/c") == "inner")
+        #expect(nested.service(for: "/a/c") == "outer")
+        #expect(nested.service(for: "/a/bc") == "outer")
+    }
+
+    @Test("no path prefix, port or name belongs to two services")
+    func table() {
+        let services = ServiceTable.services
+        let prefixes = services.flatMap(\.prefixes)
+        #expect(Set(prefixes).count == prefixes.count)
+        #expect(Set(services.map(\.port)).count == services.count)
+        #expect(Set(services.map(\.name)).count == services.count)
+        #expect(services.map(\.name) == ["accounts", "listings", "geo-search", "donations", "shopping-lists"])
+    }
+}
+
+// MARK: A running `commons up`
+
+/// A `commons up` process on free ports, with its own data directory.
+private struct UpProcess {
+    let process: CommonsProcess
+    let gateway: String
+    let dataDirectory: URL
+
+    var pid: pid_t { process.process.processIdentifier }
+    var output: String { process.stdout }
+
+    /// Starts `commons up` on a free gateway port, with every service port free too.
+    static func start(seed: Bool, log: TestLog?) throws -> UpProcess {
+        let gatewayPort = try freePort()
+        let offset = try freePortOffset()
+        let dataDirectory = try scratchDirectory().appendingPathComponent("data")
+        var arguments = ["up", "--data-dir", dataDirectory.path, "--gateway-port", String(gatewayPort), "--port-offset", String(offset)]
+        if !seed { arguments.append("--no-seed") }
+        let process = try CommonsProcess(arguments, log: log, environment: ["COMMONS_BCRYPT_COST": "4"])
+        return UpProcess(process: process, gateway: "http://127.0.0.1:\(gatewayPort)", dataDirectory: dataDirectory)
+    }
+
+    /// Waits until the stack is ready, runs `body`, then stops the stack with SIGTERM and
+    /// checks that it exits 0 within 15 s, leaving none of its children behind. The stack
+    /// is stopped also when `body` throws.
+    func run(_ body: (UpProcess) async throws -> Void) async throws {
+        do {
+            try await waitUntilReady()
+            try await body(self)
+        } catch {
+            kill(pid, SIGKILL)
+            throw error
+        }
+        let children = childPids()
+        kill(pid, SIGTERM)
+        let exited = try await waitUntil(timeout: .seconds(15)) { !process.process.isRunning }
+        #expect(exited, "commons up did not exit within 15 s of SIGTERM:\n\(output)")
+        guard exited else {
+            kill(pid, SIGKILL)
+            return
+        }
+        #expect(process.process.terminationStatus == 0, "\(output)\n\(process.stderr)")
+        #expect(output.hasSuffix("commons  | stopped\n"), "\(output)")
+        for child in children {
+            #expect(isGone(child), "accounts (pid \(child)) outlived commons up")
+        }
+    }
+
+    /// Polls the gateway's `/health/ready` until it answers 200, for at most 60 s.
+    func waitUntilReady() async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            guard process.process.isRunning else {
+                throw TestSetupError("commons up exited with \(process.process.terminationStatus):\n\(output)\n\(process.stderr)")
+            }
+            if let answer = try? await http(.GET, gateway + "/health/ready"), answer.status == 200 { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw TestSetupError("commons up was not ready within 60 s:\n\(output)\n\(process.stderr)")
+    }
+
+    /// The pids of the children it said it started, in order.
+    func childPids() -> [pid_t] {
+        output.matches(of: /accounts started, pid (\d+)/).compactMap { pid_t($0.1) }
+    }
+
+    func waitForOutput(_ condition: (String) -> Bool) async throws -> Bool {
+        try await process.waitForOutput(timeout: .seconds(60), condition)
+    }
+}
+
+/// Polls `condition` until it holds; false after `timeout`.
+private func waitUntil(timeout: Duration, _ condition: () -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    return condition()
+}
+
+// MARK: Processes
+
+/// A process's name, state and parent, from `/proc/<pid>/stat`; nil when there is no such process.
+private func processStatus(_ pid: pid_t) -> (name: String, state: Character, parent: pid_t)? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
+    else { return nil }
+    // "pid (name) state ppid …": the name may hold spaces and parentheses.
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count >= 2, let state = fields[0].first, let parent = pid_t(fields[1]) else { return nil }
+    return (String(stat[stat.index(after: open)..<close]), state, parent)
+}
+
+/// Whether `pid` has ended: no such process, or one that has exited and waits for its parent.
+private func isGone(_ pid: pid_t) -> Bool {
+    guard let status = processStatus(pid) else { return true }
+    return status.state == "Z" || status.name != "accounts"
+}
+
+// MARK: Ports
+
+/// A port that nothing listens on now, as the kernel picks one.
+private func freePort() throws -> Int {
+    guard let port = bindable(port: 0) else { throw TestSetupError("cannot bind a socket on 127.0.0.1") }
+    return port
+}
+
+/// An offset that makes every service port free (8081…8085 plus it).
+private func freePortOffset() throws -> Int {
+    for _ in 0..<50 {
+        let offset = try freePort() - 8081
+        if (8081...8085).allSatisfy({ bindable(port: $0 + offset) != nil }) { return offset }
+    }
+    throw TestSetupError("found no five free ports in a row")
+}
+
+/// Binds a TCP socket on 127.0.0.1 to `port` (0: any) and closes it; the port bound, or nil.
+private func bindable(port: Int) -> Int? {
+    guard (0...65_535).contains(port) else { return nil }
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard socket >= 0 else { return nil }
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+    }
+    return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
+}
+
+// MARK: HTTP
+
+/// What a server answered.
+private struct HTTPAnswer: CustomStringConvertible {
+    var status: Int
+    var headers: HTTPHeaders
+    var body: Data
+
+    func json() throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+    }
+
+    var description: String { "\(status) \(String(decoding: body, as: UTF8.self))" }
+}
+
+private func http(_ method: HTTPMethod, _ url: String, json: [String: String]? = nil, headers: [String: String] = [:]) async throws -> HTTPAnswer {
+    var request = HTTPClientRequest(url: url)
+    request.method = method
+    for (name, value) in headers { request.headers.add(name: name, value: value) }
+    if let json {
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: json)))
+    }
+    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+    let body = try await response.body.collect(upTo: 1 << 20)
+    return HTTPAnswer(status: Int(response.status.code), headers: response.headers, body: Data(body.readableBytesView))
+}

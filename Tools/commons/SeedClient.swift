@@ -1,0 +1,61 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import ServiceKit
+
+/// The public HTTP API as the seed uses it: JSON in and out, through the gateway.
+struct SeedClient: Sendable {
+    /// The gateway's base URL, e.g. `http://127.0.0.1:8080`.
+    let gateway: String
+    let client: HTTPClient
+
+    init(gateway: String, client: HTTPClient) {
+        self.gateway = gateway.hasSuffix("/") ? String(gateway.dropLast()) : gateway
+        self.client = client
+    }
+
+    /// What the API answered.
+    struct Answer: Sendable {
+        let status: Int
+        let body: Data
+
+        func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            try ServiceJSON.decoder.decode(type, from: body)
+        }
+
+        /// The `detail` of a problem document, else the start of the body: for error messages.
+        var detail: String {
+            struct ProblemDetail: Decodable { var detail: String }
+            if let problem = try? decode(ProblemDetail.self) { return problem.detail }
+            return String(decoding: body.prefix(300), as: UTF8.self)
+        }
+    }
+
+    /// `POST path` with `body` as JSON, as the holder of `token` if one is given.
+    func post(_ path: String, _ body: some Encodable, token: String? = nil) async throws -> Answer {
+        var request = HTTPClientRequest(url: gateway + path)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(bytes: try ServiceJSON.encoder.encode(body)))
+        return try await send(request, token: token)
+    }
+
+    /// `GET path`, as the holder of `token` if one is given.
+    func get(_ path: String, token: String? = nil) async throws -> Answer {
+        try await send(HTTPClientRequest(url: gateway + path), token: token)
+    }
+
+    private func send(_ request: HTTPClientRequest, token: String?) async throws -> Answer {
+        var request = request
+        request.headers.add(name: "Accept", value: "application/json")
+        request.headers.add(name: "User-Agent", value: "commons seed")
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        do {
+            let response = try await client.execute(request, timeout: .seconds(30))
+            let body = try await response.body.collect(upTo: 1 << 20)
+            return Answer(status: Int(response.status.code), body: Data(body.readableBytesView))
+        } catch {
+            throw CommandFailure("cannot reach \(gateway) (is `commons up` running?): \(error)")
+        }
+    }
+}

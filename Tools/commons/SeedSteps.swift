@@ -1,0 +1,73 @@
+import Foundation
+
+/// Creates demo data through the public API, the way a client would, so that it passes
+/// the same checks and appends the same events as real use.
+///
+/// Each service adds its demo data as one step; a step whose service is not running is
+/// skipped. Seeding twice is harmless: a step takes "exists already" as done.
+struct Seeder {
+    let api: SeedClient
+
+    /// The steps in order; a later step may use what an earlier one made (see ``SeedState``).
+    static let steps: [SeedStep] = [
+        SeedStep(service: "accounts", run: seedAccounts),
+    ]
+
+    /// Runs the steps of the services in `running` (every step when nil), reporting what
+    /// it did line by line.
+    func run(running: Set<String>?, report: (String) -> Void) async throws {
+        var state = SeedState()
+        for step in Self.steps {
+            guard running?.contains(step.service) ?? true else {
+                report("\(step.service): not running, skipped")
+                continue
+            }
+            try await step.run(api, &state, report)
+        }
+    }
+
+    /// The running services, as the gateway's `/health/ready` lists them; nil when the
+    /// gateway does not list them (it is not the one of `commons up`). Throws when the
+    /// stack is not ready.
+    func runningServices() async throws -> Set<String>? {
+        let answer = try await api.get("/health/ready")
+        switch answer.status {
+        case 200:
+            return (try? answer.decode(GatewayHealth.self))?.services.map { Set($0.keys) }
+        case 503:
+            throw CommandFailure("the stack at \(api.gateway) is not ready: \(answer.detail)")
+        default:
+            return nil
+        }
+    }
+}
+
+/// One service's demo data.
+struct SeedStep: Sendable {
+    /// The service it needs; the step is skipped when that one is not running.
+    let service: String
+    let run: @Sendable (SeedClient, inout SeedState, (String) -> Void) async throws -> Void
+}
+
+/// What earlier steps made that later ones need.
+struct SeedState: Sendable {
+    /// Access tokens of demo accounts by email, for steps that act as someone.
+    private var accessTokens: [String: String] = [:]
+
+    /// Remembers the token a registration returned.
+    mutating func remember(accessToken: String, of email: String) {
+        accessTokens[email] = accessToken
+    }
+
+    /// An access token of the demo account `email`, signing in when there is none yet.
+    mutating func accessToken(of email: String, api: SeedClient) async throws -> String {
+        if let token = accessTokens[email] { return token }
+        let answer = try await api.post("/v1/sessions", SignIn(email: email, password: DemoAccounts.password))
+        guard answer.status == 201 else {
+            throw CommandFailure("accounts: cannot sign in as \(email) with the demo password: \(answer.status) \(answer.detail)")
+        }
+        let token = try answer.decode(IssuedTokens.self).accessToken
+        accessTokens[email] = token
+        return token
+    }
+}

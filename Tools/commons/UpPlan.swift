@@ -1,0 +1,90 @@
+import StackKit
+import Foundation
+import ServiceKit
+
+/// What `commons up` runs, worked out before anything starts: which services have an
+/// executable, on which ports, and the environment each child gets.
+struct UpPlan {
+    /// A service that will run.
+    struct Running: Sendable {
+        let name: String
+        let port: Int
+        let executable: String
+        var url: String { "http://\(UpPlan.host):\(port)" }
+    }
+
+    /// A service whose executable does not exist (yet).
+    struct Skipped {
+        let name: String
+        let executable: String
+    }
+
+    /// Where everything listens; the stack is for this machine only.
+    static let host = "127.0.0.1"
+
+    let running: [Running]
+    let skipped: [Skipped]
+    let gatewayPort: Int
+    /// Absolute, so that the printed paths and every child agree on it.
+    let dataDirectory: String
+    /// What the children get as `COMMONS_EVENT_STORE`.
+    let eventStore: String
+    /// What the children get, apart from their own `COMMONS_PORT`.
+    private let environment: [String: String]
+
+    /// - Parameters:
+    ///   - dataDirectory: `--data-dir`, else `COMMONS_DATA_DIR`, else `.commons`.
+    ///   - executables: the directory of the service executables (that of `commons`).
+    ///   - environment: what the children inherit.
+    init(dataDirectory: String?, gatewayPort: Int, portOffset: Int, executables: URL, environment: [String: String]) {
+        let inherited = EnvironmentVariables(environment)
+        self.dataDirectory = URL(fileURLWithPath: dataDirectory ?? inherited.dataDirectory).standardizedFileURL.path
+        eventStore = inherited.string("COMMONS_EVENT_STORE")
+            ?? URL(fileURLWithPath: self.dataDirectory).appendingPathComponent("events.sqlite").path
+        self.gatewayPort = gatewayPort
+
+        var running: [Running] = []
+        var skipped: [Skipped] = []
+        for service in ServiceTable.services {
+            let executable = executables.appendingPathComponent(service.name).path
+            if FileManager.default.isExecutableFile(atPath: executable) {
+                running.append(Running(name: service.name, port: service.port + portOffset, executable: executable))
+            } else {
+                skipped.append(Skipped(name: service.name, executable: executable))
+            }
+        }
+        self.running = running
+        self.skipped = skipped
+
+        let accountsPort = (ServiceTable.service(named: "accounts")?.port ?? 8081) + portOffset
+        var environment = environment
+        environment["COMMONS_EVENT_STORE"] = eventStore
+        environment["COMMONS_DATA_DIR"] = self.dataDirectory
+        environment["COMMONS_HOST"] = Self.host
+        environment["COMMONS_ACCOUNTS_URL"] = "http://\(Self.host):\(accountsPort)"
+        self.environment = environment
+    }
+
+    /// The environment of `service`'s child.
+    func environment(for service: Running) -> [String: String] {
+        var environment = environment
+        environment["COMMONS_PORT"] = String(service.port)
+        return environment
+    }
+
+    var gatewayURL: String { "http://\(Self.host):\(gatewayPort)" }
+
+    /// The event log, as a line may show it (without a password).
+    var eventStoreDescription: String {
+        EventStoreLocation(eventStore, dataDirectory: dataDirectory).description
+    }
+
+    /// Whether the demo data was created in this data directory already.
+    var seededMarker: URL { URL(fileURLWithPath: dataDirectory).appendingPathComponent("seeded") }
+
+    /// The directory of the running `commons` executable, where the services are built too.
+    static func executablesDirectory() throws -> URL {
+        let path = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        return URL(fileURLWithPath: path).deletingLastPathComponent()
+    }
+}
