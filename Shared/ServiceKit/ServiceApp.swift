@@ -35,7 +35,7 @@ public enum ServiceApp {
         // metrics record the status, and auth comes before what depends on the caller.
         let router = Router(context: AppRequestContext.self)
         let routeTable = RouteTable()
-        router.middlewares.add(RequestIdentityMiddleware(service: definition.name))
+        router.middlewares.add(RequestIdentityMiddleware(service: definition.name, trustedProxies: configuration.trustedProxies))
         router.middlewares.add(RequestMetricsMiddleware(service: definition.name))
         let problems = ProblemMiddleware(routes: routeTable)
         router.middlewares.add(problems)

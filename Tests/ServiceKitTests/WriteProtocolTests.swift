@@ -126,4 +126,26 @@ struct WriteProtocolTests {
             try await client.execute(uri: "/health/live", method: .get) { #expect($0.status == .ok) }
         }
     }
+
+    @Test("behind a trusted proxy each forwarded client has its own rate limit; an untrusted peer cannot pick one")
+    func forwardedClients() async throws {
+        // The router test client has no peer address: the kit calls it "local".
+        let harness = try await KitHarness(environment: ["COMMONS_RATE_LIMIT_PER_MINUTE": "2", "COMMONS_TRUSTED_PROXIES": "local"])
+        try await harness.test { client, _, _ in
+            let forwarded = HTTPField.Name("X-Forwarded-For")!
+            for address in ["203.0.113.1", "203.0.113.2"] {
+                for _ in 0..<2 {
+                    try await client.execute(uri: "/health/ready", method: .get) { _ in }
+                    try await client.execute(uri: "/v1/widgets/\(UUID())", method: .get, headers: [forwarded: "198.51.100.9, \(address)"]) {
+                        #expect($0.status == .notFound)
+                    }
+                }
+                try await client.execute(uri: "/v1/widgets/\(UUID())", method: .get, headers: [forwarded: address]) {
+                    #expect($0.status == .tooManyRequests)
+                }
+            }
+        }
+        #expect(ClientAddress.resolve(peer: "198.51.100.7", forwardedFor: ["203.0.113.1"], trusted: ["127.0.0.1"]) == "198.51.100.7")
+        #expect(ClientAddress.resolve(peer: "127.0.0.1", forwardedFor: ["203.0.113.1, 127.0.0.1"], trusted: ["127.0.0.1"]) == "203.0.113.1")
+    }
 }

@@ -12,6 +12,7 @@ import Logging
 /// | `COMMONS_ACCOUNTS_URL` | `http://127.0.0.1:8081` | where the public keys are |
 /// | `COMMONS_LOG_LEVEL` | `info` | trace, debug, info, notice, warning, error, critical |
 /// | `COMMONS_RATE_LIMIT_PER_MINUTE` | `600` | requests per client address and per account |
+/// | `COMMONS_TRUSTED_PROXIES` | `127.0.0.1,::1` | peers whose `X-Forwarded-For` names the client (the gateway) |
 public struct ServiceConfiguration: Sendable {
     public var service: String
     public var host: String
@@ -21,6 +22,8 @@ public struct ServiceConfiguration: Sendable {
     public var accountsURL: String
     public var logLevel: Logger.Level
     public var rateLimitPerMinute: Int
+    /// Peers (the gateway) whose `X-Forwarded-For` is believed when telling clients apart.
+    public var trustedProxies: Set<String>
     /// How long a read with `Commons-Min-Position` waits for the projections.
     public var readYourWritesPatience: Duration = .seconds(2)
     /// The whole environment, for service-specific settings.
@@ -43,5 +46,7 @@ public struct ServiceConfiguration: Sendable {
         }
         self.logLevel = logLevel
         rateLimitPerMinute = try environment.integer("COMMONS_RATE_LIMIT_PER_MINUTE", default: 600, in: 1...1_000_000)
+        trustedProxies = Set(environment.string("COMMONS_TRUSTED_PROXIES", default: "127.0.0.1,::1")
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
     }
 }

@@ -5,10 +5,12 @@ import Logging
 
 /// Gives every request an id (from `X-Request-Id` or new) and a correlation id (from
 /// `X-Correlation-Id` or the request id), puts both in the request's logger and the
-/// response, and logs one line per request.
+/// response, and logs one line per request. Behind a trusted proxy (the gateway), the
+/// client's address is the last one in `X-Forwarded-For` that is not itself a proxy.
 struct RequestIdentityMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let service: String
+    let trustedProxies: Set<String>
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
@@ -17,6 +19,7 @@ struct RequestIdentityMiddleware: RouterMiddleware {
         context.correlationId = Self.acceptable(request.headers[.correlationId]) ?? context.requestId
         context.logger[metadataKey: "requestId"] = "\(context.requestId)"
         context.logger[metadataKey: "correlationId"] = "\(context.correlationId)"
+        context.clientAddress = ClientAddress.resolve(peer: context.clientAddress, forwardedFor: request.headers[values: .forwardedFor], trusted: trustedProxies)
         let start = ContinuousClock.now
         var response = try await next(request, context)
         response.headers[.requestId] = context.requestId
@@ -40,6 +43,7 @@ struct RequestIdentityMiddleware: RouterMiddleware {
 extension HTTPField.Name {
     static let requestId = HTTPField.Name("X-Request-Id")!
     static let correlationId = HTTPField.Name("X-Correlation-Id")!
+    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
     /// The checkpoint of a write, for read-your-writes across services.
     public static let commonsPosition = HTTPField.Name("Commons-Position")!
     /// The checkpoint a read must see.
@@ -47,4 +51,16 @@ extension HTTPField.Name {
     public static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
     public static let rateLimit = HTTPField.Name("RateLimit")!
     public static let rateLimitPolicy = HTTPField.Name("RateLimit-Policy")!
+}
+
+/// Which address a request comes from, seen through trusted proxies.
+public enum ClientAddress {
+    /// The client behind any trusted proxies: walking `X-Forwarded-For` from the right, the
+    /// first address that is not a trusted proxy. An untrusted peer is the client itself,
+    /// whatever it writes in the header.
+    public static func resolve(peer: String, forwardedFor: [String], trusted: Set<String>) -> String {
+        guard trusted.contains(peer) else { return peer }
+        let hops = forwardedFor.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return hops.reversed().first { !trusted.contains($0) } ?? peer
+    }
 }
