@@ -77,7 +77,13 @@ public final class PostgresEventStore: EventStore {
         // Every failure first asks whether the batch is stored already (a client retry).
         for _ in 0..<100 {
             do {
-                let result = try await callAppend(name: name, expectedCode: expectedCode, batch: encoded)
+                let appended = encoded.ids.count == 1
+                    ? try await appendOne(name: name, expectedCode: expectedCode, batch: encoded)
+                    : try await callAppend(name: name, expectedCode: expectedCode, batch: encoded)
+                guard let result = appended else {
+                    if let replay = try await replayedResult(stream: stream, batch: encoded) { return replay }
+                    throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expected, actual: try await version(of: stream))
+                }
                 notifier.notify()
                 changes.fire()
                 return result
@@ -117,6 +123,27 @@ public final class PostgresEventStore: EventStore {
             """
         guard let result = try await appendResult(query, alreadyAppended: false) else { throw PostgresEventStoreError("append returned no row") }
         return result
+    }
+
+    /// Appends a single event in one plain statement with scalar binds, the common case,
+    /// cheaper than the batch function. Nil when the stream is not at the expected version.
+    private func appendOne(name: StreamName, expectedCode: Int64, batch: EncodedBatch) async throws -> AppendResult? {
+        let stream = name.description
+        let query: PostgresQuery = """
+            WITH head AS (
+                SELECT coalesce((SELECT e.version FROM \(unescaped: schema).events e WHERE e.stream = \(stream)
+                                 ORDER BY e.version DESC LIMIT 1), 0) AS version
+            ), inserted AS (
+                INSERT INTO \(unescaped: schema).events (stream, category, version, id, type, schema_version, data, metadata)
+                SELECT \(stream), \(name.category), head.version + 1, \(batch.ids[0]), \(batch.types[0]), \(batch.schemaVersions[0]),
+                       \(batch.data[0])::jsonb, \(batch.metadata[0])::jsonb
+                FROM head
+                WHERE \(expectedCode) = -1 OR (\(expectedCode) = -2 AND head.version > 0) OR head.version = \(expectedCode)
+                RETURNING version, position, transaction_id::text AS transaction
+            )
+            SELECT i.version, i.position, i.transaction FROM head LEFT JOIN inserted i ON true
+            """
+        return try await appendResult(query, alreadyAppended: false)
     }
 
     /// The first result when this batch is stored already; nil when none of it is; throws
