@@ -13,13 +13,8 @@ public enum AccountsAdministration {
     public static func makeAdmin(
         email: String, password: String?, displayName: String, store: any EventStore, environment: EnvironmentVariables
     ) async throws -> UUID {
-        let vault = try ServiceRuntime.vault(beside: store)
-        let commands = AccountsCommands(
-            store: store, vault: vault, sealer: PersonalDataSealer(vault: vault),
-            hasher: PasswordHasher(cost: UInt8(try environment.integer("COMMONS_BCRYPT_COST", default: 11, in: 4...16))),
-            keys: try SigningKeyStore(directory: environment.dataDirectory, rotationInterval: 30 * 86_400),
-            mailer: OutboxMailer(directory: URL(fileURLWithPath: environment.dataDirectory).appendingPathComponent("outbox"), logger: Logger(label: "commons")),
-            bootstrapAdminEmail: nil, waitUntilApplied: { _ in })
+        let commands = try AccountsCommands.live(
+            store: store, vault: try ServiceRuntime.vault(beside: store), environment: environment, logger: Logger(label: "commons"))
         let metadata = EventMetadata(correlationId: UUID().uuidString.lowercased(), service: "commons")
         do {
             guard let normalized = EmailAddress(email) else { throw AccountsError.invalid(["email": ["is not an email address"]]) }

@@ -12,13 +12,8 @@ public enum AccountsBenchmark {
     /// A sign-in through the service's command path (email lookup, lockout check, opening
     /// the sealed hash, bcrypt, session start), for an account it registers first.
     public static func signIn(store: any EventStore, environment: EnvironmentVariables) async throws -> @Sendable () async throws -> Void {
-        let vault = try ServiceRuntime.vault(beside: store)
-        let commands = AccountsCommands(
-            store: store, vault: vault, sealer: PersonalDataSealer(vault: vault),
-            hasher: PasswordHasher(cost: UInt8(try environment.integer("COMMONS_BCRYPT_COST", default: 11, in: 4...16))),
-            keys: try SigningKeyStore(directory: environment.dataDirectory, rotationInterval: 30 * 86_400),
-            mailer: OutboxMailer(directory: URL(fileURLWithPath: environment.dataDirectory).appendingPathComponent("outbox"), logger: Logger(label: "bench")),
-            bootstrapAdminEmail: nil, waitUntilApplied: { _ in })
+        let commands = try AccountsCommands.live(
+            store: store, vault: try ServiceRuntime.vault(beside: store), environment: environment, logger: Logger(label: "bench"))
         let email = "bench-\(UUID().uuidString.prefix(8))@example.org"
         let password = "a long enough phrase"
         _ = try await commands.register(Registration(email: email, password: password, displayName: "Bench"), device: "bench", metadata: .init())

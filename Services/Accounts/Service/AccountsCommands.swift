@@ -27,6 +27,23 @@ struct AccountsCommands: Sendable {
     let accessTokenLifetime: TimeInterval = 15 * 60
     let resetTokenLifetime: TimeInterval = 60 * 60
 
+    /// The commands as the service, the CLI and the benchmark run them, configured from
+    /// `environment` (`COMMONS_BCRYPT_COST`, `COMMONS_DATA_DIR` for the signing keys and
+    /// the outbox) on the log `store` and the key vault beside it.
+    static func live(
+        store: any EventStore, vault: any KeyVault, environment: EnvironmentVariables, logger: Logger, keys: SigningKeyStore? = nil,
+        bootstrapAdminEmail: String? = nil, waitUntilApplied: @escaping @Sendable (Checkpoint) async -> Void = { _ in }
+    ) throws -> AccountsCommands {
+        AccountsCommands(
+            store: store, vault: vault, sealer: PersonalDataSealer(vault: vault),
+            hasher: PasswordHasher(cost: UInt8(try environment.integer("COMMONS_BCRYPT_COST", default: 11, in: 4...16))),
+            keys: try keys ?? SigningKeyStore(
+                directory: environment.dataDirectory,
+                rotationInterval: Double(try environment.integer("COMMONS_SIGNING_KEY_DAYS", default: 30, in: 1...3_650)) * 86_400),
+            mailer: OutboxMailer(directory: URL(fileURLWithPath: environment.dataDirectory).appendingPathComponent("outbox"), logger: logger),
+            bootstrapAdminEmail: bootstrapAdminEmail, waitUntilApplied: waitUntilApplied)
+    }
+
     /// What a client gets when a session starts or is refreshed.
     struct Tokens: Codable, Equatable {
         var accountId: UUID

@@ -23,18 +23,16 @@ public enum AccountsService {
 
     /// The service, configured from `environment`.
     public static func definition(environment: EnvironmentVariables = EnvironmentVariables()) throws -> ServiceDefinition {
-        let cost = try environment.integer("COMMONS_BCRYPT_COST", default: 11, in: 4...16)
+        // Read now, so that a bad value stops the service before it listens.
+        _ = try environment.integer("COMMONS_BCRYPT_COST", default: 11, in: 4...16)
         let rotationDays = try environment.integer("COMMONS_SIGNING_KEY_DAYS", default: 30, in: 1...3_650)
         let keys = try SigningKeyStore(directory: environment.dataDirectory, rotationInterval: Double(rotationDays) * 86_400)
-        let bootstrapAdmin = environment.string("COMMONS_BOOTSTRAP_ADMIN_EMAIL")
         return ServiceDefinition(
             name: name, defaultPort: port, projections: projections, openAPI: AccountsAPI.document
         ) { router, runtime in
-            let commands = AccountsCommands(
-                store: runtime.store, vault: runtime.keyVault,
-                sealer: PersonalDataSealer(vault: runtime.keyVault), hasher: PasswordHasher(cost: UInt8(cost)), keys: keys,
-                mailer: OutboxMailer(directory: URL(fileURLWithPath: runtime.configuration.dataDirectory).appendingPathComponent("outbox"), logger: runtime.logger),
-                bootstrapAdminEmail: bootstrapAdmin,
+            let commands = try AccountsCommands.live(
+                store: runtime.store, vault: runtime.keyVault, environment: runtime.configuration.environment, logger: runtime.logger,
+                keys: keys, bootstrapAdminEmail: environment.string("COMMONS_BOOTSTRAP_ADMIN_EMAIL"),
                 waitUntilApplied: { _ = await runtime.waitUntilApplied($0) })
             AccountsAPI(commands: commands, runtime: runtime, keys: keys).addRoutes(to: router)
         }
