@@ -123,6 +123,20 @@ let package = Package(
             path: "Services/Accounts/Main",
             swiftSettings: strict
         ),
+
+        // MARK: geo-search (port 8083)
+        // Coordinates, distances, index boxes, public locations and cursors. Foundation only.
+        .target(
+            name: "GeoSearchDomain",
+            path: "Services/GeoSearch/Domain",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "GeoSearchDomainTests",
+            dependencies: ["GeoSearchDomain"],
+            path: "Tests/GeoSearchDomainTests",
+            swiftSettings: strict
+        ),
         // The stack's services, ports and path prefixes, shared by `commons up` and its tests.
         .target(
             name: "StackKit",
