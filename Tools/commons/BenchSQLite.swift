@@ -92,9 +92,12 @@ struct SQLiteBench: Sendable {
         configuration.busyMode = .timeout(30)
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         let pool = try DatabasePool(path: ceilingPath, configuration: configuration)
+        // The log's own table and indexes, read from its file, under another name.
+        let schema = try await DatabaseQueue(path: logPath).read { db in
+            try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE tbl_name = 'events' AND sql IS NOT NULL ORDER BY type DESC")
+        }
         try await pool.write { db in
-            try db.execute(sql: Self.ceilingTable)
-            try db.execute(sql: "CREATE INDEX ceiling_category_order ON ceiling (category, position)")
+            for statement in schema { try db.execute(sql: statement.replacingOccurrences(of: "events", with: "ceiling")) }
         }
         let ceiling = try await Bench.measure(for: duration) { _ in
             var cursor = BenchStreamCursor("\(BenchEvent.category)-s.")
@@ -117,23 +120,6 @@ struct SQLiteBench: Sendable {
         try pool.close()
         return BenchRow(name: "SQLite append, 1 writer, 1 event per append", ours: ours, ceiling: ceiling)
     }
-
-    /// The SQLite log's `events` table (see `SQLiteMigrations`), under another name.
-    private static let ceilingTable = """
-        CREATE TABLE ceiling (
-            position INTEGER PRIMARY KEY AUTOINCREMENT,
-            stream TEXT NOT NULL,
-            category TEXT NOT NULL,
-            version INTEGER NOT NULL CHECK (version > 0),
-            id TEXT NOT NULL UNIQUE,
-            type TEXT NOT NULL,
-            schema_version INTEGER NOT NULL CHECK (schema_version > 0),
-            data TEXT NOT NULL CHECK (json_valid(data)),
-            metadata TEXT NOT NULL CHECK (json_valid(metadata)),
-            recorded_at REAL NOT NULL,
-            UNIQUE (stream, version)
-        )
-        """
 
     /// Removes a SQLite file with its WAL and shared-memory files.
     private static func remove(_ path: String) {
