@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .executable(name: "commons", targets: ["commons"]),
         .executable(name: "accounts", targets: ["accounts"]),
+        .executable(name: "geo-search", targets: ["geo-search"]),
         .library(name: "EventLog", targets: ["EventLog"]),
     ],
     dependencies: [
@@ -137,6 +138,33 @@ let package = Package(
             path: "Tests/GeoSearchDomainTests",
             swiftSettings: strict
         ),
+        .target(
+            name: "GeoSearchService",
+            dependencies: [
+                "GeoSearchDomain", "ServiceKit", "ReadModel", "Contracts", "EventLog",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Services/GeoSearch/Service",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "geo-search",
+            dependencies: ["GeoSearchService", "ServiceKit"],
+            path: "Services/GeoSearch/Main",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "GeoSearchTests",
+            dependencies: [
+                "GeoSearchService", "GeoSearchDomain", "ServiceKit", "EventLog", "EventLogTestSupport", "Contracts",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/GeoSearchTests",
+            swiftSettings: strict
+        ),
         // The stack's services, ports and path prefixes, shared by `commons up` and its tests.
         .target(
             name: "StackKit",
@@ -147,6 +175,7 @@ let package = Package(
             name: "commons",
             dependencies: [
                 "StackKit", "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "ServiceKit", "Contracts", "AccountsService",
+                "GeoSearchService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

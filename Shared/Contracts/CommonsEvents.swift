@@ -23,6 +23,13 @@ public enum CommonsEvents {
         catalog.register(SessionRevoked.self)
         catalog.register(PasswordResetRequested.self)
         catalog.register(PasswordResetCompleted.self)
+        // listings (written by the listings service)
+        catalog.register(ListingPosted.self)
+        catalog.register(ListingEdited.self)
+        catalog.register(ListingStatusChanged.self)
+        // organizations (written by the donations service)
+        catalog.register(OrganizationRegistered.self)
+        catalog.register(OrganizationUpdated.self)
         return catalog
     }()
 }

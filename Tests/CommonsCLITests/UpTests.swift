@@ -23,7 +23,7 @@ struct UpTests {
             #expect(processStatus(first)?.name == "accounts")
             #expect(stack.output.contains("event log \(log.eventStoreValue)"), "COMMONS_EVENT_STORE passes through: \(stack.output)")
             // Printed once commons up has seen every service ready, which may be just after the gateway said so.
-            #expect(try await stack.waitForOutput { $0.contains("ready in") && $0.contains("  gateway   \(stack.gateway)") }, "\(stack.output)")
+            #expect(try await stack.waitForOutput { $0.contains("ready in") && $0.contains(try! Regex(" gateway +\\Q\(stack.gateway)\\E")) }, "\(stack.output)")
 
             // Register, then read the account back with the token, all through the gateway.
             let email = "up-\(UUID().uuidString.prefix(8).lowercased())@example.com"
@@ -220,7 +220,8 @@ private struct UpProcess {
             return
         }
         #expect(process.process.terminationStatus == 0, "\(output)\n\(process.stderr)")
-        #expect(output.hasSuffix("commons  | stopped\n"), "\(output)")
+        // The name column is as wide as the longest service name that was started.
+        #expect(output.contains(/commons +\| stopped\n$/), "\(output)")
         for child in children {
             #expect(isGone(child), "accounts (pid \(child)) outlived commons up")
         }

@@ -1,4 +1,5 @@
 import AccountsService
+import GeoSearchService
 import ArgumentParser
 import EventLog
 import Foundation
@@ -65,6 +66,7 @@ struct Replay: AsyncParsableCommand {
 enum ServiceProjections {
     static let all: [String: [any Projection]] = [
         AccountsService.name: [RevocationProjection()] + AccountsService.projections,
+        GeoSearchService.name: [RevocationProjection()] + GeoSearchService.projections,
     ]
 
     static var names: [String] { all.keys.sorted() }

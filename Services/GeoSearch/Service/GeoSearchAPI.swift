@@ -1,0 +1,318 @@
+import Contracts
+import Foundation
+import GeoSearchDomain
+import GRDB
+import Hummingbird
+import ReadModel
+import ServiceKit
+
+/// The routes of geo-search: nearby and area queries over listings and organisations.
+///
+/// Every query runs the same way: parse with the domain types (400 with every bad field),
+/// ask the R*Tree for the domain's index boxes (two across the antimeridian), apply the
+/// filters in SQL, then decide exactly in Swift (`distanceMeters` within the radius, or
+/// inside the area, edges included), sort by `PagePosition` and cut the page after the cursor.
+struct GeoSearchAPI: Sendable {
+    let readModel: ReadModelDatabase
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/v1/nearby/listings") { request, _ in
+            var fields = QueryParameters(request.queryFields)
+            let nearby = parse(&fields, NearbyQuery.parse)
+            let filters = ListingFilters(&fields, defaultOrder: .distance)
+            let paging = Paging(&fields)
+            guard fields.problems.isEmpty, let nearby else { throw Problem.malformed("The query has invalid or missing fields.", errors: fields.problems) }
+            return try await listings(in: .nearby(nearby), filters: filters, paging: paging, key: "nearby-listings|\(nearby.key)|\(filters.key)")
+        }
+        router.get("/v1/area/listings") { request, _ in
+            var fields = QueryParameters(request.queryFields)
+            let area = parse(&fields, AreaQuery.parse)
+            let filters = ListingFilters(&fields, defaultOrder: .recent)
+            let paging = Paging(&fields)
+            guard fields.problems.isEmpty, let area else { throw Problem.malformed("The query has invalid or missing fields.", errors: fields.problems) }
+            return try await listings(in: .area(area), filters: filters, paging: paging, key: "area-listings|\(area.key)|\(filters.key)")
+        }
+        router.get("/v1/nearby/organizations") { request, _ in
+            var fields = QueryParameters(request.queryFields)
+            let nearby = parse(&fields, NearbyQuery.parse)
+            let filters = OrganizationFilters(&fields)
+            let paging = Paging(&fields)
+            guard fields.problems.isEmpty, let nearby else { throw Problem.malformed("The query has invalid or missing fields.", errors: fields.problems) }
+            return try await organizations(in: .nearby(nearby), filters: filters, paging: paging,
+                                           key: "nearby-organizations|\(nearby.key)|\(filters.key)")
+        }
+        router.get("/v1/area/organizations") { request, _ in
+            var fields = QueryParameters(request.queryFields)
+            let area = parse(&fields, AreaQuery.parse)
+            let filters = OrganizationFilters(&fields)
+            let paging = Paging(&fields)
+            guard fields.problems.isEmpty, let area else { throw Problem.malformed("The query has invalid or missing fields.", errors: fields.problems) }
+            return try await organizations(in: .area(area), filters: filters, paging: paging,
+                                           key: "area-organizations|\(area.key)|\(filters.key)")
+        }
+    }
+
+    private func parse<T>(_ fields: inout QueryParameters, _ body: ([String: String]) throws(GeoSearchError) -> T) -> T? {
+        do { return try body(fields.raw) } catch { fields.merge(error); return nil }
+    }
+
+    // MARK: Listings
+
+    func listings(in place: Place, filters: ListingFilters, paging: Paging, key: String) async throws -> Response {
+        let after = try decodeCursor(paging.cursor, order: filters.order, key: key)
+        let rows = try await readModel.pool.read { db in try Self.listingCandidates(place.boxes, filters: filters, in: db) }
+        var ranked: [(position: PagePosition, item: ListingResult)] = []
+        for row in rows {
+            guard let point = GeoCoordinate(lat: row.lat, lon: row.lon), place.contains(point) else { continue }
+            let meters = place.origin.distanceMeters(to: point)
+            let position: PagePosition = filters.order == .distance ? .distance(meters, id: row.id) : .recent(row.postedAt, id: row.id)
+            ranked.append((position, ListingResult(row, point: point, distanceMeters: place.isNearby ? meters : nil)))
+        }
+        return try page(ranked, paging: paging, after: after, key: key)
+    }
+
+    struct ListingRow: Sendable {
+        var id: UUID
+        var title: String
+        var description: String
+        var category: String
+        var free: Bool
+        var price: Money?
+        var status: String
+        var lat: Double
+        var lon: Double
+        var postedAt: Date
+    }
+
+    static func listingCandidates(_ boxes: [LatLonBox], filters: ListingFilters, in db: Database) throws -> [ListingRow] {
+        var sql = """
+            SELECT l.listing_id, l.title, l.description, l.category, l.is_free, l.price_minor, l.price_currency, l.status,
+                   l.lat, l.lon, l.posted_at
+            FROM geo_listings_rtree r CROSS JOIN geo_listings l ON l.id = r.id
+            WHERE r.max_lat >= ? AND r.min_lat <= ? AND r.max_lon >= ? AND r.min_lon <= ? AND l.status = ?
+            """
+        var extra: [(any DatabaseValueConvertible)?] = [filters.status.rawValue]
+        if let category = filters.category {
+            sql += " AND l.category = ? COLLATE NOCASE"
+            extra.append(category)
+        }
+        if let free = filters.free {
+            sql += " AND l.is_free = ?"
+            extra.append(free)
+        }
+        if let keywords = filters.keywords {
+            sql += " AND l.id IN (SELECT rowid FROM geo_listings_fts WHERE geo_listings_fts MATCH ?)"
+            extra.append(keywords)
+        }
+        var seen: [UUID: ListingRow] = [:]
+        for box in boxes {
+            let arguments = StatementArguments([box.south, box.north, box.west, box.east] as [(any DatabaseValueConvertible)?] + extra)
+            for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
+                guard let id = UUID(uuidString: row["listing_id"]) else { continue }
+                let minor: Int? = row["price_minor"]
+                let currency: String? = row["price_currency"]
+                seen[id] = ListingRow(
+                    id: id, title: row["title"], description: row["description"], category: row["category"], free: row["is_free"],
+                    price: minor.flatMap { amount in currency.map { Money(amountMinor: amount, currency: $0) } },
+                    status: row["status"], lat: row["lat"], lon: row["lon"], postedAt: Date(timeIntervalSince1970: row["posted_at"]))
+            }
+        }
+        return Array(seen.values)
+    }
+
+    // MARK: Organisations
+
+    func organizations(in place: Place, filters: OrganizationFilters, paging: Paging, key: String) async throws -> Response {
+        let after = try decodeCursor(paging.cursor, order: .distance, key: key)
+        let rows = try await readModel.pool.read { db in try Self.organizationCandidates(place.boxes, filters: filters, in: db) }
+        var ranked: [(position: PagePosition, item: OrganizationResult)] = []
+        for row in rows {
+            guard let point = GeoCoordinate(lat: row.lat, lon: row.lon), place.contains(point) else { continue }
+            let meters = place.origin.distanceMeters(to: point)
+            ranked.append((.distance(meters, id: row.id), OrganizationResult(row, point: point, distanceMeters: place.isNearby ? meters : nil)))
+        }
+        return try page(ranked, paging: paging, after: after, key: key)
+    }
+
+    struct OrganizationRow: Sendable {
+        var id: UUID
+        var slug: String
+        var name: String
+        var kind: String
+        var tags: [String]
+        var acceptedCategories: [String]
+        var address: String?
+        var lat: Double
+        var lon: Double
+    }
+
+    static func organizationCandidates(_ boxes: [LatLonBox], filters: OrganizationFilters, in db: Database) throws -> [OrganizationRow] {
+        var sql = """
+            SELECT o.organization_id, o.slug, o.name, o.kind, o.tags, o.accepted_categories, o.address, o.lat, o.lon
+            FROM geo_organizations_rtree r CROSS JOIN geo_organizations o ON o.id = r.id
+            WHERE r.max_lat >= ? AND r.min_lat <= ? AND r.max_lon >= ? AND r.min_lon <= ? AND o.lat IS NOT NULL
+            """
+        var extra: [(any DatabaseValueConvertible)?] = []
+        if let kinds = filters.kinds {
+            sql += " AND o.kind IN (\(kinds.map { _ in "?" }.joined(separator: ", ")))"
+            extra += kinds.map(\.rawValue)
+        }
+        if let tag = filters.tag {
+            sql += " AND EXISTS (SELECT 1 FROM json_each(o.tags) WHERE lower(json_each.value) = lower(?))"
+            extra.append(tag)
+        }
+        if let category = filters.acceptsCategory {
+            sql += " AND EXISTS (SELECT 1 FROM json_each(o.accepted_categories) WHERE lower(json_each.value) = lower(?))"
+            extra.append(category)
+        }
+        var seen: [UUID: OrganizationRow] = [:]
+        let decoder = JSONDecoder()
+        for box in boxes {
+            let arguments = StatementArguments([box.south, box.north, box.west, box.east] as [(any DatabaseValueConvertible)?] + extra)
+            for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
+                guard let id = UUID(uuidString: row["organization_id"]) else { continue }
+                let tags = (try? decoder.decode([String].self, from: Data((row["tags"] as String).utf8))) ?? []
+                let accepted = (try? decoder.decode([String].self, from: Data((row["accepted_categories"] as String).utf8))) ?? []
+                seen[id] = OrganizationRow(id: id, slug: row["slug"], name: row["name"], kind: row["kind"], tags: tags,
+                                           acceptedCategories: accepted, address: row["address"], lat: row["lat"], lon: row["lon"])
+            }
+        }
+        return Array(seen.values)
+    }
+
+    // MARK: Pages
+
+    private func decodeCursor(_ cursor: String?, order: ResultOrder, key: String) throws -> PagePosition? {
+        guard let cursor else { return nil }
+        do { return try PageCursor.decode(cursor, order: order, queryKey: key) } catch { throw error.problem }
+    }
+
+    /// `{ "count": N }`, or the page after `after`: `{ "items": [...], "nextCursor": ... }`.
+    private func page<Item: Encodable & Sendable>(
+        _ ranked: [(position: PagePosition, item: Item)], paging: Paging, after: PagePosition?, key: String
+    ) throws -> Response {
+        if paging.count { return try Response.json(["count": ranked.count]) }
+        let sorted = ranked
+            .filter { entry in after.map { $0.precedes(entry.position) } ?? true }
+            .sorted { $0.position.precedes($1.position) }
+        let items = sorted.prefix(paging.limit)
+        let next = sorted.count > paging.limit ? items.last.map { PageCursor.encode($0.position, queryKey: key) } : nil
+        return try Response.json(ResultPage(items: items.map(\.item), nextCursor: next))
+    }
+}
+
+/// Where a query looks: around a centre, or inside a map's box.
+enum Place: Sendable {
+    case nearby(NearbyQuery)
+    case area(AreaQuery)
+
+    var boxes: [LatLonBox] {
+        switch self {
+        case .nearby(let query): query.indexBoxes
+        case .area(let query): query.boxes
+        }
+    }
+
+    func contains(_ point: GeoCoordinate) -> Bool {
+        switch self {
+        case .nearby(let query): query.contains(point)
+        case .area(let query): query.contains(point)
+        }
+    }
+
+    /// What distances are measured from: the centre, or the middle of the map.
+    var origin: GeoCoordinate {
+        switch self {
+        case .nearby(let query): query.center
+        case .area(let query): query.middle
+        }
+    }
+
+    var isNearby: Bool {
+        if case .nearby = self { return true }
+        return false
+    }
+}
+
+struct ResultPage<Item: Encodable & Sendable>: Encodable, Sendable {
+    var items: [Item]
+    var nextCursor: String?
+
+    enum CodingKeys: String, CodingKey { case items, nextCursor }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(items, forKey: .items)
+        try container.encode(nextCursor, forKey: .nextCursor)  // null on the last page
+    }
+}
+
+/// A listing as a result: public facts, the public point and directions to it.
+struct ListingResult: Encodable, Sendable {
+    var id: UUID
+    var title: String
+    var description: String
+    var category: String
+    var free: Bool
+    var price: Money?
+    var status: String
+    var lat: Double
+    var lon: Double
+    /// From the query's centre, for nearby queries.
+    var distanceMeters: Double?
+    var postedAt: Date
+    var directionsURL: URL
+
+    init(_ row: GeoSearchAPI.ListingRow, point: GeoCoordinate, distanceMeters: Double?) {
+        id = row.id
+        title = row.title
+        description = row.description
+        category = row.category
+        free = row.free
+        price = row.price
+        status = row.status
+        lat = point.lat
+        lon = point.lon
+        self.distanceMeters = distanceMeters
+        postedAt = row.postedAt
+        directionsURL = point.directionsURL
+    }
+}
+
+/// An organisation as a result, with directions to it.
+struct OrganizationResult: Encodable, Sendable {
+    var id: UUID
+    var slug: String
+    var name: String
+    var kind: String
+    var tags: [String]
+    var acceptedCategories: [String]
+    var address: String?
+    var lat: Double
+    var lon: Double
+    var distanceMeters: Double?
+    var directionsURL: URL
+
+    init(_ row: GeoSearchAPI.OrganizationRow, point: GeoCoordinate, distanceMeters: Double?) {
+        id = row.id
+        slug = row.slug
+        name = row.name
+        kind = row.kind
+        tags = row.tags
+        acceptedCategories = row.acceptedCategories
+        address = row.address
+        lat = point.lat
+        lon = point.lon
+        self.distanceMeters = distanceMeters
+        directionsURL = point.directionsURL
+    }
+}
+
+extension Request {
+    /// The query string as fields; the first value of a repeated field wins.
+    var queryFields: [String: String] {
+        var fields: [String: String] = [:]
+        for (name, value) in uri.queryParameters where fields[String(name)] == nil { fields[String(name)] = String(value) }
+        return fields
+    }
+}

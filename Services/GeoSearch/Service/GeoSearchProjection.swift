@@ -1,0 +1,162 @@
+import Contracts
+import EventLog
+import Foundation
+import GRDB
+import ReadModel
+
+/// Listings and organisations where geo-search can find them.
+///
+/// Tables: `geo_listings` (every listing it has heard of, with its status) and
+/// `geo_organizations`; beside each an R*Tree on the public point (`*_rtree`, one degenerate
+/// box per point) and, for listings, an FTS5 index on title and description. Only listings
+/// whose status is searchable (`available`, `promised`) are in the R*Tree and the text index:
+/// a withdrawn, given, sold, hidden or expired listing leaves them, and comes back if it is
+/// made available again. An `AccountDeleted` removes every listing of that owner for good.
+///
+/// Only the public approximate point of a listing (`ListingPosted.publicLocation`) is ever
+/// stored: there is no exact location here to leak.
+struct GeoSearchProjection: Projection {
+    let name = "geo-search.places"
+    let filter = EventFilter(categories: ["listing", "organization", "account"])
+
+    /// The statuses that stay in the index.
+    static let searchableStatuses: Set<ListingStatus> = [.available, .promised]
+
+    func registerMigrations(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("geo-search-places-v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE geo_listings (
+                    id INTEGER PRIMARY KEY,
+                    listing_id TEXT NOT NULL UNIQUE,
+                    owner_id TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    description TEXT NOT NULL,
+                    category TEXT NOT NULL,
+                    is_free INTEGER NOT NULL,
+                    price_minor INTEGER,
+                    price_currency TEXT,
+                    status TEXT NOT NULL,
+                    lat REAL NOT NULL,
+                    lon REAL NOT NULL,
+                    posted_at REAL NOT NULL
+                );
+                CREATE INDEX geo_listings_by_owner ON geo_listings (owner_id);
+                CREATE VIRTUAL TABLE geo_listings_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon);
+                CREATE VIRTUAL TABLE geo_listings_fts USING fts5(title, description, tokenize = 'unicode61 remove_diacritics 2');
+                CREATE TABLE geo_deleted_owners (owner_id TEXT PRIMARY KEY);
+                CREATE TABLE geo_organizations (
+                    id INTEGER PRIMARY KEY,
+                    organization_id TEXT NOT NULL UNIQUE,
+                    slug TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    tags TEXT NOT NULL,
+                    accepted_categories TEXT NOT NULL,
+                    address TEXT,
+                    lat REAL,
+                    lon REAL
+                );
+                CREATE VIRTUAL TABLE geo_organizations_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon);
+                """)
+        }
+    }
+
+    func apply(_ event: RecordedEvent, in db: Database) throws {
+        switch try CommonsEvents.catalog.decode(event) {
+        case let posted as ListingPosted:
+            let owner = key(posted.ownerId)
+            // A listing appended after its owner's account was deleted is not shown either.
+            guard try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM geo_deleted_owners WHERE owner_id = ?)",
+                                     arguments: [owner])! else { return }
+            try db.execute(sql: """
+                INSERT INTO geo_listings (listing_id, owner_id, title, description, category, is_free, price_minor, price_currency,
+                                          status, lat, lon, posted_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'available', ?, ?, ?)
+                ON CONFLICT (listing_id) DO NOTHING
+                """, arguments: [key(posted.listingId), owner, posted.title, posted.description, posted.category,
+                                 posted.price == nil, posted.price?.amountMinor, posted.price?.currency,
+                                 posted.publicLocation.lat, posted.publicLocation.lon, posted.postedAt.timeIntervalSince1970])
+            guard db.changesCount > 0 else { return }
+            try index(rowid: db.lastInsertedRowID, in: db)
+        case let edited as ListingEdited:
+            guard let rowid = try rowid(of: edited.listingId, in: db) else { return }
+            try unindex(rowid: rowid, in: db)
+            try db.execute(sql: """
+                UPDATE geo_listings SET title = ?, description = ?, category = ?, is_free = ?, price_minor = ?, price_currency = ?,
+                                        lat = ?, lon = ?
+                WHERE id = ?
+                """, arguments: [edited.title, edited.description, edited.category, edited.price == nil, edited.price?.amountMinor,
+                                 edited.price?.currency, edited.publicLocation.lat, edited.publicLocation.lon, rowid])
+            try index(rowid: rowid, in: db)
+        case let changed as ListingStatusChanged:
+            guard let rowid = try rowid(of: changed.listingId, in: db) else { return }
+            try unindex(rowid: rowid, in: db)
+            try db.execute(sql: "UPDATE geo_listings SET status = ? WHERE id = ?", arguments: [changed.status.rawValue, rowid])
+            try index(rowid: rowid, in: db)
+        case let deleted as AccountDeleted:
+            let owner = key(deleted.accountId)
+            try db.execute(sql: "INSERT OR IGNORE INTO geo_deleted_owners (owner_id) VALUES (?)", arguments: [owner])
+            let rowids = try Int64.fetchAll(db, sql: "SELECT id FROM geo_listings WHERE owner_id = ?", arguments: [owner])
+            for rowid in rowids { try unindex(rowid: rowid, in: db) }
+            try db.execute(sql: "DELETE FROM geo_listings WHERE owner_id = ?", arguments: [owner])
+        case let registered as OrganizationRegistered:
+            try upsertOrganization(id: registered.organizationId, slug: registered.slug, name: registered.name, kind: registered.kind,
+                                   tags: registered.tags, accepted: registered.acceptedCategories, location: registered.location,
+                                   address: registered.address, in: db)
+        case let updated as OrganizationUpdated:
+            try upsertOrganization(id: updated.organizationId, slug: updated.slug, name: updated.name, kind: updated.kind,
+                                   tags: updated.tags, accepted: updated.acceptedCategories, location: updated.location,
+                                   address: updated.address, in: db)
+        default:
+            break
+        }
+    }
+
+    private func key(_ id: UUID) -> String { id.uuidString.lowercased() }
+
+    private func rowid(of listing: UUID, in db: Database) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT id FROM geo_listings WHERE listing_id = ?", arguments: [key(listing)])
+    }
+
+    /// Puts the listing into the R*Tree and the text index if its status is searchable.
+    private func index(rowid: Int64, in db: Database) throws {
+        guard let row = try Row.fetchOne(db, sql: "SELECT title, description, status, lat, lon FROM geo_listings WHERE id = ?",
+                                         arguments: [rowid]),
+              let status = ListingStatus(rawValue: row["status"]), Self.searchableStatuses.contains(status)
+        else { return }
+        let (lat, lon): (Double, Double) = (row["lat"], row["lon"])
+        // A point out of range (never written by the listings service) cannot be found, nor break a query.
+        guard (-90...90).contains(lat), (-180...180).contains(lon) else { return }
+        try db.execute(sql: "INSERT INTO geo_listings_rtree (id, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [rowid, lat, lat, lon, lon])
+        try db.execute(sql: "INSERT INTO geo_listings_fts (rowid, title, description) VALUES (?, ?, ?)",
+                       arguments: [rowid, row["title"] as String, row["description"] as String])
+    }
+
+    private func unindex(rowid: Int64, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM geo_listings_rtree WHERE id = ?", arguments: [rowid])
+        try db.execute(sql: "DELETE FROM geo_listings_fts WHERE rowid = ?", arguments: [rowid])
+    }
+
+    private func upsertOrganization(id: UUID, slug: String, name: String, kind: OrganizationKind, tags: [String], accepted: [String],
+                                    location: Coordinate?, address: String?, in db: Database) throws {
+        let tagsJSON = String(decoding: try JSONEncoder().encode(tags), as: UTF8.self)
+        let acceptedJSON = String(decoding: try JSONEncoder().encode(accepted), as: UTF8.self)
+        // A point out of range would poison every query; such an organisation is kept without one.
+        let point = location.flatMap { (-90...90).contains($0.lat) && (-180...180).contains($0.lon) ? $0 : nil }
+        try db.execute(sql: """
+            INSERT INTO geo_organizations (organization_id, slug, name, kind, tags, accepted_categories, address, lat, lon)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (organization_id) DO UPDATE SET
+                slug = excluded.slug, name = excluded.name, kind = excluded.kind, tags = excluded.tags,
+                accepted_categories = excluded.accepted_categories, address = excluded.address, lat = excluded.lat, lon = excluded.lon
+            """, arguments: [key(id), slug, name, kind.rawValue, tagsJSON, acceptedJSON, address, point?.lat, point?.lon])
+        guard let rowid = try Int64.fetchOne(db, sql: "SELECT id FROM geo_organizations WHERE organization_id = ?", arguments: [key(id)])
+        else { return }
+        try db.execute(sql: "DELETE FROM geo_organizations_rtree WHERE id = ?", arguments: [rowid])
+        if let point {
+            try db.execute(sql: "INSERT INTO geo_organizations_rtree (id, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [rowid, point.lat, point.lat, point.lon, point.lon])
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Contracts
+import EventLog
+import EventLogTestSupport
+import Foundation
+import GeoSearchDomain
+import GeoSearchService
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import ServiceKit
+
+/// The geo-search service on a fresh log and data directory. Tests append the events that
+/// the listings and donations services will write, then query through HTTP.
+struct GeoSearchHarness {
+    let log: TestLog
+    let dataDirectory: String
+
+    init(backend: Backend = .sqlite) async throws {
+        log = try await backend.makeLog()
+        dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("commons-geo-\(UUID().uuidString)").path
+    }
+
+    func test(_ body: @escaping @Sendable (Client) async throws -> Void) async throws {
+        var configuration = try ServiceConfiguration(
+            service: GeoSearchService.name, defaultPort: 0, environment: EnvironmentVariables(["COMMONS_DATA_DIR": dataDirectory]))
+        configuration.readYourWritesPatience = .seconds(15)
+        let ring = SigningKeyRing.generate()
+        let (application, _, routes) = try await ServiceApp.build(
+            GeoSearchService.definition(), configuration: configuration, store: log.store, publicKeys: LocalPublicKeySource { ring })
+        let store = log.store
+        try await application.test(.router) { client in try await body(Client(client: client, store: store, routes: routes)) }
+        await log.close()
+    }
+
+    struct Client: Sendable {
+        let client: any TestClientProtocol
+        let store: any EventStore
+        let routes: [String]
+
+        /// Appends one event and returns its checkpoint, as `Commons-Min-Position` takes it.
+        @discardableResult
+        func append<E: EventContract>(_ event: E, to stream: String) async throws -> String {
+            let result = try await store.append(to: stream, expected: .any, events: [try EventCatalog.encode(event)])
+            return result.checkpoint.description
+        }
+
+        /// Posts a listing at `point` (taken as its public point) and returns the checkpoint.
+        @discardableResult
+        func post(_ id: UUID = UUID(), owner: UUID = UUID(), title: String = "A thing", description: String = "Still works",
+                  category: String = "Furniture", price: Money? = nil, at point: Coordinate,
+                  postedAt: Date = Date(timeIntervalSince1970: 1_800_000_000)) async throws -> String {
+            try await append(ListingPosted(listingId: id, ownerId: owner, title: title, description: description, category: category,
+                                           price: price, publicLocation: point, postedAt: postedAt), to: "listing-\(id.uuidString.lowercased())")
+        }
+
+        func get(_ uri: String, after position: String? = nil) async throws -> Reply {
+            var headers = HTTPFields()
+            if let position { headers[.commonsMinPosition] = position }
+            let response = try await client.execute(uri: uri, method: .get, headers: headers, body: nil)
+            return Reply(status: response.status, body: Data(response.body.readableBytesView))
+        }
+
+        /// The items of a 200 answer.
+        func items(_ uri: String, after position: String? = nil) async throws -> [[String: Any]] {
+            let reply = try await get(uri, after: position)
+            guard reply.status == .ok else { throw TestFailure("\(uri): \(reply.status) \(reply.text)") }
+            return reply.json["items"] as? [[String: Any]] ?? []
+        }
+    }
+
+    struct Reply: Sendable {
+        let status: HTTPResponse.Status
+        let body: Data
+
+        var text: String { String(decoding: body, as: UTF8.self) }
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Known places.
+enum City {
+    static let sanFrancisco = Coordinate(lat: 37.7749, lon: -122.4194)
+    static let oakland = Coordinate(lat: 37.8044, lon: -122.2712)
+    static let sacramento = Coordinate(lat: 38.5816, lon: -121.4944)
+    static let honolulu = Coordinate(lat: 21.3069, lon: -157.8583)
+    static let suva = Coordinate(lat: -18.1416, lon: 178.4419)  // Fiji, west of the antimeridian
+    static let apia = Coordinate(lat: -13.8333, lon: -171.7500)  // Samoa, east of it
+}
+
+extension Coordinate {
+    var point: GeoCoordinate { GeoCoordinate(lat: lat, lon: lon)! }
+}
+
+extension [[String: Any]] {
+    var ids: [String] { compactMap { $0["id"] as? String }.map { $0.lowercased() } }
+}
+
+extension UUID {
+    var key: String { uuidString.lowercased() }
+}
