@@ -29,7 +29,9 @@ struct ProjectionRunnerTests {
         #expect(await runner.waitUntilApplied(head, timeout: .seconds(30)))
         #expect(runner.status.isCaughtUp)
         #expect(try TitlesProjection.titles(in: database.pool) == ["item-0": "title 28", "item-1": "title 29", "item-2": "title 30", "item-3": "title 27"])
-        #expect(try database.checkpoint(of: "titles") == runner.status.checkpoint)
+        // The checkpoint is stored with the rows (it may have moved on since, past events of
+        // other categories, so compare with what was applied rather than the live status).
+        #expect(try database.checkpoint(of: "titles") >= head)
 
         // Live: a new event arrives without a restart.
         let next = try await log.store.append(to: "item-1", expected: .any, events: [testEvent("Titled", ["n": 99])])
