@@ -6,6 +6,33 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// The three targets of a service (STYLE.md): `Services/<Module>/Domain`, a pure library
+/// that cannot import the server stack; `Services/<Module>/Service`, the service on
+/// ServiceKit; and `Services/<Module>/Main`, a few-line executable named `executable`.
+func serviceTargets(
+    _ module: String, executable: String,
+    domain domainDependencies: [Target.Dependency] = [], service serviceDependencies: [Target.Dependency] = []
+) -> [Target] {
+    [
+        .target(name: "\(module)Domain", dependencies: domainDependencies, path: "Services/\(module)/Domain", swiftSettings: strict),
+        .target(
+            name: "\(module)Service",
+            dependencies: [
+                .byName(name: "\(module)Domain"), "ServiceKit", "ReadModel", "Contracts", "EventLog",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ] + serviceDependencies,
+            path: "Services/\(module)/Service",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: executable, dependencies: [.byName(name: "\(module)Service"), "ServiceKit"], path: "Services/\(module)/Main",
+            swiftSettings: strict
+        ),
+    ]
+}
+
 let package = Package(
     name: "commons",
     platforms: [.macOS(.v15), .iOS(.v18)],
@@ -97,62 +124,11 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // MARK: accounts (port 8081)
-        .target(
-            name: "AccountsDomain",
-            dependencies: ["Contracts", "EventLog"],
-            path: "Services/Accounts/Domain",
-            swiftSettings: strict
-        ),
-        .target(
-            name: "AccountsService",
-            dependencies: [
-                "AccountsDomain", "ServiceKit", "ReadModel", "Contracts", "EventLog",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ],
-            path: "Services/Accounts/Service",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "accounts",
-            dependencies: ["AccountsService", "ServiceKit"],
-            path: "Services/Accounts/Main",
-            swiftSettings: strict
-        ),
-
-        // MARK: geo-search (port 8083)
-        // Coordinates, distances, index boxes, public locations and cursors. Foundation only.
-        .target(
-            name: "GeoSearchDomain",
-            path: "Services/GeoSearch/Domain",
-            swiftSettings: strict
-        ),
+        // MARK: geo-search tests
         .testTarget(
             name: "GeoSearchDomainTests",
             dependencies: ["GeoSearchDomain"],
             path: "Tests/GeoSearchDomainTests",
-            swiftSettings: strict
-        ),
-        .target(
-            name: "GeoSearchService",
-            dependencies: [
-                "GeoSearchDomain", "ServiceKit", "ReadModel", "Contracts", "EventLog",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ],
-            path: "Services/GeoSearch/Service",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "geo-search",
-            dependencies: ["GeoSearchService", "ServiceKit"],
-            path: "Services/GeoSearch/Main",
             swiftSettings: strict
         ),
         .testTarget(
@@ -264,6 +240,14 @@ let package = Package(
             path: "Tests/ContractsTests",
             swiftSettings: strict
         ),
-    ],
+    ]
+        // accounts (port 8081)
+        + serviceTargets("Accounts", executable: "accounts", domain: ["Contracts", "EventLog"], service: [
+            .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+            .product(name: "JWTKit", package: "jwt-kit"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ])
+        // geo-search (port 8083): the domain is Foundation only
+        + serviceTargets("GeoSearch", executable: "geo-search"),
     swiftLanguageModes: [.v6]
 )
