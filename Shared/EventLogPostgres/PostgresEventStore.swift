@@ -274,6 +274,16 @@ public final class PostgresEventStore: EventStore {
                     present.insert(id)
                 }
                 let keep = events.indices.filter { !present.contains(events[$0].id) }
+                // A place (stream, version) that holds another event already: name the event.
+                let clashes: PostgresQuery = """
+                    SELECT n.id, n.stream, n.version FROM unnest(\(keep.map { batch.ids[$0] }), \(keep.map { streams[$0] }), \(keep.map { versions[$0] }))
+                        AS n(id, stream, version)
+                    JOIN \(unescaped: schema).events e ON e.stream = n.stream AND e.version = n.version
+                    LIMIT 1
+                    """
+                for try await (id, stream, version) in try await connection.query(clashes, logger: logger).decode((UUID, String, Int64).self) {
+                    throw EventStoreError.importConflict(eventId: id, reason: "\(stream) already has a version \(version)")
+                }
                 if !keep.isEmpty {
                     let insert: PostgresQuery = """
                         INSERT INTO \(unescaped: schema).events (stream, category, version, id, type, schema_version, data, metadata, recorded_at)
@@ -289,15 +299,16 @@ public final class PostgresEventStore: EventStore {
                 return ImportResult(imported: keep.count, alreadyPresent: present.count)
             }
         } catch let error as PostgresTransactionError {
-            if let closure = error.closureError { throw Self.mapImport(closure) }
+            if let closure = error.closureError { throw Self.mapImport(closure, batch: events) }
             throw PostgresEventStoreError("import failed: \(String(reflecting: error))")
         }
     }
 
-    private static func mapImport(_ error: any Error) -> any Error {
+    private static func mapImport(_ error: any Error, batch: [RecordedEvent]) -> any Error {
         guard let error = error as? PSQLError else { return error }
-        if error.serverInfo?[.sqlState] == "23505" {
-            return EventStoreError.importConflict(eventId: UUID(uuid: UUID_NULL_BYTES), reason: error.serverInfo?[.detail] ?? "duplicate key")
+        if error.serverInfo?[.sqlState] == "23505", let first = batch.first {
+            // Only a concurrent import can get here; the clash check above names the event otherwise.
+            return EventStoreError.importConflict(eventId: first.id, reason: error.serverInfo?[.detail] ?? "duplicate key")
         }
         return PostgresEventStoreError(error)
     }
@@ -340,7 +351,6 @@ public final class PostgresEventStore: EventStore {
     }
 }
 
-private let UUID_NULL_BYTES: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
 /// A batch's columns, as the append function takes them.
 struct EncodedBatch {

@@ -289,7 +289,9 @@ struct EventStoreContractTests {
             // An event that clashes with what is stored is refused.
             var clash = exported[0]
             clash.id = UUID()
-            await #expect(throws: EventStoreError.self) { try await copy.store.importEvents([clash]) }
+            await #expect(throws: EventStoreError.importConflict(eventId: clash.id, reason: "\(clash.stream) already has a version \(clash.version)")) {
+                try await copy.store.importEvents([clash])
+            }
             await copy.close()
         }
         let old = try await source.store.readAll(after: .start, limit: 1_000, filter: .all).events
