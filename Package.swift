@@ -83,6 +83,9 @@ let package = Package(
             path: "Shared/EventLogSQLite",
             swiftSettings: strict
         ),
+        // Points on the Earth: validated coordinates, geodesic distances, and the approximate
+        // public location that hides where someone lives. Pure; shared by every service that maps.
+        .target(name: "Geo", path: "Shared/Geo", swiftSettings: strict),
         // Every event type of every service, with stored names, schema versions and upcasters.
         .target(
             name: "Contracts",
@@ -127,14 +130,14 @@ let package = Package(
         // MARK: geo-search tests
         .testTarget(
             name: "GeoSearchDomainTests",
-            dependencies: ["GeoSearchDomain"],
+            dependencies: ["GeoSearchDomain", "Geo"],
             path: "Tests/GeoSearchDomainTests",
             swiftSettings: strict
         ),
         .testTarget(
             name: "GeoSearchTests",
             dependencies: [
-                "GeoSearchService", "GeoSearchDomain", "ServiceKit", "EventLog", "EventLogTestSupport", "Contracts",
+                "GeoSearchService", "GeoSearchDomain", "Geo", "ServiceKit", "EventLog", "EventLogTestSupport", "Contracts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
@@ -247,7 +250,7 @@ let package = Package(
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Crypto", package: "swift-crypto"),
         ])
-        // geo-search (port 8083): the domain is Foundation only
-        + serviceTargets("GeoSearch", executable: "geo-search"),
+        // geo-search (port 8083)
+        + serviceTargets("GeoSearch", executable: "geo-search", domain: ["Geo"], service: ["Geo"]),
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import Geo
 import GeoSearchDomain
 import Testing
 

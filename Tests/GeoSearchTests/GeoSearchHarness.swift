@@ -1,3 +1,4 @@
+import Geo
 import Contracts
 import EventLog
 import EventLogTestSupport

@@ -1,3 +1,4 @@
+import Geo
 /// "What is near this point": a checked centre and radius
 /// (`lat`, `lon`, `radius`, `unit=km|mi`).
 public struct NearbyQuery: Sendable, Hashable {

@@ -1,3 +1,4 @@
+import Geo
 import Foundation
 
 /// The opaque, URL-safe `cursor` of a result list: the position of the last item of a page,

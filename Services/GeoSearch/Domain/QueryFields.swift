@@ -1,3 +1,4 @@
+import Geo
 import Foundation
 
 /// Reads raw query-string fields and collects every problem on the way, so that a request

@@ -1,3 +1,4 @@
+import Geo
 import Contracts
 import Foundation
 import GeoSearchDomain

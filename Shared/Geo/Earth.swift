@@ -1,4 +1,4 @@
-/// The figures of the Earth that geo-search measures with.
+/// The figures of the Earth that Commons measures with.
 public enum Earth {
     /// The mean radius of WGS-84, R₁ = (2a + b) / 3, in metres: the sphere that index boxes are drawn on.
     public static let meanRadiusMeters = 6_371_008.8

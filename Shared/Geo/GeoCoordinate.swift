@@ -15,7 +15,7 @@ public struct GeoCoordinate: Sendable, Hashable {
     }
 
     // For points this module computes from valid ones, which are in range by construction.
-    init(checkedLat lat: Double, lon: Double) {
+    package init(checkedLat lat: Double, lon: Double) {
         self.lat = lat
         self.lon = lon
     }
@@ -30,6 +30,6 @@ public struct GeoCoordinate: Sendable, Hashable {
         lon.isFinite && (-180...180).contains(lon) ? nil : "must be between -180 and 180"
     }
 
-    var latRadians: Double { lat * .pi / 180 }
-    var lonRadians: Double { lon * .pi / 180 }
+    package var latRadians: Double { lat * .pi / 180 }
+    package var lonRadians: Double { lon * .pi / 180 }
 }
