@@ -169,7 +169,7 @@ struct GeoSearchHTTPTests {
     func organizations() async throws {
         try await GeoSearchHarness().test { client in
             let (centre, charity, both, nowhere) = (UUID(), UUID(), UUID(), UUID())
-            func register(_ id: UUID, _ name: String, _ kind: OrganizationKind, tags: [String], accepts: [String], at point: Coordinate?) async throws -> String {
+            @discardableResult func register(_ id: UUID, _ name: String, _ kind: OrganizationKind, tags: [String], accepts: [String], at point: Coordinate?) async throws -> String {
                 try await client.append(OrganizationRegistered(organizationId: id, slug: name.lowercased(), name: name, kind: kind, tags: tags,
                                                                acceptedCategories: accepts, location: point, address: point == nil ? nil : "1 Main St"),
                                         to: "organization-\(id.key)")

@@ -5,10 +5,15 @@ import Foundation
 
 /// Seals values with an account's personal-data key (AES-256-GCM) and opens them again.
 /// Once the key is destroyed, ``open(_:as:)`` returns nil for everything it sealed.
-struct PersonalDataSealer: Sendable {
+public struct PersonalDataSealer: Sendable {
     let vault: any KeyVault
 
-    func seal(_ value: some Encodable, for owner: UUID) async throws -> Sealed {
+    public init(vault: any KeyVault) {
+        self.vault = vault
+    }
+
+    /// The value sealed with `owner`'s key, which is made on first use.
+    public func seal(_ value: some Encodable, for owner: UUID) async throws -> Sealed {
         let key = SymmetricKey(data: try await vault.key(for: owner))
         let plaintext = try JSONEncoder().encode(value)
         let box = try AES.GCM.seal(plaintext, using: key)
@@ -17,7 +22,7 @@ struct PersonalDataSealer: Sendable {
     }
 
     /// The value, or nil when its key has been destroyed.
-    func open<T: Decodable>(_ sealed: Sealed, as type: T.Type) async throws -> T? {
+    public func open<T: Decodable>(_ sealed: Sealed, as type: T.Type) async throws -> T? {
         guard let material = try await vault.existingKey(for: sealed.keyId), let combined = Data(base64Encoded: sealed.box) else { return nil }
         let plaintext = try AES.GCM.open(try AES.GCM.SealedBox(combined: combined), using: SymmetricKey(data: material))
         return try JSONDecoder().decode(T.self, from: plaintext)
