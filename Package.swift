@@ -139,7 +139,8 @@ let package = Package(
             dependencies: [
                 "GeoSearchService", "GeoSearchDomain", "Geo", "ServiceKit", "EventLog", "EventLogTestSupport", "Contracts",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/GeoSearchTests",
             swiftSettings: strict

@@ -30,6 +30,10 @@ public enum CommonsEvents {
         // organizations (written by the donations service)
         catalog.register(OrganizationRegistered.self)
         catalog.register(OrganizationUpdated.self)
+        // saved searches (written by geo-search)
+        catalog.register(AlertCreated.self)
+        catalog.register(AlertDeleted.self)
+        catalog.register(AlertMatchesRead.self)
         return catalog
     }()
 }

@@ -1,5 +1,5 @@
 /// The unit a query's radius is written in (`unit=km|mi`).
-public enum DistanceUnit: String, Sendable, CaseIterable {
+public enum DistanceUnit: String, Sendable, CaseIterable, Codable {
     /// Kilometres, the default.
     case kilometers = "km"
     /// International miles.

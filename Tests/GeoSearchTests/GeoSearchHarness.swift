@@ -21,15 +21,16 @@ struct GeoSearchHarness {
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("commons-geo-\(UUID().uuidString)").path
     }
 
-    func test(_ body: @escaping @Sendable (Client) async throws -> Void) async throws {
+    /// Runs `body` against the service; `.live` serves on a real port (`client.client.port`), for streams.
+    func test(_ mode: TestingSetup = .router, _ body: @escaping @Sendable (Client) async throws -> Void) async throws {
         var configuration = try ServiceConfiguration(
             service: GeoSearchService.name, defaultPort: 0, environment: EnvironmentVariables(["COMMONS_DATA_DIR": dataDirectory]))
         configuration.readYourWritesPatience = .seconds(15)
         let ring = SigningKeyRing.generate()
-        let (application, _, routes) = try await ServiceApp.build(
+        let (application, runtime, routes) = try await ServiceApp.build(
             GeoSearchService.definition(), configuration: configuration, store: log.store, publicKeys: LocalPublicKeySource { ring })
         let store = log.store
-        try await application.test(.router) { client in try await body(Client(client: client, store: store, routes: routes)) }
+        try await application.test(mode) { client in try await body(Client(client: client, store: store, routes: routes, ring: ring, runtime: runtime)) }
         await log.close()
     }
 
@@ -37,6 +38,30 @@ struct GeoSearchHarness {
         let client: any TestClientProtocol
         let store: any EventStore
         let routes: [String]
+        let ring: SigningKeyRing
+        let runtime: ServiceRuntime
+
+        /// A valid access token for `account`.
+        func token(for account: UUID) async throws -> String {
+            let (signer, kid) = try await ring.signer()
+            let claims = AccessTokenClaims(accountId: account, sessionId: UUID(), role: .member, issuedAt: Date(), lifetime: 900)
+            return try await signer.sign(claims, kid: .init(string: kid))
+        }
+
+        /// A request as `account` (anonymous when nil), with a JSON body and `Commons-Min-Position` when given.
+        func send(_ method: HTTPRequest.Method, _ uri: String, as account: UUID?, json: [String: Any]? = nil,
+                  after position: String? = nil) async throws -> Reply {
+            var headers = HTTPFields()
+            if let account { headers[.authorization] = "Bearer \(try await token(for: account))" }
+            if let position { headers[.commonsMinPosition] = position }
+            var body: ByteBuffer?
+            if let json {
+                headers[.contentType] = "application/json"
+                body = ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: json))
+            }
+            let response = try await client.execute(uri: uri, method: method, headers: headers, body: body)
+            return Reply(status: response.status, body: Data(response.body.readableBytesView), headers: response.headers)
+        }
 
         /// Appends one event and returns its checkpoint, as `Commons-Min-Position` takes it.
         @discardableResult
@@ -58,7 +83,7 @@ struct GeoSearchHarness {
             var headers = HTTPFields()
             if let position { headers[.commonsMinPosition] = position }
             let response = try await client.execute(uri: uri, method: .get, headers: headers, body: nil)
-            return Reply(status: response.status, body: Data(response.body.readableBytesView))
+            return Reply(status: response.status, body: Data(response.body.readableBytesView), headers: response.headers)
         }
 
         /// The items of a 200 answer.
@@ -72,6 +97,7 @@ struct GeoSearchHarness {
     struct Reply: Sendable {
         let status: HTTPResponse.Status
         let body: Data
+        var headers = HTTPFields()
 
         var text: String { String(decoding: body, as: UTF8.self) }
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }

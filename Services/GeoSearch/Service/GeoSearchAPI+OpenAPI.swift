@@ -19,5 +19,21 @@ extension GeoSearchAPI {
               "Organisations in a map box (swLat, swLon, neLat, neLon), with kind, tag and acceptsCategory; "
                   + "nearest the box's middle first.",
               responses: [200: "{ items, nextCursor } or { count }", 400: "Invalid or missing fields"]),
+        .init("POST", "/v1/alerts",
+              "Save a search: new listings within radius (unit=km|mi, at most 100 km) of lat/lon, optionally of a category "
+                  + "and with keywords q. At most 20 per account.",
+              authenticated: true,
+              body: .object(["lat": .number, "lon": .number, "radius": .number, "unit": .string(), "category": .string(),
+                             "q": .string(), "name": .string()], required: ["lat", "lon"]),
+              responses: [201: "The alert", 409: "Too many alerts", 422: "Invalid or missing fields"]),
+        .init("GET", "/v1/alerts", "My alerts.", authenticated: true, responses: [200: "{ items }"]),
+        .init("GET", "/v1/alerts/{id}", "One of my alerts.", authenticated: true, responses: [200: "The alert", 404: "Not mine"]),
+        .init("DELETE", "/v1/alerts/{id}", "Delete one of my alerts.", authenticated: true, responses: [204: "Deleted", 404: "Not mine"]),
+        .init("GET", "/v1/alerts/matches",
+              "New listings my alerts matched since my last read (limit 1–100), oldest first; moves the read marker past them.",
+              authenticated: true, responses: [200: "{ items, readUpTo, hasMore }"]),
+        .init("GET", "/v1/alerts/stream",
+              "My matches live as server-sent events (event: match), resumable with Last-Event-ID; from the read marker otherwise.",
+              authenticated: true, responses: [200: "text/event-stream", 400: "Bad Last-Event-ID"]),
     ])
 }

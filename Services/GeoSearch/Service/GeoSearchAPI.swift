@@ -1,6 +1,7 @@
 import Geo
 import Contracts
 import Foundation
+import EventLog
 import GeoSearchDomain
 import GRDB
 import Hummingbird
@@ -83,12 +84,14 @@ struct GeoSearchAPI: Sendable {
         var lat: Double
         var lon: Double
         var postedAt: Date
+        /// Where in the log the listing was posted.
+        var posted: Checkpoint
     }
 
     static func listingCandidates(_ boxes: [LatLonBox], filters: ListingFilters, in db: Database) throws -> [ListingRow] {
         var sql = """
             SELECT l.listing_id, l.title, l.description, l.category, l.is_free, l.price_minor, l.price_currency, l.status,
-                   l.lat, l.lon, l.posted_at
+                   l.lat, l.lon, l.posted_at, l.posted_tx, l.posted_pos
             FROM geo_listings_rtree r CROSS JOIN geo_listings l ON l.id = r.id
             WHERE r.max_lat >= ? AND r.min_lat <= ? AND r.max_lon >= ? AND r.min_lon <= ? AND l.status = ?
             """
@@ -100,6 +103,10 @@ struct GeoSearchAPI: Sendable {
         if let free = filters.free {
             sql += " AND l.is_free = ?"
             extra.append(free)
+        }
+        if let after = filters.postedAfter {
+            sql += " AND (l.posted_tx, l.posted_pos) > (?, ?)"
+            extra += [Int64(bitPattern: after.transaction), after.position]
         }
         if let keywords = filters.keywords {
             sql += " AND l.id IN (SELECT rowid FROM geo_listings_fts WHERE geo_listings_fts MATCH ?)"
@@ -115,7 +122,8 @@ struct GeoSearchAPI: Sendable {
                 seen[id] = ListingRow(
                     id: id, title: row["title"], description: row["description"], category: row["category"], free: row["is_free"],
                     price: minor.flatMap { amount in currency.map { Money(amountMinor: amount, currency: $0) } },
-                    status: row["status"], lat: row["lat"], lon: row["lon"], postedAt: Date(timeIntervalSince1970: row["posted_at"]))
+                    status: row["status"], lat: row["lat"], lon: row["lon"], postedAt: Date(timeIntervalSince1970: row["posted_at"]),
+                    posted: Checkpoint(transaction: UInt64(bitPattern: row["posted_tx"]), position: row["posted_pos"]))
             }
         }
         return Array(seen.values)

@@ -59,6 +59,15 @@ struct GeoSearchProjection: Projection {
                 CREATE VIRTUAL TABLE geo_organizations_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon);
                 """)
         }
+        // Where in the log each listing was posted, so that alerts can ask for what is new
+        // since a point that means the same on every replica.
+        migrator.registerMigration("geo-search-places-v2") { db in
+            try db.execute(sql: """
+                ALTER TABLE geo_listings ADD COLUMN posted_tx INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE geo_listings ADD COLUMN posted_pos INTEGER NOT NULL DEFAULT 0;
+                CREATE INDEX geo_listings_by_posting ON geo_listings (posted_tx, posted_pos);
+                """)
+        }
     }
 
     func apply(_ event: RecordedEvent, in db: Database) throws {
@@ -70,12 +79,13 @@ struct GeoSearchProjection: Projection {
                                      arguments: [owner])! else { return }
             try db.execute(sql: """
                 INSERT INTO geo_listings (listing_id, owner_id, title, description, category, is_free, price_minor, price_currency,
-                                          status, lat, lon, posted_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'available', ?, ?, ?)
+                                          status, lat, lon, posted_at, posted_tx, posted_pos)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'available', ?, ?, ?, ?, ?)
                 ON CONFLICT (listing_id) DO NOTHING
                 """, arguments: [key(posted.listingId), owner, posted.title, posted.description, posted.category,
                                  posted.price == nil, posted.price?.amountMinor, posted.price?.currency,
-                                 posted.publicLocation.lat, posted.publicLocation.lon, posted.postedAt.timeIntervalSince1970])
+                                 posted.publicLocation.lat, posted.publicLocation.lon, posted.postedAt.timeIntervalSince1970,
+                                 Int64(bitPattern: event.checkpoint.transaction), event.checkpoint.position])
             guard db.changesCount > 0 else { return }
             try index(rowid: db.lastInsertedRowID, in: db)
         case let edited as ListingEdited:

@@ -1,6 +1,7 @@
 import Geo
 import Contracts
 import Foundation
+import EventLog
 import GeoSearchDomain
 
 /// Reads the query fields that geo-search adds to the domain's `NearbyQuery` and `AreaQuery`
@@ -55,15 +56,10 @@ struct QueryParameters {
         return limit
     }
 
-    /// `q`: the words to look for, as an FTS5 query that cannot be malformed (each word quoted,
-    /// matching as a prefix, all required).
+    /// `q`: the words to look for, as an FTS5 query (see `Keywords`).
     mutating func keywords() -> String? {
         guard let value = text("q") else { return nil }
-        guard value.count <= 200 else { report("must be at most 200 characters", for: "q"); return nil }
-        let words = value.split { !($0.isLetter || $0.isNumber) }.map(String.init)
-        guard !words.isEmpty else { report("must contain a word", for: "q"); return nil }
-        guard words.count <= 10 else { report("must have at most 10 words", for: "q"); return nil }
-        return words.map { "\"\($0)\"*" }.joined(separator: " ")
+        do { return try Keywords(value).fullTextQuery } catch { merge(error); return nil }
     }
 }
 
@@ -75,9 +71,19 @@ struct ListingFilters: Sendable {
     var free: Bool?
     var status: ListingStatus
     var order: ResultOrder
+    /// Only listings posted after this point of the log (what alerts ask for).
+    var postedAfter: Checkpoint?
 
     /// Statuses a query may ask for: the others are not in the index.
     static let searchable: [ListingStatus] = [.available, .promised]
+
+    init(category: String?, keywords: String?, status: ListingStatus, order: ResultOrder, postedAfter: Checkpoint?) {
+        self.category = category
+        self.keywords = keywords
+        self.status = status
+        self.order = order
+        self.postedAfter = postedAfter
+    }
 
     init(_ fields: inout QueryParameters, defaultOrder: ResultOrder) {
         category = fields.label("category")

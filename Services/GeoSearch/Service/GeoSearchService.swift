@@ -8,19 +8,21 @@ import ServiceKit
 
 /// The geo-search service (port 8083): what is near me — items, donation centres, charities.
 ///
-/// Read only: it appends nothing, and builds its read model from the listings and
-/// organisations events (and `AccountDeleted`, to drop a deleted account's listings).
-/// Routes live under `/v1/nearby` and `/v1/area`. It reads no settings beyond the kit's.
+/// It builds its read model from the listings and organisations events (and `AccountDeleted`,
+/// to drop a deleted account's listings and alerts). The only streams it writes are its
+/// saved searches' (`alert-…`, `alertreads-…`). Routes live under `/v1/nearby`, `/v1/area`
+/// and `/v1/alerts`. It reads no settings beyond the kit's.
 public enum GeoSearchService {
     public static let name = "geo-search"
     public static let port = 8083
     /// The projections of the service's read model (the kit adds its revocation list).
-    public static let projections: [any Projection] = [GeoSearchProjection()]
+    public static let projections: [any Projection] = [GeoSearchProjection(), AlertsProjection()]
 
     /// The service.
     public static func definition() -> ServiceDefinition {
         ServiceDefinition(name: name, defaultPort: port, projections: projections, openAPI: GeoSearchAPI.document) { router, runtime in
             GeoSearchAPI(readModel: runtime.readModel).addRoutes(to: router)
+            AlertsAPI(runtime: runtime).addRoutes(to: router)
         }
     }
 }

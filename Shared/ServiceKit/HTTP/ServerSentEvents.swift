@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import ServiceLifecycle
 
 /// One server-sent event (the `text/event-stream` format of the WHATWG HTML standard, §9.2).
 public struct ServerSentEvent: Sendable, Hashable {
@@ -44,6 +45,10 @@ public struct ServerSentEvent: Sendable, Hashable {
 public struct ServerSentEventSink {
     fileprivate var writer: any ResponseBodyWriter
 
+    /// False once the server has begun a graceful shutdown (the client then reconnects to
+    /// another replica with its `Last-Event-ID`) or the request's task was cancelled.
+    public var isOpen: Bool { !Task.isShuttingDownGracefully && !Task.isCancelled }
+
     /// Sends one event; throws once the client has gone, which ends the producer.
     public mutating func send(_ event: ServerSentEvent) async throws {
         try await writer.write(ByteBuffer(string: event.encoded))
@@ -57,7 +62,8 @@ public struct ServerSentEventSink {
 
 extension Response {
     /// A `text/event-stream` response whose body is whatever `produce` sends until it
-    /// returns or the client goes away. It starts with a `retry` hint of `retryMilliseconds`
+    /// returns or the client goes away. A producer that runs until told should stop when
+    /// ``ServerSentEventSink/isOpen`` turns false. It starts with a `retry` hint of `retryMilliseconds`
     /// for the client's reconnections. Caches and buffering proxies are told to stay out.
     public static func serverSentEvents(
         retryMilliseconds: Int = 3_000,

@@ -1,0 +1,226 @@
+import Contracts
+import EventLog
+import Foundation
+import GeoSearchDomain
+import Hummingbird
+import ReadModel
+import ServiceKit
+
+/// The routes of saved searches (`/v1/alerts`), all for the signed-in owner only; someone
+/// else's alert answers 404, as if it did not exist.
+///
+/// Reading `GET /v1/alerts/matches` moves the owner's read marker past what it returned
+/// (an `AlertMatchesRead` event), so the next call lists only what is newer. The live
+/// stream does not move it: a client that also wants the list to stay short calls the
+/// list after it has shown what the stream delivered.
+struct AlertsAPI: Sendable {
+    let runtime: ServiceRuntime
+    let matcher: AlertMatcher
+
+    /// Alerts per account: enough for home, work and a few searches, not a scraper's grid.
+    static let maximumAlertsPerAccount = 20
+    /// How often an idle stream sends a keep-alive comment, for proxies that drop quiet connections.
+    static let keepAliveInterval = Duration.seconds(15)
+
+    init(runtime: ServiceRuntime) {
+        self.runtime = runtime
+        matcher = AlertMatcher(readModel: runtime.readModel, sealer: PersonalDataSealer(vault: runtime.keyVault))
+    }
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.post("/v1/alerts") { request, context in try await create(request, context: context) }
+        router.get("/v1/alerts") { _, context in
+            let owner = try context.requireIdentity().accountId
+            var views: [AlertView] = []
+            for alert in try await matcher.alerts(of: owner) {
+                if let criteria = try await matcher.criteria(of: alert) { views.append(AlertView(alert, criteria)) }
+            }
+            return try Response.json(["items": views])
+        }
+        router.get("/v1/alerts/matches") { request, context in try await readMatches(request, context: context) }
+        router.get("/v1/alerts/stream") { request, context in try await stream(request, context: context) }
+        router.get("/v1/alerts/{id}") { _, context in
+            let (alert, criteria) = try await ownAlert(context)
+            return try Response.json(AlertView(alert, criteria), version: 1)
+        }
+        router.delete("/v1/alerts/{id}") { _, context in
+            let (alert, _) = try await ownAlert(context)
+            let owner = try context.requireIdentity().accountId
+            let deleted = AlertDeleted(alertId: alert.id, ownerId: owner)
+            let result: AppendResult
+            do {
+                result = try await runtime.store.append(
+                    to: "alert-\(alert.id.uuidString.lowercased())", expected: .exact(1),
+                    events: [try EventCatalog.encode(deleted, metadata: context.eventMetadata)])
+            } catch EventStoreError.wrongExpectedVersion {
+                throw Problem.notFound()  // deleted meanwhile by another request
+            }
+            _ = await runtime.waitUntilApplied(result.checkpoint)
+            return Response.empty(position: result.checkpoint)
+        }
+    }
+
+    /// `POST /v1/alerts`: saves a search; 201 with the alert and its `Location`.
+    private func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let owner = try context.requireIdentity().accountId
+        let body = try await request.decodeJSON(as: AlertRequest.self, context: context)
+        let criteria: AlertCriteria
+        do { criteria = try AlertCriteria.parse(body.fields) } catch {
+            switch error { case .invalid(let errors): throw Problem.validation(errors, detail: "The alert has invalid or missing fields.") }
+        }
+        guard try await matcher.alerts(of: owner).count < Self.maximumAlertsPerAccount else {
+            throw Problem.conflict("You have \(Self.maximumAlertsPerAccount) alerts, the most an account may have; delete one first.",
+                                   type: "too-many-alerts")
+        }
+        let alertId = UUID()
+        let now = Date()
+        let created = AlertCreated(
+            alertId: alertId, ownerId: owner, criteria: try await matcher.sealer.seal(criteria, for: owner), createdAt: now)
+        let result = try await runtime.store.append(
+            to: "alert-\(alertId.uuidString.lowercased())", expected: .noStream,
+            events: [try EventCatalog.encode(created, metadata: context.eventMetadata)])
+        // So that the owner's next call, on this replica, already sees the alert.
+        _ = await runtime.waitUntilApplied(result.checkpoint)
+        let stored = StoredAlert(id: alertId, sealed: created.criteria, created: result.checkpoint, createdAt: now)
+        return try Response.json(AlertView(stored, criteria), status: .created, version: 1, position: result.checkpoint,
+                                 location: "/v1/alerts/\(alertId.uuidString.lowercased())")
+    }
+
+    /// `GET /v1/alerts/matches?limit=`: new matches since the last read, oldest first, and moves the read marker past them.
+    private func readMatches(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let owner = try context.requireIdentity().accountId
+        var limit = 50
+        if let text = request.query("limit") {
+            guard let value = Int(text), (1...100).contains(value) else {
+                throw Problem.malformed("The query has invalid fields.", errors: ["limit": ["must be a whole number from 1 to 100"]])
+            }
+            limit = value
+        }
+        let found = try await matcher.matches(of: owner, after: nil, limit: limit + 1)
+        let items = Array(found.prefix(limit))
+        guard let last = items.last else { return try Response.json(MatchesPage(items: [], readUpTo: nil, hasMore: false)) }
+        let read = AlertMatchesRead(ownerId: owner, upTo: last.id)
+        let result = try await runtime.store.append(
+            to: "alertreads-\(owner.uuidString.lowercased())", expected: .any,
+            events: [try EventCatalog.encode(read, metadata: context.eventMetadata)])
+        _ = await runtime.waitUntilApplied(result.checkpoint)
+        return try Response.json(MatchesPage(items: items, readUpTo: last.id, hasMore: found.count > limit), position: result.checkpoint)
+    }
+
+    /// `GET /v1/alerts/stream`: matches as server-sent events (`event: match`, the match's id
+    /// as the event id), from `Last-Event-ID` when a client resumes, else from the read marker.
+    private func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let owner = try context.requireIdentity().accountId
+        let resumeFrom = try request.lastEventID.map { text in
+            guard let checkpoint = Checkpoint(text) else {
+                throw Problem.malformed("Last-Event-ID is not an id this stream sent.", errors: ["Last-Event-ID": ["is not a match id"]])
+            }
+            return checkpoint
+        }
+        let matcher = matcher
+        let runtime = runtime
+        return .serverSentEvents { sink in
+            var after = resumeFrom
+            var applied = Self.applied(runtime)
+            var quietSince = ContinuousClock.now
+            while sink.isOpen {
+                let batch = try await matcher.matches(of: owner, after: after, limit: 100)
+                for match in batch {
+                    try await sink.send(try .json(match, id: match.id, name: "match"))
+                    after = Checkpoint(match.id)
+                }
+                if batch.count == 100 { continue }
+                if !batch.isEmpty { quietSince = .now }
+                // Wait for the read model to move (in memory, cheap) before asking SQLite again.
+                while Self.applied(runtime) == applied, sink.isOpen {
+                    try await Task.sleep(for: .milliseconds(200))
+                    if ContinuousClock.now - quietSince >= Self.keepAliveInterval {
+                        try await sink.keepAlive()
+                        quietSince = .now
+                    }
+                }
+                applied = Self.applied(runtime)
+            }
+        }
+    }
+
+    /// How far each projection has got: it changes whenever the read model does.
+    private static func applied(_ runtime: ServiceRuntime) -> [Checkpoint] {
+        runtime.runners.map(\.status.checkpoint)
+    }
+
+    /// The caller's alert named in the path, opened; 404 for anyone else's, a deleted one, or one whose key is gone.
+    private func ownAlert(_ context: AppRequestContext) async throws -> (StoredAlert, AlertCriteria) {
+        let owner = try context.requireIdentity().accountId
+        let id = try context.parameters.uuid("id")
+        guard let alert = try await matcher.alerts(of: owner).first(where: { $0.id == id }),
+              let criteria = try await matcher.criteria(of: alert)
+        else { throw Problem.notFound() }
+        return (alert, criteria)
+    }
+}
+
+/// The body of `POST /v1/alerts`; numbers may also come as text.
+struct AlertRequest: Decodable, Sendable {
+    var lat: Double?
+    var lon: Double?
+    var radius: Double?
+    var unit: String?
+    var category: String?
+    var q: String?
+    var name: String?
+
+    /// The fields as the text `AlertCriteria.parse` reads.
+    var fields: [String: String] {
+        var fields: [String: String] = [:]
+        fields["lat"] = lat.map { "\($0)" }
+        fields["lon"] = lon.map { "\($0)" }
+        fields["radius"] = radius.map { "\($0)" }
+        fields["unit"] = unit
+        fields["category"] = category
+        fields["q"] = q
+        fields["name"] = name
+        return fields
+    }
+}
+
+/// An alert as its owner sees it.
+struct AlertView: Encodable, Sendable {
+    var id: UUID
+    var name: String?
+    var lat: Double
+    var lon: Double
+    /// In `unit`.
+    var radius: Double
+    var unit: String
+    var category: String?
+    var q: String?
+    var createdAt: Date
+
+    init(_ alert: StoredAlert, _ criteria: AlertCriteria) {
+        id = alert.id
+        name = criteria.name
+        lat = criteria.lat
+        lon = criteria.lon
+        radius = criteria.radiusMeters / criteria.unit.meters
+        unit = criteria.unit.rawValue
+        category = criteria.category
+        q = criteria.keywords?.words.joined(separator: " ")
+        createdAt = alert.createdAt
+    }
+}
+
+/// A page of matches: `readUpTo` is the new read marker (null when nothing was new).
+struct MatchesPage: Encodable, Sendable {
+    var items: [AlertMatch]
+    var readUpTo: String?
+    var hasMore: Bool
+
+    enum CodingKeys: String, CodingKey { case items, readUpTo, hasMore }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(items, forKey: .items)
+        try container.encode(readUpTo, forKey: .readUpTo)
+        try container.encode(hasMore, forKey: .hasMore)
+    }
+}
