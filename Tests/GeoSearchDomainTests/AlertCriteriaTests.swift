@@ -40,3 +40,19 @@ struct AlertCriteriaTests {
         #expect(throws: GeoSearchError.invalid(["q": ["must be at most 200 characters"]])) { try Keywords(String(repeating: "a", count: 201)) }
     }
 }
+
+@Suite("the growing circle of nearest-first queries")
+struct NearestSearchTests {
+    @Test("starts small but never short of the cursor, grows at least twofold, stops at the query's radius")
+    func radii() {
+        #expect(NearestSearch.firstRadius(queryRadius: 5_000, cursorDistance: nil) == 312.5)
+        #expect(NearestSearch.firstRadius(queryRadius: 400, cursorDistance: nil) == 50)
+        #expect(NearestSearch.firstRadius(queryRadius: 30, cursorDistance: nil) == 30)
+        #expect(NearestSearch.firstRadius(queryRadius: 5_000, cursorDistance: 2_000) == 2_500)
+        #expect(NearestSearch.nextRadius(after: 100, found: 0, needed: 21, queryRadius: 5_000) == 400)
+        #expect(NearestSearch.nextRadius(after: 100, found: 20, needed: 21, queryRadius: 5_000) == 200)
+        let scaled = NearestSearch.nextRadius(after: 100, found: 1, needed: 25, queryRadius: 5_000)
+        #expect(abs(scaled - 650) < 1e-9)
+        #expect(NearestSearch.nextRadius(after: 4_000, found: 1, needed: 25, queryRadius: 5_000) == 5_000)
+    }
+}

@@ -62,6 +62,10 @@ struct GeoSearchAPI: Sendable {
 
     func listings(in place: Place, filters: ListingFilters, paging: Paging, key: String) async throws -> Response {
         let after = try decodeCursor(paging.cursor, order: filters.order, key: key)
+        if case .nearby(let query) = place, filters.order == .distance, !paging.count {
+            return try page(try await nearest(query, filters: filters, needed: paging.limit + 1, after: after),
+                            paging: paging, after: after, key: key)
+        }
         let rows = try await readModel.pool.read { db in try Self.listingCandidates(place.boxes, filters: filters, in: db) }
         var ranked: [(position: PagePosition, item: ListingResult)] = []
         for row in rows {
@@ -71,6 +75,28 @@ struct GeoSearchAPI: Sendable {
             ranked.append((position, ListingResult(row, point: point, distanceMeters: place.isNearby ? meters : nil)))
         }
         return try page(ranked, paging: paging, after: after, key: key)
+    }
+
+    /// The `needed` nearest matches after the cursor (fewer when the radius holds fewer), by
+    /// a growing circle (`NearestSearch`) rather than by reading the whole radius.
+    func nearest(_ query: NearbyQuery, filters: ListingFilters, needed: Int, after: PagePosition?)
+        async throws -> [(position: PagePosition, item: ListingResult)] {
+        try await readModel.pool.read { db in
+            var radius = NearestSearch.firstRadius(queryRadius: query.radiusMeters, cursorDistance: after?.value)
+            while true {
+                var ranked: [(position: PagePosition, item: ListingResult)] = []
+                let boxes = LatLonBox.covering(center: query.center, radiusMeters: radius)
+                for row in try Self.listingCandidates(boxes, filters: filters, in: db) {
+                    guard let point = GeoCoordinate(lat: row.lat, lon: row.lon) else { continue }
+                    let meters = query.center.distanceMeters(to: point)
+                    let position = PagePosition.distance(meters, id: row.id)
+                    guard meters <= radius, after.map({ $0.precedes(position) }) ?? true else { continue }
+                    ranked.append((position, ListingResult(row, point: point, distanceMeters: meters)))
+                }
+                if ranked.count >= needed || radius >= query.radiusMeters { return ranked }
+                radius = NearestSearch.nextRadius(after: radius, found: ranked.count, needed: needed, queryRadius: query.radiusMeters)
+            }
+        }
     }
 
     struct ListingRow: Sendable {
@@ -97,8 +123,11 @@ struct GeoSearchAPI: Sendable {
             """
         var extra: [(any DatabaseValueConvertible)?] = [filters.status.rawValue]
         if let category = filters.category {
-            sql += " AND l.category = ? COLLATE NOCASE"
-            extra.append(category)
+            guard let code = try Int64.fetchOne(db, sql: "SELECT code FROM geo_categories WHERE name = ?", arguments: [category]) else {
+                return []  // a category nothing was ever posted in
+            }
+            sql += " AND r.min_category <= ? AND r.max_category >= ?"
+            extra += [code, code]
         }
         if let free = filters.free {
             sql += " AND l.is_free = ?"

@@ -68,6 +68,26 @@ struct GeoSearchProjection: Projection {
                 CREATE INDEX geo_listings_by_posting ON geo_listings (posted_tx, posted_pos);
                 """)
         }
+        // The category becomes a third dimension of the R*Tree, so that a query for one
+        // category walks only that category's entries instead of filtering every neighbour.
+        migrator.registerMigration("geo-search-places-v3") { db in
+            try db.execute(sql: """
+                CREATE TABLE geo_categories (code INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE COLLATE NOCASE);
+                INSERT OR IGNORE INTO geo_categories (name) SELECT category FROM geo_listings ORDER BY id;
+                DROP TABLE geo_listings_rtree;
+                CREATE VIRTUAL TABLE geo_listings_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon, min_category, max_category);
+                INSERT INTO geo_listings_rtree (id, min_lat, max_lat, min_lon, max_lon, min_category, max_category)
+                    SELECT l.id, l.lat, l.lat, l.lon, l.lon, c.code, c.code FROM geo_listings l JOIN geo_categories c ON c.name = l.category
+                    WHERE l.status IN ('available', 'promised') AND l.lat BETWEEN -90 AND 90 AND l.lon BETWEEN -180 AND 180;
+                """)
+        }
+    }
+
+    /// The R*Tree's code for a category name (any case), made on first sight.
+    static func categoryCode(_ name: String, in db: Database) throws -> Int64 {
+        if let code = try Int64.fetchOne(db, sql: "SELECT code FROM geo_categories WHERE name = ?", arguments: [name]) { return code }
+        try db.execute(sql: "INSERT INTO geo_categories (name) VALUES (?)", arguments: [name])
+        return db.lastInsertedRowID
     }
 
     func apply(_ event: RecordedEvent, in db: Database) throws {
@@ -130,15 +150,17 @@ struct GeoSearchProjection: Projection {
 
     /// Puts the listing into the R*Tree and the text index if its status is searchable.
     private func index(rowid: Int64, in db: Database) throws {
-        guard let row = try Row.fetchOne(db, sql: "SELECT title, description, status, lat, lon FROM geo_listings WHERE id = ?",
+        guard let row = try Row.fetchOne(db, sql: "SELECT title, description, category, status, lat, lon FROM geo_listings WHERE id = ?",
                                          arguments: [rowid]),
               let status = ListingStatus(rawValue: row["status"]), Self.searchableStatuses.contains(status)
         else { return }
         let (lat, lon): (Double, Double) = (row["lat"], row["lon"])
         // A point out of range (never written by the listings service) cannot be found, nor break a query.
         guard (-90...90).contains(lat), (-180...180).contains(lon) else { return }
-        try db.execute(sql: "INSERT INTO geo_listings_rtree (id, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)",
-                       arguments: [rowid, lat, lat, lon, lon])
+        let category = try Self.categoryCode(row["category"], in: db)
+        try db.execute(sql: """
+            INSERT INTO geo_listings_rtree (id, min_lat, max_lat, min_lon, max_lon, min_category, max_category) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [rowid, lat, lat, lon, lon, category, category])
         try db.execute(sql: "INSERT INTO geo_listings_fts (rowid, title, description) VALUES (?, ?, ?)",
                        arguments: [rowid, row["title"] as String, row["description"] as String])
     }

@@ -1,0 +1,20 @@
+/// How a nearest-first query grows its search circle: instead of reading every match within
+/// the query's radius and sorting them all, it reads a small circle first and widens it only
+/// until the circle holds more matches than the page needs. Every point within the circle is
+/// in the index boxes that cover it, so once the circle holds `needed` matches, no match
+/// outside can come before them; the page is then exact.
+public enum NearestSearch {
+    /// The first circle's radius: a sixteenth of the query's, but never less than 50 m nor
+    /// short of the cursor's distance (a later page starts where the last one ended).
+    public static func firstRadius(queryRadius: Double, cursorDistance: Double?) -> Double {
+        min(queryRadius, max(50, queryRadius / 16, (cursorDistance ?? 0) * 1.25))
+    }
+
+    /// The next circle after `radius` held only `found` of the `needed` matches: scaled by the
+    /// area the missing ones should take at the density seen so far (with a margin), at least
+    /// doubled, and never past the query's radius.
+    public static func nextRadius(after radius: Double, found: Int, needed: Int, queryRadius: Double) -> Double {
+        let scale = found > 0 ? (Double(needed) / Double(found)).squareRoot() * 1.3 : 4
+        return min(queryRadius, radius * max(2, scale))
+    }
+}
