@@ -16,4 +16,18 @@ public protocol Projection: Sendable {
     /// Applies one event. Throwing rolls back the whole batch and halts the projection on
     /// this event until it succeeds or an operator parks it.
     func apply(_ event: RecordedEvent, in db: Database) throws
+
+    /// Called before a rebuild from the start of the log applies its first event, in a file
+    /// nobody reads yet: a projection may then defer its indexes (load rows first, index after).
+    func beginBulkLoad(in db: Database) throws
+    /// Called once a rebuild from the start has applied its last event, before the file is
+    /// swapped in: builds whatever ``beginBulkLoad(in:)`` deferred.
+    func endBulkLoad(in db: Database) throws
+}
+
+extension Projection {
+    /// Nothing to defer, by default.
+    public func beginBulkLoad(in db: Database) throws {}
+    /// Nothing deferred, by default.
+    public func endBulkLoad(in db: Database) throws {}
 }

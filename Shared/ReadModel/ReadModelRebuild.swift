@@ -30,6 +30,8 @@ public enum ReadModelRebuild {
         for projection in projections {
             let parked = Set(try await ProjectionParking.parked(for: projection.name, in: store).keys)
             var checkpoint = try await pool.read { db in try ProjectionCheckpoints.load(db, projection: projection.name) }
+            let bulk = checkpoint == .start
+            if bulk { try await pool.write { db in try projection.beginBulkLoad(in: db) } }
             while true {
                 var page = try await store.readAll(after: checkpoint, limit: pageSize, filter: projection.filter)
                 var reachedLimit = false
@@ -55,6 +57,7 @@ public enum ReadModelRebuild {
                 progress?(applied, checkpoint)
                 if reachedLimit { break }
             }
+            if bulk { try await pool.write { db in try projection.endBulkLoad(in: db) } }
         }
         return applied
     }

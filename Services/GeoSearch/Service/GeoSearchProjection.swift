@@ -83,6 +83,33 @@ struct GeoSearchProjection: Projection {
         }
     }
 
+    /// A rebuild from the start loads the listings' rows alone; ``endBulkLoad(in:)`` then fills
+    /// the R*Tree and the text index in one pass each, which is several times faster than
+    /// keeping them up to date event by event.
+    func beginBulkLoad(in db: Database) throws {
+        try db.execute(sql: "CREATE TABLE IF NOT EXISTS geo_bulk_load (started REAL NOT NULL)")
+        try db.execute(sql: "INSERT INTO geo_bulk_load (started) VALUES (julianday('now'))")
+    }
+
+    func endBulkLoad(in db: Database) throws {
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO geo_categories (name) SELECT category FROM geo_listings ORDER BY id;
+            DELETE FROM geo_listings_rtree;
+            DELETE FROM geo_listings_fts;
+            INSERT INTO geo_listings_rtree (id, min_lat, max_lat, min_lon, max_lon, min_category, max_category)
+                SELECT l.id, l.lat, l.lat, l.lon, l.lon, c.code, c.code FROM geo_listings l JOIN geo_categories c ON c.name = l.category
+                WHERE l.status IN ('available', 'promised') AND l.lat BETWEEN -90 AND 90 AND l.lon BETWEEN -180 AND 180;
+            INSERT INTO geo_listings_fts (rowid, title, description)
+                SELECT id, title, description FROM geo_listings WHERE status IN ('available', 'promised')
+                AND lat BETWEEN -90 AND 90 AND lon BETWEEN -180 AND 180;
+            DROP TABLE geo_bulk_load;
+            """)
+    }
+
+    private func isBulkLoading(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'geo_bulk_load')")) ?? false
+    }
+
     /// The R*Tree's code for a category name (any case), made on first sight.
     static func categoryCode(_ name: String, in db: Database) throws -> Int64 {
         if let code = try Int64.fetchOne(db, sql: "SELECT code FROM geo_categories WHERE name = ?", arguments: [name]) { return code }
@@ -95,14 +122,14 @@ struct GeoSearchProjection: Projection {
         case let posted as ListingPosted:
             let owner = key(posted.ownerId)
             // A listing appended after its owner's account was deleted is not shown either.
-            guard try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM geo_deleted_owners WHERE owner_id = ?)",
+            guard try !Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM geo_deleted_owners WHERE owner_id = ?)"),
                                      arguments: [owner])! else { return }
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO geo_listings (listing_id, owner_id, title, description, category, is_free, price_minor, price_currency,
                                           status, lat, lon, posted_at, posted_tx, posted_pos)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'available', ?, ?, ?, ?, ?)
                 ON CONFLICT (listing_id) DO NOTHING
-                """, arguments: [key(posted.listingId), owner, posted.title, posted.description, posted.category,
+                """).execute(arguments: [key(posted.listingId), owner, posted.title, posted.description, posted.category,
                                  posted.price == nil, posted.price?.amountMinor, posted.price?.currency,
                                  posted.publicLocation.lat, posted.publicLocation.lon, posted.postedAt.timeIntervalSince1970,
                                  Int64(bitPattern: event.checkpoint.transaction), event.checkpoint.position])
@@ -148,8 +175,10 @@ struct GeoSearchProjection: Projection {
         try Int64.fetchOne(db, sql: "SELECT id FROM geo_listings WHERE listing_id = ?", arguments: [key(listing)])
     }
 
-    /// Puts the listing into the R*Tree and the text index if its status is searchable.
+    /// Puts the listing into the R*Tree and the text index if its status is searchable
+    /// (unless a bulk load will do it at its end).
     private func index(rowid: Int64, in db: Database) throws {
+        guard try !isBulkLoading(db) else { return }
         guard let row = try Row.fetchOne(db, sql: "SELECT title, description, category, status, lat, lon FROM geo_listings WHERE id = ?",
                                          arguments: [rowid]),
               let status = ListingStatus(rawValue: row["status"]), Self.searchableStatuses.contains(status)

@@ -1,0 +1,128 @@
+import ArgumentParser
+import AsyncHTTPClient
+import EventLog
+import EventLogSQLite
+import Foundation
+import GeoSearchService
+
+/// `commons bench geo-search`: a million listings over a metro area. The read model's rebuild
+/// rate beside reading the same log; a 5 km nearest-first query with a category filter, in
+/// process, beside a brute-force scan of the same rows (same answers required); and the same
+/// query over HTTP beside the service's cheapest route.
+struct BenchGeoSearch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "geo-search", abstract: "Measure rebuild, nearby queries in process and over HTTP, beside brute force.")
+
+    @Option(help: "Listings in the log.")
+    var listings = 1_000_000
+
+    @Option(help: "In-process queries to time (a tenth of them also by brute force).")
+    var queries = 2_000
+
+    @Option(help: "Seconds to measure each HTTP case.")
+    var seconds: Double = 5
+
+    @Option(help: "The local port to serve geo-search on during the HTTP cases.")
+    var port = 18_383
+
+    func run() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("commons-bench-geo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SQLiteEventStore(path: directory.appendingPathComponent("events.sqlite").path)
+        let count = listings
+
+        Bench.note("writing \(count) listings to a SQLite log")
+        try await GeoSearchBenchmark.fillLog(store, count: count) { written in
+            if written % 100_000 == 0 { Bench.note("  \(written)") }
+        }
+
+        // The ceiling of a rebuild: reading the same events from the same log, nothing applied.
+        let clock = ContinuousClock()
+        var checkpoint = Checkpoint.start
+        var read = 0
+        let readTime = try await clock.measure {
+            while true {
+                let page = try await store.readAll(after: checkpoint, limit: 2_000, filter: .all)
+                if page.events.isEmpty { break }
+                read += page.events.count
+                checkpoint = page.checkpoint
+            }
+        }
+        Bench.note("rebuilding the read model")
+        var applied = 0
+        let rebuildTime = try await clock.measure {
+            applied = try await GeoSearchBenchmark.rebuild(from: store, directory: directory)
+        }
+
+        Bench.note("timing \(queries) in-process queries")
+        let queries = try GeoSearchBenchmark.Queries(directory: directory)
+        var indexed: [Duration] = []
+        var brute: [Duration] = []
+        var mismatches = 0
+        for index in 0..<(self.queries + 50) {
+            let (lat, lon) = GeoSearchBenchmark.metroPoint(Double.random(in: 0.15..<0.85), Double.random(in: 0.15..<0.85))
+            let category = GeoSearchBenchmark.categories.randomElement()!
+            var ours: [UUID] = []
+            let took = try await clock.measure {
+                ours = try await queries.nearest(lat: lat, lon: lon, radiusMeters: 5_000, category: category, limit: 20)
+            }
+            guard index >= 50 else { continue }  // warm-up
+            indexed.append(took)
+            if index % 10 == 0 {
+                var theirs: [UUID] = []
+                brute.append(try await clock.measure {
+                    theirs = try await queries.bruteForce(lat: lat, lon: lon, radiusMeters: 5_000, category: category, limit: 20)
+                })
+                if theirs != ours || ours.count < 20 { mismatches += 1 }
+            }
+        }
+
+        Bench.note("HTTP, 8 concurrent clients, \(seconds) s per case")
+        let duration = Duration.milliseconds(Int64(seconds * 1000))
+        let base = "http://127.0.0.1:\(port)"
+        let (overHTTP, health) = try await GeoSearchBenchmark.serving(store: store, directory: directory, port: port) {
+            let nearby = try await Bench.measure(workers: 8, for: duration) { _ in
+                {
+                    let (lat, lon) = GeoSearchBenchmark.metroPoint(Double.random(in: 0.15..<0.85), Double.random(in: 0.15..<0.85))
+                    let category = GeoSearchBenchmark.categories.randomElement()!
+                    try await Self.get("\(base)/v1/nearby/listings?lat=\(lat)&lon=\(lon)&radius=5&category=\(category)")
+                    return 1
+                }
+            }
+            let live = try await Bench.measure(workers: 8, for: duration) { _ in { try await Self.get("\(base)/health/live"); return 1 } }
+            return (nearby, live)
+        }
+        await store.shutdown()
+
+        let perSecond = { (durations: [Duration]) in Double(durations.count) / (durations.reduce(.zero, +) / .seconds(1)) }
+        print("geo-search, \(count) listings over a 44 km × 44 km metro area, SQLite log, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+        print(BenchRow.table([
+            BenchRow(name: "read-model rebuild from zero", ours: Double(applied) / (rebuildTime / .seconds(1)),
+                     ceiling: Double(read) / (readTime / .seconds(1)), aim: .rate(40_000)),
+            BenchRow(name: "5 km + category, in process (q/s)", ours: perSecond(indexed), ceiling: perSecond(brute)),
+            BenchRow(name: "5 km + category, HTTP, 8 clients (req/s)", ours: overHTTP, ceiling: health),
+        ]))
+        print("")
+        print("latency of a 5 km query with a category filter, first page of 20, in process:")
+        print("  index (R*Tree, growing circle): p50 \(Self.ms(indexed, 0.50)) ms, p99 \(Self.ms(indexed, 0.99)) ms over \(indexed.count) queries"
+              + " (aim: p99 ≤ 2 ms)")
+        print("  brute-force scan of the same rows: p50 \(Self.ms(brute, 0.50)) ms, p99 \(Self.ms(brute, 0.99)) ms over \(brute.count) queries")
+        print("  answers different from brute force: \(mismatches) of \(brute.count)")
+        print("  (the brute-force row above is the slower side: its ratio is the index's speed-up; the HTTP ceiling is GET /health/live)")
+        if mismatches > 0 { throw CommandFailure("\(mismatches) queries answered differently from the brute-force scan") }
+    }
+
+    private static func get(_ url: String) async throws {
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(10))
+        _ = try await response.body.collect(upTo: 1 << 20)
+        guard response.status == .ok else { throw CommandFailure("\(url): \(response.status)") }
+    }
+
+    private static func ms(_ durations: [Duration], _ quantile: Double) -> String {
+        guard !durations.isEmpty else { return "-" }
+        let sorted = durations.sorted()
+        let value = sorted[min(sorted.count - 1, Int(Double(sorted.count) * quantile))]
+        return String(format: "%.3f", value / .milliseconds(1))
+    }
+}
