@@ -14,8 +14,9 @@ run: build
 test:
 	scripts/with-postgres.sh swift test
 
-## Measures the event log on a throwaway PostgreSQL, in release mode.
+## Measures the event log on a throwaway PostgreSQL, then accounts and geo-search, in release mode.
 bench:
 	swift build -c release --product commons
 	COMMONS_TEST_POSTGRES_OPTIONS="$(BENCH_POSTGRES_OPTIONS)" scripts/with-postgres.sh sh -c '.build/release/commons bench eventlog --postgres "$$COMMONS_TEST_POSTGRES_URL"'
 	.build/release/commons bench accounts
+	.build/release/commons bench geo-search
