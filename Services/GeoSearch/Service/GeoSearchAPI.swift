@@ -119,15 +119,15 @@ struct GeoSearchAPI: Sendable {
             SELECT l.listing_id, l.title, l.description, l.category, l.is_free, l.price_minor, l.price_currency, l.status,
                    l.lat, l.lon, l.posted_at, l.posted_tx, l.posted_pos
             FROM geo_listings_rtree r CROSS JOIN geo_listings l ON l.id = r.id
-            WHERE r.max_lat >= ? AND r.min_lat <= ? AND r.max_lon >= ? AND r.min_lon <= ? AND l.status = ?
+            WHERE r.max_lat >= ? AND r.min_lat <= ? AND r.max_lon >= ? AND r.min_lon <= ? AND r.status = ?
             """
         var extra: [(any DatabaseValueConvertible)?] = [filters.status.rawValue]
         if let category = filters.category {
             guard let code = try Int64.fetchOne(db, sql: "SELECT code FROM geo_categories WHERE name = ?", arguments: [category]) else {
                 return []  // a category nothing was ever posted in
             }
-            sql += " AND r.min_category <= ? AND r.max_category >= ?"
-            extra += [code, code]
+            sql += " AND r.category = ?"
+            extra.append(code)
         }
         if let free = filters.free {
             sql += " AND l.is_free = ?"

@@ -68,17 +68,17 @@ struct GeoSearchProjection: Projection {
                 CREATE INDEX geo_listings_by_posting ON geo_listings (posted_tx, posted_pos);
                 """)
         }
-        // The category becomes a third dimension of the R*Tree, so that a query for one
-        // category walks only that category's entries instead of filtering every neighbour.
+        // The R*Tree carries each entry's category and status as auxiliary columns, so that a
+        // filtered query rejects its neighbours of other categories without reading their rows.
+        // (A third dimension for the category was tried: it wrecked the tree's spatial
+        // clustering and made small-radius queries 10× slower.)
         migrator.registerMigration("geo-search-places-v3") { db in
             try db.execute(sql: """
                 CREATE TABLE geo_categories (code INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE COLLATE NOCASE);
                 INSERT OR IGNORE INTO geo_categories (name) SELECT category FROM geo_listings ORDER BY id;
                 DROP TABLE geo_listings_rtree;
-                CREATE VIRTUAL TABLE geo_listings_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon, min_category, max_category);
-                INSERT INTO geo_listings_rtree (id, min_lat, max_lat, min_lon, max_lon, min_category, max_category)
-                    SELECT l.id, l.lat, l.lat, l.lon, l.lon, c.code, c.code FROM geo_listings l JOIN geo_categories c ON c.name = l.category
-                    WHERE l.status IN ('available', 'promised') AND l.lat BETWEEN -90 AND 90 AND l.lon BETWEEN -180 AND 180;
+                CREATE VIRTUAL TABLE geo_listings_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon, +category, +status);
+                \(Self.fillIndexesSQL)
                 """)
         }
     }
@@ -93,18 +93,23 @@ struct GeoSearchProjection: Projection {
 
     func endBulkLoad(in db: Database) throws {
         try db.execute(sql: """
-            INSERT OR IGNORE INTO geo_categories (name) SELECT category FROM geo_listings ORDER BY id;
             DELETE FROM geo_listings_rtree;
             DELETE FROM geo_listings_fts;
-            INSERT INTO geo_listings_rtree (id, min_lat, max_lat, min_lon, max_lon, min_category, max_category)
-                SELECT l.id, l.lat, l.lat, l.lon, l.lon, c.code, c.code FROM geo_listings l JOIN geo_categories c ON c.name = l.category
-                WHERE l.status IN ('available', 'promised') AND l.lat BETWEEN -90 AND 90 AND l.lon BETWEEN -180 AND 180;
+            \(Self.fillIndexesSQL)
             INSERT INTO geo_listings_fts (rowid, title, description)
                 SELECT id, title, description FROM geo_listings WHERE status IN ('available', 'promised')
                 AND lat BETWEEN -90 AND 90 AND lon BETWEEN -180 AND 180;
             DROP TABLE geo_bulk_load;
             """)
     }
+
+    /// Codes every category and puts every searchable listing into the R*Tree, in one pass.
+    private static let fillIndexesSQL = """
+        INSERT OR IGNORE INTO geo_categories (name) SELECT category FROM geo_listings ORDER BY id;
+        INSERT INTO geo_listings_rtree (id, min_lat, max_lat, min_lon, max_lon, category, status)
+            SELECT l.id, l.lat, l.lat, l.lon, l.lon, c.code, l.status FROM geo_listings l JOIN geo_categories c ON c.name = l.category
+            WHERE l.status IN ('available', 'promised') AND l.lat BETWEEN -90 AND 90 AND l.lon BETWEEN -180 AND 180;
+        """
 
     private func isBulkLoading(_ db: Database) throws -> Bool {
         try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'geo_bulk_load')")) ?? false
@@ -188,8 +193,8 @@ struct GeoSearchProjection: Projection {
         guard (-90...90).contains(lat), (-180...180).contains(lon) else { return }
         let category = try Self.categoryCode(row["category"], in: db)
         try db.execute(sql: """
-            INSERT INTO geo_listings_rtree (id, min_lat, max_lat, min_lon, max_lon, min_category, max_category) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [rowid, lat, lat, lon, lon, category, category])
+            INSERT INTO geo_listings_rtree (id, min_lat, max_lat, min_lon, max_lon, category, status) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [rowid, lat, lat, lon, lon, category, status.rawValue])
         try db.execute(sql: "INSERT INTO geo_listings_fts (rowid, title, description) VALUES (?, ?, ?)",
                        arguments: [rowid, row["title"] as String, row["description"] as String])
     }
