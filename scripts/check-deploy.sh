@@ -12,11 +12,13 @@
 #    Docker. The Docker service names need no mapping here: the upstreams are variables
 #    that nginx resolves per request through Docker's DNS, so `nginx -t` never looks them
 #    up (an `upstream` block would have needed the names in a hosts file).
-# 3. That the gateway and the compose file agree with Tools/StackKit/ServiceTable.swift,
+# 3. That the gateway, the compose file and the Dockerfile agree with Tools/StackKit/ServiceTable.swift,
 #    the one list of services, ports and path prefixes: every prefix routed (exactly and
 #    with a `/`) to its service and nothing else routed, every service in the compose file
 #    on its port with the shared environment, readiness healthcheck, `depends_on`
-#    conditions, no host ports and no container_name (so `--scale` works).
+#    conditions, no host ports and no container_name (so `--scale` works); and the
+#    Dockerfile's shape, which no engine here can build: a Swift build stage, a second
+#    runtime stage, every executable listed, a non-root USER, a VOLUME and a HEALTHCHECK.
 # Exits non-zero on the first failing check, saying which.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,10 +56,10 @@ for candidate in python3 /usr/bin/python3; do
   if command -v "$candidate" >/dev/null 2>&1 && "$candidate" -c 'import yaml' 2>/dev/null; then python=$candidate; break; fi
 done
 [ -n "$python" ] || fail "no python3 with PyYAML (apt-get install -y --no-install-recommends python3-yaml)"
-"$python" - Tools/StackKit/ServiceTable.swift deploy/nginx.conf docker-compose.yml <<'PY' || fail "deployment files disagree with Tools/StackKit"
-import re, sys, yaml
+"$python" - Tools/StackKit/ServiceTable.swift deploy/nginx.conf docker-compose.yml deploy/Dockerfile <<'PY' || fail "deployment files disagree with Tools/StackKit"
+import os, re, sys, yaml
 
-table_path, nginx_path, compose_path = sys.argv[1:4]
+table_path, nginx_path, compose_path, dockerfile_path = sys.argv[1:5]
 problems = []
 
 # StackKit: StackService(name: "x", port: N, prefixes: ["/a", ...])
@@ -149,11 +151,30 @@ seed = svc.get('seed', {})
 if seed.get('profiles') != ['seed'] or 'seed' not in (seed.get('command') or []):
     problems.append("compose: a one-shot seed service behind profiles: [seed] is missing")
 
+# Dockerfile
+docker = open(dockerfile_path).read()
+stages = re.findall(r'^FROM\s+(\S+)', docker, re.M)
+if len(stages) < 2 or not stages[0].startswith('swift:'):
+    problems.append(f"Dockerfile: expected a swift: build stage and a runtime stage, found {stages}")
+listed = re.search(r'^ARG EXECUTABLES="([^"]*)"', docker, re.M)
+missing = set(services) | {'commons'} if not listed else (set(services) | {'commons'}) - set(listed.group(1).split())
+if missing:
+    problems.append(f"Dockerfile: EXECUTABLES lacks {sorted(missing)}")
+users = re.findall(r'^USER\s+(\S+)', docker, re.M)
+if not users or users[-1].split(':')[0] in ('root', '0'):
+    problems.append("Dockerfile: the runtime stage must end on a non-root USER")
+for keyword in ('VOLUME', 'HEALTHCHECK'):
+    if not re.search(rf'^{keyword}\s', docker, re.M):
+        problems.append(f"Dockerfile: no {keyword}")
+for source in re.findall(r'^COPY\s+(?:--chmod=\S+\s+)?(deploy/\S+)', docker, re.M):
+    if not os.path.exists(source):
+        problems.append(f"Dockerfile: copies {source}, which does not exist")
+
 for p in problems:
     print("check-deploy: " + p, file=sys.stderr)
 if problems:
     sys.exit(1)
-print(f"check-deploy: nginx.conf and docker-compose.yml agree with StackKit ({len(services)} services, "
+print(f"check-deploy: nginx.conf, docker-compose.yml and the Dockerfile agree with StackKit ({len(services)} services, "
       f"{sum(len(p) for _, p in services.values())} prefixes)")
 PY
 
