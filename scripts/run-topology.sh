@@ -41,7 +41,7 @@ while [ $# -gt 0 ]; do
     --gateway-port) gateway_port=$2; shift 2 ;;
     --keep) keep=yes; shift ;;
     --) shift; command=("$@"); break ;;
-    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) echo "run-topology: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
