@@ -39,12 +39,13 @@ else
 fi
 
 # 2. The gateway configuration.
-command -v nginx >/dev/null 2>&1 || fail "nginx not found (apt-get install -y --no-install-recommends nginx-light)"
+nginx=$(command -v nginx || echo /usr/sbin/nginx)
+[ -x "$nginx" ] || fail "nginx not found (apt-get install -y --no-install-recommends nginx-light)"
 cp deploy/nginx.conf "$work/docker.conf"
 scripts/gateway-conf.sh --port 18080 --run-dir "$work" deploy/nginx.conf >"$work/local.conf" \
   || fail "scripts/gateway-conf.sh cannot rewrite deploy/nginx.conf"
 for variant in docker local; do
-  nginx -t -q -p "$work/" -e stderr -c "$work/$variant.conf" -g "pid $work/nginx.pid;" \
+  "$nginx" -t -q -p "$work/" -e stderr -c "$work/$variant.conf" -g "pid $work/nginx.pid;" \
     || fail "nginx -t rejects deploy/nginx.conf ($variant variant)"
 done
 echo "check-deploy: deploy/nginx.conf valid (nginx -t, as Docker runs it and as rewritten for 127.0.0.1)"
