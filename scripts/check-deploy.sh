@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# Offline checks of the deployment files; no Docker engine and no network needed.
+#
+#   scripts/check-deploy.sh
+#
+# 1. docker-compose.yml against the Compose specification: `docker compose config -q`
+#    when the Compose v2 plugin is installed, else Debian's `docker-compose` 1.29
+#    (`docker-compose config -q`, which validates against the compose-spec schema it
+#    ships). Neither present is a failure, with the line that installs one.
+# 2. deploy/nginx.conf with `nginx -t` (Debian's nginx), in a temporary prefix, twice:
+#    as Docker runs it, and as scripts/gateway-conf.sh rewrites it for runs without
+#    Docker. The Docker service names need no mapping here: the upstreams are variables
+#    that nginx resolves per request through Docker's DNS, so `nginx -t` never looks them
+#    up (an `upstream` block would have needed the names in a hosts file).
+# 3. That the gateway, the compose file and the Dockerfile agree with Tools/StackKit/ServiceTable.swift,
+#    the one list of services, ports and path prefixes: every prefix routed (exactly and
+#    with a `/`) to its service and nothing else routed, every service in the compose file
+#    on its port with the shared environment, readiness healthcheck, `depends_on`
+#    conditions, no host ports and no container_name (so `--scale` works); and the
+#    Dockerfile's shape, which no engine here can build: a Swift build stage, a second
+#    runtime stage, every executable listed, a non-root USER, a VOLUME and a HEALTHCHECK.
+# Exits non-zero on the first failing check, saying which.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+fail() { echo "check-deploy: FAILED: $*" >&2; exit 1; }
+work=$(mktemp -d /tmp/commons-check-deploy.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+# 1. The compose file.
+if docker compose version >/dev/null 2>&1; then
+  docker compose -f docker-compose.yml --profile seed config -q || fail "docker compose config rejects docker-compose.yml"
+  echo "check-deploy: docker-compose.yml valid ($(docker compose version --short 2>/dev/null || echo v2) config -q)"
+elif command -v docker-compose >/dev/null 2>&1; then
+  docker-compose -f docker-compose.yml --profile seed config -q || fail "docker-compose config rejects docker-compose.yml"
+  echo "check-deploy: docker-compose.yml valid ($(docker-compose version --short) config -q)"
+else
+  fail "neither 'docker compose' nor 'docker-compose' found (apt-get install -y --no-install-recommends docker-compose)"
+fi
+
+# 2. The gateway configuration.
+nginx=$(command -v nginx || echo /usr/sbin/nginx)
+[ -x "$nginx" ] || fail "nginx not found (apt-get install -y --no-install-recommends nginx-light)"
+cp deploy/nginx.conf "$work/docker.conf"
+scripts/gateway-conf.sh --port 18080 --run-dir "$work" deploy/nginx.conf >"$work/local.conf" \
+  || fail "scripts/gateway-conf.sh cannot rewrite deploy/nginx.conf"
+for variant in docker local; do
+  "$nginx" -t -q -p "$work/" -e stderr -c "$work/$variant.conf" -g "pid $work/nginx.pid;" \
+    || fail "nginx -t rejects deploy/nginx.conf ($variant variant)"
+done
+echo "check-deploy: deploy/nginx.conf valid (nginx -t, as Docker runs it and as rewritten for 127.0.0.1)"
+grep -E '_upstream [a-z-]+:[0-9]+;' "$work/local.conf" && fail "gateway-conf.sh left Docker names in the local copy"
+
+# 3. Agreement with StackKit. PyYAML comes with docker-compose; use a python3 that has it.
+python=
+for candidate in python3 /usr/bin/python3; do
+  if command -v "$candidate" >/dev/null 2>&1 && "$candidate" -c 'import yaml' 2>/dev/null; then python=$candidate; break; fi
+done
+[ -n "$python" ] || fail "no python3 with PyYAML (apt-get install -y --no-install-recommends python3-yaml)"
+"$python" - Tools/StackKit/ServiceTable.swift deploy/nginx.conf docker-compose.yml deploy/Dockerfile <<'PY' || fail "deployment files disagree with Tools/StackKit"
+import os, re, sys, yaml
+
+table_path, nginx_path, compose_path, dockerfile_path = sys.argv[1:5]
+problems = []
+
+# StackKit: StackService(name: "x", port: N, prefixes: ["/a", ...])
+table = open(table_path).read()
+services = {}
+for m in re.finditer(r'StackService\(name:\s*"([^"]+)",\s*port:\s*(\d+),\s*prefixes:\s*\[(.*?)\]', table, re.S):
+    services[m.group(1)] = (int(m.group(2)), re.findall(r'"([^"]+)"', m.group(3)))
+if len(services) != 5:
+    problems.append(f"expected five services in {table_path}, found {sorted(services)}")
+
+# nginx: upstream variables, then every location that proxies.
+conf = re.sub(r'#.*', '', open(nginx_path).read())
+upstreams = {}
+for var, name, port in re.findall(r'set\s+\$(\w+)_upstream\s+([a-z-]+):(\d+);', conf):
+    upstreams[var] = name
+    if name not in services:
+        problems.append(f"nginx upstream {name} is not a StackKit service")
+    elif services[name][0] != int(port):
+        problems.append(f"nginx sends {name} to port {port}, StackKit says {services[name][0]}")
+routed = {}
+for modifier, path, body in re.findall(r'location\s+(=|~|\^~)?\s*(\S+)\s*\{([^{}]*)\}', conf):
+    target = re.search(r'proxy_pass\s+http://\$(\w+)_upstream;', body)
+    if not target:
+        continue
+    service = upstreams.get(target.group(1))
+    if modifier == '~':
+        # A regex route (server-sent events) must lie under one of its service's prefixes.
+        literal = re.sub(r'\[\^/\]\+', 'x', path.lstrip('^').rstrip('$'))
+        if not any(literal == p or literal.startswith(p + '/') for p in services.get(service, (0, []))[1]):
+            problems.append(f"regex location {path} goes to {service}, outside its prefixes")
+        continue
+    key = ('=' if modifier == '=' else '') + path
+    if key in routed and routed[key] != service:
+        problems.append(f"location {key} routed twice")
+    routed[key] = service
+expected = {}
+for name, (_, prefixes) in services.items():
+    for p in prefixes:
+        expected['=' + p] = name
+        expected[p + '/'] = name
+for key, name in sorted(expected.items()):
+    if routed.get(key) != name:
+        problems.append(f"nginx: location {key} should go to {name}, goes to {routed.get(key)}")
+for key in sorted(set(routed) - set(expected)):
+    # An exact route with settings of its own (a stream) must lie under its service's prefixes.
+    path, name = key.lstrip('='), routed[key]
+    if not (key.startswith('=') and any(path.startswith(p + '/') for p in services.get(name, (0, []))[1])):
+        problems.append(f"nginx: location {key} is not a StackKit prefix of {name}")
+
+# compose
+compose = yaml.safe_load(open(compose_path))
+svc = compose.get('services', {})
+common = ['COMMONS_EVENT_STORE', 'COMMONS_DATA_DIR', 'COMMONS_HOST', 'COMMONS_ACCOUNTS_URL',
+          'COMMONS_LOG_LEVEL', 'COMMONS_RATE_LIMIT_PER_MINUTE', 'COMMONS_TRUSTED_PROXIES']
+if 'postgres' not in svc or 'healthcheck' not in svc['postgres']:
+    problems.append("compose: postgres with a healthcheck is missing")
+for name, (port, _) in services.items():
+    s = svc.get(name)
+    if s is None:
+        problems.append(f"compose: no service {name}"); continue
+    env = s.get('environment', {})
+    if isinstance(env, list):
+        env = dict(e.split('=', 1) for e in env)
+    if str(env.get('COMMONS_PORT')) != str(port):
+        problems.append(f"compose: {name} COMMONS_PORT is {env.get('COMMONS_PORT')}, StackKit says {port}")
+    for key in common:
+        if key not in env:
+            problems.append(f"compose: {name} lacks {key}")
+    if s.get('command') != [name]:
+        problems.append(f"compose: {name} should run command [{name}]")
+    for key in ('ports', 'container_name'):
+        if key in s:
+            problems.append(f"compose: {name} has {key}, which breaks --scale")
+    if 'healthcheck' not in s or '/health' not in str(s['healthcheck'].get('test', '')) and 'commons-healthcheck' not in str(s['healthcheck'].get('test', '')):
+        problems.append(f"compose: {name} has no readiness healthcheck")
+    deps = s.get('depends_on', {})
+    wanted = ['postgres'] + ([] if name == 'accounts' else ['accounts'])
+    for dep in wanted:
+        if not isinstance(deps, dict) or deps.get(dep, {}).get('condition') != 'service_healthy':
+            problems.append(f"compose: {name} should depend on {dep} being healthy")
+    if not s.get('volumes'):
+        problems.append(f"compose: {name} has no data volume")
+gateway = svc.get('nginx', {})
+if not any(str(p).endswith(':8080') for p in gateway.get('ports', [])):
+    problems.append("compose: nginx should publish port 8080")
+if not any('deploy/nginx.conf' in str(v) for v in gateway.get('volumes', [])):
+    problems.append("compose: nginx should mount deploy/nginx.conf")
+seed = svc.get('seed', {})
+if seed.get('profiles') != ['seed'] or 'seed' not in (seed.get('command') or []):
+    problems.append("compose: a one-shot seed service behind profiles: [seed] is missing")
+
+# Dockerfile
+docker = open(dockerfile_path).read()
+stages = re.findall(r'^FROM\s+(\S+)', docker, re.M)
+if len(stages) < 2 or not stages[0].startswith('swift:'):
+    problems.append(f"Dockerfile: expected a swift: build stage and a runtime stage, found {stages}")
+listed = re.search(r'^ARG EXECUTABLES="([^"]*)"', docker, re.M)
+missing = set(services) | {'commons'} if not listed else (set(services) | {'commons'}) - set(listed.group(1).split())
+if missing:
+    problems.append(f"Dockerfile: EXECUTABLES lacks {sorted(missing)}")
+users = re.findall(r'^USER\s+(\S+)', docker, re.M)
+if not users or users[-1].split(':')[0] in ('root', '0'):
+    problems.append("Dockerfile: the runtime stage must end on a non-root USER")
+for keyword in ('VOLUME', 'HEALTHCHECK'):
+    if not re.search(rf'^{keyword}\s', docker, re.M):
+        problems.append(f"Dockerfile: no {keyword}")
+for source in re.findall(r'^COPY\s+(?:--chmod=\S+\s+)?(deploy/\S+)', docker, re.M):
+    if not os.path.exists(source):
+        problems.append(f"Dockerfile: copies {source}, which does not exist")
+
+for p in problems:
+    print("check-deploy: " + p, file=sys.stderr)
+if problems:
+    sys.exit(1)
+print(f"check-deploy: nginx.conf, docker-compose.yml and the Dockerfile agree with StackKit ({len(services)} services, "
+      f"{sum(len(p) for _, p in services.values())} prefixes)")
+PY
+
+echo "check-deploy: all passed"

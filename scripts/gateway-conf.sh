@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Writes to stdout a copy of deploy/nginx.conf for a gateway without Docker: the one that
+# scripts/run-topology.sh runs and scripts/check-deploy.sh tests.
+#
+#   scripts/gateway-conf.sh [--port N] [--listen-host H] [--upstream-host H] [--run-dir DIR] [FILE]
+#
+# The substitutions, and nothing else:
+#   1. `set $<service>_upstream <name>:<port>;` becomes `set $<service>_upstream H:<port>;`
+#      (--upstream-host, default 127.0.0.1): the same port on one host instead of Docker's
+#      service name. An IP literal needs no resolver, so the `resolver` line stays unused.
+#   2. `listen 8080;` becomes `listen <listen host>:<port>;` (--listen-host, default
+#      127.0.0.1; --port, default 8080).
+#   3. With --run-dir, the request-body and proxy temporary files go under DIR instead of
+#      nginx's compiled-in directories (two lines added after `http {`).
+# It fails if a substitution finds nothing to change, so a reworded nginx.conf cannot
+# silently leave Docker names in the copy.
+set -euo pipefail
+
+port=8080
+listen_host=127.0.0.1
+upstream_host=127.0.0.1
+run_dir=
+file="$(dirname "$0")/../deploy/nginx.conf"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --port) port=$2; shift 2 ;;
+    --listen-host) listen_host=$2; shift 2 ;;
+    --upstream-host) upstream_host=$2; shift 2 ;;
+    --run-dir) run_dir=$2; shift 2 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -*) echo "gateway-conf: unknown option $1" >&2; exit 2 ;;
+    *) file=$1; shift ;;
+  esac
+done
+
+conf=$(cat "$file")
+upstream_re='^([[:space:]]*set[[:space:]]+\$[a-z_]+_upstream[[:space:]]+)[a-z-]+:([0-9]+);'
+[ "$(grep -cE "$upstream_re" <<<"$conf")" -eq 5 ] \
+  || { echo "gateway-conf: expected five 'set \$<service>_upstream <name>:<port>;' lines in $file" >&2; exit 1; }
+grep -qE '^[[:space:]]*listen[[:space:]]+8080;' <<<"$conf" \
+  || { echo "gateway-conf: no 'listen 8080;' line in $file" >&2; exit 1; }
+
+conf=$(sed -E "s/$upstream_re/\\1$upstream_host:\\2;/" <<<"$conf")
+conf=$(sed -E "s/^([[:space:]]*listen[[:space:]]+)8080;/\\1$listen_host:$port;/" <<<"$conf")
+if [ -n "$run_dir" ]; then
+  grep -qE '^http \{' <<<"$conf" || { echo "gateway-conf: no 'http {' line in $file" >&2; exit 1; }
+  conf=$(sed -E "s|^http \\{|http {\\n    client_body_temp_path $run_dir/client-body;\\n    proxy_temp_path $run_dir/proxy;|" <<<"$conf")
+fi
+printf '%s\n' "$conf"
