@@ -30,6 +30,18 @@ public enum CommonsEvents {
         // organizations (written by the donations service)
         catalog.register(OrganizationRegistered.self)
         catalog.register(OrganizationUpdated.self)
+        catalog.register(OrganizationProfileChanged.self)
+        catalog.register(OrganizationVerificationChanged.self)
+        catalog.register(ImpactEstimateAdded.self)
+        catalog.register(OrganizationSlugReserved.self)
+        // wallets, donations and their sharing (written by the donations service)
+        catalog.register(WalletToppedUp.self)
+        catalog.register(DonationMade.self)
+        catalog.register(RecurringDonationCreated.self)
+        catalog.register(RecurringDonationAmountChanged.self)
+        catalog.register(RecurringDonationCancelled.self)
+        catalog.register(RecurringDonationRun.self)
+        catalog.register(DonationShared.self)
         return catalog
     }()
 }
