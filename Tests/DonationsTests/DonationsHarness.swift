@@ -69,7 +69,7 @@ struct DonationsHarness {
             if json != nil { headers[.contentType] = "application/json" }
             if let key { headers[.idempotencyKey] = key }
             for (name, value) in extra { headers[name] = value }
-            let body = try json.map { ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: $0)) }
+            let body = try json.map { ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys])) }
             let response = try await client.execute(uri: uri, method: method, headers: headers, body: body)
             return Reply(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
         }
