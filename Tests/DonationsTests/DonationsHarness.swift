@@ -25,6 +25,14 @@ struct DonationsHarness {
     }
 
     func test(_ body: @escaping @Sendable (Client) async throws -> Void) async throws {
+        try await replica(dataDirectory: dataDirectory, body)
+        await log.close()
+    }
+
+    /// Another replica of the service on the same log, with its own data directory (read
+    /// model and idempotency records), as a second process behind the gateway would be.
+    func replica(dataDirectory: String = FileManager.default.temporaryDirectory.appendingPathComponent("commons-donations-\(UUID().uuidString)").path,
+                 _ body: @escaping @Sendable (Client) async throws -> Void) async throws {
         // The service's own scheduler ticks once at start and then waits a day: tests tick schedulers by hand.
         let environment = EnvironmentVariables(["COMMONS_DATA_DIR": dataDirectory, "COMMONS_RECURRING_INTERVAL_SECONDS": "86400"])
         var configuration = try ServiceConfiguration(service: DonationsService.name, defaultPort: 0, environment: environment)
@@ -38,7 +46,6 @@ struct DonationsHarness {
         try await application.test(.router) { client in
             try await body(Client(client: client, runtime: runtime, routes: routes, ring: ring, clock: clock))
         }
-        await log.close()
     }
 
     /// A test client that speaks JSON, mints tokens and knows the demo card numbers.

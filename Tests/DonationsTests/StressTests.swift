@@ -76,4 +76,29 @@ struct StressTests {
             #expect(balance >= 0)
         }
     }
+
+    @Test("the same Idempotency-Key sent to two replicas at once makes one donation", arguments: Backend.allCases)
+    func twoReplicas(backend: Backend) async throws {
+        let harness = try await DonationsHarness(backend: backend)
+        try await harness.test { first in
+            try await harness.replica { second in
+                try await first.organization("replicated", minimum: 100)
+                let account = UUID()
+                let token = try await first.token(account)
+                try await first.topUp(token, 100_000)
+                for round in 0..<20 {
+                    await withTaskGroup(of: Void.self) { group in
+                        for client in [first, second, first, second] {
+                            group.addTask { _ = try? await client.donate(token, to: "replicated", 1_000, key: "replicated-\(round)") }
+                        }
+                    }
+                }
+                let donations = try await first.runtime.store.read(stream: "wallet-\(account.key)")
+                    .compactMap { try CommonsEvents.catalog.decode($0) as? DonationMade }
+                #expect(donations.count == 20)
+                #expect(Set(donations.map(\.donationId)).count == 20)
+                #expect(try await second.balance(token) == 100_000 - 20 * 1_000)
+            }
+        }
+    }
 }
