@@ -25,6 +25,8 @@ public struct OrganizationState: Sendable, Equatable {
     public mutating func evolve(_ event: any EventContract) {
         switch event {
         case let registered as OrganizationRegistered:
+            // The profile follows in the same batch; until it is read, the organisation takes
+            // nothing (it is not verified), so these placeholders decide nothing.
             id = registered.organizationId
             draft = OrganizationDraft(name: registered.name, slug: registered.slug, kind: registered.kind, mission: "", tags: registered.tags,
                                       currency: "USD", minimumDonationMinor: 1, address: registered.address, location: registered.location,

@@ -63,7 +63,10 @@ extension DonationsAPI {
             return try Response.json(Page(items: items, nextCursor: next))
         }
         router.get("/v1/organizations/{id}/supporters") { request, context in
-            let id = try await organizationId(context)
+            guard let text = context.parameters.get("id"), let organization = try await organizations.one(text) else {
+                throw Problem.notFound("There is no such organisation.")
+            }
+            let id = organization.id
             var query = QueryReader(request)
             let limit = query.limit()
             let cursor = query.cursor()
@@ -88,13 +91,13 @@ extension DonationsAPI {
             var view = ImpactView(organization: first.organization, currency: first.currency, donatedMinor: group.reduce(0) { $0 + $1.amountMinor },
                                   donations: group.count, outcomeUnit: history.first?.outcomeUnit)
             if let current = history.first {
-                view.today = Impact.outcomes(amountMinor: view.donatedMinor, currency: first.currency, at: current.event)
+                view.today = current.outcomes(amountMinor: view.donatedMinor, currency: first.currency)
                     .map { ImpactView.Achieved(outcomes: $0, estimates: [current]) }
                 var outcomes = 0.0
                 var used: [EstimateView] = []
                 for record in group {
                     guard let estimate = history.first(where: { $0.id.key == record.estimateId }),
-                          let achieved = Impact.outcomes(amountMinor: record.amountMinor, currency: record.currency, at: estimate.event)
+                          let achieved = estimate.outcomes(amountMinor: record.amountMinor, currency: record.currency)
                     else { continue }
                     outcomes += achieved
                     if !used.contains(where: { $0.id == estimate.id }) { used.append(estimate) }

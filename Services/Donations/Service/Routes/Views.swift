@@ -72,9 +72,9 @@ struct EstimateView: Codable, Sendable {
         self.addedAt = addedAt
     }
 
-    var event: ImpactEstimateAdded {
-        ImpactEstimateAdded(organizationId: UUID(), estimateId: id, outcomeUnit: outcomeUnit, costPerOutcomeMinor: costPerOutcomeMinor,
-                            currency: currency, source: source, sourceURL: sourceURL, publishedOn: publishedOn, addedAt: addedAt)
+    /// The outcomes `amountMinor` of `currency` buys at this estimate.
+    func outcomes(amountMinor: Int, currency: String) -> Double? {
+        Impact.outcomes(amountMinor: amountMinor, currency: currency, costPerOutcomeMinor: costPerOutcomeMinor, costCurrency: self.currency)
     }
 }
 
