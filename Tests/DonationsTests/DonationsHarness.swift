@@ -103,10 +103,15 @@ struct DonationsHarness {
             guard created.status == .created, let id = (created.json["id"] as? String).flatMap(UUID.init(uuidString:)) else {
                 throw TestFailure("create \(slug): \(created.status) \(created.text)")
             }
+            var position = created.position
             if verified {
                 let verification = try await call(.put, "/v1/organizations/\(id.uuidString)/verification", token: admin, json: ["verified": true])
                 guard verification.status == .ok else { throw TestFailure("verify \(slug): \(verification.status) \(verification.text)") }
+                position = verification.position
             }
+            // Reads that follow (lists, searches) see it: the read model has applied it.
+            let settled = try await get("/v1/organizations/\(id.uuidString)", after: position)
+            guard settled.status == .ok else { throw TestFailure("read \(slug): \(settled.status) \(settled.text)") }
             return id
         }
 

@@ -25,7 +25,7 @@ struct OrganizationHTTPTests {
             #expect(created.json["verified"] as? Bool == false)
             #expect(created.json["categories"] as? [String] == ["global-health"])
 
-            let bySlug = try await client.call(.get, "/v1/organizations/against-malaria-foundation")
+            let bySlug = try await client.get("/v1/organizations/against-malaria-foundation", after: created.position)
             let byId = try await client.call(.get, "/v1/organizations/\(id)")
             #expect(bySlug.status == .ok)
             #expect(bySlug.json["id"] as? String == id)

@@ -32,12 +32,6 @@ struct DonationsAPI: Sendable {
         }
     }
 
-    /// Waits (bounded) until this service's read model has applied a write, so that the
-    /// answer, read from it, includes the write.
-    func settled(_ position: Checkpoint?) async {
-        if let position { _ = await runtime.waitUntilApplied(position) }
-    }
-
     /// The request's `Idempotency-Key`, which moving money and creating things require.
     func idempotencyKey(_ request: Request) throws -> String {
         guard let key = request.headers[.idempotencyKey], !key.isEmpty else {

@@ -129,7 +129,6 @@ extension DonationsAPI {
             let (estimate, position) = try await run {
                 try await commands.addEstimate(draft, to: id, estimateId: context.idempotentEventId(key, salt: "estimate \(id.key)"), metadata: context.eventMetadata)
             }
-            await settled(position)
             return try Response.json(EstimateView(estimate), status: .created, position: position,
                                      location: "/v1/organizations/\(id.key)")
         }
@@ -143,10 +142,9 @@ extension DonationsAPI {
         return id
     }
 
-    /// The organisation after a write, read back from the read model once it has the write.
+    /// The organisation after a write, from its stream (the read model may not have it yet).
     private func answer(_ state: OrganizationState, position: Checkpoint?, status: HTTPResponse.Status = .ok) async throws -> Response {
-        await settled(position)
-        guard let id = state.id, let view = try await organizations.one(id.key) else { throw Problem.notFound("There is no such organisation.") }
+        guard let view = OrganizationView(state) else { throw Problem.notFound("There is no such organisation.") }
         return try Response.json(view, status: status, version: state.version, position: position,
                                  location: status == .created ? "/v1/organizations/\(view.slug)" : nil)
     }

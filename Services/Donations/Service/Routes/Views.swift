@@ -1,6 +1,7 @@
 import Contracts
 import DonationsDomain
 import Foundation
+import Geo
 
 // The JSON shapes of the donations API.
 
@@ -30,6 +31,21 @@ struct OrganizationView: Codable, Sendable {
     /// Every estimate, newest first; the first is the one in force.
     var impactEstimates: [EstimateView]
     var version: Int64
+}
+
+extension OrganizationView {
+    /// The view of an organisation as its stream tells it; nil when it does not exist.
+    init?(_ state: OrganizationState) {
+        guard let id = state.id, let draft = state.draft else { return nil }
+        let point = draft.location.flatMap { GeoCoordinate(lat: $0.lat, lon: $0.lon) }
+        self.init(id: id, slug: draft.slug, name: draft.name, kind: draft.kind, mission: draft.mission, description: draft.description,
+                  homepage: draft.homepage, logoImageId: draft.logoImageId, categories: draft.categories, tags: draft.tags, rating: draft.rating,
+                  verified: state.verified, currency: draft.currency, minimumDonationMinor: draft.minimumDonationMinor,
+                  suggestedAmountsMinor: draft.suggestedAmountsMinor, address: draft.address, location: draft.location,
+                  directionsURL: point?.directionsURL.absoluteString, openingHours: draft.openingHours,
+                  acceptedCategories: draft.acceptedCategories, impactEstimates: state.estimates.reversed().map(EstimateView.init),
+                  version: state.version)
+    }
 }
 
 /// A short reference to an organisation inside other resources.
