@@ -40,6 +40,7 @@ let package = Package(
         .executable(name: "commons", targets: ["commons"]),
         .executable(name: "accounts", targets: ["accounts"]),
         .executable(name: "geo-search", targets: ["geo-search"]),
+        .executable(name: "donations", targets: ["donations"]),
         .library(name: "EventLog", targets: ["EventLog"]),
     ],
     dependencies: [
@@ -155,7 +156,7 @@ let package = Package(
             name: "commons",
             dependencies: [
                 "StackKit", "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "ServiceKit", "Contracts", "AccountsService",
-                "GeoSearchService",
+                "GeoSearchService", "DonationsService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -238,6 +239,23 @@ let package = Package(
             path: "Tests/CommonsCLITests",
             swiftSettings: strict
         ),
+        // MARK: donations tests
+        .testTarget(
+            name: "DonationsDomainTests",
+            dependencies: ["DonationsDomain", "Contracts", "EventLog"],
+            path: "Tests/DonationsDomainTests",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "DonationsTests",
+            dependencies: [
+                "DonationsService", "DonationsDomain", "ServiceKit", "EventLog", "EventLogTestSupport", "Contracts",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/DonationsTests",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ContractsTests",
             dependencies: ["EventLog", "Contracts"],
@@ -252,6 +270,12 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ])
         // geo-search (port 8083)
-        + serviceTargets("GeoSearch", executable: "geo-search", domain: ["Geo"], service: ["Geo"]),
+        + serviceTargets("GeoSearch", executable: "geo-search", domain: ["Geo"], service: ["Geo"])
+        // donations (port 8084)
+        + serviceTargets("Donations", executable: "donations", domain: ["Contracts", "EventLog", "Geo"], service: [
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
     swiftLanguageModes: [.v6]
 )

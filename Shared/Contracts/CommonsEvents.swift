@@ -34,6 +34,18 @@ public enum CommonsEvents {
         catalog.register(AlertCreated.self)
         catalog.register(AlertDeleted.self)
         catalog.register(AlertMatchesRead.self)
+        catalog.register(OrganizationProfileChanged.self)
+        catalog.register(OrganizationVerificationChanged.self)
+        catalog.register(ImpactEstimateAdded.self)
+        catalog.register(OrganizationSlugReserved.self)
+        // wallets, donations and their sharing (written by the donations service)
+        catalog.register(WalletToppedUp.self)
+        catalog.register(DonationMade.self)
+        catalog.register(RecurringDonationCreated.self)
+        catalog.register(RecurringDonationAmountChanged.self)
+        catalog.register(RecurringDonationCancelled.self)
+        catalog.register(RecurringDonationRun.self)
+        catalog.register(DonationShared.self)
         return catalog
     }()
 }

@@ -90,6 +90,15 @@ struct UpTests {
             let again = try await commons("seed", "--gateway", stack.gateway, log: nil)
             #expect(again.status == 0, "\(again)")
             #expect(again.lines.filter { $0.hasSuffix("exists already") }.count == emails.count, "\(again)")
+
+            // With donations built: the organisations of Data/organizations.json, each once, estimates not repeated.
+            let organizations = try await http(.GET, stack.gateway + "/v1/organizations?limit=100")
+            if organizations.status == 200 {
+                #expect((try organizations.json()["items"] as? [Any])?.count == 10, "\(organizations)")
+                let charity = try await http(.GET, stack.gateway + "/v1/organizations/against-malaria-foundation")
+                #expect((try charity.json()["impactEstimates"] as? [Any])?.count == 1, "\(charity)")
+                #expect(try charity.json()["verified"] as? Bool == true)
+            }
         }
     }
 

@@ -1,4 +1,5 @@
 import AccountsService
+import DonationsService
 import GeoSearchService
 import ArgumentParser
 import EventLog
@@ -67,6 +68,7 @@ enum ServiceProjections {
     static let all: [String: [any Projection]] = [
         AccountsService.name: [RevocationProjection()] + AccountsService.projections,
         GeoSearchService.name: [RevocationProjection()] + GeoSearchService.projections,
+        DonationsService.name: [RevocationProjection()] + DonationsService.projections,
     ]
 
     static var names: [String] { all.keys.sorted() }

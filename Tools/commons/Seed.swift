@@ -15,6 +15,9 @@ struct Seed: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The gateway of the stack.", valueName: "url"))
     var gateway = "http://127.0.0.1:8080"
 
+    /// Where a step that needs an operator command (the demo admin) finds the log.
+    @OptionGroup var store: EventStoreOption
+
     func validate() throws {
         guard let url = URL(string: gateway), url.scheme == "http" || url.scheme == "https", url.host != nil else {
             throw ValidationError("--gateway must be an http(s) URL, e.g. http://127.0.0.1:8080")
@@ -26,7 +29,7 @@ struct Seed: AsyncParsableCommand {
         // The client keeps retrying a refused connection until this, and nothing listening should fail fast.
         configuration.timeout = .init(connect: .seconds(2))
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        let seeder = Seeder(api: SeedClient(gateway: gateway, client: client))
+        let seeder = Seeder(api: SeedClient(gateway: gateway, client: client), eventStore: store.location)
         do {
             let running = try await seeder.runningServices()
             try await seeder.run(running: running) { print($0) }

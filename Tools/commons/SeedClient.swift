@@ -32,9 +32,19 @@ struct SeedClient: Sendable {
     }
 
     /// `POST path` with `body` as JSON, as the holder of `token` if one is given.
-    func post(_ path: String, _ body: some Encodable, token: String? = nil) async throws -> Answer {
+    func post(_ path: String, _ body: some Encodable, token: String? = nil, idempotencyKey: String? = nil) async throws -> Answer {
         var request = HTTPClientRequest(url: gateway + path)
         request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        if let idempotencyKey { request.headers.add(name: "Idempotency-Key", value: idempotencyKey) }
+        request.body = .bytes(ByteBuffer(bytes: try ServiceJSON.encoder.encode(body)))
+        return try await send(request, token: token)
+    }
+
+    /// `PUT path` with `body` as JSON, as the holder of `token`.
+    func put(_ path: String, _ body: some Encodable, token: String) async throws -> Answer {
+        var request = HTTPClientRequest(url: gateway + path)
+        request.method = .PUT
         request.headers.add(name: "Content-Type", value: "application/json")
         request.body = .bytes(ByteBuffer(bytes: try ServiceJSON.encoder.encode(body)))
         return try await send(request, token: token)

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceKit
 
 /// Creates demo data through the public API, the way a client would, so that it passes
 /// the same checks and appends the same events as real use.
@@ -7,16 +8,20 @@ import Foundation
 /// skipped. Seeding twice is harmless: a step takes "exists already" as done.
 struct Seeder {
     let api: SeedClient
+    /// The stack's event log, for steps that need an operator command (making the demo admin).
+    var eventStore: EventStoreLocation? = nil
 
     /// The steps in order; a later step may use what an earlier one made (see ``SeedState``).
     static let steps: [SeedStep] = [
         SeedStep(service: "accounts", run: seedAccounts),
+        SeedStep(service: "donations", run: seedDonations),
     ]
 
     /// Runs the steps of the services in `running` (every step when nil), reporting what
     /// it did line by line.
     func run(running: Set<String>?, report: (String) -> Void) async throws {
         var state = SeedState()
+        state.eventStore = eventStore
         for step in Self.steps {
             guard running?.contains(step.service) ?? true else {
                 report("\(step.service): not running, skipped")
@@ -51,6 +56,8 @@ struct SeedStep: Sendable {
 
 /// What earlier steps made that later ones need.
 struct SeedState: Sendable {
+    /// The stack's event log, when the seed knows it.
+    var eventStore: EventStoreLocation?
     /// Access tokens of demo accounts by email, for steps that act as someone.
     private var accessTokens: [String: String] = [:]
 

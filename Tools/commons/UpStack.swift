@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
+import ServiceKit
 
 #if canImport(Glibc)
 import Glibc
@@ -119,7 +120,8 @@ struct UpStack {
     /// when that worked (so a failed seed runs again on the next start).
     private func seedFirstStart(client: HTTPClient, console: UpConsole) async {
         console.say("first start in this data directory: creating demo data (--no-seed skips this)")
-        let seeder = Seeder(api: SeedClient(gateway: plan.gatewayURL, client: client))
+        let seeder = Seeder(api: SeedClient(gateway: plan.gatewayURL, client: client),
+                            eventStore: EventStoreLocation(plan.eventStore, dataDirectory: plan.dataDirectory))
         // Printed in one piece at the end, rather than between the services' log lines.
         var report: [String] = []
         do {

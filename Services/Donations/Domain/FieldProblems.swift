@@ -1,0 +1,51 @@
+import Foundation
+
+/// Collects what is wrong with each field of a request, so that one answer lists every bad field.
+public struct FieldProblems: Sendable, Equatable {
+    public private(set) var byField: [String: [String]] = [:]
+
+    public init() {}
+
+    public var isEmpty: Bool { byField.isEmpty }
+
+    public mutating func add(_ problem: String, to field: String) {
+        byField[field, default: []].append(problem)
+    }
+
+    /// Notes `problem` for `field` unless `condition` holds.
+    public mutating func require(_ condition: Bool, _ problem: String, for field: String) {
+        if !condition { add(problem, to: field) }
+    }
+
+    /// Checks a text's length after trimming; returns the trimmed text.
+    @discardableResult
+    public mutating func text(_ value: String, field: String, length: ClosedRange<Int>) -> String {
+        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.count < length.lowerBound {
+            add(length.lowerBound <= 1 ? "must not be empty" : "must have at least \(length.lowerBound) characters", to: field)
+        } else if trimmed.count > length.upperBound {
+            add("must have at most \(length.upperBound) characters", to: field)
+        }
+        return trimmed
+    }
+
+    /// Checks an ISO 4217 code's shape (three capital letters).
+    public mutating func currency(_ value: String, field: String = "currency") {
+        require(Amounts.isCurrencyCode(value), "must be an ISO 4217 code such as EUR", for: field)
+    }
+
+    /// Throws ``DonationsError/invalid(_:)`` when anything was noted.
+    public func check() throws(DonationsError) {
+        if !isEmpty { throw .invalid(byField) }
+    }
+}
+
+/// Rules about amounts of money shared by every request that carries one.
+public enum Amounts {
+    /// The largest amount one request may move, in minor units (ten million major units).
+    public static let largestMinor = 1_000_000_000
+
+    public static func isCurrencyCode(_ text: String) -> Bool {
+        text.count == 3 && text.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) }
+    }
+}

@@ -1,0 +1,11 @@
+import DonationsService
+import Foundation
+import ServiceKit
+
+// Read configuration, build, run: see DonationsService for the settings it reads.
+do {
+    await ServiceMain.run(try DonationsService.definition())
+} catch {
+    FileHandle.standardError.write(Data("donations: \(error)\n".utf8))
+    exit(2)
+}

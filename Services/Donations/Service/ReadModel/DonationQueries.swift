@@ -1,0 +1,184 @@
+import Contracts
+import DonationsDomain
+import Foundation
+import GRDB
+
+/// A donation row, with its sealed message still sealed.
+struct DonationRecord: Sendable {
+    var id: UUID
+    var accountId: UUID
+    var organization: OrganizationRef
+    var amountMinor: Int
+    var currency: String
+    var visibility: DonationVisibility
+    var sealedMessage: String?
+    var recurringId: UUID?
+    var month: String?
+    var estimateId: String?
+    var donatedAt: Date
+}
+
+/// Reads donations, monthly donations, supporters and the feed from the read model.
+struct DonationQueries: Sendable {
+    let pool: DatabasePool
+
+    private static let select = """
+        SELECT d.*, o.slug, o.name FROM donations d JOIN organizations o ON o.organization_id = d.organization_id
+        """
+
+    /// `account`'s donations, newest first, after `cursor`.
+    func history(of account: UUID, limit: Int, after cursor: (sortKey: String, id: UUID)?) async throws -> (records: [DonationRecord], next: String?) {
+        try await pool.read { db in
+            var sql = Self.select + " WHERE d.account_id = ?"
+            var arguments: [(any DatabaseValueConvertible)?] = [account.key]
+            if let cursor, let time = Double(cursor.sortKey) {
+                sql += " AND (d.donated_at, d.donation_id) < (?, ?)"
+                arguments += [time, cursor.id.key]
+            }
+            sql += " ORDER BY d.donated_at DESC, d.donation_id DESC LIMIT ?"
+            let records = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments + [limit + 1])).compactMap(Self.record)
+            let page = Array(records.prefix(limit))
+            let next = records.count > limit ? page.last.map { ListCursor.encode(sortKey: String($0.donatedAt.timeIntervalSince1970), id: $0.id) } : nil
+            return (page, next)
+        }
+    }
+
+    /// One donation of `account`; nil when it is not theirs or does not exist.
+    func donation(_ id: UUID, of account: UUID) async throws -> DonationRecord? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: Self.select + " WHERE d.donation_id = ? AND d.account_id = ?", arguments: [id.key, account.key]).flatMap(Self.record)
+        }
+    }
+
+    /// Every donation of `account` (for impact and totals).
+    func all(of account: UUID) async throws -> [DonationRecord] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: Self.select + " WHERE d.account_id = ? ORDER BY d.donated_at", arguments: [account.key]).compactMap(Self.record)
+        }
+    }
+
+    /// The categories of each organisation of `ids`.
+    func categories(of ids: Set<UUID>) async throws -> [UUID: [String]] {
+        try await pool.read { db in
+            var result: [UUID: [String]] = [:]
+            for id in ids {
+                let text = try String.fetchOne(db, sql: "SELECT categories FROM organizations WHERE organization_id = ?", arguments: [id.key])
+                result[id] = decode(text) ?? []
+            }
+            return result
+        }
+    }
+
+    /// Every estimate of each organisation of `ids`, newest first.
+    func estimates(of ids: Set<UUID>) async throws -> [UUID: [EstimateView]] {
+        try await pool.read { db in
+            var result: [UUID: [EstimateView]] = [:]
+            for id in ids { result[id] = try OrganizationQueries.estimates(of: id.key, in: db) }
+            return result
+        }
+    }
+
+    /// People who donated publicly to an organisation, most recent first.
+    func supporters(of organization: UUID, limit: Int, after cursor: (sortKey: String, id: UUID)?) async throws -> Page<SupporterView> {
+        try await pool.read { db in
+            var sql = """
+                SELECT account_id, COUNT(*) AS donations, MAX(donated_at) AS last FROM donations
+                WHERE organization_id = ? AND visibility = 'public' GROUP BY account_id
+                """
+            var arguments: [(any DatabaseValueConvertible)?] = [organization.key]
+            if let cursor, let time = Double(cursor.sortKey) {
+                sql += " HAVING (MAX(donated_at), account_id) < (?, ?)"
+                arguments += [time, cursor.id.key]
+            }
+            sql += " ORDER BY last DESC, account_id DESC LIMIT ?"
+            let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments + [limit + 1]))
+            let items = rows.prefix(limit).compactMap { row -> SupporterView? in
+                guard let id = UUID(uuidString: row["account_id"]) else { return nil }
+                return SupporterView(accountId: id, profile: "/v1/users/\(id.key)", donations: row["donations"],
+                                     lastDonatedAt: Date(timeIntervalSince1970: row["last"]))
+            }
+            let next = rows.count > limit ? items.last.map { ListCursor.encode(sortKey: String($0.lastDonatedAt.timeIntervalSince1970), id: $0.accountId) } : nil
+            return Page(items: items, nextCursor: next)
+        }
+    }
+
+    /// A row of the feed, caption still sealed.
+    struct PostRecord: Sendable {
+        var id: UUID
+        var donationId: UUID
+        var accountId: UUID
+        var organization: OrganizationRef
+        var sealedCaption: String
+        var imageId: UUID?
+        var sharedAt: Date
+    }
+
+    /// The public feed, newest first.
+    func feed(limit: Int, after cursor: (sortKey: String, id: UUID)?) async throws -> (records: [PostRecord], next: String?) {
+        try await pool.read { db in
+            var sql = "SELECT p.*, o.slug, o.name FROM donation_posts p JOIN organizations o ON o.organization_id = p.organization_id"
+            var arguments: [(any DatabaseValueConvertible)?] = []
+            if let cursor, let time = Double(cursor.sortKey) {
+                sql += " WHERE (p.shared_at, p.post_id) < (?, ?)"
+                arguments += [time, cursor.id.key]
+            }
+            sql += " ORDER BY p.shared_at DESC, p.post_id DESC LIMIT ?"
+            let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments + [limit + 1]))
+            let records = rows.prefix(limit).compactMap { row -> PostRecord? in
+                guard let id = UUID(uuidString: row["post_id"]), let donation = UUID(uuidString: row["donation_id"]),
+                      let account = UUID(uuidString: row["account_id"]), let organization = UUID(uuidString: row["organization_id"])
+                else { return nil }
+                return PostRecord(id: id, donationId: donation, accountId: account,
+                                  organization: OrganizationRef(id: organization, slug: row["slug"], name: row["name"]),
+                                  sealedCaption: row["caption"], imageId: (row["image_id"] as String?).flatMap(UUID.init(uuidString:)),
+                                  sharedAt: Date(timeIntervalSince1970: row["shared_at"]))
+            }
+            let next = rows.count > limit ? records.last.map { ListCursor.encode(sortKey: String($0.sharedAt.timeIntervalSince1970), id: $0.id) } : nil
+            return (Array(records), next)
+        }
+    }
+
+    /// `account`'s monthly donations.
+    func recurring(of account: UUID) async throws -> [RecurringView] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM recurring_donations WHERE account_id = ? ORDER BY created_at", arguments: [account.key])
+                .compactMap(Self.recurringView)
+        }
+    }
+
+    /// Active monthly donations whose `month` has not been run: what the scheduler does next.
+    func due(in month: Month) async throws -> [UUID] {
+        try await pool.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT recurring_id FROM recurring_donations
+                WHERE status = 'active' AND start_month <= ? AND (last_run_month IS NULL OR last_run_month < ?)
+                """, arguments: [month.description, month.description]).compactMap(UUID.init(uuidString:))
+        }
+    }
+
+    static func recurringView(_ row: Row) -> RecurringView? {
+        guard let id = UUID(uuidString: row["recurring_id"]), let organization = UUID(uuidString: row["organization_id"]) else { return nil }
+        return RecurringView(id: id, organizationId: organization, amountMinor: row["amount_minor"], currency: row["currency"],
+                             visibility: DonationVisibility(rawValue: row["visibility"]) ?? .anonymous, startMonth: row["start_month"],
+                             status: row["status"], lastRunMonth: row["last_run_month"], lastOutcome: row["last_outcome"])
+    }
+
+    private static func record(_ row: Row) -> DonationRecord? {
+        guard let id = UUID(uuidString: row["donation_id"]), let account = UUID(uuidString: row["account_id"]),
+              let organization = UUID(uuidString: row["organization_id"]) else { return nil }
+        return DonationRecord(
+            id: id, accountId: account, organization: OrganizationRef(id: organization, slug: row["slug"], name: row["name"]),
+            amountMinor: row["amount_minor"], currency: row["currency"], visibility: DonationVisibility(rawValue: row["visibility"]) ?? .anonymous,
+            sealedMessage: row["message"], recurringId: (row["recurring_id"] as String?).flatMap(UUID.init(uuidString:)), month: row["month"],
+            estimateId: row["estimate_id"], donatedAt: Date(timeIntervalSince1970: row["donated_at"]))
+    }
+}
+
+/// Someone who donated publicly to an organisation.
+struct SupporterView: Codable, Sendable {
+    var accountId: UUID
+    /// Their public profile (accounts service).
+    var profile: String
+    var donations: Int
+    var lastDonatedAt: Date
+}

@@ -1,0 +1,139 @@
+import Contracts
+import DonationsDomain
+import Foundation
+import Hummingbird
+import ServiceKit
+
+struct DonationBody: Decodable {
+    /// The organisation's id or slug.
+    var organization: String
+    var amountMinor: Int
+    var currency: String
+    var message: String?
+    var visibility: DonationVisibility?
+}
+
+/// What a new donation answers: the donation and the wallet's balance after it.
+struct MadeDonationView: Codable, Sendable {
+    var donation: DonationView
+    var balanceMinor: Int
+}
+
+/// `GET /v1/donations/{id}/receipt`.
+struct ReceiptView: Codable, Sendable {
+    var receiptNumber: String
+    var donationId: UUID
+    var donorAccountId: UUID
+    var organization: OrganizationRef
+    var amountMinor: Int
+    var currency: String
+    var donatedAt: Date
+    var statement: String
+}
+
+/// `GET /v1/donations/totals`: one year's donations, in all and by the organisations' categories.
+struct YearlyTotalsView: Codable, Sendable {
+    struct Total: Codable, Sendable {
+        var currency: String
+        var amountMinor: Int
+        var donations: Int
+    }
+
+    struct CategoryTotal: Codable, Sendable {
+        var category: String
+        var currency: String
+        var amountMinor: Int
+    }
+
+    var year: Int
+    var totals: [Total]
+    /// A donation to an organisation of several categories counts in each of them.
+    var byCategory: [CategoryTotal]
+}
+
+extension DonationsAPI {
+    func addDonationRoutes(to router: Router<AppRequestContext>) {
+        router.post("/v1/donations") { request, context in
+            let identity = try context.requireIdentity()
+            let key = try idempotencyKey(request)
+            let body = try await request.decodeJSON(as: DonationBody.self, context: context)
+            let checked = try await run {
+                try DonationRequest(organization: body.organization, amountMinor: body.amountMinor, currency: body.currency, message: body.message,
+                                    visibility: body.visibility ?? .public).validated()
+            }
+            let outcome = try await run {
+                try await commands.donate(account: identity.accountId, organization: checked.organization, amountMinor: checked.amountMinor,
+                                          currency: checked.currency, visibility: checked.visibility, message: checked.message,
+                                          donationId: context.idempotentEventId(key, salt: "donation"), metadata: context.eventMetadata)
+            }
+            let organization = try await commands.organization(outcome.donation.organizationId)
+            let ref = OrganizationRef(id: outcome.donation.organizationId, slug: organization.draft?.slug ?? "", name: organization.draft?.name ?? "")
+            let view = DonationView(id: outcome.donation.donationId, organization: ref, amountMinor: outcome.donation.amountMinor,
+                                    currency: outcome.donation.currency, visibility: outcome.donation.visibility, message: checked.message,
+                                    recurringId: nil, month: nil, donatedAt: outcome.donation.at)
+            return try Response.json(MadeDonationView(donation: view, balanceMinor: outcome.balanceMinor), status: .created,
+                                     position: outcome.position, location: "/v1/donations/\(view.id.key)")
+        }
+        router.get("/v1/donations") { request, context in
+            let identity = try context.requireIdentity()
+            var query = QueryReader(request)
+            let limit = query.limit()
+            let cursor = query.cursor()
+            try query.check()
+            let (records, next) = try await donations.history(of: identity.accountId, limit: limit, after: cursor)
+            var items: [DonationView] = []
+            for record in records { items.append(try await view(record)) }
+            return try Response.json(Page(items: items, nextCursor: next))
+        }
+        router.get("/v1/donations/totals") { request, context in
+            let identity = try context.requireIdentity()
+            var query = QueryReader(request)
+            let year = query.integer("year", in: 1970...9999) ?? Month(containing: commands.clock.now()).year
+            try query.check()
+            return try Response.json(try await totals(of: identity.accountId, year: year))
+        }
+        router.get("/v1/donations/{id}") { _, context in
+            let identity = try context.requireIdentity()
+            guard let record = try await donations.donation(try context.parameters.uuid("id"), of: identity.accountId) else {
+                throw DonationsError.donationNotFound.problem
+            }
+            return try Response.json(try await view(record))
+        }
+        router.get("/v1/donations/{id}/receipt") { _, context in
+            let identity = try context.requireIdentity()
+            guard let record = try await donations.donation(try context.parameters.uuid("id"), of: identity.accountId) else {
+                throw DonationsError.donationNotFound.problem
+            }
+            return try Response.json(ReceiptView(
+                receiptNumber: "CMN-\(Month(containing: record.donatedAt).year)-\(record.id.key.prefix(8).uppercased())", donationId: record.id,
+                donorAccountId: record.accountId, organization: record.organization, amountMinor: record.amountMinor, currency: record.currency,
+                donatedAt: record.donatedAt,
+                statement: "Commons received this donation and passes it on in full to the organisation named; no goods or services were given in return."))
+        }
+    }
+
+    func view(_ record: DonationRecord) async throws -> DonationView {
+        DonationView(id: record.id, organization: record.organization, amountMinor: record.amountMinor, currency: record.currency,
+                     visibility: record.visibility, message: try await open(record.sealedMessage), recurringId: record.recurringId,
+                     month: record.month, donatedAt: record.donatedAt)
+    }
+
+    private func totals(of account: UUID, year: Int) async throws -> YearlyTotalsView {
+        let records = try await donations.all(of: account).filter { Month(containing: $0.donatedAt).year == year }
+        let categories = try await donations.categories(of: Set(records.map(\.organization.id)))
+        var totals: [String: YearlyTotalsView.Total] = [:]
+        var byCategory: [String: [String: Int]] = [:]
+        for record in records {
+            totals[record.currency, default: .init(currency: record.currency, amountMinor: 0, donations: 0)].amountMinor += record.amountMinor
+            totals[record.currency]?.donations += 1
+            for category in categories[record.organization.id] ?? [] {
+                byCategory[category, default: [:]][record.currency, default: 0] += record.amountMinor
+            }
+        }
+        return YearlyTotalsView(
+            year: year, totals: totals.values.sorted { $0.currency < $1.currency },
+            byCategory: byCategory.flatMap { category, amounts in
+                amounts.map { YearlyTotalsView.CategoryTotal(category: category, currency: $0.key, amountMinor: $0.value) }
+            }.sorted { ($0.category, $0.currency) < ($1.category, $1.currency) })
+    }
+}

@@ -1,0 +1,111 @@
+import Contracts
+import DonationsDomain
+import Foundation
+import Hummingbird
+import ServiceKit
+
+struct ShareBody: Decodable {
+    var caption: String
+    var imageId: UUID?
+}
+
+/// `GET /v1/impact`: what my donations to one organisation achieved.
+struct ImpactView: Codable, Sendable {
+    /// Outcomes at one set of estimates.
+    struct Achieved: Codable, Sendable {
+        var outcomes: Double
+        var estimates: [EstimateView]
+    }
+
+    var organization: OrganizationRef
+    var currency: String
+    var donatedMinor: Int
+    var donations: Int
+    var outcomeUnit: String?
+    /// Each donation at the estimate in force when it was made (donations made before any
+    /// estimate, or in another currency, count for nothing here).
+    var atDonation: Achieved?
+    /// All of them at today's estimate.
+    var today: Achieved?
+}
+
+extension DonationsAPI {
+    func addSharingRoutes(to router: Router<AppRequestContext>) {
+        router.post("/v1/donations/{id}/posts") { request, context in
+            let identity = try context.requireIdentity()
+            let donation = try context.parameters.uuid("id")
+            let key = try idempotencyKey(request)
+            let body = try await request.decodeJSON(as: ShareBody.self, context: context)
+            let (shared, position) = try await run {
+                try await commands.share(donation: donation, account: identity.accountId, caption: body.caption, imageId: body.imageId,
+                                         postId: context.idempotentEventId(key, salt: "post \(donation.key)"), metadata: context.eventMetadata)
+            }
+            let organization = try await commands.organization(shared.organizationId)
+            return try Response.json(PostView(
+                id: shared.postId, donationId: shared.donationId, accountId: shared.accountId,
+                organization: OrganizationRef(id: shared.organizationId, slug: organization.draft?.slug ?? "", name: organization.draft?.name ?? ""),
+                caption: body.caption.trimmingCharacters(in: .whitespacesAndNewlines), imageId: shared.imageId, sharedAt: shared.at),
+                status: .created, position: position, location: "/v1/donation-posts")
+        }
+        router.get("/v1/donation-posts") { request, _ in
+            var query = QueryReader(request)
+            let limit = query.limit()
+            let cursor = query.cursor()
+            try query.check()
+            let (records, next) = try await donations.feed(limit: limit, after: cursor)
+            var items: [PostView] = []
+            for record in records {
+                // A caption whose author's key is gone cannot be shown; the post goes with it.
+                guard let caption = try await open(record.sealedCaption) else { continue }
+                items.append(PostView(id: record.id, donationId: record.donationId, accountId: record.accountId, organization: record.organization,
+                                      caption: caption, imageId: record.imageId, sharedAt: record.sharedAt))
+            }
+            return try Response.json(Page(items: items, nextCursor: next))
+        }
+        router.get("/v1/organizations/{id}/supporters") { request, context in
+            guard let text = context.parameters.get("id"), let organization = try await organizations.one(text) else {
+                throw Problem.notFound("There is no such organisation.")
+            }
+            let id = organization.id
+            var query = QueryReader(request)
+            let limit = query.limit()
+            let cursor = query.cursor()
+            try query.check()
+            return try Response.json(try await donations.supporters(of: id, limit: limit, after: cursor))
+        }
+        router.get("/v1/impact") { _, context in
+            let identity = try context.requireIdentity()
+            return try Response.json(["items": try await impact(of: identity.accountId)])
+        }
+    }
+
+    private func impact(of account: UUID) async throws -> [ImpactView] {
+        let records = try await donations.all(of: account)
+        let estimates = try await donations.estimates(of: Set(records.map(\.organization.id)))
+        var views: [ImpactView] = []
+        let groups = Dictionary(grouping: records) { "\($0.organization.id.key) \($0.currency)" }
+        for key in groups.keys.sorted() {
+            let group = groups[key]!
+            let first = group[0]
+            let history = estimates[first.organization.id] ?? []
+            var view = ImpactView(organization: first.organization, currency: first.currency, donatedMinor: group.reduce(0) { $0 + $1.amountMinor },
+                                  donations: group.count, outcomeUnit: history.first?.outcomeUnit)
+            if let current = history.first {
+                view.today = current.outcomes(amountMinor: view.donatedMinor, currency: first.currency)
+                    .map { ImpactView.Achieved(outcomes: $0, estimates: [current]) }
+                var outcomes = 0.0
+                var used: [EstimateView] = []
+                for record in group {
+                    guard let estimate = history.first(where: { $0.id.key == record.estimateId }),
+                          let achieved = estimate.outcomes(amountMinor: record.amountMinor, currency: record.currency)
+                    else { continue }
+                    outcomes += achieved
+                    if !used.contains(where: { $0.id == estimate.id }) { used.append(estimate) }
+                }
+                if !used.isEmpty { view.atDonation = ImpactView.Achieved(outcomes: outcomes, estimates: used) }
+            }
+            views.append(view)
+        }
+        return views
+    }
+}
