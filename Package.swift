@@ -40,6 +40,7 @@ let package = Package(
         .executable(name: "commons", targets: ["commons"]),
         .executable(name: "accounts", targets: ["accounts"]),
         .executable(name: "geo-search", targets: ["geo-search"]),
+        .executable(name: "shopping-lists", targets: ["shopping-lists"]),
         .library(name: "EventLog", targets: ["EventLog"]),
     ],
     dependencies: [
@@ -154,7 +155,7 @@ let package = Package(
             name: "commons",
             dependencies: [
                 "StackKit", "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "ServiceKit", "Contracts", "AccountsService",
-                "GeoSearchService",
+                "GeoSearchService", "ShoppingListsService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -237,6 +238,23 @@ let package = Package(
             path: "Tests/CommonsCLITests",
             swiftSettings: strict
         ),
+        // shopping-lists tests
+        .testTarget(
+            name: "ShoppingListsDomainTests",
+            dependencies: ["ShoppingListsDomain", "Contracts", "Geo"],
+            path: "Tests/ShoppingListsDomainTests",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ShoppingListsTests",
+            dependencies: [
+                "ShoppingListsService", "ShoppingListsDomain", "ServiceKit", "EventLog", "EventLogTestSupport", "Contracts",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/ShoppingListsTests",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ContractsTests",
             dependencies: ["EventLog", "Contracts"],
@@ -251,6 +269,10 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ])
         // geo-search (port 8083)
-        + serviceTargets("GeoSearch", executable: "geo-search", domain: ["Geo"], service: ["Geo"]),
+        + serviceTargets("GeoSearch", executable: "geo-search", domain: ["Geo"], service: ["Geo"])
+        // shopping-lists (port 8085)
+        + serviceTargets("ShoppingLists", executable: "shopping-lists", domain: ["Contracts", "EventLog", "Geo"], service: [
+            "Geo", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
     swiftLanguageModes: [.v6]
 )
