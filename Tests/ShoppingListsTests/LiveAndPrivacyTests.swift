@@ -16,7 +16,7 @@ struct LiveAndPrivacyTests {
             let lines = block.split(separator: "\n")
             guard let id = lines.first(where: { $0.hasPrefix("id: ") })?.dropFirst(4),
                   let data = lines.first(where: { $0.hasPrefix("data: ") })?.dropFirst(6),
-                  let json = try? JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any]
+                  let json = (try? JSONSerialization.jsonObject(with: Data(data.utf8))).map(lowercasingIds) as? [String: Any]
             else { return nil }
             return (String(id), json)
         }
@@ -66,6 +66,7 @@ struct LiveAndPrivacyTests {
             let (ada, grace) = (try await client.account(), try await client.account())
             let adas = try await client.list("Ada's secret recipe", by: ada)
             let graces = try await client.list("Grace's list", by: grace)
+            #expect(try await client.call(.post, "/v1/lists/\(adas.key)/members", as: ada, json: ["accountId": grace.id.key]).status == .ok)
             #expect(try await client.call(.post, "/v1/lists/\(graces.key)/members", as: grace, json: ["accountId": ada.id.key]).status == .ok)
             _ = try await client.add(["text": "Marzipan for Ada", "note": "hidden note"], to: graces, by: ada)
             _ = try await client.add(["productId": TestCatalog.butter.key, "note": "Ada's butter note"], to: graces, by: ada)
@@ -86,8 +87,10 @@ struct LiveAndPrivacyTests {
             let product = try await client.call(.get, "/v1/products/\(TestCatalog.bread.key)")
             #expect(product.json["reviewCount"] as? Int == 0)
             #expect(try await client.call(.get, "/v1/products/\(TestCatalog.bread.key)/reviews").items.isEmpty)
-            // Ada's own list is gone for writes too.
-            #expect(try await client.call(.post, "/v1/lists/\(adas.key)/items", as: ada, json: ["text": "x"]).status == .notFound)
+            // Ada's list is gone for its members' writes too, and Ada's tokens are refused.
+            #expect(try await client.call(.post, "/v1/lists/\(adas.key)/items", as: grace, json: ["text": "x"]).status == .notFound)
+            #expect(try await client.call(.get, "/v1/lists", as: ada).status == .unauthorized)
+            #expect(try await client.call(.get, "/v1/lists", as: grace).items.ids == [graces.key])
             // Her key is destroyed: what she wrote cannot be opened from the log any more.
             let sealed = log.compactMap { try? CommonsEvents.catalog.decode($0) as? ShoppingListCreated }.first { $0.ownerId == ada.id }
             let name = try #require(sealed?.name)

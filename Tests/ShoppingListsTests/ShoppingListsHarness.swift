@@ -142,9 +142,20 @@ struct ShoppingListsHarness {
         let body: Data
 
         var text: String { String(decoding: body, as: UTF8.self) }
-        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+        /// The body as JSON, with UUIDs in lowercase (Foundation writes them in uppercase).
+        var json: [String: Any] { lowercasingIds((try? JSONSerialization.jsonObject(with: body)) ?? [:]) as? [String: Any] ?? [:] }
         var items: [[String: Any]] { json["items"] as? [[String: Any]] ?? [] }
         var fieldErrors: [String: [String]] { json["errors"] as? [String: [String]] ?? [:] }
+    }
+}
+
+/// `value` with every UUID string in lowercase.
+func lowercasingIds(_ value: Any) -> Any {
+    switch value {
+    case let text as String: UUID(uuidString: text) == nil ? text : text.lowercased()
+    case let array as [Any]: array.map(lowercasingIds)
+    case let object as [String: Any]: object.mapValues(lowercasingIds)
+    default: value
     }
 }
 
