@@ -1,5 +1,6 @@
 import AccountsService
 import GeoSearchService
+import ShoppingListsService
 import ArgumentParser
 import EventLog
 import Foundation
@@ -67,6 +68,7 @@ enum ServiceProjections {
     static let all: [String: [any Projection]] = [
         AccountsService.name: [RevocationProjection()] + AccountsService.projections,
         GeoSearchService.name: [RevocationProjection()] + GeoSearchService.projections,
+        ShoppingListsService.name: [RevocationProjection()] + ShoppingListsService.projections,
     ]
 
     static var names: [String] { all.keys.sorted() }

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceKit
 
 /// Creates demo data through the public API, the way a client would, so that it passes
 /// the same checks and appends the same events as real use.
@@ -7,16 +8,22 @@ import Foundation
 /// skipped. Seeding twice is harmless: a step takes "exists already" as done.
 struct Seeder {
     let api: SeedClient
+    /// The stack's log (`COMMONS_EVENT_STORE`), for steps that import data files through a
+    /// service's command path; nil: the one this process's environment names.
+    var eventStore: String?
 
     /// The steps in order; a later step may use what an earlier one made (see ``SeedState``).
     static let steps: [SeedStep] = [
         SeedStep(service: "accounts", run: seedAccounts),
+        SeedStep(service: "shopping-lists", run: seedShoppingLists),
     ]
 
     /// Runs the steps of the services in `running` (every step when nil), reporting what
     /// it did line by line.
     func run(running: Set<String>?, report: (String) -> Void) async throws {
         var state = SeedState()
+        let environment = EnvironmentVariables()
+        state.eventStore = eventStore.map { EventStoreLocation($0, dataDirectory: environment.dataDirectory) } ?? environment.eventStore
         for step in Self.steps {
             guard running?.contains(step.service) ?? true else {
                 report("\(step.service): not running, skipped")
@@ -51,6 +58,8 @@ struct SeedStep: Sendable {
 
 /// What earlier steps made that later ones need.
 struct SeedState: Sendable {
+    /// The stack's log.
+    var eventStore = EnvironmentVariables().eventStore
     /// Access tokens of demo accounts by email, for steps that act as someone.
     private var accessTokens: [String: String] = [:]
 

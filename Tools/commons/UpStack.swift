@@ -119,7 +119,8 @@ struct UpStack {
     /// when that worked (so a failed seed runs again on the next start).
     private func seedFirstStart(client: HTTPClient, console: UpConsole) async {
         console.say("first start in this data directory: creating demo data (--no-seed skips this)")
-        let seeder = Seeder(api: SeedClient(gateway: plan.gatewayURL, client: client))
+        var seeder = Seeder(api: SeedClient(gateway: plan.gatewayURL, client: client))
+        seeder.eventStore = plan.eventStore
         // Printed in one piece at the end, rather than between the services' log lines.
         var report: [String] = []
         do {
