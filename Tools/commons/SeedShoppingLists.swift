@@ -51,19 +51,23 @@ private func seedCatalogue(_ api: SeedClient, eventStore: EventStoreLocation, re
     logger.logLevel = .critical
     let store = try await eventStore.open(logger: logger)
     let imported: CatalogImport.Report
+    let head: String
     do {
         imported = try await CatalogImport.run(data: data, into: store)
+        head = try await store.head().description
     } catch {
         await store.shutdown()
         throw CommandFailure("shopping-lists: importing \(path): \(error)")
     }
     await store.shutdown()
     report("shopping-lists: imported \(path): \(imported)")
-    let deadline = ContinuousClock.now + .seconds(30)
+    // The lists below name products, so the service must have read the whole import first.
+    let deadline = ContinuousClock.now + .seconds(60)
     while ContinuousClock.now < deadline {
-        if try await api.get("/v1/products?limit=1").decode(Page.self).items.isEmpty == false { return }
+        if try await api.get("/v1/products?limit=1", headers: ["Commons-Min-Position": head]).status == 200 { return }
         try await Task.sleep(for: .milliseconds(200))
     }
+    throw CommandFailure("shopping-lists: the service did not read the imported catalogue within 60 s")
 }
 
 private struct Page: Decodable {
