@@ -5,7 +5,7 @@ import Foundation
 import ShoppingListsService
 
 /// `commons bench shopping`: product searches/s over the shipped catalogue and list edits/s
-/// by 8 concurrent clients on one shared list, each beside the raw operation underneath
+/// by 8 concurrent clients, each on its own list, each beside the raw operation underneath
 /// (a bare FTS5 match; an append with no load, decision or check).
 struct BenchShopping: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,7 +17,7 @@ struct BenchShopping: AsyncParsableCommand {
     @Option(help: "Seconds to measure each side of each case.")
     var seconds: Double = 5
 
-    @Option(help: "Concurrent clients editing one shared list.")
+    @Option(help: "Concurrent clients, each editing its own list.")
     var clients = 8
 
     func validate() throws {
@@ -47,20 +47,21 @@ struct BenchShopping: AsyncParsableCommand {
             return { n += 1; _ = try catalogue.rawMatch(words[n % words.count]); return 1 }
         }
         Bench.note("editing")
-        let edit = try await ShoppingListsBenchmark.sharedListEditor(store: store, items: 20)
-        let step = clients
+        let editors = try (0..<clients).map { _ in try ShoppingListsBenchmark.listEditor(store: store) }
         let edits = try await Bench.measure(workers: clients, for: duration) { worker in
-            var n = worker
-            return { n += step; try await edit(n); return 1 }
+            let edit = editors[worker]
+            return { try await edit(); return 1 }
         }
-        let append = ShoppingListsBenchmark.rawAppend(store: store)
-        let appends = try await Bench.measure(workers: clients, for: duration) { _ in { try await append(); return 1 } }
+        let appends = try await Bench.measure(workers: clients, for: duration) { _ in
+            let append = ShoppingListsBenchmark.rawAppend(store: store)
+            return { try await append(); return 1 }
+        }
         await store.shutdown()
 
-        print("shopping lists: \(catalogue.products) products; \(searchers) searchers, \(clients) editors on one list (SQLite log); \(seconds) s per measurement")
+        print("shopping lists: \(catalogue.products) products; \(searchers) searchers, \(clients) editors (SQLite log); \(seconds) s per measurement")
         print(BenchRow.table([
             BenchRow(name: "product searches (first page of 20)", ours: searches, ceiling: matches),
-            BenchRow(name: "list edits, \(clients) clients, one list", ours: edits, ceiling: appends),
+            BenchRow(name: "list edits, \(clients) clients", ours: edits, ceiling: appends),
         ]))
         print("ceilings: a bare FTS5 MATCH of the same words (row ids only); an append of the same event with no load, decision or version check")
     }

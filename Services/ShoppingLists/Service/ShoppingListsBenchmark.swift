@@ -42,28 +42,44 @@ public enum ShoppingListsBenchmark {
         return Catalogue(pool: pool, products: file.products.count)
     }
 
-    /// A shared list with `items` items, and a function that makes one member's edit to it
-    /// through the command path (load, decide, append with the version seen, retry on a
-    /// concurrent change): a quantity change of item `n % items`.
-    public static func sharedListEditor(store: any EventStore, items: Int) async throws -> @Sendable (Int) async throws -> Void {
+    /// One client's edits through the command path (load the list, decide, append with the
+    /// version seen, retry on a concurrent change): quantity changes of its list's 20 items.
+    /// Every 100 edits it starts a new list, as lists are short-lived in real use.
+    public static func listEditor(store: any EventStore) throws -> @Sendable () async throws -> Void {
         let commands = ShoppingListCommands(store: store, sealer: TextSealer(vault: try ServiceRuntime.vault(beside: store))) { _ in false }
+        let session = EditSession(commands: commands)
+        return { try await session.edit() }
+    }
+
+    /// The list a client is editing, and how far it got.
+    private actor EditSession {
+        let commands: ShoppingListCommands
         let owner = UUID()
-        let list = UUID()
-        let itemIds = (0..<items).map { _ in UUID() }
-        var setup = [ClientCommand(commandId: "create", command: .create(name: "Benchmark"))]
-        for (n, item) in itemIds.enumerated() {
-            setup.append(ClientCommand(commandId: "add-\(n)", command: .addItem(itemId: item, productId: UUID(), text: nil, quantity: 500, note: nil)))
-        }
-        _ = try await commands.execute(setup, on: list, by: owner, metadata: .init())
-        return { n in
-            let delta = n.isMultiple(of: 2) ? 1 : -1
-            let outcome = try await commands.execute([ClientCommand(commandId: UUID().uuidString, command: .changeQuantity(itemId: itemIds[n % items], delta: delta))],
-                                                     on: list, by: owner, metadata: .init())
+        var list = UUID()
+        var items: [UUID] = []
+        var edits = 0
+
+        init(commands: ShoppingListCommands) { self.commands = commands }
+
+        func edit() async throws {
+            if edits % 100 == 0 {
+                list = UUID()
+                items = (0..<20).map { _ in UUID() }
+                var setup = [ClientCommand(commandId: "create", command: .create(name: "Benchmark"))]
+                for (n, item) in items.enumerated() {
+                    setup.append(ClientCommand(commandId: "add-\(n)", command: .addItem(itemId: item, productId: UUID(), text: nil, quantity: 500, note: nil)))
+                }
+                _ = try await commands.execute(setup, on: list, by: owner, metadata: .init())
+            }
+            edits += 1
+            let change = ShoppingListCommand.changeQuantity(itemId: items[edits % items.count], delta: edits.isMultiple(of: 2) ? 1 : -1)
+            let outcome = try await commands.execute([ClientCommand(commandId: UUID().uuidString, command: change)], on: list, by: owner, metadata: .init())
             if case .rejected(let error) = outcome.results.first { throw error }
         }
     }
 
-    /// The ceiling of an edit: appending the same event to a stream with no check at all.
+    /// The ceiling of an edit: appending the same event to a client's own stream with no
+    /// load, decision or version check.
     public static func rawAppend(store: any EventStore) -> @Sendable () async throws -> Void {
         let list = UUID()
         let event = ShoppingListItemQuantityChanged(listId: list, itemId: UUID(), delta: 1)

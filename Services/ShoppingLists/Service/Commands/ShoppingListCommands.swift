@@ -35,7 +35,7 @@ struct ShoppingListCommands: Sendable {
     /// Whether an account is known to be deleted (its lists are gone).
     let isDeletedAccount: @Sendable (UUID) async throws -> Bool
 
-    static let maxAttempts = 20
+    static let maxAttempts = 30
 
     /// Runs `commands` by `actor` on list `listId`. Commands whose events are in the stream
     /// already (the same command id sent again) are reported as replayed and not redone.
@@ -74,6 +74,8 @@ struct ShoppingListCommands: Sendable {
                 let appended = try await store.append(to: stream, expected: version == 0 ? .noStream : .exact(version), events: batch)
                 return BatchOutcome(results: results, state: state, version: appended.streamVersion, position: appended.checkpoint)
             } catch EventStoreError.wrongExpectedVersion where attempt < Self.maxAttempts && expectedVersion == nil {
+                // Writers that collided would collide again in lockstep; a random pause spreads them.
+                try await Task.sleep(for: .microseconds(Int.random(in: 0...(200 * attempt))))
                 continue
             } catch EventStoreError.idempotencyConflict where attempt < Self.maxAttempts {
                 // The same command raced in from another delivery; the reload sees it as replayed.
