@@ -74,6 +74,28 @@ struct ListsHTTPTests {
         }
     }
 
+    @Test("my lists come in pages, newest first; a creation retried with its Idempotency-Key makes one list")
+    func pagesAndRetries() async throws {
+        try await ShoppingListsHarness().test { client in
+            let ada = try await client.account()
+            var made: [String] = []
+            for n in 1...3 { made.append(try await client.list("List \(n)", by: ada).key) }
+            let first = try await client.call(.get, "/v1/lists?limit=2", as: ada)
+            let cursor = try #require(first.json["nextCursor"] as? String)
+            let second = try await client.call(.get, "/v1/lists?limit=2&cursor=\(cursor)", as: ada)
+            #expect(first.items.ids + second.items.ids == made.reversed())
+            #expect(second.json["nextCursor"] == nil || second.json["nextCursor"] is NSNull)
+            #expect(try await client.call(.get, "/v1/lists?cursor=bogus", as: ada).status == .badRequest)
+
+            let key: [HTTPField.Name: String] = [.idempotencyKey: "make-list-1"]
+            let one = try await client.call(.post, "/v1/lists", as: ada, json: ["name": "Once"], headers: key)
+            let two = try await client.call(.post, "/v1/lists", as: ada, json: ["name": "Once"], headers: key)
+            #expect(one.status == .created && two.status == .created)
+            #expect(one.json["id"] as? String == two.json["id"] as? String)
+            #expect(try await client.call(.get, "/v1/lists?limit=100", as: ada).items.count == 4)
+        }
+    }
+
     @Test("sharing: members read and edit; the owner alone renames, deletes and removes; non-members get 404 everywhere", arguments: Backend.allCases)
     func sharing(backend: Backend) async throws {
         try await ShoppingListsHarness(backend: backend).test { client in

@@ -3,6 +3,7 @@ import Foundation
 /// A list as the write side sees it: who may touch it and the state of each item. Built
 /// by replaying its changes; texts are not needed to decide, so it holds none.
 public struct ShoppingListState: Sendable, Equatable {
+    /// One item: how many, whether it is checked, whether it was removed, and where it sorts.
     public struct Item: Sendable, Equatable {
         public var quantity: Int
         public var checked: Bool
@@ -25,6 +26,7 @@ public struct ShoppingListState: Sendable, Equatable {
         return state
     }
 
+    /// Whether the list was made and not deleted.
     public var exists: Bool { ownerId != nil && !isDeleted }
 
     /// Whether `account` may read and edit the list.
@@ -32,6 +34,7 @@ public struct ShoppingListState: Sendable, Equatable {
         exists && (ownerId == account || members.contains(account))
     }
 
+    /// The state after one more change.
     public mutating func evolve(_ change: ShoppingListChange) {
         switch change {
         case .created(let owner, _): ownerId = owner

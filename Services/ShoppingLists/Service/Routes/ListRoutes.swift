@@ -12,7 +12,9 @@ extension ShoppingListsAPI {
         router.post("/v1/lists") { request, context in
             let identity = try context.requireIdentity()
             let body = try await request.decodeJSON(as: NameBody.self, context: context)
-            let listId = UUID()
+            // With an Idempotency-Key, a retry names the same list, so even a retry that
+            // reaches another replica is recognised by the log.
+            let listId = context.idempotentEventId(request.headers[.idempotencyKey], salt: "shopping-list")
             let outcome = try await run {
                 try await lists.execute([ClientCommand(commandId: request.commandId, command: .create(name: body.name))], on: listId,
                                         by: identity.accountId, metadata: context.eventMetadata)
