@@ -37,7 +37,6 @@ extension ShoppingListsAPI {
             // Membership is checked on the write side's own record, before anything is sent.
             guard try await watchable(listId, by: identity.accountId) else { throw ShoppingListError.listNotFound.problem }
             let store = runtime.store
-            let reader = sealer.reader()
             let stream = ShoppingStreams.list(listId)
             return Response.serverSentEvents { sink in
                 var sent = resumeAfter
@@ -49,6 +48,8 @@ extension ShoppingListsAPI {
                     if let until, sent >= until { return }
                     let seen = store.changes.generation
                     let fresh = try await store.read(stream: stream, from: sent + 1, direction: .forwards, limit: 500)
+                    // A reader per batch: keys are not remembered past it, so a deletion meanwhile is honoured.
+                    let reader = sealer.reader()
                     for recorded in fresh {
                         guard let event = try CommonsEvents.catalog.decode(recorded) else { continue }
                         if recorded.version > stateVersion {
