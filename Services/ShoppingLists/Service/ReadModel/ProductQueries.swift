@@ -30,19 +30,24 @@ enum ProductQueries {
         let sql: String
         if let match = query.matchExpression {
             arguments.append(match)
-            if let category = query.category { conditions.append("category = ? COLLATE NOCASE"); arguments.append(category) }
+            var filter = ""
+            if let category = query.category { filter = "AND p.category = ? COLLATE NOCASE"; arguments.append(category) }
             if let after = query.after {
-                conditions.append("(score > ? OR (score = ? AND row > ?))")
+                conditions.append("(score > ? OR (score = ? AND pid > ?))")
                 arguments += [after.rank ?? 0, after.rank ?? 0, after.row]
             }
-            // Names weigh most, then brands, then categories.
+            // The page is chosen on ranks alone; only its rows get their summaries (prices,
+            // ratings). Names weigh most, then brands, then categories.
             sql = """
-                SELECT * FROM (
-                    SELECT \(summaryColumns), bm25(shop_products_fts, 10.0, 4.0, 1.0) AS score
-                    FROM shop_products_fts JOIN shop_products p ON p.id = shop_products_fts.rowid
-                    WHERE shop_products_fts MATCH ?
-                ) \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
-                ORDER BY score, row LIMIT ?
+                SELECT \(summaryColumns), page.score AS score FROM (
+                    SELECT pid, score FROM (
+                        SELECT p.id AS pid, bm25(shop_products_fts, 10.0, 4.0, 1.0) AS score
+                        FROM shop_products_fts JOIN shop_products p ON p.id = shop_products_fts.rowid
+                        WHERE shop_products_fts MATCH ? \(filter)
+                    ) \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
+                    ORDER BY score, pid LIMIT ?
+                ) page JOIN shop_products p ON p.id = page.pid
+                ORDER BY page.score, p.id
                 """
         } else {
             if let category = query.category { conditions.append("p.category = ? COLLATE NOCASE"); arguments.append(category) }
