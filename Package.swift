@@ -41,6 +41,7 @@ let package = Package(
         .executable(name: "accounts", targets: ["accounts"]),
         .executable(name: "geo-search", targets: ["geo-search"]),
         .executable(name: "donations", targets: ["donations"]),
+        .executable(name: "shopping-lists", targets: ["shopping-lists"]),
         .library(name: "EventLog", targets: ["EventLog"]),
     ],
     dependencies: [
@@ -156,7 +157,7 @@ let package = Package(
             name: "commons",
             dependencies: [
                 "StackKit", "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "ServiceKit", "Contracts", "AccountsService",
-                "GeoSearchService", "DonationsService",
+                "GeoSearchService", "DonationsService", "ShoppingListsService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -256,6 +257,23 @@ let package = Package(
             path: "Tests/DonationsTests",
             swiftSettings: strict
         ),
+        // shopping-lists tests
+        .testTarget(
+            name: "ShoppingListsDomainTests",
+            dependencies: ["ShoppingListsDomain", "Contracts", "Geo"],
+            path: "Tests/ShoppingListsDomainTests",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ShoppingListsTests",
+            dependencies: [
+                "ShoppingListsService", "ShoppingListsDomain", "ServiceKit", "EventLog", "EventLogTestSupport", "Contracts",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/ShoppingListsTests",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ContractsTests",
             dependencies: ["EventLog", "Contracts"],
@@ -276,6 +294,10 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
+        ])
+        // shopping-lists (port 8085)
+        + serviceTargets("ShoppingLists", executable: "shopping-lists", domain: ["Contracts", "EventLog", "Geo"], service: [
+            "Geo", .product(name: "Crypto", package: "swift-crypto"),
         ]),
     swiftLanguageModes: [.v6]
 )

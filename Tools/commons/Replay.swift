@@ -1,6 +1,7 @@
 import AccountsService
 import DonationsService
 import GeoSearchService
+import ShoppingListsService
 import ArgumentParser
 import EventLog
 import Foundation
@@ -69,6 +70,7 @@ enum ServiceProjections {
         AccountsService.name: [RevocationProjection()] + AccountsService.projections,
         GeoSearchService.name: [RevocationProjection()] + GeoSearchService.projections,
         DonationsService.name: [RevocationProjection()] + DonationsService.projections,
+        ShoppingListsService.name: [RevocationProjection()] + ShoppingListsService.projections,
     ]
 
     static var names: [String] { all.keys.sorted() }

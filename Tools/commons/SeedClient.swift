@@ -50,9 +50,11 @@ struct SeedClient: Sendable {
         return try await send(request, token: token)
     }
 
-    /// `GET path`, as the holder of `token` if one is given.
-    func get(_ path: String, token: String? = nil) async throws -> Answer {
-        try await send(HTTPClientRequest(url: gateway + path), token: token)
+    /// `GET path`, as the holder of `token` if one is given, with `headers` besides.
+    func get(_ path: String, token: String? = nil, headers: [String: String] = [:]) async throws -> Answer {
+        var request = HTTPClientRequest(url: gateway + path)
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        return try await send(request, token: token)
     }
 
     private func send(_ request: HTTPClientRequest, token: String?) async throws -> Answer {

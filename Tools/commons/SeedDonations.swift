@@ -97,9 +97,7 @@ enum SeedData {
     /// made an admin) on the stack's log through the operator command.
     static func adminToken(_ api: SeedClient, state: SeedState) async throws -> String {
         if let token = try await signIn(api), isAdmin(token) { return token }
-        guard let location = state.eventStore else {
-            throw CommandFailure("donations: \(DemoAdmin.email) is not an admin, and the seed does not know the event log to make it one")
-        }
+        let location = state.eventStore
         var logger = Logger(label: "commons")
         logger.logLevel = .critical
         let store = try await location.open(logger: logger)

@@ -15,13 +15,14 @@ struct Seeder {
     static let steps: [SeedStep] = [
         SeedStep(service: "accounts", run: seedAccounts),
         SeedStep(service: "donations", run: seedDonations),
+        SeedStep(service: "shopping-lists", run: seedShoppingLists),
     ]
 
     /// Runs the steps of the services in `running` (every step when nil), reporting what
     /// it did line by line.
     func run(running: Set<String>?, report: (String) -> Void) async throws {
         var state = SeedState()
-        state.eventStore = eventStore
+        state.eventStore = eventStore ?? EnvironmentVariables().eventStore
         for step in Self.steps {
             guard running?.contains(step.service) ?? true else {
                 report("\(step.service): not running, skipped")
@@ -56,8 +57,8 @@ struct SeedStep: Sendable {
 
 /// What earlier steps made that later ones need.
 struct SeedState: Sendable {
-    /// The stack's event log, when the seed knows it.
-    var eventStore: EventStoreLocation?
+    /// The stack's event log: the one `commons up` or `commons seed --event-store` names, else the environment's.
+    var eventStore = EnvironmentVariables().eventStore
     /// Access tokens of demo accounts by email, for steps that act as someone.
     private var accessTokens: [String: String] = [:]
 

@@ -1,0 +1,42 @@
+import Contracts
+import Foundation
+
+/// What a list adds up to: calories, and the price of every priced item at its cheapest
+/// offer, per currency.
+public struct ListTotals: Sendable, Equatable, Codable {
+    public var calories: Int
+    public var prices: [Money]
+    /// Items with no price: free text, or products no store offers.
+    public var unpricedItems: Int
+
+    public init(calories: Int, prices: [Money], unpricedItems: Int) {
+        self.calories = calories
+        self.prices = prices
+        self.unpricedItems = unpricedItems
+    }
+
+    /// One item as the totals see it.
+    public struct Line: Sendable {
+        public var quantity: Int
+        public var caloriesPerUnit: Int?
+        public var cheapest: Money?
+
+        public init(quantity: Int, caloriesPerUnit: Int?, cheapest: Money?) {
+            self.quantity = quantity
+            self.caloriesPerUnit = caloriesPerUnit
+            self.cheapest = cheapest
+        }
+    }
+
+    public static func of(_ lines: [Line]) -> ListTotals {
+        var byCurrency: [String: Int] = [:]
+        var unpriced = 0
+        var calories = 0
+        for line in lines {
+            calories += line.quantity * (line.caloriesPerUnit ?? 0)
+            if let price = line.cheapest { byCurrency[price.currency, default: 0] += price.amountMinor * line.quantity } else { unpriced += 1 }
+        }
+        let prices = byCurrency.sorted { $0.key < $1.key }.map { Money(amountMinor: $0.value, currency: $0.key) }
+        return ListTotals(calories: calories, prices: prices, unpricedItems: unpriced)
+    }
+}

@@ -1,0 +1,5 @@
+import ServiceKit
+import ShoppingListsService
+
+// Build and run: see ShoppingListsService for what it serves and reads.
+await ServiceMain.run(ShoppingListsService.definition())

@@ -1,0 +1,126 @@
+import Contracts
+import EventLog
+import Foundation
+import ShoppingListsDomain
+
+/// Imports a catalogue file through the same command path as everything else: each store
+/// and product stream is loaded, compared with the file, and only the differences are
+/// appended (with the version seen). Importing the same file again appends nothing; a
+/// changed price appends a `ProductPriceChanged`, so the history stays in the log.
+public enum CatalogImport {
+    /// What an import did.
+    public struct Report: Sendable, Equatable, CustomStringConvertible {
+        public var storesListed = 0
+        public var storesUnchanged = 0
+        public var productsListed = 0
+        public var productsChanged = 0
+        public var productsUnchanged = 0
+        public var priceChanges = 0
+        public var events = 0
+
+        public var description: String {
+            "stores: \(storesListed) listed or changed, \(storesUnchanged) unchanged; "
+                + "products: \(productsListed) new, \(productsChanged) changed (\(priceChanges) price changes), "
+                + "\(productsUnchanged) unchanged; \(events) events appended"
+        }
+    }
+
+    /// A file that cannot be imported, with every problem.
+    public struct InvalidCatalog: Error, CustomStringConvertible {
+        public let problems: [String: [String]]
+        public var description: String {
+            let lines = problems.sorted { $0.key < $1.key }.prefix(20).map { "\($0.key): \($0.value.joined(separator: "; "))" }
+            return "the catalogue has \(problems.count) invalid fields: " + lines.joined(separator: ", ")
+        }
+    }
+
+    /// Reads a catalogue file; throws ``InvalidCatalog`` or a decoding error.
+    public static func read(_ data: Data) throws -> CatalogFile {
+        let file: CatalogFile
+        do {
+            file = try JSONDecoder().decode(CatalogFile.self, from: data)
+        } catch let error as DecodingError {
+            throw InvalidCatalog(problems: ["file": ["is not a catalogue: \(error)"]])
+        }
+        let problems = file.problems()
+        guard problems.isEmpty else { throw InvalidCatalog(problems: problems) }
+        return file
+    }
+
+    /// Reads the catalogue file `data` and imports it; throws ``InvalidCatalog`` before
+    /// appending anything when the file is not valid.
+    public static func run(data: Data, into store: any EventStore, metadata: EventMetadata = .init()) async throws -> Report {
+        try await run(try read(data), into: store, metadata: metadata)
+    }
+
+    /// Brings the catalogue in `store` to what `file` says. Products are independent streams,
+    /// so several are compared and appended at once.
+    public static func run(_ file: CatalogFile, into store: any EventStore, metadata: EventMetadata = .init()) async throws -> Report {
+        var report = Report()
+        for entry in file.stores {
+            let stream = ShoppingStreams.store(entry.id)
+            let appended = try await withRetries { () -> Bool in
+                let (events, _, version) = try await ShoppingStreams.load(stream, from: store)
+                guard let listing = entry.listing(replacing: events.last as? StoreListed) else { return false }
+                _ = try await store.append(to: stream, expected: .exact(version), events: [try EventCatalog.encode(listing, metadata: metadata)])
+                return true
+            }
+            if appended { report.storesListed += 1; report.events += 1 } else { report.storesUnchanged += 1 }
+        }
+        try await withThrowingTaskGroup(of: ProductOutcome.self) { group in
+            var pending = file.products.makeIterator()
+            func next() -> Bool {
+                guard let entry = pending.next() else { return false }
+                group.addTask { try await importProduct(entry, into: store, metadata: metadata) }
+                return true
+            }
+            for _ in 0..<concurrency where !next() { break }
+            while let outcome = try await group.next() {
+                switch outcome {
+                case .unchanged: report.productsUnchanged += 1
+                case let .appended(isNew, events, priceChanges):
+                    if isNew { report.productsListed += 1 } else { report.productsChanged += 1 }
+                    report.events += events
+                    report.priceChanges += priceChanges
+                }
+                _ = next()
+            }
+        }
+        return report
+    }
+
+    /// Products compared and appended at once.
+    static let concurrency = 8
+
+    private enum ProductOutcome: Sendable {
+        case unchanged
+        case appended(isNew: Bool, events: Int, priceChanges: Int)
+    }
+
+    private static func importProduct(_ entry: CatalogFile.Product, into store: any EventStore, metadata: EventMetadata) async throws -> ProductOutcome {
+        let stream = ShoppingStreams.product(entry.id)
+        return try await withRetries {
+            let (events, _, version) = try await ShoppingStreams.load(stream, from: store)
+            let changes = CatalogProductState.replay(events).changes(toMatch: entry)
+            guard !changes.isEmpty else { return .unchanged }
+            _ = try await store.append(to: stream, expected: .exact(version), events: try changes.map { try encode($0, metadata: metadata) })
+            return .appended(isNew: version == 0, events: changes.count, priceChanges: changes.filter { $0 is ProductPriceChanged }.count)
+        }
+    }
+
+    private static func encode(_ event: any EventContract, metadata: EventMetadata) throws -> NewEvent {
+        try EventCatalog.encode(event, metadata: metadata)
+    }
+
+    /// Runs `work` again when another writer moved the stream in between (it decides afresh).
+    private static func withRetries<T>(_ work: () async throws -> T) async throws -> T {
+        var attempt = 1
+        while true {
+            do {
+                return try await work()
+            } catch EventStoreError.wrongExpectedVersion where attempt < 5 {
+                attempt += 1
+            }
+        }
+    }
+}

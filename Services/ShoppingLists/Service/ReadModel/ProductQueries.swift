@@ -1,0 +1,143 @@
+import Contracts
+import Foundation
+import GRDB
+import ShoppingListsDomain
+
+/// Reads of the catalogue: search, products with their offers, related products, reviews
+/// and favourites.
+enum ProductQueries {
+    static let summaryColumns = """
+        p.id AS row, p.product_id, p.name, p.brand, p.category, p.unit, p.image, p.calories,
+        (SELECT min(amount_minor) FROM shop_offers o WHERE o.product_id = p.product_id) AS cheapest_minor,
+        (SELECT currency FROM shop_offers o WHERE o.product_id = p.product_id ORDER BY amount_minor LIMIT 1) AS cheapest_currency,
+        (SELECT avg(rating) FROM shop_reviews r WHERE r.product_id = p.product_id) AS rating,
+        (SELECT count(*) FROM shop_reviews r WHERE r.product_id = p.product_id) AS reviews
+        """
+
+    static func summary(_ row: Row) -> ProductSummary {
+        let cheapest: Money? = (row["cheapest_minor"] as Int?).map { Money(amountMinor: $0, currency: row["cheapest_currency"] ?? "") }
+        let rating: Double? = row["rating"]
+        return ProductSummary(
+            id: UUID(uuidString: row["product_id"]) ?? UUID(), name: row["name"], brand: row["brand"], category: row["category"],
+            unit: row["unit"], image: row["image"], caloriesPerUnit: row["calories"], cheapestPrice: cheapest,
+            averageRating: rating.map { ($0 * 100).rounded() / 100 }, reviewCount: row["reviews"])
+    }
+
+    /// One page of a search: by FTS5 rank (best first) when there are words, else by name.
+    static func search(_ query: ProductQuery, in db: Database) throws -> (items: [ProductSummary], next: SearchCursor.Position?) {
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        var conditions: [String] = []
+        let sql: String
+        if let match = query.matchExpression {
+            arguments.append(match)
+            var filter = ""
+            if let category = query.category { filter = "AND p.category = ? COLLATE NOCASE"; arguments.append(category) }
+            if let after = query.after {
+                conditions.append("(score > ? OR (score = ? AND pid > ?))")
+                arguments += [after.rank ?? 0, after.rank ?? 0, after.row]
+            }
+            // The page is chosen on ranks alone; only its rows get their summaries (prices,
+            // ratings). Names weigh most, then brands, then categories.
+            sql = """
+                SELECT \(summaryColumns), page.score AS score FROM (
+                    SELECT pid, score FROM (
+                        SELECT p.id AS pid, bm25(shop_products_fts, 10.0, 4.0, 1.0) AS score
+                        FROM shop_products_fts JOIN shop_products p ON p.id = shop_products_fts.rowid
+                        WHERE shop_products_fts MATCH ? \(filter)
+                    ) \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
+                    ORDER BY score, pid LIMIT ?
+                ) page JOIN shop_products p ON p.id = page.pid
+                ORDER BY page.score, p.id
+                """
+        } else {
+            if let category = query.category { conditions.append("p.category = ? COLLATE NOCASE"); arguments.append(category) }
+            if let after = query.after {
+                conditions.append("(p.name > ? OR (p.name = ? AND p.id > ?))")
+                arguments += [after.name ?? "", after.name ?? "", after.row]
+            }
+            sql = """
+                SELECT \(summaryColumns) FROM shop_products p
+                \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
+                ORDER BY p.name, p.id LIMIT ?
+                """
+        }
+        arguments.append(query.limit + 1)
+        let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
+        let page = rows.prefix(query.limit)
+        let next = rows.count > query.limit ? page.last.map { row in
+            SearchCursor.Position(rank: query.words == nil ? nil : row["score"], name: query.words == nil ? row["name"] : nil, row: row["row"])
+        } : nil
+        return (page.map(summary), next)
+    }
+
+    static func product(_ id: UUID, in db: Database) throws -> ProductSummary? {
+        try Row.fetchOne(db, sql: "SELECT \(summaryColumns) FROM shop_products p WHERE p.product_id = ?", arguments: [id.key]).map(summary)
+    }
+
+    /// The offers of a product with where each store is.
+    static func offers(of id: UUID, in db: Database) throws -> [PlacedOfferRow] {
+        try Row.fetchAll(db, sql: """
+            SELECT o.store_id, o.amount_minor, o.currency, s.retailer, s.name, s.address, s.lat, s.lon
+            FROM shop_offers o JOIN shop_stores s ON s.store_id = o.store_id WHERE o.product_id = ?
+            """, arguments: [id.key]).map { row in
+            PlacedOfferRow(storeId: UUID(uuidString: row["store_id"]) ?? UUID(), price: Money(amountMinor: row["amount_minor"], currency: row["currency"]),
+                           lat: row["lat"], lon: row["lon"], retailer: row["retailer"], storeName: row["name"], address: row["address"])
+        }
+    }
+
+    /// The products most often on the same live lists as `id`, excluding `id` itself.
+    static func related(to id: UUID, limit: Int, in db: Database) throws -> [RelatedProduct] {
+        try Row.fetchAll(db, sql: """
+            SELECT \(summaryColumns), shared FROM (
+                SELECT other.product_id AS related_id, count(DISTINCT other.list_id) AS shared
+                FROM shop_list_items mine JOIN shop_list_items other ON other.list_id = mine.list_id
+                WHERE mine.product_id = ? AND mine.removed = 0 AND other.removed = 0
+                  AND other.product_id IS NOT NULL AND other.product_id != mine.product_id
+                GROUP BY other.product_id
+            ) JOIN shop_products p ON p.product_id = related_id
+            ORDER BY shared DESC, p.name, p.id LIMIT ?
+            """, arguments: [id.key, limit]).map { RelatedProduct(product: summary($0), sharedLists: $0["shared"]) }
+    }
+
+    static func isFavorite(_ id: UUID, of account: UUID, in db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM shop_favorites WHERE account_id = ? AND product_id = ?)",
+                          arguments: [account.key, id.key]) ?? false
+    }
+
+    /// An account's favourites, most recently marked first.
+    static func favorites(of account: UUID, in db: Database) throws -> [ProductSummary] {
+        try Row.fetchAll(db, sql: """
+            SELECT \(summaryColumns) FROM shop_favorites f JOIN shop_products p ON p.product_id = f.product_id
+            WHERE f.account_id = ? ORDER BY f.position DESC LIMIT 500
+            """, arguments: [account.key]).map(summary)
+    }
+
+    /// The newest reviews of a product, sealed texts as stored.
+    static func reviews(of id: UUID, limit: Int, in db: Database) throws -> [(author: UUID, rating: Int, sealed: String, at: Date)] {
+        try Row.fetchAll(db, sql: """
+            SELECT author_id, rating, text_sealed, at FROM shop_reviews WHERE product_id = ? ORDER BY at DESC, author_id LIMIT ?
+            """, arguments: [id.key, limit]).map {
+            (UUID(uuidString: $0["author_id"]) ?? UUID(), $0["rating"], $0["text_sealed"], Date(timeIntervalSince1970: $0["at"]))
+        }
+    }
+
+    /// Whether the account is registered and not deleted, as far as this read model knows.
+    static func isLiveAccount(_ account: UUID, in db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT deleted = 0 FROM shop_accounts WHERE account_id = ?", arguments: [account.key]) ?? false
+    }
+
+    static func isDeletedAccount(_ account: UUID, in db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT deleted FROM shop_accounts WHERE account_id = ?", arguments: [account.key]) ?? false
+    }
+}
+
+/// An offer row with its store.
+struct PlacedOfferRow: Sendable {
+    var storeId: UUID
+    var price: Money
+    var lat: Double
+    var lon: Double
+    var retailer: String
+    var storeName: String
+    var address: String
+}

@@ -1,0 +1,109 @@
+import Contracts
+import Foundation
+import Hummingbird
+import ServiceKit
+import ShoppingListsDomain
+
+extension ShoppingListsAPI {
+    /// `POST /v1/lists/{id}/commands`: offline edits, in order.
+    struct BatchBody: Decodable {
+        var commands: [Entry]
+
+        struct Entry: Decodable {
+            var commandId: String
+            var type: String
+            var itemId: UUID?
+            var productId: UUID?
+            var text: String?
+            var quantity: Int?
+            var note: String?
+            var delta: Int?
+            var checked: Bool?
+            var after: UUID?
+            var name: String?
+        }
+    }
+
+    static let maxBatch = 200
+
+    /// The result of one command, by its id.
+    struct BatchResult: Codable {
+        /// `applied` (now or, with `replayed`, by an earlier delivery) or `rejected`.
+        var status: String
+        var replayed: Bool?
+        /// Why it was rejected: the problem a single request would have got.
+        var problem: Problem?
+    }
+
+    func addBatchRoutes(to router: Router<AppRequestContext>) {
+        router.post("/v1/lists/{id}/commands") { request, context in
+            let identity = try context.requireIdentity()
+            let listId = try context.parameters.uuid("id")
+            let body = try await request.decodeJSON(as: BatchBody.self, context: context)
+            let commands = try Self.commands(body)
+            let outcome = try await run {
+                try await lists.execute(commands, on: listId, by: identity.accountId, metadata: context.eventMetadata)
+            }
+            // A batch for a list the caller cannot see reveals nothing, however its commands went.
+            if outcome.results.allSatisfy({ if case .rejected(.listNotFound) = $0 { true } else { false } }) {
+                throw ShoppingListError.listNotFound.problem
+            }
+            var results: [String: BatchResult] = [:]
+            for (command, result) in zip(commands, outcome.results) {
+                switch result {
+                case .applied(let replayed): results[command.commandId] = BatchResult(status: "applied", replayed: replayed)
+                case .rejected(let error): results[command.commandId] = BatchResult(status: "rejected", problem: error.problem)
+                }
+            }
+            return try Response.json(BatchAnswer(results: results, version: outcome.version), version: outcome.version, position: outcome.position)
+        }
+    }
+
+    /// The domain commands of a batch; a 422 listing every malformed entry.
+    static func commands(_ body: BatchBody) throws -> [ClientCommand] {
+        var errors: [String: [String]] = [:]
+        if body.commands.isEmpty { errors["commands"] = ["must hold at least one command"] }
+        if body.commands.count > maxBatch { errors["commands"] = ["must hold at most \(maxBatch) commands"] }
+        var seen = Set<String>()
+        var commands: [ClientCommand] = []
+        for (index, entry) in body.commands.enumerated() {
+            let path = "commands[\(index)]"
+            func need<T>(_ value: T?, _ field: String) -> T? {
+                if value == nil { errors["\(path).\(field)", default: []].append("is required for \(entry.type)") }
+                return value
+            }
+            if !(1...100).contains(entry.commandId.count) { errors["\(path).commandId"] = ["must be 1 to 100 characters"] }
+            if !seen.insert(entry.commandId).inserted { errors["\(path).commandId"] = ["is used by another command of this batch"] }
+            let command: ShoppingListCommand?
+            switch entry.type {
+            case "addItem":
+                command = .addItem(itemId: entry.itemId ?? ShoppingStreams.derivedId("item|\(entry.commandId)"), productId: entry.productId,
+                                   text: entry.text, quantity: entry.quantity ?? 1, note: entry.note)
+            case "changeQuantity":
+                command = need(entry.itemId, "itemId").flatMap { item in need(entry.delta, "delta").map { .changeQuantity(itemId: item, delta: $0) } }
+            case "check", "uncheck":
+                command = need(entry.itemId, "itemId").map { .setChecked(itemId: $0, checked: entry.type == "check") }
+            case "setNote":
+                command = need(entry.itemId, "itemId").map { .setNote(itemId: $0, note: entry.note) }
+            case "move":
+                command = need(entry.itemId, "itemId").map { .move(itemId: $0, after: entry.after) }
+            case "removeItem":
+                command = need(entry.itemId, "itemId").map { .removeItem(itemId: $0) }
+            case "rename":
+                command = need(entry.name, "name").map { .rename(name: $0) }
+            default:
+                errors["\(path).type"] = ["must be one of addItem, changeQuantity, check, uncheck, setNote, move, removeItem, rename"]
+                command = nil
+            }
+            if let command { commands.append(ClientCommand(commandId: entry.commandId, command: command)) }
+        }
+        guard errors.isEmpty else { throw Problem.validation(errors) }
+        return commands
+    }
+}
+
+/// What a batch answers: each command's result by command id, and the list's version.
+struct BatchAnswer: Codable {
+    var results: [String: ShoppingListsAPI.BatchResult]
+    var version: Int64
+}

@@ -1,0 +1,109 @@
+import Contracts
+import Foundation
+import Hummingbird
+import ServiceKit
+import ShoppingListsDomain
+
+extension ShoppingListsAPI {
+    struct NewItemBody: Decodable {
+        var itemId: UUID?
+        var productId: UUID?
+        var text: String?
+        var quantity: Int?
+        var note: String?
+    }
+
+    /// `PATCH …/items/{itemId}`: each field present is one edit. `note: null` clears the
+    /// note; `after: null` moves the item to the top.
+    struct ItemPatch: Decodable {
+        var quantityDelta: Int?
+        var checked: Bool?
+        var note: String??
+        var after: UUID??
+
+        enum CodingKeys: String, CodingKey { case quantityDelta, checked, note, after }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            quantityDelta = try container.decodeIfPresent(Int.self, forKey: .quantityDelta)
+            checked = try container.decodeIfPresent(Bool.self, forKey: .checked)
+            note = container.contains(.note) ? .some(try container.decodeIfPresent(String.self, forKey: .note)) : nil
+            after = container.contains(.after) ? .some(try container.decodeIfPresent(UUID.self, forKey: .after)) : nil
+        }
+
+        func commands(for itemId: UUID) -> [ShoppingListCommand] {
+            var commands: [ShoppingListCommand] = []
+            if let quantityDelta { commands.append(.changeQuantity(itemId: itemId, delta: quantityDelta)) }
+            if let checked { commands.append(.setChecked(itemId: itemId, checked: checked)) }
+            if let note { commands.append(.setNote(itemId: itemId, note: note)) }
+            if let after { commands.append(.move(itemId: itemId, after: after)) }
+            return commands
+        }
+    }
+
+    /// An item as an edit leaves it.
+    struct ItemState: Codable {
+        var id: UUID
+        var quantity: Int
+        var checked: Bool
+    }
+
+    func addItemRoutes(to router: Router<AppRequestContext>) {
+        router.post("/v1/lists/{id}/items") { request, context in
+            let identity = try context.requireIdentity()
+            let listId = try context.parameters.uuid("id")
+            let body = try await request.decodeJSON(as: NewItemBody.self, context: context)
+            if let product = body.productId, try await read({ db in try ProductQueries.product(product, in: db) }) == nil {
+                try await requireMembership(listId, identity.accountId)
+                throw Problem.validation(["productId": ["is not a product of the catalogue"]])
+            }
+            let itemId = body.itemId ?? UUID()
+            let command = ShoppingListCommand.addItem(itemId: itemId, productId: body.productId, text: body.text, quantity: body.quantity ?? 1, note: body.note)
+            let outcome = try await run {
+                try await lists.execute([ClientCommand(commandId: request.commandId, command: command)], on: listId, by: identity.accountId,
+                                        metadata: context.eventMetadata)
+            }
+            try Self.throwFirstRejection(outcome)
+            let item = outcome.state.items[itemId]
+            return try Response.json(ItemState(id: itemId, quantity: item?.quantity ?? 0, checked: item?.checked ?? false), status: .created,
+                                     version: outcome.version, position: outcome.position, location: "/v1/lists/\(listId.key)/items/\(itemId.key)")
+        }
+        router.patch("/v1/lists/{id}/items/{itemId}") { request, context in
+            let identity = try context.requireIdentity()
+            let listId = try context.parameters.uuid("id")
+            let itemId = try context.parameters.uuid("itemId")
+            let patch = try await request.decodeJSON(as: ItemPatch.self, context: context)
+            let commands = patch.commands(for: itemId)
+            guard !commands.isEmpty else {
+                throw Problem.validation(["quantityDelta": ["give quantityDelta, checked, note or after"]], detail: "The request changes nothing.")
+            }
+            let base = request.commandId
+            let outcome = try await run {
+                try await lists.execute(commands.enumerated().map { ClientCommand(commandId: "\(base)#\($0.offset)", command: $0.element) },
+                                        on: listId, by: identity.accountId, metadata: context.eventMetadata)
+            }
+            try Self.throwFirstRejection(outcome)
+            let item = outcome.state.items[itemId]
+            return try Response.json(ItemState(id: itemId, quantity: item?.quantity ?? 0, checked: item?.checked ?? false),
+                                     version: outcome.version, position: outcome.position)
+        }
+        router.delete("/v1/lists/{id}/items/{itemId}") { request, context in
+            let identity = try context.requireIdentity()
+            let listId = try context.parameters.uuid("id")
+            let itemId = try context.parameters.uuid("itemId")
+            let outcome = try await run {
+                try await lists.execute([ClientCommand(commandId: request.commandId, command: .removeItem(itemId: itemId))], on: listId,
+                                        by: identity.accountId, metadata: context.eventMetadata)
+            }
+            try Self.throwFirstRejection(outcome)
+            return Response.empty(position: outcome.position)
+        }
+    }
+
+    /// 404 unless `account` is a member of the list (as the read model knows).
+    func requireMembership(_ listId: UUID, _ account: UUID) async throws {
+        guard try await read({ db in try ListQueries.list(listId, for: account, in: db) }) != nil else {
+            throw ShoppingListError.listNotFound.problem
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Contracts
+import EventLog
+import Foundation
+import Hummingbird
+import ServiceKit
+import ShoppingListsDomain
+
+extension ShoppingListsAPI {
+    struct NameBody: Decodable { var name: String }
+
+    func addListRoutes(to router: Router<AppRequestContext>) {
+        router.post("/v1/lists") { request, context in
+            let identity = try context.requireIdentity()
+            let body = try await request.decodeJSON(as: NameBody.self, context: context)
+            // With an Idempotency-Key, a retry names the same list, so even a retry that
+            // reaches another replica is recognised by the log.
+            let listId = context.idempotentEventId(request.headers[.idempotencyKey], salt: "shopping-list")
+            let outcome = try await run {
+                try await lists.execute([ClientCommand(commandId: request.commandId, command: .create(name: body.name))], on: listId,
+                                        by: identity.accountId, metadata: context.eventMetadata)
+            }
+            try Self.throwFirstRejection(outcome)
+            let view = ListSummary(id: listId, name: ShoppingListRules.trimmed(body.name), ownerId: identity.accountId, role: "owner",
+                                   itemCount: 0, uncheckedCount: 0, version: outcome.version)
+            return try Response.json(view, status: .created, version: outcome.version, position: outcome.position,
+                                     location: "/v1/lists/\(listId.key)")
+        }
+        router.get("/v1/lists") { request, context in
+            let identity = try context.requireIdentity()
+            let values = request.queryValues
+            let limit = try Self.limit(values, default: 50)
+            let after = try values["cursor"].map { cursor in
+                guard let position = SearchCursor.decode(cursor, queryKey: "lists|\(identity.accountId.key)") else {
+                    throw Problem.malformed("The query has invalid fields.", errors: ["cursor": ["is not a cursor of this list"]])
+                }
+                return position
+            }
+            let (stored, next) = try await read { db in try ListQueries.lists(of: identity.accountId, limit: limit, after: after, in: db) }
+            let reader = sealer.reader()
+            var items: [ListSummary] = []
+            for list in stored { items.append(try await summary(list, for: identity.accountId, reader: reader)) }
+            return try Response.json(ListPage(items: items, nextCursor: next.map { SearchCursor.encode($0, queryKey: "lists|\(identity.accountId.key)") }))
+        }
+        router.get("/v1/lists/{id}") { _, context in
+            let identity = try context.requireIdentity()
+            let id = try context.parameters.uuid("id")
+            guard let stored = try await read({ db in try ListQueries.list(id, for: identity.accountId, in: db) }) else {
+                throw ShoppingListError.listNotFound.problem
+            }
+            let view = try await view(stored, for: identity.accountId, reader: sealer.reader())
+            return try Response.json(view, version: view.version)
+        }
+        router.patch("/v1/lists/{id}") { request, context in
+            let identity = try context.requireIdentity()
+            let id = try context.parameters.uuid("id")
+            let expected = try request.ifMatchVersion()
+            let body = try await request.decodeJSON(as: NameBody.self, context: context)
+            let outcome = try await run {
+                try await lists.execute([ClientCommand(commandId: request.commandId, command: .rename(name: body.name))], on: id,
+                                        by: identity.accountId, expectedVersion: expected, metadata: context.eventMetadata)
+            }
+            try Self.throwFirstRejection(outcome)
+            return try Response.json(["id": id.key, "name": ShoppingListRules.trimmed(body.name)], version: outcome.version, position: outcome.position)
+        }
+        router.delete("/v1/lists/{id}") { request, context in
+            let identity = try context.requireIdentity()
+            let id = try context.parameters.uuid("id")
+            let expected = try request.ifMatchVersion()
+            let outcome = try await run {
+                try await lists.execute([ClientCommand(commandId: request.commandId, command: .delete)], on: id, by: identity.accountId,
+                                        expectedVersion: expected, metadata: context.eventMetadata)
+            }
+            try Self.throwFirstRejection(outcome)
+            return Response.empty(position: outcome.position)
+        }
+    }
+
+    /// A single edit answers with its command's problem when it was refused.
+    static func throwFirstRejection(_ outcome: BatchOutcome) throws {
+        for result in outcome.results { if case .rejected(let error) = result { throw error.problem } }
+    }
+}
+
+/// A page of lists.
+struct ListPage: Codable, Sendable {
+    var items: [ListSummary]
+    var nextCursor: String?
+}

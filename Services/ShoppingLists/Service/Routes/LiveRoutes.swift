@@ -1,0 +1,127 @@
+import Contracts
+import EventLog
+import Foundation
+import Hummingbird
+import ServiceKit
+import ShoppingListsDomain
+
+/// One change of a list as collaborators receive it live: the event's type and fields,
+/// with what people wrote opened for the member watching.
+struct ListChangeView: Codable, Sendable {
+    var version: Int64
+    var type: String
+    var at: Date
+    var by: String?
+    var itemId: UUID?
+    var productId: UUID?
+    var accountId: UUID?
+    var name: String?
+    var text: String?
+    var note: String?
+    var quantity: Int?
+    var delta: Int?
+    var checked: Bool?
+    var rank: Double?
+}
+
+extension ShoppingListsAPI {
+    /// How long a quiet stream waits before a keep-alive comment.
+    static let keepAliveInterval = Duration.seconds(15)
+
+    func addLiveRoutes(to router: Router<AppRequestContext>) {
+        router.get("/v1/lists/{id}/events") { request, context in
+            let identity = try context.requireIdentity()
+            let listId = try context.parameters.uuid("id")
+            let resumeAfter = try Self.version(request.lastEventID, field: "Last-Event-ID") ?? 0
+            let until = try Self.version(request.queryValues["until"], field: "until")
+            // Membership is checked on the write side's own record, before anything is sent.
+            guard try await watchable(listId, by: identity.accountId) else { throw ShoppingListError.listNotFound.problem }
+            let store = runtime.store
+            let stream = ShoppingStreams.list(listId)
+            return Response.serverSentEvents { sink in
+                var sent = resumeAfter
+                let history = try await store.read(stream: stream)
+                var state = ShoppingListState.replay(try history.compactMap { try CommonsEvents.catalog.decode($0).flatMap(ShoppingListChange.init) })
+                var stateVersion = history.last?.version ?? 0
+                var quietSince = ContinuousClock.now
+                while !Task.isCancelled {
+                    if let until, sent >= until { return }
+                    let seen = store.changes.generation
+                    let fresh = try await store.read(stream: stream, from: sent + 1, direction: .forwards, limit: 500)
+                    // A reader per batch: keys are not remembered past it, so a deletion meanwhile is honoured.
+                    let reader = sealer.reader()
+                    for recorded in fresh {
+                        guard let event = try CommonsEvents.catalog.decode(recorded) else { continue }
+                        if recorded.version > stateVersion {
+                            if let change = ShoppingListChange(event) { state.evolve(change) }
+                            stateVersion = recorded.version
+                        }
+                        try await sink.send(try .json(try await changeView(event, recorded, reader: reader), id: String(recorded.version), name: "change"))
+                        sent = recorded.version
+                        quietSince = ContinuousClock.now
+                        if let until, sent >= until { return }
+                    }
+                    // A member who left or was removed, or a deleted list, ends the stream once it is sent.
+                    if sent >= stateVersion, !state.isMember(identity.accountId) { return }
+                    if !fresh.isEmpty { continue }
+                    if ContinuousClock.now - quietSince >= Self.keepAliveInterval {
+                        try await sink.keepAlive()
+                        quietSince = ContinuousClock.now
+                    }
+                    await store.changes.wait(after: seen, timeout: store.pollInterval)
+                }
+            }
+        }
+    }
+
+    /// Whether `account` may watch the list now.
+    private func watchable(_ listId: UUID, by account: UUID) async throws -> Bool {
+        let (events, _, _) = try await ShoppingStreams.load(ShoppingStreams.list(listId), from: runtime.store)
+        let state = ShoppingListState.replay(events.compactMap(ShoppingListChange.init))
+        guard let owner = state.ownerId, state.isMember(account) else { return false }
+        return try await !read { db in try ProductQueries.isDeletedAccount(owner, in: db) }
+    }
+
+    /// A stream version from a header or parameter; 400 when it is not one.
+    static func version(_ text: String?, field: String) throws -> Int64? {
+        guard let text else { return nil }
+        guard let version = Int64(text.trimmingCharacters(in: .whitespaces)), version >= 0 else {
+            throw Problem.malformed("\(field) must be the id of an event this stream sent.", errors: [field: ["is not an event id of this list"]])
+        }
+        return version
+    }
+
+    private func changeView(_ event: any EventContract, _ recorded: RecordedEvent, reader: SealedTextReader) async throws -> ListChangeView {
+        var view = ListChangeView(version: recorded.version, type: recorded.type, at: recorded.recordedAt, by: recorded.metadata.actorId)
+        switch event {
+        case let created as ShoppingListCreated:
+            view.accountId = created.ownerId
+            view.name = try await reader.open(created.name)
+        case let renamed as ShoppingListRenamed: view.name = try await reader.open(renamed.name)
+        case let added as ShoppingListMemberAdded: view.accountId = added.accountId
+        case let removed as ShoppingListMemberRemoved: view.accountId = removed.accountId
+        case let added as ShoppingListItemAdded:
+            view.itemId = added.itemId
+            view.productId = added.productId
+            view.text = try await reader.open(added.text)
+            view.note = try await reader.open(added.note)
+            view.quantity = added.quantity
+            view.rank = added.rank
+        case let changed as ShoppingListItemQuantityChanged:
+            view.itemId = changed.itemId
+            view.delta = changed.delta
+        case let checked as ShoppingListItemCheckSet:
+            view.itemId = checked.itemId
+            view.checked = checked.checked
+        case let noted as ShoppingListItemNoteSet:
+            view.itemId = noted.itemId
+            view.note = try await reader.open(noted.note)
+        case let moved as ShoppingListItemMoved:
+            view.itemId = moved.itemId
+            view.rank = moved.rank
+        case let removed as ShoppingListItemRemoved: view.itemId = removed.itemId
+        default: break
+        }
+        return view
+    }
+}

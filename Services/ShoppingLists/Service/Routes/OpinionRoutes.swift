@@ -1,0 +1,62 @@
+import Contracts
+import Foundation
+import Hummingbird
+import ServiceKit
+import ShoppingListsDomain
+
+extension ShoppingListsAPI {
+    struct ReviewBody: Decodable { var rating: Int; var text: String? }
+
+    func addOpinionRoutes(to router: Router<AppRequestContext>) {
+        router.put("/v1/products/{id}/review") { request, context in
+            let identity = try context.requireIdentity()
+            let id = try context.parameters.uuid("id")
+            let body = try await request.decodeJSON(as: ReviewBody.self, context: context)
+            try await requireProduct(id)
+            let (review, position) = try await run {
+                try await opinions.review(id, by: identity.accountId, rating: body.rating, text: body.text ?? "", metadata: context.eventMetadata)
+            }
+            let view = ReviewView(productId: id, authorId: identity.accountId, rating: review.rating,
+                                  text: body.text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "", at: review.at)
+            return try Response.json(view, position: position)
+        }
+        router.get("/v1/products/{id}/reviews") { request, context in
+            let id = try context.parameters.uuid("id")
+            let limit = try Self.limit(request.queryValues, default: 50)
+            try await requireProduct(id)
+            let stored = try await read { db in try ProductQueries.reviews(of: id, limit: limit, in: db) }
+            let reader = sealer.reader()
+            var reviews: [ReviewView] = []
+            for review in stored {
+                // A review whose author's key is gone is not shown (the account was deleted).
+                guard let text = try await reader.open(stored: review.sealed) else { continue }
+                reviews.append(ReviewView(productId: id, authorId: review.author, rating: review.rating, text: text, at: review.at))
+            }
+            return try Response.json(["items": reviews])
+        }
+        router.put("/v1/products/{id}/favorite") { _, context in
+            let identity = try context.requireIdentity()
+            let id = try context.parameters.uuid("id")
+            try await requireProduct(id)
+            let position = try await opinions.setFavorite(id, of: identity.accountId, true, metadata: context.eventMetadata)
+            return Response.empty(position: position)
+        }
+        router.delete("/v1/products/{id}/favorite") { _, context in
+            let identity = try context.requireIdentity()
+            let id = try context.parameters.uuid("id")
+            try await requireProduct(id)
+            let position = try await opinions.setFavorite(id, of: identity.accountId, false, metadata: context.eventMetadata)
+            return Response.empty(position: position)
+        }
+        router.get("/v1/me/favorites") { _, context in
+            let identity = try context.requireIdentity()
+            let items = try await read { db in try ProductQueries.favorites(of: identity.accountId, in: db) }
+            return try Response.json(ProductPage(items: items, nextCursor: nil))
+        }
+    }
+
+    /// 404 unless the catalogue has this product.
+    func requireProduct(_ id: UUID) async throws {
+        guard try await read({ db in try ProductQueries.product(id, in: db) }) != nil else { throw Problem.notFound("There is no such product.") }
+    }
+}

@@ -1,0 +1,90 @@
+import Contracts
+import Foundation
+import Geo
+import Hummingbird
+import ServiceKit
+import ShoppingListsDomain
+
+extension ShoppingListsAPI {
+    func addProductRoutes(to router: Router<AppRequestContext>) {
+        router.get("/v1/products") { request, _ in
+            let query: ProductQuery
+            do { query = try ProductQuery(parameters: request.queryValues) } catch let ProductQueryError.invalid(errors) {
+                throw Problem.malformed("The query has invalid fields.", errors: errors)
+            }
+            let (items, next) = try await read { db in try ProductQueries.search(query, in: db) }
+            return try Response.json(ProductPage(items: items, nextCursor: next.map { SearchCursor.encode($0, queryKey: query.key) }))
+        }
+        router.get("/v1/products/{id}") { request, context in
+            let id = try context.parameters.uuid("id")
+            let point = try Self.point(request.queryValues)
+            let caller = context.identity?.accountId
+            let found = try await read { db -> (ProductSummary, [PlacedOfferRow], Bool?)? in
+                guard let product = try ProductQueries.product(id, in: db) else { return nil }
+                return (product, try ProductQueries.offers(of: id, in: db), try caller.map { try ProductQueries.isFavorite(id, of: $0, in: db) })
+            }
+            guard let (product, rows, favorite) = found else { throw Problem.notFound("There is no such product.") }
+            return try Response.json(ProductDetail(product: product, offers: Self.offers(rows, from: point), favorite: favorite))
+        }
+        router.get("/v1/products/{id}/related") { request, context in
+            let id = try context.parameters.uuid("id")
+            let limit = try Self.limit(request.queryValues, default: 10)
+            let related = try await read { db -> [RelatedProduct]? in
+                guard try ProductQueries.product(id, in: db) != nil else { return nil }
+                return try ProductQueries.related(to: id, limit: limit, in: db)
+            }
+            guard let related else { throw Problem.notFound("There is no such product.") }
+            return try Response.json(["items": related])
+        }
+    }
+
+    /// The optional `lat`/`lon` of a product query, and `radius` (km) for "nearby".
+    static func point(_ values: [String: String]) throws -> (point: GeoCoordinate, nearbyMeters: Double)? {
+        var errors: [String: [String]] = [:]
+        let lat = values["lat"].map { Double($0) }
+        let lon = values["lon"].map { Double($0) }
+        if lat == nil, lon == nil, values["radius"] == nil { return nil }
+        if lat == nil || lat! == nil { errors["lat"] = ["must be a latitude from -90 to 90 (with lon)"] }
+        if lon == nil || lon! == nil { errors["lon"] = ["must be a longitude from -180 to 180 (with lat)"] }
+        if let lat = lat ?? nil, let problem = GeoCoordinate.latitudeProblem(lat) { errors["lat"] = [problem] }
+        if let lon = lon ?? nil, let problem = GeoCoordinate.longitudeProblem(lon) { errors["lon"] = [problem] }
+        var radius = OfferRanking.defaultNearbyMeters
+        if let text = values["radius"] {
+            if let km = Double(text), km > 0, km <= 100 { radius = km * 1000 } else { errors["radius"] = ["must be a number of km above 0, at most 100"] }
+        }
+        guard errors.isEmpty, let lat = lat ?? nil, let lon = lon ?? nil, let point = GeoCoordinate(lat: lat, lon: lon) else {
+            throw Problem.malformed("The query has invalid fields.", errors: errors)
+        }
+        return (point, radius)
+    }
+
+    /// A `limit` from 1 to 100.
+    static func limit(_ values: [String: String], default defaultLimit: Int) throws -> Int {
+        guard let text = values["limit"] else { return defaultLimit }
+        guard let limit = Int(text), (1...100).contains(limit) else {
+            throw Problem.malformed("The query has invalid fields.", errors: ["limit": ["must be a whole number from 1 to 100"]])
+        }
+        return limit
+    }
+
+    static func offers(_ rows: [PlacedOfferRow], from place: (point: GeoCoordinate, nearbyMeters: Double)?) -> [OfferView] {
+        let stores = Dictionary(rows.map { ($0.storeId, $0) }, uniquingKeysWith: { first, _ in first })
+        let placed = rows.compactMap { row in
+            GeoCoordinate(lat: row.lat, lon: row.lon).map { PlacedOffer(storeId: row.storeId, price: row.price, location: $0) }
+        }
+        return OfferRanking.rank(placed, from: place?.point, nearbyMeters: place?.nearbyMeters ?? OfferRanking.defaultNearbyMeters).map { ranked in
+            let store = stores[ranked.offer.storeId]
+            return OfferView(
+                storeId: ranked.offer.storeId, retailer: store?.retailer ?? "", storeName: store?.storeName ?? "",
+                address: store?.address ?? "", lat: ranked.offer.location.lat, lon: ranked.offer.location.lon, price: ranked.offer.price,
+                directionsURL: ranked.offer.location.directionsURL.absoluteString, distanceMeters: ranked.distanceMeters,
+                cheapestNearby: ranked.isCheapestNearby)
+        }
+    }
+}
+
+/// A page of products.
+struct ProductPage: Codable, Sendable {
+    var items: [ProductSummary]
+    var nextCursor: String?
+}

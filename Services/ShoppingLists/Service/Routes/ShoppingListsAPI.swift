@@ -1,0 +1,84 @@
+import Contracts
+import EventLog
+import Foundation
+import GRDB
+import Hummingbird
+import ReadModel
+import ServiceKit
+import ShoppingListsDomain
+
+/// The HTTP face of shopping-lists: the catalogue, reviews and favourites, and lists.
+struct ShoppingListsAPI: Sendable {
+    let runtime: ServiceRuntime
+    let lists: ShoppingListCommands
+    let opinions: OpinionCommands
+    let sealer: TextSealer
+
+    init(runtime: ServiceRuntime) {
+        self.runtime = runtime
+        sealer = TextSealer(vault: runtime.keyVault)
+        let readModel = runtime.readModel
+        lists = ShoppingListCommands(store: runtime.store, sealer: sealer) { account in
+            try await readModel.pool.read { db in try ProductQueries.isDeletedAccount(account, in: db) }
+        }
+        opinions = OpinionCommands(store: runtime.store, sealer: sealer)
+    }
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        addProductRoutes(to: router)
+        addOpinionRoutes(to: router)
+        addListRoutes(to: router)
+        addItemRoutes(to: router)
+        addMemberRoutes(to: router)
+        addBatchRoutes(to: router)
+        addLiveRoutes(to: router)
+    }
+
+    /// Reads the live read model.
+    func read<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
+        try await runtime.readModel.pool.read(body)
+    }
+
+    /// Runs a command, turning domain errors into problem documents and a stale `If-Match` into 412.
+    func run<T>(_ command: () async throws -> T) async throws -> T {
+        do {
+            return try await command()
+        } catch let error as ShoppingListError {
+            throw error.problem
+        } catch EventStoreError.wrongExpectedVersion(_, .exact, let actual) where actual >= 0 {
+            throw Problem.preconditionFailed(currentVersion: actual)
+        }
+    }
+}
+
+extension ShoppingListError {
+    /// The problem document for this error. A list the caller may not see is a 404, never a 403.
+    var problem: Problem {
+        switch self {
+        case .invalid(let errors): .validation(errors)
+        case .listNotFound: .notFound("There is no such list.")
+        case .listExists: .conflict("This list exists already.", type: "list-exists")
+        case .itemNotFound: .notFound("This list has no such item.")
+        case .itemRemoved: .conflict("This item was removed from the list; add it again instead.", type: "item-removed")
+        case .itemExists: .conflict("This list has an item with this id already.", type: "item-exists")
+        case .ownerOnly: .forbidden("Only the list's owner may do this.")
+        case .ownerCannotLeave: .conflict("The owner cannot leave a list; delete it instead.", type: "owner-cannot-leave")
+        case .memberNotFound: .notFound("This account is not a member of the list.")
+        }
+    }
+}
+
+extension Request {
+    /// The query parameters, the first value of each name.
+    var queryValues: [String: String] {
+        var values: [String: String] = [:]
+        for (name, value) in uri.queryParameters where values[String(name)] == nil { values[String(name)] = String(value) }
+        return values
+    }
+
+    /// The command id of a single edit: the `Idempotency-Key` when sent (so a retry is
+    /// recognised by the log as well), else a new one.
+    var commandId: String {
+        headers[.idempotencyKey].map { "key:\($0)" } ?? UUID().uuidString.lowercased()
+    }
+}

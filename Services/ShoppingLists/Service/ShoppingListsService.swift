@@ -1,0 +1,26 @@
+import Contracts
+import EventLog
+import Foundation
+import Hummingbird
+import ReadModel
+import ServiceKit
+
+/// The shopping-lists service (port 8085): a product catalogue with prices at stores,
+/// reviews and favourites, and grocery lists shared between accounts.
+///
+/// Routes live under `/v1/products`, `/v1/lists` and `/v1/me/favorites`. It writes the
+/// `product`, `store`, `list`, `review` and `favorites` streams and reads `account` events
+/// (to know who exists, and to forget deleted accounts). It reads no settings beyond the kit's.
+public enum ShoppingListsService {
+    public static let name = "shopping-lists"
+    public static let port = 8085
+    /// The projections of the service's read model (the kit adds its revocation list).
+    public static let projections: [any Projection] = [ShoppingProjection()]
+
+    /// The service.
+    public static func definition() -> ServiceDefinition {
+        ServiceDefinition(name: name, defaultPort: port, projections: projections, openAPI: ShoppingListsAPI.document) { router, runtime in
+            ShoppingListsAPI(runtime: runtime).addRoutes(to: router)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Contracts
+import Crypto
+import EventLog
+import Foundation
+
+/// The streams the shopping-lists service writes, and ids derived from names.
+enum ShoppingStreams {
+    static func list(_ id: UUID) -> String { "list-\(id.key)" }
+    static func product(_ id: UUID) -> String { "product-\(id.key)" }
+    static func store(_ id: UUID) -> String { "store-\(id.key)" }
+    static func review(_ id: UUID) -> String { "review-\(id.key)" }
+    static func favorites(_ account: UUID) -> String { "favorites-\(account.key)" }
+
+    /// The one review a person can have of a product.
+    static func reviewId(product: UUID, author: UUID) -> UUID {
+        derivedId("review|\(product.key)|\(author.key)")
+    }
+
+    /// The id of the `index`th event that client command `commandId` appends to list
+    /// `listId`: the same command sent again makes the same ids, so the log recognises it.
+    static func eventId(list: UUID, command commandId: String, index: Int) -> UUID {
+        derivedId("list-command|\(list.key)|\(commandId)|\(index)")
+    }
+
+    /// A version-5-shaped UUID from the SHA-256 of `name`.
+    static func derivedId(_ name: String) -> UUID {
+        var bytes = Array(SHA256.hash(data: Data(name.utf8)).prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x50
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+
+    /// The decoded events of `stream`, oldest first, with their ids and the stream's version.
+    static func load(_ stream: String, from store: any EventStore) async throws -> (events: [any EventContract], ids: Set<UUID>, version: Int64) {
+        let recorded = try await store.read(stream: stream)
+        return (try recorded.compactMap { try CommonsEvents.catalog.decode($0) }, Set(recorded.map(\.id)), recorded.last?.version ?? 0)
+    }
+}
+
+extension UUID {
+    /// The lowercased text form, as streams, columns and JSON use it.
+    var key: String { uuidString.lowercased() }
+}

@@ -1,0 +1,105 @@
+import Contracts
+import Foundation
+import Geo
+import ShoppingListsDomain
+import Testing
+
+@Suite("catalogue: file checks, import decisions, offers, totals, queries")
+struct CatalogTests {
+    let store = UUID()
+    let other = UUID()
+
+    func product(price: Int, otherPrice: Int? = nil, name: String = "Whole milk") -> CatalogFile.Product {
+        var offers = [ProductOffer(storeId: store, price: Money(amountMinor: price, currency: "EUR"))]
+        if let otherPrice { offers.append(ProductOffer(storeId: other, price: Money(amountMinor: otherPrice, currency: "EUR"))) }
+        return CatalogFile.Product(id: UUID(uuidString: "00000000-0000-0000-0000-000000000001")!, name: name, brand: "Polderhoeve",
+                                   category: "Dairy", unit: "1 l", image: nil, caloriesPerUnit: 640, offers: offers)
+    }
+
+    @Test("a new product is listed; the same entry again changes nothing; a new price is a price change that keeps the old one")
+    func importDecisions() {
+        let entry = product(price: 119, otherPrice: 129)
+        let first = CatalogProductState().changes(toMatch: entry)
+        #expect(first.count == 1)
+        let listed = try! #require(first.first as? ProductListed)
+        let state = CatalogProductState.replay([listed])
+        #expect(state.changes(toMatch: entry).isEmpty)
+
+        let cheaper = state.changes(toMatch: product(price: 99, otherPrice: 129))
+        #expect(cheaper.count == 1)
+        let change = cheaper.first as? ProductPriceChanged
+        #expect(change?.price == Money(amountMinor: 99, currency: "EUR"))
+        #expect(change?.previous == Money(amountMinor: 119, currency: "EUR"))
+
+        let withdrawnAndRenamed = state.changes(toMatch: product(price: 119, name: "Full-fat milk"))
+        #expect(withdrawnAndRenamed.contains { ($0 as? ProductDetailsChanged)?.details.name == "Full-fat milk" })
+        #expect(withdrawnAndRenamed.contains { ($0 as? ProductOfferWithdrawn)?.storeId == other })
+    }
+
+    @Test("a catalogue file with bad fields lists every one of them")
+    func fileProblems() {
+        var bad = product(price: 0)
+        bad.name = " "
+        bad.caloriesPerUnit = -1
+        bad.offers.append(ProductOffer(storeId: UUID(), price: Money(amountMinor: 100, currency: "euro")))
+        let file = CatalogFile(stores: [CatalogFile.Store(id: store, retailer: "Buurtmarkt", name: "B", address: "Oudegracht 1", lat: 95, lon: 5)],
+                               products: [bad])
+        let problems = file.problems()
+        #expect(Set(problems.keys) == ["stores[0].lat", "products[0].name", "products[0].caloriesPerUnit", "products[0].offers[0].price",
+                                       "products[0].offers[1].storeId", "products[0].offers[1].price"])
+    }
+
+    @Test("the shipped catalogue is valid and large: thousands of products, several retailers and stores")
+    func shippedCatalogue() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Data/catalog.json")
+        let file = try JSONDecoder().decode(CatalogFile.self, from: Data(contentsOf: url))
+        #expect(file.problems().isEmpty)
+        #expect(file.products.count >= 2_000)
+        #expect(Set(file.stores.map(\.retailer)).count >= 3)
+        #expect(file.stores.count >= 10)
+        #expect(file.products.allSatisfy { !$0.offers.isEmpty })
+    }
+
+    @Test("offers sort by distance from a point; the cheapest within the radius is marked, a cheaper one far away is not")
+    func offerRanking() {
+        let here = GeoCoordinate(lat: 52.0907, lon: 5.1214)!
+        let near = PlacedOffer(storeId: UUID(), price: Money(amountMinor: 150, currency: "EUR"), location: GeoCoordinate(lat: 52.0920, lon: 5.1220)!)
+        let nearCheap = PlacedOffer(storeId: UUID(), price: Money(amountMinor: 120, currency: "EUR"), location: GeoCoordinate(lat: 52.1000, lon: 5.1300)!)
+        let farCheapest = PlacedOffer(storeId: UUID(), price: Money(amountMinor: 90, currency: "EUR"), location: GeoCoordinate(lat: 52.3676, lon: 4.9041)!)
+        let ranked = OfferRanking.rank([farCheapest, nearCheap, near], from: here)
+        #expect(ranked.map(\.offer) == [near, nearCheap, farCheapest])
+        #expect(ranked.map(\.isCheapestNearby) == [false, true, false])
+        #expect(OfferRanking.rank([farCheapest, near], from: nil).map(\.offer) == [farCheapest, near])
+    }
+
+    @Test("totals: calories times quantity, and the cheapest price times quantity per currency")
+    func totals() {
+        let totals = ListTotals.of([
+            ListTotals.Line(quantity: 2, caloriesPerUnit: 640, cheapest: Money(amountMinor: 119, currency: "EUR")),
+            ListTotals.Line(quantity: 1, caloriesPerUnit: 90, cheapest: Money(amountMinor: 189, currency: "EUR")),
+            ListTotals.Line(quantity: 3, caloriesPerUnit: nil, cheapest: nil),
+        ])
+        #expect(totals == ListTotals(calories: 1_370, prices: [Money(amountMinor: 427, currency: "EUR")], unpricedItems: 1))
+    }
+
+    @Test("product queries: words become quoted prefixes, bad fields are all reported, cursors belong to their query")
+    func productQueries() throws {
+        let query = try ProductQuery(parameters: ["q": "Whole MILK\" OR *", "limit": "5"])
+        #expect(query.matchExpression == "\"whole\"* \"milk\"* \"or\"*")
+        #expect(throws: ProductQueryError.invalid(["limit": ["must be a whole number from 1 to 100"], "q": ["must contain a letter or a digit"]])) {
+            try ProductQuery(parameters: ["q": "***", "limit": "0"])
+        }
+        let cursor = SearchCursor.encode(.init(rank: -3.5, row: 42), queryKey: try ProductQuery(parameters: ["q": "Whole  milk!"]).key)
+        #expect(try ProductQuery(parameters: ["q": "whole milk", "cursor": cursor]).after == .init(rank: -3.5, row: 42))
+        #expect(throws: ProductQueryError.self) { try ProductQuery(parameters: ["q": "bread", "cursor": cursor]) }
+        #expect(throws: ProductQueryError.self) { try ProductQuery(parameters: ["q": "whole milk", "cursor": "x" + cursor.dropFirst()]) }
+    }
+
+    @Test("reviews: 1 to 5 stars, at most 2,000 characters")
+    func reviews() {
+        #expect(ReviewRules.problems(rating: 5, text: "Great").isEmpty)
+        #expect(Set(ReviewRules.problems(rating: 6, text: String(repeating: "x", count: 2_001)).keys) == ["rating", "text"])
+        #expect(ReviewRules.problems(rating: 0, text: "").keys.contains("rating"))
+    }
+}

@@ -1,0 +1,144 @@
+import Contracts
+import EventLogTestSupport
+import Foundation
+import ShoppingListsDomain
+import ShoppingListsService
+import Testing
+
+@Suite("shopping-lists catalogue over HTTP")
+struct CatalogHTTPTests {
+    @Test("import through the command path: a second import appends nothing, a changed price appends a price change", arguments: Backend.allCases)
+    func importing(backend: Backend) async throws {
+        try await ShoppingListsHarness(backend: backend).test { client in
+            let file = TestCatalog.file()
+            let first = try await client.importCatalog(file)
+            #expect(first.productsListed == 30 && first.storesListed == 3)
+            let again = try await client.importCatalog(TestCatalog.file())
+            #expect(again.events == 0 && again.productsUnchanged == 30 && again.storesUnchanged == 3)
+            for product in file.products {
+                #expect(try await client.store.read(stream: "product-\(product.id.key)").count == 1)
+            }
+            #expect(try await client.store.read(stream: "store-\(TestCatalog.centre.id.key)").count == 1)
+
+            let changed = try await client.importCatalog(TestCatalog.file(milkPrice: 105))
+            #expect(changed.events == 1 && changed.priceChanges == 1)
+            let stream = try await client.store.read(stream: "product-\(TestCatalog.wholeMilk.key)")
+            #expect(stream.map(\.type) == ["ProductListed", "ProductPriceChanged"])
+            let milk = try await client.call(.get, "/v1/products/\(TestCatalog.wholeMilk.key)")
+            let centre = (milk.json["offers"] as? [[String: Any]])?.first { $0["storeId"] as? String == TestCatalog.centre.id.key }
+            #expect((centre?["price"] as? [String: Any])?["amountMinor"] as? Int == 105)
+        }
+    }
+
+    @Test("search: prefixes match, names rank first, category filters, cursors page without repeats, bad fields are all listed", arguments: Backend.allCases)
+    func search(backend: Backend) async throws {
+        try await ShoppingListsHarness(backend: backend).test { client in
+            try await client.importCatalog(TestCatalog.file())
+            let milk = try await client.call(.get, "/v1/products?q=mil")
+            #expect(milk.status == .ok)
+            #expect(Set(milk.items.ids) == [TestCatalog.wholeMilk.key, TestCatalog.skimmedMilk.key, TestCatalog.chocolate.key])
+            #expect(try await client.call(.get, "/v1/products?q=whole%20mil").items.ids == [TestCatalog.wholeMilk.key])
+            #expect(try await client.call(.get, "/v1/products?q=polderhoeve").items.count == 2)  // brands are searched too
+            let dairy = try await client.call(.get, "/v1/products?q=milk&category=dairy")
+            #expect(Set(dairy.items.ids) == [TestCatalog.wholeMilk.key, TestCatalog.skimmedMilk.key])
+            #expect(try await client.call(.get, "/v1/products?q=%22NEAR(%20*").items.isEmpty)  // FTS syntax is just words
+            let first = try #require(milk.items.first)
+            #expect((first["cheapestPrice"] as? [String: Any])?["currency"] as? String == "EUR")
+
+            var seen: [String] = []
+            var cursor: String? = nil
+            repeat {
+                let page = try await client.call(.get, "/v1/products?q=apple&limit=7" + (cursor.map { "&cursor=\($0)" } ?? ""))
+                #expect(page.status == .ok, "\(page.text)")
+                seen += page.items.ids
+                cursor = page.json["nextCursor"] as? String
+            } while cursor != nil
+            #expect(seen.count == 25 && Set(seen).count == 25)
+            let byName = try await client.call(.get, "/v1/products?limit=100")
+            #expect(byName.items.compactMap { $0["name"] as? String } == byName.items.compactMap { $0["name"] as? String }.sorted())
+
+            let bad = try await client.call(.get, "/v1/products?q=apple&limit=0&cursor=nonsense")
+            #expect(bad.status == .badRequest)
+            #expect(Set(bad.fieldErrors.keys) == ["limit"])
+            let foreign = try await client.call(.get, "/v1/products?q=milk&limit=1")
+            let stolen = try #require(foreign.json["nextCursor"] as? String)
+            let misuse = try await client.call(.get, "/v1/products?q=bread&cursor=\(stolen)")
+            #expect(misuse.status == .badRequest && misuse.fieldErrors["cursor"] != nil)
+        }
+    }
+
+    @Test("a product with offers: cheapest first; from a point, nearest first with the cheapest nearby marked")
+    func offers() async throws {
+        try await ShoppingListsHarness().test { client in
+            try await client.importCatalog(TestCatalog.file())
+            let plain = try await client.call(.get, "/v1/products/\(TestCatalog.wholeMilk.key)")
+            let offers = try #require(plain.json["offers"] as? [[String: Any]])
+            #expect(offers.compactMap { ($0["price"] as? [String: Any])?["amountMinor"] as? Int } == [99, 119, 125])
+            #expect(plain.json["caloriesPerUnit"] as? Int == 640 && plain.json["brand"] as? String == "Polderhoeve")
+
+            let near = try await client.call(.get, "/v1/products/\(TestCatalog.wholeMilk.key)?lat=52.0910&lon=5.1200")
+            let ranked = try #require(near.json["offers"] as? [[String: Any]])
+            #expect(ranked.compactMap { $0["storeId"] as? String } == [TestCatalog.centre.id.key, TestCatalog.lombok.id.key, TestCatalog.amsterdam.id.key])
+            // Amsterdam is cheapest but 35 km away: the cheapest nearby is the centre.
+            #expect(ranked.compactMap { $0["cheapestNearby"] as? Bool } == [true, false, false])
+            #expect((ranked.first?["distanceMeters"] as? Double).map { $0 < 200 } == true)
+            let wide = try await client.call(.get, "/v1/products/\(TestCatalog.wholeMilk.key)?lat=52.0910&lon=5.1200&radius=50")
+            #expect((wide.json["offers"] as? [[String: Any]])?.compactMap { $0["cheapestNearby"] as? Bool } == [false, false, true])
+
+            let bad = try await client.call(.get, "/v1/products/\(TestCatalog.wholeMilk.key)?lat=95&lon=abc&radius=-1")
+            #expect(bad.status == .badRequest && Set(bad.fieldErrors.keys) == ["lat", "lon", "radius"])
+            #expect(try await client.call(.get, "/v1/products/\(UUID().key)").status == .notFound)
+            #expect(try await client.call(.get, "/v1/products/not-a-uuid").status == .notFound)
+        }
+    }
+
+    @Test("reviews: one per person, editable, averaged on the product; favourites are per person", arguments: Backend.allCases)
+    func reviewsAndFavorites(backend: Backend) async throws {
+        try await ShoppingListsHarness(backend: backend).test { client in
+            try await client.importCatalog(TestCatalog.file())
+            let (ada, grace) = (try await client.account(), try await client.account())
+            let path = "/v1/products/\(TestCatalog.bread.key)"
+            #expect(try await client.call(.put, "\(path)/review", as: ada, json: ["rating": 2, "text": "Dry"]).status == .ok)
+            #expect(try await client.call(.put, "\(path)/review", as: ada, json: ["rating": 4, "text": "Better today"]).status == .ok)
+            #expect(try await client.call(.put, "\(path)/review", as: grace, json: ["rating": 5]).status == .ok)
+            let bad = try await client.call(.put, "\(path)/review", as: grace, json: ["rating": 9, "text": String(repeating: "x", count: 2_001)])
+            #expect(bad.status == .unprocessableContent && Set(bad.fieldErrors.keys) == ["rating", "text"])
+            #expect(try await client.call(.put, "\(path)/review", json: ["rating": 5]).status == .unauthorized)
+            #expect(try await client.call(.put, "/v1/products/\(UUID().key)/review", as: ada, json: ["rating": 5]).status == .notFound)
+
+            let product = try await client.call(.get, path)
+            #expect(product.json["averageRating"] as? Double == 4.5 && product.json["reviewCount"] as? Int == 2)
+            let reviews = try await client.call(.get, "\(path)/reviews").items
+            #expect(reviews.count == 2)
+            #expect(reviews.contains { $0["authorId"] as? String == ada.id.key && $0["text"] as? String == "Better today" })
+
+            #expect(try await client.call(.put, "\(path)/favorite", as: ada).status == .noContent)
+            #expect(try await client.call(.put, "/v1/products/\(TestCatalog.butter.key)/favorite", as: ada).status == .noContent)
+            #expect(try await client.call(.get, "/v1/me/favorites", as: ada).items.ids == [TestCatalog.butter.key, TestCatalog.bread.key])
+            #expect(try await client.call(.get, "/v1/me/favorites", as: grace).items.isEmpty)
+            #expect(try await client.call(.get, path, as: ada).json["favorite"] as? Bool == true)
+            #expect(try await client.call(.delete, "\(path)/favorite", as: ada).status == .noContent)
+            #expect(try await client.call(.get, "/v1/me/favorites", as: ada).items.ids == [TestCatalog.butter.key])
+            #expect(try await client.call(.get, "/v1/me/favorites").status == .unauthorized)
+        }
+    }
+
+    @Test("related products: those most often on the same lists, never the product itself", arguments: Backend.allCases)
+    func related(backend: Backend) async throws {
+        try await ShoppingListsHarness(backend: backend).test { client in
+            try await client.importCatalog(TestCatalog.file())
+            let ada = try await client.account()
+            for (index, others) in [[TestCatalog.bread, TestCatalog.butter], [TestCatalog.bread], [TestCatalog.chocolate]].enumerated() {
+                let list = try await client.list("List \(index)", by: ada)
+                for product in [TestCatalog.wholeMilk] + others { _ = try await client.add(["productId": product.key], to: list, by: ada) }
+                // The same product twice on one list counts once.
+                if index == 1 { _ = try await client.add(["productId": TestCatalog.wholeMilk.key, "quantity": 2], to: list, by: ada) }
+            }
+            let related = try await client.call(.get, "/v1/products/\(TestCatalog.wholeMilk.key)/related").items
+            #expect(related.ids == [TestCatalog.bread.key, TestCatalog.butter.key, TestCatalog.chocolate.key])
+            #expect(related.compactMap { $0["sharedLists"] as? Int } == [2, 1, 1])
+            #expect(try await client.call(.get, "/v1/products/\(TestCatalog.skimmedMilk.key)/related").items.isEmpty)
+            #expect(try await client.call(.get, "/v1/products/\(UUID().key)/related").status == .notFound)
+        }
+    }
+}
