@@ -53,7 +53,8 @@ public enum ServiceApp {
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "commons-\(definition.name)"),
             services: [StoreCloser(store: log)] + runtime.runners as [any Service]
-                + [LogHealthReporter(store: log, service: definition.name), KeyPrefetcher(verifier: verifier)],
+                + [LogHealthReporter(store: log, service: definition.name), KeyPrefetcher(verifier: verifier)]
+                + (try definition.backgroundServices(runtime)),
             logger: logger)
         return (application, runtime, router.routes.map { "\($0.method.rawValue) \($0.path.description)" })
     }

@@ -2,6 +2,7 @@ import EventLog
 import Foundation
 import Hummingbird
 import ReadModel
+import ServiceLifecycle
 
 /// What makes one service different from another; everything else comes from the kit.
 public struct ServiceDefinition: Sendable {
@@ -14,15 +15,20 @@ public struct ServiceDefinition: Sendable {
     public var openAPI: OpenAPIDocument
     /// Adds the service's routes.
     public var routes: @Sendable (_ router: Router<AppRequestContext>, _ runtime: ServiceRuntime) throws -> Void
+    /// Work the service does in the background (e.g. periodic sweeps), run with the app and
+    /// stopped on graceful shutdown.
+    public var backgroundServices: @Sendable (_ runtime: ServiceRuntime) throws -> [any Service]
 
     public init(
         name: String, defaultPort: Int, projections: [any Projection], openAPI: OpenAPIDocument,
+        backgroundServices: @escaping @Sendable (_ runtime: ServiceRuntime) throws -> [any Service] = { _ in [] },
         routes: @escaping @Sendable (_ router: Router<AppRequestContext>, _ runtime: ServiceRuntime) throws -> Void
     ) {
         self.name = name
         self.defaultPort = defaultPort
         self.projections = projections
         self.openAPI = openAPI
+        self.backgroundServices = backgroundServices
         self.routes = routes
     }
 }
