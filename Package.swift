@@ -40,6 +40,7 @@ let package = Package(
         .executable(name: "commons", targets: ["commons"]),
         .executable(name: "accounts", targets: ["accounts"]),
         .executable(name: "geo-search", targets: ["geo-search"]),
+        .executable(name: "listings", targets: ["listings"]),
         .library(name: "EventLog", targets: ["EventLog"]),
     ],
     dependencies: [
@@ -154,7 +155,7 @@ let package = Package(
             name: "commons",
             dependencies: [
                 "StackKit", "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "ServiceKit", "Contracts", "AccountsService",
-                "GeoSearchService",
+                "GeoSearchService", "ListingsService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -237,6 +238,24 @@ let package = Package(
             path: "Tests/CommonsCLITests",
             swiftSettings: strict
         ),
+        // MARK: listings tests
+        .testTarget(
+            name: "ListingsDomainTests",
+            dependencies: ["ListingsDomain", "Contracts", "EventLog", "Geo"],
+            path: "Tests/ListingsDomainTests",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ListingsTests",
+            dependencies: [
+                "ListingsService", "ListingsDomain", "Geo", "ServiceKit", "EventLog", "EventLogTestSupport", "Contracts",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ],
+            path: "Tests/ListingsTests",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ContractsTests",
             dependencies: ["EventLog", "Contracts"],
@@ -251,6 +270,10 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ])
         // geo-search (port 8083)
-        + serviceTargets("GeoSearch", executable: "geo-search", domain: ["Geo"], service: ["Geo"]),
+        + serviceTargets("GeoSearch", executable: "geo-search", domain: ["Geo"], service: ["Geo"])
+        // listings (port 8082)
+        + serviceTargets("Listings", executable: "listings", domain: ["Contracts", "EventLog", "Geo"], service: [
+            "Geo", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
     swiftLanguageModes: [.v6]
 )
