@@ -1,5 +1,6 @@
 import AccountsService
 import GeoSearchService
+import ListingsService
 import ArgumentParser
 import EventLog
 import Foundation
@@ -67,6 +68,7 @@ enum ServiceProjections {
     static let all: [String: [any Projection]] = [
         AccountsService.name: [RevocationProjection()] + AccountsService.projections,
         GeoSearchService.name: [RevocationProjection()] + GeoSearchService.projections,
+        ListingsService.name: [RevocationProjection()] + ListingsService.projections,
     ]
 
     static var names: [String] { all.keys.sorted() }

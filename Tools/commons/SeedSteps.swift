@@ -11,6 +11,7 @@ struct Seeder {
     /// The steps in order; a later step may use what an earlier one made (see ``SeedState``).
     static let steps: [SeedStep] = [
         SeedStep(service: "accounts", run: seedAccounts),
+        SeedStep(service: "listings", run: seedListings),
     ]
 
     /// Runs the steps of the services in `running` (every step when nil), reporting what
