@@ -100,10 +100,10 @@ struct ListingsHTTPTests {
             let request = try await client.call(.post, "\(path)/requests", as: asker, json: ["message": "I'd love it for my flat"])
             #expect(request.status == .created)
             let requestId = try #require(request.json["id"] as? String)
-            try await client.call(.post, "\(path)/requests", as: other, json: ["message": "Me too"])
+            let second = try await client.call(.post, "\(path)/requests", as: other, json: ["message": "Me too"])
 
             #expect((try await client.get("\(path)/requests", as: asker, after: nil)).status == .forbidden)
-            let listed = try await client.items("\(path)/requests", as: owner, after: request.position)
+            let listed = try await client.items("\(path)/requests", as: owner, after: second.position)
             #expect(listed.count == 2)
             #expect(listed.first?["message"] as? String == "I'd love it for my flat")
 
