@@ -41,15 +41,17 @@ enum FeedQueries {
             switch status {
             case .available:
                 arguments.append(nowSeconds)
-                return "(status = 'available' AND (expires_at IS NULL OR expires_at > ?))"
+                return "(+status = 'available' AND (expires_at IS NULL OR expires_at > ?))"
             case .expired:
                 arguments.append(nowSeconds)
-                return "(status = 'expired' OR (status = 'available' AND expires_at <= ?))"
+                return "(+status = 'expired' OR (+status = 'available' AND expires_at <= ?))"
             default:
                 arguments.append(status.rawValue)
-                return "status = ?"
+                return "+status = ?"
             }
         }
+        // `+status` keeps SQLite off the status index, so that it walks the index of the
+        // sort order and stops after one page instead of sorting every available listing.
         conditions.append("(" + statusConditions.joined(separator: " OR ") + ")")
 
         let source: String
@@ -87,7 +89,7 @@ enum FeedQueries {
         if rows.count > query.limit, let last = page.last {
             let key: String = switch query.sort {
             case .recent: "\(last["posted_at"] as Double)"
-            case .price: "\((last["price_minor"] as Int64?) ?? 0)"
+            case .price: "\(last["sort_price"] as Int64)"
             case .title: last["title"]
             case .relevance: "\(last["score"] as Double)"
             }
@@ -101,7 +103,7 @@ enum FeedQueries {
     static func ordering(_ sort: FeedQuery.Sort) -> (by: String, after: String) {
         switch sort {
         case .recent: ("posted_at DESC, seq DESC", "(posted_at < ? OR (posted_at = ? AND seq < ?))")
-        case .price: ("COALESCE(price_minor, 0) ASC, seq ASC", "(COALESCE(price_minor, 0) > ? OR (COALESCE(price_minor, 0) = ? AND seq > ?))")
+        case .price: ("sort_price ASC, seq ASC", "(sort_price > ? OR (sort_price = ? AND seq > ?))")
         case .title: ("title COLLATE NOCASE ASC, seq ASC", "(title > ? COLLATE NOCASE OR (title = ? COLLATE NOCASE AND seq > ?))")
         case .relevance: ("score ASC, seq ASC", "(score > ? OR (score = ? AND seq > ?))")
         }

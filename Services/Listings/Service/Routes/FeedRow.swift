@@ -24,7 +24,7 @@ struct FeedRow: Sendable {
     /// The columns ``init(_:)`` reads.
     static let columns = """
         listings.seq AS seq, listing_id, owner_id, listings.title AS title, listings.description AS description, category, condition,
-        price_minor, price_currency, status, lat, lon, image_ids, pickup_times, posted_at, expires_at, version
+        price_minor, price_currency, sort_price, status, lat, lon, image_ids, pickup_times, posted_at, expires_at, version
         """
 
     init(_ row: Row) {
