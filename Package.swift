@@ -40,6 +40,7 @@ let package = Package(
         .executable(name: "commons", targets: ["commons"]),
         .executable(name: "accounts", targets: ["accounts"]),
         .executable(name: "geo-search", targets: ["geo-search"]),
+        .executable(name: "listings", targets: ["listings"]),
         .executable(name: "donations", targets: ["donations"]),
         .executable(name: "shopping-lists", targets: ["shopping-lists"]),
         .library(name: "EventLog", targets: ["EventLog"]),
@@ -157,7 +158,7 @@ let package = Package(
             name: "commons",
             dependencies: [
                 "StackKit", "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "ServiceKit", "Contracts", "AccountsService",
-                "GeoSearchService", "DonationsService", "ShoppingListsService",
+                "GeoSearchService", "DonationsService", "ShoppingListsService", "ListingsService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -274,6 +275,24 @@ let package = Package(
             path: "Tests/ShoppingListsTests",
             swiftSettings: strict
         ),
+        // MARK: listings tests
+        .testTarget(
+            name: "ListingsDomainTests",
+            dependencies: ["ListingsDomain", "Contracts", "EventLog", "Geo"],
+            path: "Tests/ListingsDomainTests",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ListingsTests",
+            dependencies: [
+                "ListingsService", "ListingsDomain", "Geo", "ServiceKit", "EventLog", "EventLogTestSupport", "Contracts",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ],
+            path: "Tests/ListingsTests",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ContractsTests",
             dependencies: ["EventLog", "Contracts"],
@@ -289,6 +308,10 @@ let package = Package(
         ])
         // geo-search (port 8083)
         + serviceTargets("GeoSearch", executable: "geo-search", domain: ["Geo"], service: ["Geo"])
+        // listings (port 8082)
+        + serviceTargets("Listings", executable: "listings", domain: ["Contracts", "EventLog", "Geo"], service: [
+            "Geo", .product(name: "Crypto", package: "swift-crypto"),
+        ])
         // donations (port 8084)
         + serviceTargets("Donations", executable: "donations", domain: ["Contracts", "EventLog", "Geo"], service: [
             .product(name: "Crypto", package: "swift-crypto"),

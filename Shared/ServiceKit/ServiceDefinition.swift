@@ -15,8 +15,8 @@ public struct ServiceDefinition: Sendable {
     public var openAPI: OpenAPIDocument
     /// Adds the service's routes.
     public var routes: @Sendable (_ router: Router<AppRequestContext>, _ runtime: ServiceRuntime) throws -> Void
-    /// Long-running work of the service (e.g. a scheduler), started after the projections
-    /// and stopped before them.
+    /// Long-running work of the service (a scheduler, a periodic sweep), run with the app,
+    /// started after the projections and stopped on graceful shutdown before them.
     public var backgroundServices: @Sendable (_ runtime: ServiceRuntime) throws -> [any Service]
 
     public init(

@@ -7,7 +7,9 @@ import Foundation
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure Commons beside the raw operations it is built on.",
-        subcommands: [BenchEventLog.self, BenchAccounts.self, BenchGeoSearch.self, BenchDonations.self, BenchShopping.self])
+        subcommands: [
+            BenchEventLog.self, BenchAccounts.self, BenchListings.self, BenchGeoSearch.self, BenchDonations.self, BenchShopping.self,
+        ])
 }
 
 /// `commons bench eventlog`: measures the event log and sets each figure beside a ceiling

@@ -2,6 +2,7 @@ import AccountsService
 import DonationsService
 import GeoSearchService
 import ShoppingListsService
+import ListingsService
 import ArgumentParser
 import EventLog
 import Foundation
@@ -71,6 +72,7 @@ enum ServiceProjections {
         GeoSearchService.name: [RevocationProjection()] + GeoSearchService.projections,
         DonationsService.name: [RevocationProjection()] + DonationsService.projections,
         ShoppingListsService.name: [RevocationProjection()] + ShoppingListsService.projections,
+        ListingsService.name: [RevocationProjection()] + ListingsService.projections,
     ]
 
     static var names: [String] { all.keys.sorted() }

@@ -14,6 +14,7 @@ struct Seeder {
     /// The steps in order; a later step may use what an earlier one made (see ``SeedState``).
     static let steps: [SeedStep] = [
         SeedStep(service: "accounts", run: seedAccounts),
+        SeedStep(service: "listings", run: seedListings),
         SeedStep(service: "donations", run: seedDonations),
         SeedStep(service: "shopping-lists", run: seedShoppingLists),
     ]

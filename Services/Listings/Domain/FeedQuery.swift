@@ -1,0 +1,114 @@
+import Contracts
+import Foundation
+
+/// A validated `GET /v1/listings` query: filters, keyword search, order and page.
+public struct FeedQuery: Sendable, Equatable {
+    public enum Sort: String, Sendable, CaseIterable {
+        /// Newest first.
+        case recent
+        /// Cheapest first; free items count as 0.
+        case price
+        /// A to Z, ignoring case.
+        case title
+        /// Best keyword match first (the default when `q` is given).
+        case relevance
+    }
+
+    public var category: String?
+    public var freeOnly = false
+    public var minPriceMinor: Int?
+    public var maxPriceMinor: Int?
+    public var currency: String?
+    /// The statuses to show; by default only available listings.
+    public var statuses: [ListingStatus] = [.available]
+    /// Only the caller's own listings.
+    public var mine = false
+    /// Keywords, as an FTS5 query of quoted terms.
+    public var keywords: String?
+    public var sort: Sort = .recent
+    public var limit = 20
+    public var cursor: FeedCursor?
+
+    public static let maximumLimit = 100
+    /// Statuses that only an owner's own view (`author=me`) shows.
+    public static let ownerOnlyStatuses: Set<ListingStatus> = [.withdrawn, .hidden]
+
+    /// Parses the query parameters; throws every bad one at once.
+    public init(parameters: [String: String]) throws(ListingError) {
+        var problems: [String: [String]] = [:]
+        func add(_ field: String, _ message: String) { problems[field, default: []].append(message) }
+        let known: Set<String> = ["category", "free", "minPrice", "maxPrice", "currency", "status", "author", "q", "sort", "limit", "cursor"]
+        for name in parameters.keys where !known.contains(name) { add(name, "is not a parameter of this query") }
+
+        if let value = parameters["category"] {
+            if ListingCategory(rawValue: value) == nil { add("category", "must be one of \(ListingCategory.names)") } else { category = value }
+        }
+        if let value = parameters["free"] {
+            switch value {
+            case "true": freeOnly = true
+            case "false": freeOnly = false
+            default: add("free", "must be true or false")
+            }
+        }
+        for (name, keyPath) in [("minPrice", \FeedQuery.minPriceMinor), ("maxPrice", \FeedQuery.maxPriceMinor)] {
+            guard let value = parameters[name] else { continue }
+            if let number = Int(value), number >= 0 { self[keyPath: keyPath] = number } else { add(name, "must be a whole number of minor units, 0 or more") }
+        }
+        if let min = minPriceMinor, let max = maxPriceMinor, min > max { add("maxPrice", "must not be below minPrice") }
+        if let value = parameters["currency"] {
+            if ListingDraft.isCurrencyCode(value) { currency = value } else { add("currency", "must be an ISO 4217 code of three capital letters") }
+        }
+        if let value = parameters["author"] {
+            if value == "me" { mine = true } else { add("author", "must be me") }
+        }
+        if let value = parameters["status"] {
+            let parsed = value.split(separator: ",").map { ListingStatus(rawValue: String($0)) }
+            if parsed.isEmpty || parsed.contains(where: { $0 == nil }) {
+                add("status", "must be a comma-separated list of \(ListingStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+            } else {
+                statuses = parsed.compactMap { $0 }
+                if !mine, statuses.contains(where: Self.ownerOnlyStatuses.contains) { add("status", "withdrawn and hidden listings are shown only with author=me") }
+            }
+        } else if mine {
+            statuses = ListingStatus.allCases
+        }
+        if let value = parameters["q"] {
+            let terms = Self.terms(value)
+            if terms.isEmpty { add("q", "must contain a letter or digit") } else if value.count > 200 { add("q", "must be at most 200 characters") } else {
+                keywords = terms.map { "\"\($0)\"" }.joined(separator: " ")
+                sort = .relevance
+            }
+        }
+        if let value = parameters["sort"] {
+            if let parsed = Sort(rawValue: value) {
+                if parsed == .relevance, keywords == nil { add("sort", "relevance needs q") } else { sort = parsed }
+            } else {
+                add("sort", "must be one of \(Sort.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+        }
+        if let value = parameters["limit"] {
+            if let number = Int(value), (1...Self.maximumLimit).contains(number) { limit = number } else { add("limit", "must be from 1 to \(Self.maximumLimit)") }
+        }
+        if let value = parameters["cursor"], problems.isEmpty {
+            if let parsed = FeedCursor(value), parsed.queryHash == fingerprint { cursor = parsed } else { add("cursor", "is not a cursor of this query") }
+        }
+        guard problems.isEmpty else { throw .invalid(problems) }
+    }
+
+    /// The words of a search, letters and digits only, so that nothing in it is FTS5 syntax.
+    static func terms(_ text: String) -> [String] {
+        text.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init).prefix(20).map { $0 }
+    }
+
+    /// A short hash of everything but the page, so that a cursor only continues its own query.
+    public var fingerprint: String {
+        let parts: [String] = [category ?? "", "\(freeOnly)", minPriceMinor.map(String.init) ?? "", maxPriceMinor.map(String.init) ?? "",
+                               currency ?? "", statuses.map(\.rawValue).joined(separator: ","), "\(mine)", keywords ?? "", sort.rawValue]
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in parts.joined(separator: "|").utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return String(hash, radix: 36)
+    }
+}

@@ -1,0 +1,111 @@
+import Contracts
+import Foundation
+import GRDB
+import ListingsDomain
+
+/// The feed's SQL: filters, keyword search and keyset pages over the `listings` table.
+enum FeedQueries {
+    /// One page of `query` for `caller` at `now`, and the cursor of the next page (nil at the end).
+    static func page(_ query: FeedQuery, caller: UUID?, now: Date, in db: Database) throws -> (rows: [FeedRow], next: FeedCursor?) {
+        let (rows, next) = try rawPage(query, caller: caller, now: now, in: db)
+        return (rows.map(FeedRow.init), next)
+    }
+
+    /// The rows of a page as SQLite returns them, and the next page's cursor.
+    static func rawPage(_ query: FeedQuery, caller: UUID?, now: Date, in db: Database) throws -> (rows: [Row], next: FeedCursor?) {
+        var conditions: [String] = []
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        if let category = query.category {
+            conditions.append("category = ?")
+            arguments.append(category)
+        }
+        if query.freeOnly { conditions.append("price_minor IS NULL") }
+        if let min = query.minPriceMinor {
+            conditions.append("sort_price >= ?")
+            arguments.append(min)
+        }
+        if let max = query.maxPriceMinor {
+            conditions.append("sort_price <= ?")
+            arguments.append(max)
+        }
+        if let currency = query.currency {
+            conditions.append("(price_minor IS NULL OR price_currency = ?)")
+            arguments.append(currency)
+        }
+        if query.mine {
+            conditions.append("owner_id = ?")
+            arguments.append(caller?.key ?? "")
+        }
+        let nowSeconds = now.timeIntervalSince1970
+        let statusConditions = query.statuses.map { status -> String in
+            switch status {
+            case .available:
+                arguments.append(nowSeconds)
+                return "(+status = 'available' AND (expires_at IS NULL OR expires_at > ?))"
+            case .expired:
+                arguments.append(nowSeconds)
+                return "(+status = 'expired' OR (+status = 'available' AND expires_at <= ?))"
+            default:
+                arguments.append(status.rawValue)
+                return "+status = ?"
+            }
+        }
+        // `+status` keeps SQLite off the status index, so that it walks the index of the
+        // sort order and stops after one page instead of sorting every available listing.
+        conditions.append("(" + statusConditions.joined(separator: " OR ") + ")")
+
+        let source: String
+        let keyExpression: String
+        if let keywords = query.keywords {
+            source = "listings JOIN listings_fts ON listings_fts.rowid = listings.seq"
+            conditions.insert("listings_fts MATCH ?", at: 0)
+            arguments.insert(keywords, at: 0)
+            keyExpression = "bm25(listings_fts, 2.0, 1.0)"
+        } else {
+            source = "listings"
+            keyExpression = "NULL"
+        }
+        let order = ordering(query.sort)
+        var outer: [String] = []
+        var outerArguments: [(any DatabaseValueConvertible)?] = []
+        if let cursor = query.cursor {
+            outer.append(order.after)
+            let key: (any DatabaseValueConvertible)? = switch query.sort {
+            case .recent, .relevance: Double(cursor.key)
+            case .price: Int64(cursor.key)
+            case .title: cursor.key
+            }
+            outerArguments += [key, key, cursor.sequence]
+        }
+        let sql = """
+            SELECT * FROM (
+                SELECT \(FeedRow.columns), \(keyExpression) AS score FROM \(source) WHERE \(conditions.joined(separator: " AND "))
+            ) \(outer.isEmpty ? "" : "WHERE " + outer.joined(separator: " AND "))
+            ORDER BY \(order.by) LIMIT ?
+            """
+        let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments + outerArguments + [query.limit + 1]))
+        let page = rows.prefix(query.limit)
+        var next: FeedCursor?
+        if rows.count > query.limit, let last = page.last {
+            let key: String = switch query.sort {
+            case .recent: "\(last["posted_at"] as Double)"
+            case .price: "\(last["sort_price"] as Int64)"
+            case .title: last["title"]
+            case .relevance: "\(last["score"] as Double)"
+            }
+            next = FeedCursor(key: key, sequence: last["seq"], queryHash: query.fingerprint)
+        }
+        return (Array(page), next)
+    }
+
+    /// The ORDER BY of a sort, and the condition that keeps only rows after a cursor's
+    /// (key, seq) in it; the condition takes the key twice, then the seq.
+    static func ordering(_ sort: FeedQuery.Sort) -> (by: String, after: String) {
+        switch sort {
+        case .recent: ("posted_at DESC, seq DESC", "(posted_at < ? OR (posted_at = ? AND seq < ?))")
+        case .price: ("sort_price ASC, seq ASC", "(sort_price > ? OR (sort_price = ? AND seq > ?))")
+        case .title: ("title COLLATE NOCASE ASC, seq ASC", "(title > ? COLLATE NOCASE OR (title = ? COLLATE NOCASE AND seq > ?))")
+        case .relevance: ("score ASC, seq ASC", "(score > ? OR (score = ? AND seq > ?))")
+        }
+    }
+}

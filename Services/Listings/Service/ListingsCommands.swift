@@ -1,0 +1,153 @@
+import Contracts
+import EventLog
+import Foundation
+import ListingsDomain
+import ServiceKit
+
+/// The listings service's commands, free of HTTP: each loads the listing's stream, decides
+/// with the domain types, and appends with the version it saw. Commands without an
+/// `If-Match` decide again on a concurrent change (a few times); those with one fail.
+struct ListingsCommands: Sendable {
+    let store: any EventStore
+    let sealer: OwnerSealer
+    let settings: ListingsSettings
+    let clock: ListingsClock
+
+    /// A listing and the exact place when the reader may see it.
+    struct Loaded: Sendable {
+        var state: ListingState
+        var place: PickupPlace?
+    }
+
+    func load(_ id: UUID) async throws -> ListingState {
+        let (events, version) = try await ListingStreams.load(ListingStreams.listing(id), from: store)
+        let state = ListingState.replay(events, version: version)
+        guard state.exists else { throw ListingError.notFound }
+        return state
+    }
+
+    /// The listing, with its exact place opened for `reader` if they may read it.
+    func read(_ id: UUID, as reader: UUID?) async throws -> Loaded {
+        let state = try await load(id)
+        guard state.mayReadPickupPlace(reader), let sealed = state.pickupPlace else { return Loaded(state: state) }
+        return Loaded(state: state, place: try await sealer.open(sealed, as: PickupPlace.self))
+    }
+
+    func post(_ draft: ListingDraft, by owner: UUID, metadata: EventMetadata) async throws -> (ListingState, Checkpoint) {
+        let problems = draft.normalized.problems()
+        guard problems.isEmpty, let location = draft.pickupLocation else { throw ListingError.invalid(problems) }
+        let id = UUID()
+        let place = try await sealer.seal(PickupPlace(location: location, streetAddress: draft.normalized.streetAddress), for: owner)
+        let events = try ListingState.post(id: id, owner: owner, draft: draft, place: place, now: clock.now(), lifetime: settings.lifetime)
+        let result = try await append(events, to: id, expected: .noStream, metadata: metadata)
+        return (ListingState.replay(events, version: result.streamVersion), result.checkpoint)
+    }
+
+    /// Replaces the owner's draft with `change` applied to it, at `expectedVersion`.
+    func edit(_ id: UUID, by actor: UUID, expectedVersion: Int64, metadata: EventMetadata,
+              change: (inout ListingDraft) -> Void) async throws -> (ListingState, Checkpoint) {
+        let loaded = try await read(id, as: actor)
+        let state = loaded.state
+        guard state.ownerId == actor else { throw ListingError.notOwner }
+        guard state.version == expectedVersion else { throw EventStoreError.wrongExpectedVersion(stream: ListingStreams.listing(id), expected: .exact(expectedVersion), actual: state.version) }
+        var draft = state.draft(place: loaded.place)
+        change(&draft)
+        let normalized = draft.normalized
+        let newPlace: PickupPlace? = normalized.pickupLocation.map { PickupPlace(location: $0, streetAddress: normalized.streetAddress) }
+        var sealed: Sealed?
+        if let newPlace, newPlace != loaded.place, normalized.problems().isEmpty { sealed = try await sealer.seal(newPlace, for: actor) }
+        let events = try state.edit(by: actor, draft: draft, newPlace: sealed, now: clock.now())
+        let result = try await append(events, to: id, expected: .exact(state.version), metadata: metadata)
+        return (apply(events, to: state, version: result.streamVersion), result.checkpoint)
+    }
+
+    /// Runs a decision on the current state, deciding again if the stream moved meanwhile.
+    func decide(_ id: UUID, metadata: EventMetadata,
+                _ decision: (ListingState, Date) throws -> [any EventContract]) async throws -> (ListingState, Checkpoint?) {
+        var attempts = 0
+        while true {
+            let state = try await load(id)
+            let events = try decision(state, clock.now())
+            guard !events.isEmpty else { return (state, nil) }
+            do {
+                let result = try await append(events, to: id, expected: .exact(state.version), metadata: metadata)
+                return (apply(events, to: state, version: result.streamVersion), result.checkpoint)
+            } catch EventStoreError.wrongExpectedVersion where attempts < 5 {
+                attempts += 1
+            }
+        }
+    }
+
+    func withdraw(_ id: UUID, by actor: UUID, metadata: EventMetadata) async throws -> (ListingState, Checkpoint?) {
+        try await decide(id, metadata: metadata) { state, now in try state.withdraw(by: actor, now: now) }
+    }
+
+    func changeStatus(_ id: UUID, to status: ListingStatus, by actor: UUID, metadata: EventMetadata) async throws -> (ListingState, Checkpoint?) {
+        try await decide(id, metadata: metadata) { state, now in try state.changeStatus(to: status, by: actor, now: now) }
+    }
+
+    func renew(_ id: UUID, by actor: UUID, metadata: EventMetadata) async throws -> (ListingState, Checkpoint?) {
+        try await decide(id, metadata: metadata) { state, now in try state.renew(by: actor, now: now, lifetime: settings.lifetime) }
+    }
+
+    /// Writes down an expiry that is due; nil when there was none to write.
+    func expireIfDue(_ id: UUID, metadata: EventMetadata) async throws -> Checkpoint? {
+        let state = try await load(id)
+        let events = state.pendingExpiry(now: clock.now())
+        guard !events.isEmpty else { return nil }
+        do {
+            return try await append(events, to: id, expected: .exact(state.version), metadata: metadata).checkpoint
+        } catch EventStoreError.wrongExpectedVersion {
+            // The owner acted meanwhile; the next sweep looks again.
+            return nil
+        }
+    }
+
+    /// Appends a request for the listing from `requester`, whose message is sealed with their key.
+    func request(_ id: UUID, by requester: UUID, message: String, metadata: EventMetadata) async throws -> (UUID, Checkpoint) {
+        let state = try await load(id)
+        guard state.ownerId != requester else { throw ListingError.ownListing }
+        let status = state.status(at: clock.now())
+        guard status == .available else { throw ListingError.illegalTransition(from: status, to: .promised) }
+        let requestId = UUID()
+        let event = ListingRequested(requestId: requestId, listingId: id, requesterId: requester,
+                                     message: try await sealer.seal(message, for: requester), requestedAt: clock.now())
+        let result = try await store.append(to: ListingStreams.requests(of: id), expected: .any,
+                                            events: [try EventCatalog.encode(event, metadata: metadata)])
+        return (requestId, result.checkpoint)
+    }
+
+    /// The requests of a listing, oldest first.
+    func requests(of id: UUID) async throws -> [ListingRequested] {
+        try await ListingStreams.load(ListingStreams.requests(of: id), from: store).events.compactMap { $0 as? ListingRequested }
+    }
+
+    func promise(_ id: UUID, request requestId: UUID, by actor: UUID, metadata: EventMetadata) async throws -> (ListingState, Checkpoint?) {
+        let state = try await load(id)
+        guard state.ownerId == actor else { throw ListingError.notOwner }
+        guard let request = try await requests(of: id).first(where: { $0.requestId == requestId }) else { throw ListingError.requestNotFound }
+        return try await decide(id, metadata: metadata) { state, now in
+            try state.promise(to: request.requesterId, request: requestId, by: actor, now: now)
+        }
+    }
+
+    private func append(_ events: [any EventContract], to id: UUID, expected: ExpectedVersion, metadata: EventMetadata) async throws -> AppendResult {
+        try await store.append(to: ListingStreams.listing(id), expected: expected,
+                               events: try events.map { try EventCatalog.encodeAny($0, metadata: metadata) })
+    }
+
+    private func apply(_ events: [any EventContract], to state: ListingState, version: Int64) -> ListingState {
+        var state = state
+        for event in events { state.evolve(event) }
+        state.version = version
+        return state
+    }
+}
+
+/// `EventCatalog.encode` for an event whose type is known only at run time.
+extension EventCatalog {
+    static func encodeAny(_ event: any EventContract, metadata: EventMetadata) throws -> NewEvent {
+        func open<E: EventContract>(_ event: E) throws -> NewEvent { try EventCatalog.encode(event, id: UUID(), metadata: metadata) }
+        return try open(event)
+    }
+}

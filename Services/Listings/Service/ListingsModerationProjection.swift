@@ -1,0 +1,66 @@
+import Contracts
+import EventLog
+import Foundation
+import GRDB
+import ReadModel
+
+/// Reports and comments, beside the listings.
+///
+/// Tables: `listing_reports` (open until resolved) and `listing_comments` (text sealed with
+/// the author's key, opened when read; rows of a deleted account are dropped).
+struct ListingsModerationProjection: Projection {
+    let name = "listings.moderation"
+    let filter = EventFilter(categories: ["listingreports", "listingcomments", "account"])
+
+    func registerMigrations(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("listings-moderation-v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE listing_reports (
+                    report_id TEXT PRIMARY KEY,
+                    listing_id TEXT NOT NULL,
+                    reporter_id TEXT NOT NULL,
+                    reason TEXT NOT NULL,
+                    reported_at REAL NOT NULL,
+                    open INTEGER NOT NULL DEFAULT 1
+                );
+                CREATE INDEX listing_reports_open ON listing_reports (open, listing_id);
+                CREATE TABLE listing_comments (
+                    seq INTEGER PRIMARY KEY,
+                    comment_id TEXT NOT NULL UNIQUE,
+                    listing_id TEXT NOT NULL,
+                    author_id TEXT NOT NULL,
+                    text TEXT NOT NULL,
+                    posted_at REAL NOT NULL
+                );
+                CREATE INDEX listing_comments_by_listing ON listing_comments (listing_id, seq);
+                CREATE TABLE moderation_deleted_accounts (account_id TEXT PRIMARY KEY);
+                """)
+        }
+    }
+
+    func apply(_ event: RecordedEvent, in db: Database) throws {
+        switch try CommonsEvents.catalog.decode(event) {
+        case let reported as ListingReported:
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO listing_reports (report_id, listing_id, reporter_id, reason, reported_at) VALUES (?, ?, ?, ?, ?)
+                """, arguments: [reported.reportId.key, reported.listingId.key, reported.reporterId.key, reported.reason,
+                                 reported.reportedAt.timeIntervalSince1970])
+        case let resolved as ListingReportsResolved:
+            try db.execute(sql: "UPDATE listing_reports SET open = 0 WHERE listing_id = ?", arguments: [resolved.listingId.key])
+        case let posted as ListingCommentPosted:
+            guard try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM moderation_deleted_accounts WHERE account_id = ?)",
+                                      arguments: [posted.authorId.key]) ?? false) else { return }
+            let text = String(decoding: try JSONEncoder().encode(posted.text), as: UTF8.self)
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO listing_comments (comment_id, listing_id, author_id, text, posted_at) VALUES (?, ?, ?, ?, ?)
+                """, arguments: [posted.commentId.key, posted.listingId.key, posted.authorId.key, text, posted.postedAt.timeIntervalSince1970])
+        case let deleted as ListingCommentDeleted:
+            try db.execute(sql: "DELETE FROM listing_comments WHERE comment_id = ?", arguments: [deleted.commentId.key])
+        case let deleted as AccountDeleted:
+            try db.execute(sql: "INSERT OR IGNORE INTO moderation_deleted_accounts (account_id) VALUES (?)", arguments: [deleted.accountId.key])
+            try db.execute(sql: "DELETE FROM listing_comments WHERE author_id = ?", arguments: [deleted.accountId.key])
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Contracts
+import EventLog
+import Foundation
+import ListingsDomain
+
+/// Reports, their resolution, and comments: the commands beside the listing's own.
+extension ListingsCommands {
+    /// Records a report; when the listing's distinct reporters reach the threshold it is
+    /// hidden. Returns the position of the last write.
+    func report(_ id: UUID, by reporter: UUID, reason: String, metadata: EventMetadata) async throws -> Checkpoint {
+        let state = try await load(id)
+        guard state.ownerId != reporter else { throw ListingError.ownListing }
+        let reported = ListingReported(reportId: UUID(), listingId: id, reporterId: reporter, reason: reason, reportedAt: clock.now())
+        var position = try await store.append(to: ListingStreams.reports(of: id), expected: .any,
+                                              events: [try EventCatalog.encode(reported, metadata: metadata)]).checkpoint
+        let (events, version) = try await ListingStreams.load(ListingStreams.reports(of: id), from: store)
+        if ReportTally.replay(events, version: version).reachesThreshold(settings.reportThreshold) {
+            let (_, checkpoint) = try await decide(id, metadata: metadata) { state, _ in state.hide() }
+            if let checkpoint { position = max(position, checkpoint) }
+        }
+        return position
+    }
+
+    /// An administrator's decision on the open reports: `dismissed` shows a hidden listing
+    /// again, `removed` keeps (or makes) it hidden.
+    func resolveReports(_ id: UUID, decision: String, by admin: UUID, metadata: EventMetadata) async throws -> (ListingState, Checkpoint) {
+        _ = try await load(id)
+        let resolved = ListingReportsResolved(listingId: id, decision: decision, resolvedBy: admin, resolvedAt: clock.now())
+        let position = try await store.append(to: ListingStreams.reports(of: id), expected: .any,
+                                              events: [try EventCatalog.encode(resolved, metadata: metadata)]).checkpoint
+        let (state, checkpoint) = try await decide(id, metadata: metadata) { state, _ in
+            decision == "dismissed" ? state.unhide() : state.hide()
+        }
+        return (state, checkpoint.map { max(position, $0) } ?? position)
+    }
+
+    /// Posts a comment, its text sealed with the author's key.
+    func comment(_ id: UUID, by author: UUID, text: String, metadata: EventMetadata) async throws -> (ListingCommentPosted, Checkpoint) {
+        _ = try await load(id)
+        let posted = ListingCommentPosted(commentId: UUID(), listingId: id, authorId: author, text: try await sealer.seal(text, for: author),
+                                          postedAt: clock.now())
+        let result = try await store.append(to: ListingStreams.comments(of: id), expected: .any,
+                                            events: [try EventCatalog.encode(posted, metadata: metadata)])
+        return (posted, result.checkpoint)
+    }
+
+    /// Deletes a comment: its author or the listing's owner may.
+    func deleteComment(_ commentId: UUID, on id: UUID, by actor: UUID, metadata: EventMetadata) async throws -> Checkpoint {
+        let state = try await load(id)
+        let (events, version) = try await ListingStreams.load(ListingStreams.comments(of: id), from: store)
+        guard let posted = events.compactMap({ $0 as? ListingCommentPosted }).first(where: { $0.commentId == commentId }),
+              !events.contains(where: { ($0 as? ListingCommentDeleted)?.commentId == commentId })
+        else { throw ListingError.commentNotFound }
+        guard actor == posted.authorId || actor == state.ownerId else { throw ListingError.notOwner }
+        let deleted = ListingCommentDeleted(commentId: commentId, listingId: id, deletedBy: actor)
+        return try await store.append(to: ListingStreams.comments(of: id), expected: .exact(version),
+                                      events: [try EventCatalog.encode(deleted, metadata: metadata)]).checkpoint
+    }
+}

@@ -1,0 +1,71 @@
+import Contracts
+import Foundation
+import GRDB
+import Hummingbird
+import ListingsDomain
+import ServiceKit
+
+extension ListingsAPI {
+    struct CommentBody: Decodable { var text: String? }
+
+    /// A comment as everyone sees it.
+    struct CommentView: Encodable {
+        var id: String
+        var listingId: String
+        var authorId: String
+        var text: String
+        var postedAt: Date
+    }
+
+    static let maximumCommentLength = 2_000
+
+    func addCommentRoutes(to router: Router<AppRequestContext>) {
+        router.post("/v1/listings/{id}/comments") { request, context in
+            let identity = try context.requireIdentity()
+            let id = try context.parameters.uuid("id")
+            let body = try await request.decodeJSON(as: CommentBody.self, context: context)
+            let text = body.text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            guard (1...Self.maximumCommentLength).contains(text.count) else {
+                throw Problem.validation(["text": ["must be 1 to \(Self.maximumCommentLength) characters"]])
+            }
+            _ = try await view(id, as: identity.accountId)
+            let (posted, position) = try await run { try await commands.comment(id, by: identity.accountId, text: text, metadata: context.eventMetadata) }
+            let view = CommentView(id: posted.commentId.key, listingId: id.key, authorId: identity.accountId.key, text: text, postedAt: posted.postedAt)
+            return try Response.json(view, status: .created, position: position, location: "/v1/listings/\(id.key)/comments/\(posted.commentId.key)")
+        }
+        router.get("/v1/listings/{id}/comments") { request, context in
+            let id = try context.parameters.uuid("id")
+            var problems: [String: [String]] = [:]
+            let limit = request.query("limit").map { Int($0) } ?? 50
+            if limit == nil || !(1...100).contains(limit!) { problems["limit"] = ["must be from 1 to 100"] }
+            let after = request.query("cursor").map { Int64($0) } ?? 0
+            if after == nil { problems["cursor"] = ["is not a cursor of this list"] }
+            guard problems.isEmpty, let limit, let after else { throw Problem.malformed("The query has invalid fields.", errors: problems) }
+            _ = try await view(id, as: context.identity?.accountId)
+            let rows = try await runtime.readModel.pool.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT seq, comment_id, author_id, text, posted_at FROM listing_comments WHERE listing_id = ? AND seq > ? ORDER BY seq LIMIT ?
+                    """, arguments: [id.key, after, limit + 1]).map { row -> (seq: Int64, id: String, author: String, text: String, at: Double) in
+                    (row["seq"], row["comment_id"], row["author_id"], row["text"], row["posted_at"])
+                }
+            }
+            var items: [CommentView] = []
+            for row in rows.prefix(limit) {
+                guard let sealed = try? JSONDecoder().decode(Sealed.self, from: Data(row.text.utf8)),
+                      let text = try await commands.sealer.open(sealed, as: String.self)
+                else { continue }
+                items.append(CommentView(id: row.id, listingId: id.key, authorId: row.author, text: text, postedAt: Date(timeIntervalSince1970: row.at)))
+            }
+            let next = rows.count > limit ? rows[limit - 1].seq : nil
+            struct Page: Encodable { var items: [CommentView]; var nextCursor: String? }
+            return try Response.json(Page(items: items, nextCursor: next.map(String.init)))
+        }
+        router.delete("/v1/listings/{id}/comments/{commentId}") { _, context in
+            let identity = try context.requireIdentity()
+            let id = try context.parameters.uuid("id")
+            let commentId = try context.parameters.uuid("commentId")
+            let position = try await run { try await commands.deleteComment(commentId, on: id, by: identity.accountId, metadata: context.eventMetadata) }
+            return Response.empty(position: position)
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Contracts
+import EventLog
+import Foundation
+import GRDB
+import Hummingbird
+import ListingsDomain
+import ServiceKit
+
+extension ListingsAPI {
+    struct MessageBody: Decodable { var text: String? }
+
+    /// A conversation in the caller's list.
+    struct ConversationView: Encodable {
+        var id: String
+        var listingId: String
+        var ownerId: String
+        var requesterId: String
+        var lastMessageAt: Date
+        /// Messages from the other participant after the caller's last read.
+        var unreadCount: Int
+    }
+
+    struct MessageView: Encodable {
+        var id: String
+        var senderId: String
+        /// Nil once the sender's key is gone.
+        var text: String?
+        var sentAt: Date
+    }
+
+    static let maximumMessageLength = 2_000
+
+    /// The conversation's row when `caller` takes part in it; 404 otherwise, so that others
+    /// learn nothing, not even that it exists.
+    func participation(_ conversation: UUID, caller: UUID) async throws -> UUID {
+        let listing = try await runtime.readModel.pool.read { db in
+            try String.fetchOne(db, sql: "SELECT listing_id FROM conversations WHERE conversation_id = ? AND (owner_id = ? OR requester_id = ?)",
+                                arguments: [conversation.key, caller.key, caller.key])
+        }
+        guard let listing, let id = UUID(uuidString: listing) else { throw Problem.notFound("There is no such conversation.") }
+        return id
+    }
+
+    func addConversationRoutes(to router: Router<AppRequestContext>) {
+        router.get("/v1/conversations") { _, context in
+            let me = try context.requireIdentity().accountId.key
+            let items = try await runtime.readModel.pool.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT c.*, (SELECT COUNT(*) FROM conversation_messages m WHERE m.conversation_id = c.conversation_id AND m.sender_id != ?
+                                 AND m.seq > COALESCE((SELECT read_seq FROM conversation_reads r
+                                                       WHERE r.conversation_id = c.conversation_id AND r.reader_id = ?), 0)) AS unread
+                    FROM conversations c WHERE c.owner_id = ? OR c.requester_id = ? ORDER BY c.last_message_at DESC LIMIT 200
+                    """, arguments: [me, me, me, me]).map { row in
+                    ConversationView(id: row["conversation_id"], listingId: row["listing_id"], ownerId: row["owner_id"],
+                                     requesterId: row["requester_id"], lastMessageAt: Date(timeIntervalSince1970: row["last_message_at"]),
+                                     unreadCount: row["unread"])
+                }
+            }
+            struct Page: Encodable { var items: [ConversationView]; var unreadCount: Int }
+            return try Response.json(Page(items: items, unreadCount: items.reduce(0) { $0 + $1.unreadCount }))
+        }
+        router.get("/v1/conversations/{id}/messages") { request, context in
+            let identity = try context.requireIdentity()
+            let id = try context.parameters.uuid("id")
+            var problems: [String: [String]] = [:]
+            let limit = request.query("limit").map { Int($0) } ?? 50
+            if limit == nil || !(1...100).contains(limit!) { problems["limit"] = ["must be from 1 to 100"] }
+            let after = request.query("cursor").map { Int64($0) } ?? 0
+            if after == nil { problems["cursor"] = ["is not a cursor of this list"] }
+            guard problems.isEmpty, let limit, let after else { throw Problem.malformed("The query has invalid fields.", errors: problems) }
+            _ = try await participation(id, caller: identity.accountId)
+            let rows = try await runtime.readModel.pool.read { db in
+                try Row.fetchAll(db, sql: "SELECT * FROM conversation_messages WHERE conversation_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                                 arguments: [id.key, after, limit + 1]).map { row -> (seq: Int64, id: String, sender: String, text: String, at: Double) in
+                    (row["seq"], row["message_id"], row["sender_id"], row["text"], row["sent_at"])
+                }
+            }
+            var items: [MessageView] = []
+            for row in rows.prefix(limit) {
+                let sealed = try? JSONDecoder().decode(Sealed.self, from: Data(row.text.utf8))
+                let text = try await sealed.asyncMap { try await commands.sealer.open($0, as: String.self) } ?? nil
+                items.append(MessageView(id: row.id, senderId: row.sender, text: text, sentAt: Date(timeIntervalSince1970: row.at)))
+            }
+            let next = rows.count > limit ? rows[limit - 1].seq : nil
+            struct Page: Encodable { var items: [MessageView]; var nextCursor: String? }
+            return try Response.json(Page(items: items, nextCursor: next.map(String.init)))
+        }
+        router.post("/v1/conversations/{id}/messages") { request, context in
+            let identity = try context.requireIdentity()
+            let id = try context.parameters.uuid("id")
+            let body = try await request.decodeJSON(as: MessageBody.self, context: context)
+            let text = body.text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            guard (1...Self.maximumMessageLength).contains(text.count) else {
+                throw Problem.validation(["text": ["must be 1 to \(Self.maximumMessageLength) characters"]])
+            }
+            let listing = try await participation(id, caller: identity.accountId)
+            let sent = ConversationMessageSent(conversationId: id, messageId: UUID(), listingId: listing, senderId: identity.accountId,
+                                               text: try await commands.sealer.seal(text, for: identity.accountId), sentAt: clock.now())
+            let result = try await runtime.store.append(to: ListingStreams.conversation(id), expected: .any,
+                                                        events: [try EventCatalog.encode(sent, metadata: context.eventMetadata)])
+            let view = MessageView(id: sent.messageId.key, senderId: identity.accountId.key, text: text, sentAt: sent.sentAt)
+            return try Response.json(view, status: .created, position: result.checkpoint)
+        }
+        router.post("/v1/conversations/{id}/read") { _, context in
+            let identity = try context.requireIdentity()
+            let id = try context.parameters.uuid("id")
+            _ = try await participation(id, caller: identity.accountId)
+            let last = try await runtime.readModel.pool.read { db in
+                try String.fetchOne(db, sql: "SELECT message_id FROM conversation_messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT 1",
+                                    arguments: [id.key])
+            }
+            guard let last, let lastId = UUID(uuidString: last) else { return Response.empty() }
+            let read = ConversationRead(conversationId: id, readerId: identity.accountId, upToMessageId: lastId)
+            let result = try await runtime.store.append(to: ListingStreams.conversation(id), expected: .any,
+                                                        events: [try EventCatalog.encode(read, metadata: context.eventMetadata)])
+            return Response.empty(position: result.checkpoint)
+        }
+    }
+}

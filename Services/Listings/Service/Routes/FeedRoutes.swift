@@ -1,0 +1,64 @@
+import Contracts
+import Foundation
+import GRDB
+import Hummingbird
+import ListingsDomain
+import ServiceKit
+
+extension ListingsAPI {
+    /// A page of the feed.
+    struct FeedPage: Encodable {
+        var items: [ListingView]
+        var nextCursor: String?
+    }
+
+    /// One entry of the change feed: what happened to which listing, never what it says.
+    struct Change: Encodable {
+        var listingId: String
+        /// `created`, `edited`, `statusChanged`, `withdrawn` or `removed` (its owner's account was deleted).
+        var kind: String
+        var status: String?
+        var changedAt: Date
+    }
+
+    struct ChangePage: Encodable {
+        var items: [Change]
+        /// Pass as `since` to get what happened after these.
+        var next: String
+    }
+
+    func addFeedRoutes(to router: Router<AppRequestContext>) {
+        router.get("/v1/listings") { request, context in
+            var parameters: [String: String] = [:]
+            for (name, value) in request.uri.queryParameters { parameters[String(name)] = String(value) }
+            let query: FeedQuery
+            do throws(ListingError) {
+                query = try FeedQuery(parameters: parameters)
+            } catch {
+                // A bad query string is a malformed request (400), as in geo-search, not invalid content.
+                guard case .invalid(let problems) = error else { throw error.problem }
+                throw Problem.malformed("The query has invalid fields.", errors: problems)
+            }
+            let caller = query.mine ? try context.requireIdentity().accountId : context.identity?.accountId
+            let now = clock.now()
+            let (rows, next) = try await runtime.readModel.pool.read { db in try FeedQueries.page(query, caller: caller, now: now, in: db) }
+            return try Response.json(FeedPage(items: rows.map { ListingView(row: $0, now: now) }, nextCursor: next?.text))
+        }
+        router.get("/v1/listings/changes") { request, context in
+            var problems: [String: [String]] = [:]
+            let since = request.query("since").map { Int64($0) } ?? 0
+            if since == nil || since! < 0 { problems["since"] = ["must be a value of next from an earlier answer"] }
+            let limit = request.query("limit").map { Int($0) } ?? 100
+            if limit == nil || !(1...500).contains(limit!) { problems["limit"] = ["must be from 1 to 500"] }
+            guard problems.isEmpty, let since, let limit else { throw Problem.malformed("The query has invalid fields.", errors: problems) }
+            let items = try await runtime.readModel.pool.read { db in
+                try Row.fetchAll(db, sql: "SELECT seq, listing_id, kind, status, changed_at FROM listing_changes WHERE seq > ? ORDER BY seq LIMIT ?",
+                                 arguments: [since, limit]).map { row in
+                    (seq: row["seq"] as Int64, change: Change(listingId: row["listing_id"], kind: row["kind"], status: row["status"],
+                                                               changedAt: Date(timeIntervalSince1970: row["changed_at"])))
+                }
+            }
+            return try Response.json(ChangePage(items: items.map(\.change), next: String(items.last?.seq ?? since)))
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Contracts
+import EventLog
+import Foundation
+import Hummingbird
+import ListingsDomain
+import ServiceKit
+
+extension ListingsAPI {
+    struct StatusBody: Decodable { var status: String }
+
+    /// One entry of a listing's history, for its owner.
+    struct HistoryEntry: Encodable {
+        var version: Int64
+        var type: String
+        var recordedAt: Date
+        var actorId: String?
+        var status: ListingStatus?
+        var requesterId: UUID?
+    }
+
+    func addListingRoutes(to router: Router<AppRequestContext>) {
+        router.post("/v1/listings") { request, context in
+            let identity = try context.requireIdentity()
+            let body = try await request.decodeJSON(as: ListingBody.self, context: context)
+            let draft = body.draft
+            let problems = draft.normalized.problems().merging(try await imageProblems(draft.imageIds)) { $0 + $1 }
+            guard problems.isEmpty else { throw Problem.validation(problems) }
+            let result = try await run { try await commands.post(draft, by: identity.accountId, metadata: context.eventMetadata) }
+            return try await written((result.0, result.1), owner: identity.accountId, status: .created)
+        }
+        router.get("/v1/listings/{id}") { _, context in
+            let id = try context.parameters.uuid("id")
+            let view = try await view(id, as: context.identity?.accountId)
+            return try Response.json(view, version: view.version)
+        }
+        router.patch("/v1/listings/{id}") { request, context in
+            let identity = try context.requireIdentity()
+            let id = try context.parameters.uuid("id")
+            let expected = try request.requireIfMatch()
+            let body = try await request.decodeJSON(as: ListingBody.self, context: context)
+            if let imageIds = body.imageIds {
+                let problems = try await imageProblems(imageIds)
+                guard problems.isEmpty else { throw Problem.validation(problems) }
+            }
+            do {
+                let result = try await run {
+                    try await commands.edit(id, by: identity.accountId, expectedVersion: expected, metadata: context.eventMetadata) { draft in
+                        body.patch(&draft)
+                    }
+                }
+                return try await written((result.0, result.1), owner: identity.accountId)
+            } catch EventStoreError.wrongExpectedVersion(_, _, let actual) {
+                throw Problem.preconditionFailed(currentVersion: actual)
+            }
+        }
+        router.delete("/v1/listings/{id}") { _, context in
+            let identity = try context.requireIdentity()
+            let id = try context.parameters.uuid("id")
+            let result = try await run { try await commands.withdraw(id, by: identity.accountId, metadata: context.eventMetadata) }
+            return try await written(result, owner: identity.accountId)
+        }
+        router.post("/v1/listings/{id}/status") { request, context in
+            let identity = try context.requireIdentity()
+            let id = try context.parameters.uuid("id")
+            let body = try await request.decodeJSON(as: StatusBody.self, context: context)
+            guard let status = ListingStatus(rawValue: body.status), [.available, .given, .sold].contains(status) else {
+                throw Problem.validation(["status": ["must be available, given or sold"]])
+            }
+            let result = try await run { try await commands.changeStatus(id, to: status, by: identity.accountId, metadata: context.eventMetadata) }
+            return try await written(result, owner: identity.accountId)
+        }
+        router.post("/v1/listings/{id}/renew") { _, context in
+            let identity = try context.requireIdentity()
+            let id = try context.parameters.uuid("id")
+            let result = try await run { try await commands.renew(id, by: identity.accountId, metadata: context.eventMetadata) }
+            return try await written(result, owner: identity.accountId)
+        }
+        router.get("/v1/listings/{id}/history") { _, context in
+            let identity = try context.requireIdentity()
+            let id = try context.parameters.uuid("id")
+            let state = try await run { try await commands.load(id) }
+            guard state.ownerId == identity.accountId else { throw ListingError.notOwner.problem }
+            let recorded = try await runtime.store.read(stream: ListingStreams.listing(id))
+            let items = try recorded.map { event -> HistoryEntry in
+                let decoded = try CommonsEvents.catalog.decode(event)
+                return HistoryEntry(version: event.version, type: event.type, recordedAt: event.recordedAt, actorId: event.metadata.actorId,
+                                    status: (decoded as? ListingStatusChanged)?.status, requesterId: (decoded as? ListingPromised)?.requesterId)
+            }
+            return try Response.json(["items": items], version: state.version)
+        }
+    }
+
+    /// Each image id that was never uploaded, by its path in the body.
+    func imageProblems(_ ids: [UUID]) async throws -> [String: [String]] {
+        var problems: [String: [String]] = [:]
+        for (index, id) in ids.prefix(ListingDraft.maximumImages).enumerated() {
+            if try await runtime.store.version(of: ListingStreams.image(id)) == 0 { problems["imageIds[\(index)]"] = ["is not an uploaded image"] }
+        }
+        return problems
+    }
+}

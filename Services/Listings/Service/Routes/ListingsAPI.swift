@@ -1,0 +1,80 @@
+import Contracts
+import EventLog
+import Foundation
+import GRDB
+import Hummingbird
+import ListingsDomain
+import ServiceKit
+
+/// The HTTP face of the listings commands and read model.
+struct ListingsAPI: Sendable {
+    let commands: ListingsCommands
+    let runtime: ServiceRuntime
+    let blobs: any BlobStore
+
+    var clock: ListingsClock { commands.clock }
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        addListingRoutes(to: router)
+        addFeedRoutes(to: router)
+        addRequestRoutes(to: router)
+        addImageRoutes(to: router)
+        addModerationRoutes(to: router)
+        addCommentRoutes(to: router)
+        addConversationRoutes(to: router)
+    }
+
+    /// Runs a command, turning its domain errors into problem documents.
+    func run<T>(_ command: () async throws -> T) async throws -> T {
+        do {
+            return try await command()
+        } catch let error as ListingError {
+            throw error.problem
+        }
+    }
+
+    /// Whether the read model knows `account` as deleted: its listings are gone for everyone.
+    func isDeleted(_ account: UUID?) async throws -> Bool {
+        guard let account else { return false }
+        return try await runtime.readModel.pool.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM listings_deleted_accounts WHERE account_id = ?)", arguments: [account.key]) ?? false
+        }
+    }
+
+    /// The listing as `reader` may see it; 404 when it does not exist or its owner is deleted.
+    func view(_ id: UUID, as reader: UUID?) async throws -> ListingView {
+        let loaded = try await run { try await commands.read(id, as: reader) }
+        guard try await !isDeleted(loaded.state.ownerId) else { throw Problem.notFound("There is no such listing.") }
+        // A listing hidden pending review is shown to its owner only.
+        guard loaded.state.storedStatus != .hidden || reader == loaded.state.ownerId else { throw Problem.notFound("There is no such listing.") }
+        return ListingView(loaded.state, place: loaded.place, showPromise: reader == loaded.state.ownerId, now: clock.now())
+    }
+
+    /// The answer to a write on a listing: the owner's view, with the new version and position.
+    func written(_ result: (state: ListingState, position: Checkpoint?), owner: UUID, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let view = try await self.view(result.state.id ?? UUID(), as: owner)
+        return try Response.json(view, status: status, version: result.state.version, position: result.position,
+                                 location: status == .created ? "/v1/listings/\(view.id.key)" : nil)
+    }
+}
+
+extension ListingError {
+    /// The problem document for this error; domain errors know nothing of HTTP.
+    var problem: Problem {
+        switch self {
+        case .invalid(let errors): .validation(errors)
+        case .notFound: .notFound("There is no such listing.")
+        case .notOwner: .forbidden("Only the listing's owner may do this.")
+        case let .illegalTransition(from, to):
+            .conflict("A \(from.rawValue) listing cannot become \(to.rawValue).", type: "illegal-status-transition",
+                      extensions: ["status": from.rawValue])
+        case .renewedTooRecently(let next):
+            Problem(.tooManyRequests, type: "renewed-too-recently", detail: "This listing was renewed recently; renew it again later.",
+                    extensions: ["nextRenewalAt": ISO8601DateFormatter().string(from: next)],
+                    headers: ["Retry-After": String(max(1, Int(next.timeIntervalSinceNow.rounded(.up))))])
+        case .requestNotFound: .validation(["requestId": ["is not a request for this listing"]])
+        case .ownListing: .conflict("You cannot do this to your own listing.", type: "own-listing")
+        case .commentNotFound: .notFound("There is no such comment.")
+        }
+    }
+}

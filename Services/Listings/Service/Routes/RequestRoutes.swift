@@ -1,0 +1,83 @@
+import Contracts
+import Foundation
+import GRDB
+import Hummingbird
+import ListingsDomain
+import ServiceKit
+
+extension ListingsAPI {
+    struct RequestBody: Decodable { var message: String? }
+    struct PromiseBody: Decodable { var requestId: UUID }
+
+    /// A request as its author and the listing's owner see it.
+    struct RequestView: Encodable {
+        var id: UUID
+        var listingId: UUID
+        var requesterId: UUID
+        /// Nil once the requester's account is deleted.
+        var message: String?
+        var requestedAt: Date
+        /// The private conversation with the owner that the request opened.
+        var conversationId: UUID
+    }
+
+    static let maximumRequestMessageLength = 1_000
+
+    func addRequestRoutes(to router: Router<AppRequestContext>) {
+        router.post("/v1/listings/{id}/requests") { request, context in
+            let identity = try context.requireIdentity()
+            let id = try context.parameters.uuid("id")
+            let body = try await request.decodeJSON(as: RequestBody.self, context: context)
+            let message = body.message?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            guard (1...Self.maximumRequestMessageLength).contains(message.count) else {
+                throw Problem.validation(["message": ["must be 1 to \(Self.maximumRequestMessageLength) characters"]])
+            }
+            let state = try await run { try await commands.load(id) }
+            guard try await !isDeleted(state.ownerId) else { throw ListingError.notFound.problem }
+            let (requestId, position) = try await run {
+                try await commands.request(id, by: identity.accountId, message: message, metadata: context.eventMetadata)
+            }
+            let view = RequestView(id: requestId, listingId: id, requesterId: identity.accountId, message: message, requestedAt: clock.now(),
+                                   conversationId: conversationId(listing: id, requester: identity.accountId))
+            return try Response.json(view, status: .created, position: position)
+        }
+        router.get("/v1/listings/{id}/requests") { _, context in
+            let identity = try context.requireIdentity()
+            let id = try context.parameters.uuid("id")
+            let state = try await run { try await commands.load(id) }
+            guard state.ownerId == identity.accountId else { throw ListingError.notOwner.problem }
+            let rows = try await runtime.readModel.pool.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT request_id, requester_id, message, requested_at FROM listing_requests WHERE listing_id = ? ORDER BY rowid
+                    """, arguments: [id.key]).map { row -> (request: String, requester: String, message: String, at: Double) in
+                    (row["request_id"], row["requester_id"], row["message"], row["requested_at"])
+                }
+            }
+            var items: [RequestView] = []
+            for row in rows {
+                let sealed = try? JSONDecoder().decode(Sealed.self, from: Data(row.message.utf8))
+                let message = try await sealed.asyncMap { try await commands.sealer.open($0, as: String.self) } ?? nil
+                let requester = UUID(uuidString: row.requester) ?? UUID()
+                items.append(RequestView(id: UUID(uuidString: row.request) ?? UUID(), listingId: id, requesterId: requester, message: message,
+                                         requestedAt: Date(timeIntervalSince1970: row.at),
+                                         conversationId: conversationId(listing: id, requester: requester)))
+            }
+            return try Response.json(["items": items])
+        }
+        router.post("/v1/listings/{id}/promise") { request, context in
+            let identity = try context.requireIdentity()
+            let id = try context.parameters.uuid("id")
+            let body = try await request.decodeJSON(as: PromiseBody.self, context: context)
+            let result = try await run { try await commands.promise(id, request: body.requestId, by: identity.accountId, metadata: context.eventMetadata) }
+            return try await written(result, owner: identity.accountId)
+        }
+    }
+}
+
+extension Optional {
+    /// `map` with an async transform.
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}

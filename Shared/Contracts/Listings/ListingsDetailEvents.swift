@@ -1,0 +1,146 @@
+import EventLog
+import Foundation
+
+// Events of the `listings` service beyond the three that geo-search reads: what those do not
+// carry (condition, pickup times, images, expiry) and the private pickup place, sealed.
+// Stream: `listing-<listingId>` unless said otherwise.
+
+/// The public details of a listing that `ListingPosted` and `ListingEdited` do not carry;
+/// appended with each of them, every field the whole new value.
+public struct ListingDetailsSet: EventContract, Equatable {
+    public static let eventType = "ListingDetailsSet"
+    public var listingId: UUID
+    public var condition: String
+    public var pickupTimes: PickupTimes
+    public var imageIds: [UUID]
+
+    public init(listingId: UUID, condition: String, pickupTimes: PickupTimes, imageIds: [UUID]) {
+        self.listingId = listingId
+        self.condition = condition
+        self.pickupTimes = pickupTimes
+        self.imageIds = imageIds
+    }
+}
+
+/// When a listing can be picked up: free text, structured windows, or both.
+public struct PickupTimes: Codable, Sendable, Hashable {
+    public var note: String?
+    public var windows: [PickupWindow]
+
+    public init(note: String? = nil, windows: [PickupWindow] = []) {
+        self.note = note
+        self.windows = windows
+    }
+}
+
+/// One period in which a listing can be picked up.
+public struct PickupWindow: Codable, Sendable, Hashable {
+    public var startsAt: Date
+    public var endsAt: Date
+
+    public init(startsAt: Date, endsAt: Date) {
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+    }
+}
+
+/// Where exactly a listing is picked up, sealed with the owner's personal-data key: the
+/// exact point and street address never appear in the log in clear, and deleting the
+/// owner's account makes them unreadable. Appended at posting and whenever they change.
+public struct ListingPickupPlaceSet: EventContract, Equatable {
+    public static let eventType = "ListingPickupPlaceSet"
+    public var listingId: UUID
+    /// A `PickupPlace`, sealed with the owner's key.
+    public var place: Sealed
+
+    public init(listingId: UUID, place: Sealed) {
+        self.listingId = listingId
+        self.place = place
+    }
+}
+
+/// The private pickup place of a listing, as sealed into `ListingPickupPlaceSet`.
+public struct PickupPlace: Codable, Sendable, Hashable {
+    public var location: Coordinate
+    public var streetAddress: String?
+
+    public init(location: Coordinate, streetAddress: String?) {
+        self.location = location
+        self.streetAddress = streetAddress
+    }
+}
+
+/// The listing stays up until `expiresAt` (set at posting, moved by each renewal).
+public struct ListingExpirySet: EventContract, Equatable {
+    public static let eventType = "ListingExpirySet"
+    public var listingId: UUID
+    public var expiresAt: Date
+    /// True when the owner renewed it (false at posting).
+    public var renewed: Bool
+    /// When it was set.
+    public var setAt: Date
+
+    public init(listingId: UUID, expiresAt: Date, renewed: Bool, setAt: Date) {
+        self.listingId = listingId
+        self.expiresAt = expiresAt
+        self.renewed = renewed
+        self.setAt = setAt
+    }
+}
+
+/// The owner promised the item to the author of one request; appended together with
+/// `ListingStatusChanged(promised)`. A later status change back to `available` ends it.
+public struct ListingPromised: EventContract, Equatable {
+    public static let eventType = "ListingPromised"
+    public var listingId: UUID
+    public var requestId: UUID
+    public var requesterId: UUID
+
+    public init(listingId: UUID, requestId: UUID, requesterId: UUID) {
+        self.listingId = listingId
+        self.requestId = requestId
+        self.requesterId = requesterId
+    }
+}
+
+/// Someone asked the owner for a listing. Stream: `listingrequests-<listingId>`. The message
+/// is the requester's own words, sealed with the requester's key.
+public struct ListingRequested: EventContract, Equatable {
+    public static let eventType = "ListingRequested"
+    public var requestId: UUID
+    public var listingId: UUID
+    public var requesterId: UUID
+    /// The message (a `String`), sealed with the requester's key.
+    public var message: Sealed
+    public var requestedAt: Date
+
+    public init(requestId: UUID, listingId: UUID, requesterId: UUID, message: Sealed, requestedAt: Date) {
+        self.requestId = requestId
+        self.listingId = listingId
+        self.requesterId = requesterId
+        self.message = message
+        self.requestedAt = requestedAt
+    }
+}
+
+/// An image was uploaded. Stream: `image-<imageId>`, where the id is derived from the
+/// SHA-256 of the stored bytes, so one picture uploaded twice is one image.
+public struct ImageStored: EventContract, Equatable {
+    public static let eventType = "ImageStored"
+    public var imageId: UUID
+    /// Hex SHA-256 of the stored bytes (after metadata was stripped): the blob's address.
+    public var sha256: String
+    public var contentType: String
+    public var byteCount: Int
+    public var uploaderId: UUID
+    public var storedAt: Date
+
+    public init(imageId: UUID, sha256: String, contentType: String, byteCount: Int, uploaderId: UUID, storedAt: Date) {
+        self.imageId = imageId
+        self.sha256 = sha256
+        self.contentType = contentType
+        self.byteCount = byteCount
+        self.uploaderId = uploaderId
+        self.storedAt = storedAt
+    }
+}

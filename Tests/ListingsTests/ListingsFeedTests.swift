@@ -1,0 +1,105 @@
+import Contracts
+import EventLog
+import EventLogTestSupport
+import Foundation
+import ListingsService
+import ServiceKit
+import Testing
+
+@Suite("the listings feed and change feed")
+struct ListingsFeedTests {
+    @Test("filters, keyword search and sorts", arguments: Backend.allCases)
+    func filtersAndSorts(backend: Backend) async throws {
+        try await ListingsHarness(backend: backend).test { client in
+            let (ada, bob) = (try await client.person(), try await client.person())
+            let sofa = try await client.post(["title": "Blue sofa", "description": "Comfy, a little worn"], as: ada).id
+            client.clock.advance(by: 60)
+            let bike = try await client.post(["title": "Kids' bicycle", "description": "Red, with a blue bell", "category": "Sports",
+                                              "price": ["amountMinor": 2_500, "currency": "EUR"]], as: bob).id
+            client.clock.advance(by: 60)
+            let (lamp, last, _) = try await client.post(["title": "Desk lamp", "description": "Bright", "category": "Household",
+                                                         "price": ["amountMinor": 500, "currency": "EUR"]], as: ada)
+
+            #expect(try await client.items("/v1/listings", after: last).ids == [lamp, bike, sofa])
+            #expect(try await client.items("/v1/listings?category=Sports", after: nil).ids == [bike])
+            #expect(try await client.items("/v1/listings?free=true", after: nil).ids == [sofa])
+            #expect(try await client.items("/v1/listings?minPrice=1000", after: nil).ids == [bike])
+            #expect(try await client.items("/v1/listings?maxPrice=600&sort=price", after: nil).ids == [sofa, lamp])
+            #expect(try await client.items("/v1/listings?sort=price", after: nil).ids == [sofa, lamp, bike])
+            #expect(try await client.items("/v1/listings?sort=title", after: nil).ids == [sofa, lamp, bike])
+            #expect(try await client.items("/v1/listings?author=me", as: bob, after: nil).ids == [bike])
+            #expect((try await client.get("/v1/listings?author=me", after: nil)).status == .unauthorized)
+            // "blue" is in the sofa's title (weighted higher) and the bicycle's description.
+            #expect(try await client.items("/v1/listings?q=blue", after: nil).ids == [sofa, bike])
+            #expect(try await client.items("/v1/listings?q=BLUE&sort=recent", after: nil).ids == [bike, sofa])
+            #expect(try await client.items("/v1/listings?q=lamp%20bright", after: nil).ids == [lamp])
+            #expect(try await client.items("/v1/listings?q=\"OR", after: nil).isEmpty)
+
+            let bad = try await client.get("/v1/listings?category=Cars&limit=0&sort=size", after: nil)
+            #expect(bad.status == .badRequest)
+            #expect(Set(bad.errors.keys) == ["category", "limit", "sort"])
+            #expect((try await client.get("/v1/listings?status=withdrawn", after: nil)).status == .badRequest)
+        }
+    }
+
+    @Test("pages neither repeat nor skip while listings are posted between them", arguments: Backend.allCases)
+    func stableCursor(backend: Backend) async throws {
+        try await ListingsHarness(backend: backend).test { client in
+            let owner = try await client.person()
+            var posted: [String] = []
+            var position = ""
+            for index in 0..<7 {
+                client.clock.advance(by: 1)
+                let result = try await client.post(["title": "Thing \(index)", "price": ["amountMinor": 100 * (7 - index), "currency": "EUR"]],
+                                                   as: owner)
+                posted.append(result.id)
+                position = result.position
+            }
+            for sort in ["recent", "price", "title"] {
+                var seen: [String] = []
+                var cursor: String?
+                var inserted = 0
+                repeat {
+                    let uri = "/v1/listings?sort=\(sort)&limit=3" + (cursor.map { "&cursor=\($0)" } ?? "")
+                    let reply = try await client.get(uri, after: position)
+                    #expect(reply.status == .ok)
+                    seen += (reply.json["items"] as? [[String: Any]] ?? []).ids
+                    cursor = reply.json["nextCursor"] as? String
+                    // A newer listing (posted meanwhile) belongs before the cursor in recent order.
+                    if sort == "recent", inserted < 2 {
+                        client.clock.advance(by: 1)
+                        position = try await client.post(["title": "Late \(inserted)"], as: owner).position
+                        inserted += 1
+                    }
+                } while cursor != nil
+                if sort == "recent" { #expect(seen == posted.reversed()) }
+                #expect(Set(seen).count == seen.count)
+                #expect(Set(posted).isSubset(of: Set(seen)))
+            }
+            let stale = try await client.items("/v1/listings?limit=1", after: nil)
+            #expect(stale.count == 1)
+            let cursor = try #require((try await client.get("/v1/listings?limit=1", after: nil)).json["nextCursor"] as? String)
+            #expect((try await client.get("/v1/listings?limit=1&sort=title&cursor=\(cursor)", after: nil)).status == .badRequest)
+        }
+    }
+
+    @Test("the change feed: created, edited, status changed, withdrawn, in order", arguments: Backend.allCases)
+    func changeFeed(backend: Backend) async throws {
+        try await ListingsHarness(backend: backend).test { client in
+            let owner = try await client.person()
+            let start = try await client.get("/v1/listings/changes", after: nil)
+            let since = try #require(start.json["next"] as? String)
+            let (id, _, created) = try await client.post(as: owner)
+            let edited = try await client.call(.patch, "/v1/listings/\(id)", as: owner, json: ["title": "Chair"], headers: [.ifMatch: created.etag!])
+            let withdrawn = try await client.call(.delete, "/v1/listings/\(id)", as: owner)
+            _ = edited
+            let page = try await client.get("/v1/listings/changes?since=\(since)", after: withdrawn.position)
+            let items = page.json["items"] as? [[String: Any]] ?? []
+            #expect(items.compactMap { $0["kind"] as? String } == ["created", "edited", "withdrawn"])
+            #expect(items.allSatisfy { $0["listingId"] as? String == id })
+            let next = try #require(page.json["next"] as? String)
+            #expect((try await client.items("/v1/listings/changes?since=\(next)", after: nil)).isEmpty)
+            #expect((try await client.get("/v1/listings/changes?since=soon", after: nil)).status == .badRequest)
+        }
+    }
+}
