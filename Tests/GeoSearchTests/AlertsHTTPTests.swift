@@ -31,9 +31,11 @@ struct AlertsHTTPTests {
             #expect(created.json["radius"] as? Double == 2)
             #expect(created.json["q"] as? String == "sofa")
 
-            let mine = try await client.send(.get, "/v1/alerts", as: owner)
+            // Read after the write: on PostgreSQL another test's open transaction can hold the projection back.
+            let position = created.headers[.commonsPosition]
+            let mine = try await client.send(.get, "/v1/alerts", as: owner, after: position)
             #expect((mine.json["items"] as? [[String: Any]])?.ids == [id])
-            #expect(try await client.send(.get, "/v1/alerts/\(id)", as: owner).status == .ok)
+            #expect(try await client.send(.get, "/v1/alerts/\(id)", as: owner, after: position).status == .ok)
 
             let stranger = UUID()
             #expect(try await client.send(.get, "/v1/alerts/\(id)", as: stranger).status == .notFound)
@@ -92,7 +94,7 @@ struct AlertsHTTPTests {
             #expect(distance > 0 && distance <= 2_000)
             #expect(page.json["readUpTo"] as? String == items.last?["id"] as? String)
 
-            let again = try await client.send(.get, "/v1/alerts/matches", as: owner)
+            let again = try await client.send(.get, "/v1/alerts/matches", as: owner, after: page.headers[.commonsPosition])
             #expect((again.json["items"] as? [Any])?.isEmpty == true)
             let newer = UUID()
             let position = try await client.post(newer, title: "Sofa", category: "Furniture", at: Self.nearby)
@@ -102,7 +104,7 @@ struct AlertsHTTPTests {
 
             // Someone else's alerts see none of this; a deleted alert matches nothing more.
             #expect((try await client.send(.get, "/v1/alerts/matches", as: UUID()).json["items"] as? [Any])?.isEmpty == true)
-            #expect(try await client.send(.delete, "/v1/alerts/\(alertId)", as: owner).status == .noContent)
+            #expect(try await client.send(.delete, "/v1/alerts/\(alertId)", as: owner, after: alert.headers[.commonsPosition]).status == .noContent)
             #expect(try await client.send(.delete, "/v1/alerts/\(alertId)", as: owner).status == .notFound)
             let after = try await client.post(title: "Sofa", category: "Furniture", at: Self.nearby)
             #expect((try await client.send(.get, "/v1/alerts/matches", as: owner, after: after).json["items"] as? [Any])?.isEmpty == true)
@@ -117,7 +119,7 @@ struct AlertsHTTPTests {
             #expect(try await client.send(.post, "/v1/alerts", as: owner, json: centre).status == .created)
             let deleted = try await client.append(AccountDeleted(accountId: owner, deletedAt: Date()), to: "account-\(owner.key)")
             // The owner's tokens stop working with the deletion, so the read model is asked directly.
-            let applied = await client.runtime.waitUntilApplied(try #require(Checkpoint(deleted)))
+            let applied = await client.runtime.waitUntilApplied(try #require(Checkpoint(deleted)), timeout: .seconds(30))
             #expect(applied)
             let left = try await client.runtime.readModel.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM geo_alerts") }
             #expect(left == 0)

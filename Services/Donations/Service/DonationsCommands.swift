@@ -3,12 +3,13 @@ import DonationsDomain
 import EventLog
 import Foundation
 import Logging
+import ServiceKit
 
 /// The donations service's commands, free of HTTP: each loads the streams it needs, decides
 /// with the domain types, and appends with the version it saw.
 public struct DonationsCommands: Sendable {
     let store: any EventStore
-    let sealer: OwnerSealer
+    let sealer: PersonalDataSealer
     let clock: any DonationsClock
     let payments: any PaymentProvider
     let wallets: WalletBook
@@ -19,7 +20,7 @@ public struct DonationsCommands: Sendable {
     public init(store: any EventStore, vault: any KeyVault, clock: any DonationsClock = SystemClock(),
                 payments: any PaymentProvider = SimulatedCardProcessor()) {
         self.store = store
-        sealer = OwnerSealer(vault: vault)
+        sealer = PersonalDataSealer(vault: vault)
         self.clock = clock
         self.payments = payments
         wallets = WalletBook(store: store)

@@ -14,7 +14,7 @@ extension DonationsCommands {
         guard let donation = try await wallet(of: account).donation(donationId) else { throw DonationsError.donationNotFound }
         guard donation.visibility == .public else { throw DonationsError.anonymousDonation }
         let shared = DonationShared(postId: postId, donationId: donationId, accountId: account, organizationId: donation.organizationId,
-                                    caption: try await sealer.seal(caption, owner: account), imageId: imageId, at: clock.now())
+                                    caption: try await sealer.seal(caption, for: account), imageId: imageId, at: clock.now())
         do {
             let result = try await store.append(to: Streams.post(postId), expected: .noStream,
                                                 events: [try EventCatalog.encode(shared, id: postId, metadata: metadata)])

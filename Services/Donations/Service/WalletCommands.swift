@@ -29,7 +29,7 @@ extension DonationsCommands {
             case .approved(let reference):
                 let charge = CardCharge(brand: card.brand, last4: card.last4, reference: reference)
                 let event = WalletToppedUp(accountId: account, topUpId: topUpId, amountMinor: request.amountMinor, currency: request.currency,
-                                           charge: try await sealer.seal(charge, owner: account), at: clock.now())
+                                           charge: try await sealer.seal(charge, for: account), at: clock.now())
                 var state = state
                 for _ in 0..<attempts {
                     do {
@@ -66,7 +66,7 @@ extension DonationsCommands {
         guard let organizationId = try await organizationId(idOrSlug) else { throw DonationsError.invalid(["organization": ["names no organisation"]]) }
         let organization = try await organization(organizationId)
         guard organization.exists else { throw DonationsError.invalid(["organization": ["names no organisation"]]) }
-        let sealedMessage = try await message.asyncMap { try await sealer.seal($0, owner: account) }
+        let sealedMessage = try await message.asyncMap { try await sealer.seal($0, for: account) }
         return try await wallets.withWallet(account) { state -> DonationOutcome in
             var state = state
             for _ in 0..<attempts {

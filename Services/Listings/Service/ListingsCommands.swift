@@ -9,7 +9,7 @@ import ServiceKit
 /// `If-Match` decide again on a concurrent change (a few times); those with one fail.
 struct ListingsCommands: Sendable {
     let store: any EventStore
-    let sealer: OwnerSealer
+    let sealer: PersonalDataSealer
     let settings: ListingsSettings
     let clock: ListingsClock
 

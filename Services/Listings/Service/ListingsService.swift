@@ -21,7 +21,7 @@ public enum ListingsService {
         let settings = try ListingsSettings(environment: environment)
         let blobs = LocalDirectoryBlobStore(directory: settings.imagesDirectory)
         @Sendable func commands(_ runtime: ServiceRuntime) -> ListingsCommands {
-            ListingsCommands(store: runtime.store, sealer: OwnerSealer(vault: runtime.keyVault), settings: settings, clock: clock)
+            ListingsCommands(store: runtime.store, sealer: PersonalDataSealer(vault: runtime.keyVault), settings: settings, clock: clock)
         }
         return ServiceDefinition(
             name: name, defaultPort: port, projections: projections, openAPI: ListingsAPI.document,
@@ -36,7 +36,7 @@ public enum ListingsService {
     public static func sweepExpiries(runtime: ServiceRuntime, environment: EnvironmentVariables = EnvironmentVariables(),
                                      clock: ListingsClock = .system) async throws -> Int {
         let settings = try ListingsSettings(environment: environment)
-        let commands = ListingsCommands(store: runtime.store, sealer: OwnerSealer(vault: runtime.keyVault), settings: settings, clock: clock)
+        let commands = ListingsCommands(store: runtime.store, sealer: PersonalDataSealer(vault: runtime.keyVault), settings: settings, clock: clock)
         return try await ExpirySweeper(commands: commands, runtime: runtime, interval: settings.sweepInterval).sweepOnce()
     }
 }

@@ -21,10 +21,20 @@ public struct PersonalDataSealer: Sendable {
         return Sealed(keyId: owner, box: combined.base64EncodedString())
     }
 
-    /// The value, or nil when its key has been destroyed.
+    /// The value, or nil when its key has been destroyed or the box does not open with it:
+    /// either way nobody can read it.
     public func open<T: Decodable>(_ sealed: Sealed, as type: T.Type) async throws -> T? {
-        guard let material = try await vault.existingKey(for: sealed.keyId), let combined = Data(base64Encoded: sealed.box) else { return nil }
-        let plaintext = try AES.GCM.open(try AES.GCM.SealedBox(combined: combined), using: SymmetricKey(data: material))
-        return try JSONDecoder().decode(T.self, from: plaintext)
+        guard let material = try await vault.existingKey(for: sealed.keyId),
+              let combined = Data(base64Encoded: sealed.box),
+              let box = try? AES.GCM.SealedBox(combined: combined),
+              let plaintext = try? AES.GCM.open(box, using: SymmetricKey(data: material))
+        else { return nil }
+        return try? JSONDecoder().decode(T.self, from: plaintext)
+    }
+
+    /// Opens a sealed value that a read model keeps as JSON text.
+    public func open<T: Decodable>(json text: String?, as type: T.Type) async throws -> T? {
+        guard let text, let sealed = try? JSONDecoder().decode(Sealed.self, from: Data(text.utf8)) else { return nil }
+        return try await open(sealed, as: type)
     }
 }
