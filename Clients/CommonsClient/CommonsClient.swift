@@ -155,16 +155,16 @@ public actor CommonsClient {
     }
 
     private func makeRequest(_ endpoint: Endpoint, accessToken: String?, idempotencyKey: String?) throws -> HTTPRequestData {
-        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else {
-            throw CommonsTransportError.unreachable("bad base URL \(baseURL)")
+        // Built from text, which fails on a bad path instead of trapping; a path may carry its own query.
+        let base = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
+        guard var components = URLComponents(string: base + endpoint.path) else {
+            throw CommonsTransportError.unreachable("not a valid path: \(endpoint.path)")
         }
-        let basePath = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
-        components.percentEncodedPath = basePath + endpoint.path
-        let items = endpoint.query.filter { $0.value != nil }
+        let items = (components.queryItems ?? []) + endpoint.query.filter { $0.value != nil }
         components.queryItems = items.isEmpty ? nil : items
         // `+` is a space in a query string: encode it so a value means what it says.
         components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
-        guard let url = components.url else { throw CommonsTransportError.unreachable("bad path \(endpoint.path)") }
+        guard let url = components.url else { throw CommonsTransportError.unreachable("not a valid path: \(endpoint.path)") }
         var headers = ["Accept": "application/json", "User-Agent": userAgent]
         if let accessToken { headers["Authorization"] = "Bearer \(accessToken)" }
         if let idempotencyKey { headers["Idempotency-Key"] = idempotencyKey }

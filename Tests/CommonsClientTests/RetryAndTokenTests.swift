@@ -86,6 +86,17 @@ struct RetryAndTokenTests {
         #expect(policy.delay(after: 1, retryAfter: 5) == .seconds(1))
     }
 
+    @Test("a raw path may carry its own query; '+' in a value stays a plus; a bad path throws instead of trapping")
+    func paths() async throws {
+        let transport = ScriptedTransport([.respond(.json(200, "{}")), .respond(.json(200, #"{"items":[],"nextCursor":null}"#))])
+        let commons = client(transport)
+        _ = try await commons.get("/v1/listings?q=sofa&limit=5")
+        #expect(transport.sent[0].url.absoluteString == "http://gateway.test/v1/listings?q=sofa&limit=5")
+        _ = try await commons.listings.feed(ListingFeedQuery(q: "c++ book"))
+        #expect(transport.sent[1].url.query?.contains("q=c%2B%2B%20book") == true)
+        await #expect(throws: CommonsTransportError.self) { _ = try await commons.get("/v1/users/a b<>") }
+    }
+
     @Test("server-sent events: data lines joined per event, comments skipped")
     func serverSentEvents() {
         let text = ": hello\nid: 2\nevent: change\ndata: {\"a\":1}\n\nid: 3\ndata: {\"b\":\ndata: 2}\n\n"
