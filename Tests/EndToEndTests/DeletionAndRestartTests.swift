@@ -88,11 +88,16 @@ extension EndToEndTests {
 
         // geo-search dies without a chance to finish anything; meanwhile the system goes on.
         try await topology.kill(.geoSearch)
-        for n in 3..<8 { posted.append(try await post(n)) }
-        let unavailable = await #expect(throws: (any Error).self) {
-            _ = try await E2E.app(topology).geo.nearbyListings(lat: place.lat, lon: place.lon, radius: 5)
+        if topology.gateway == .nginx {
+            // One try, no retries: nginx has nothing to send it to. (commons up restarts the child
+            // itself after 0.5 s, and its gateway holds requests until the child is ready again.)
+            let impatient = CommonsClient(baseURL: topology.gatewayURL, retry: RetryPolicy(attempts: 1))
+            let unavailable = await #expect(throws: CommonsProblem.self) {
+                _ = try await impatient.geo.nearbyListings(lat: place.lat, lon: place.lon, radius: 5)
+            }
+            #expect(unavailable.map { [502, 503, 504].contains($0.status) } == true, "geo-search is down")
         }
-        #expect(unavailable != nil, "geo-search is down")
+        for n in 3..<8 { posted.append(try await post(n)) }
 
         try await topology.restart(.geoSearch)
         posted.append(try await post(8))
