@@ -385,12 +385,19 @@ actor Topology {
             """
         var environment = ProcessInfo.processInfo.environment
         environment.merge(inputs) { $1 }
-        let text: String
-        do {
-            text = try output(of: "/usr/bin/env", ["python3", "-c", script, root.appendingPathComponent("docker-compose.yml").path],
-                              environment: environment)
-        } catch {
-            throw Failure("reading docker-compose.yml needs python3 with PyYAML, as scripts/run-topology.sh does (apt-get install python3-yaml): \(error)")
+        // The first python3 with PyYAML, looked for as scripts/run-topology.sh looks.
+        var text: String?
+        var failure = ""
+        for python in ["python3", "/usr/bin/python3"] where text == nil {
+            do {
+                text = try output(of: "/usr/bin/env", [python, "-c", script, root.appendingPathComponent("docker-compose.yml").path],
+                                  environment: environment)
+            } catch {
+                failure = "\(error)"
+            }
+        }
+        guard let text else {
+            throw Failure("reading docker-compose.yml needs python3 with PyYAML, as scripts/run-topology.sh does (apt-get install python3-yaml): \(failure)")
         }
         guard let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: [String: String]] else {
             throw Failure("unexpected shape of docker-compose.yml's environments")
