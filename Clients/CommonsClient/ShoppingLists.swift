@@ -57,6 +57,26 @@ public struct ProductDetail: Codable, Sendable, Equatable {
     }
 }
 
+/// A product often on the same lists as another (`GET /v1/products/{id}/related`).
+public struct RelatedProduct: Codable, Sendable, Equatable {
+    public var product: Product
+    /// On how many lists both are.
+    public var sharedLists: Int
+
+    enum CodingKeys: String, CodingKey { case sharedLists }
+
+    public init(from decoder: any Decoder) throws {
+        product = try Product(from: decoder)
+        sharedLists = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .sharedLists)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try product.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sharedLists, forKey: .sharedLists)
+    }
+}
+
 /// A review of a product.
 public struct Review: Codable, Sendable, Equatable {
     public var productId: UUID
@@ -245,9 +265,9 @@ public struct ShoppingListsEndpoints: Sendable {
     }
 
     /// Products most often on the same lists.
-    public func related(_ id: UUID, limit: Int? = nil) async throws -> [Product] {
+    public func related(_ id: UUID, limit: Int? = nil) async throws -> [RelatedProduct] {
         try await client.call(Endpoint(.get, "/v1/products/\(segment(id))/related", query: query([("limit", limit)]), auth: .none),
-                              as: Items<Product>.self).items
+                              as: Items<RelatedProduct>.self).items
     }
 
     /// Writes or edits my review.

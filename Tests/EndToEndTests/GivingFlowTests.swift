@@ -67,6 +67,10 @@ extension EndToEndTests {
         }
         #expect(stale?.status == 412)
 
+        let comment = try await bob.listings.comment(posted.id, text: "Lovely chair")
+        #expect(try await E2E.app(topology).listings.comments(posted.id).items.map(\.id) == [comment.id])
+        #expect(try await ada.listings.history(posted.id).map(\.type).first == "ListingPosted")
+
         let given = try await ada.listings.markGiven(posted.id)
         #expect(given.status == "given")
         E2E.carryPosition(from: ada, to: bob)
@@ -124,6 +128,14 @@ extension EndToEndTests {
         #expect(post.accountId == adaTokens.accountId)
         #expect(try await ada.donations.posts().items.contains { $0.id == post.id })
         #expect(try await ada.donations.supporters(slug).items.map(\.accountId) == [adaTokens.accountId])
+        let totals = try await ada.donations.totals()
+        #expect(totals.totals.first { $0.currency == "USD" }?.amountMinor == 1_500)
+
+        let monthly = try await ada.donations.startRecurring(organization: slug, amountMinor: 200, currency: "USD")
+        #expect(try await ada.donations.recurring().map(\.id) == [monthly.id])
+        #expect(try await ada.donations.changeRecurring(monthly.id, amountMinor: 300).amountMinor == 300)
+        try await ada.donations.cancelRecurring(monthly.id)
+        #expect(try await ada.donations.recurring().first?.status == "cancelled")
     }
 
     @Test("build a shopping list and share it; the other member sees and changes it")
