@@ -66,6 +66,8 @@ actor Topology {
     private var children: [Service: Process] = [:]
     private var environments: [Service: [String: String]] = [:]
     private var gatewayProcess: Process?
+    /// The database made for this run, dropped at the end: (server URL, name).
+    private var database: (server: String, name: String)?
 
     private init(root: URL, binDirectory: URL, gateway: Gateway, gatewayPort: Int, adminEmail: String, runDirectory: URL,
                  started: Set<Service>, ports: [Service: Int]) {
@@ -126,7 +128,7 @@ actor Topology {
         }
         let run = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("commons-e2e-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: run, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        let database = try freshDatabase(in: postgres)
+        let (database, databaseName) = try freshDatabase(in: postgres)
         let admin = "admin-\(UUID().uuidString.prefix(8).lowercased())@e2e.commons.test"
         // Values docker-compose.yml reads from the environment (`${VAR:-default}`), set here as
         // an operator would: a cheap bcrypt cost for speed, an admin, no rate limit in the way.
@@ -139,6 +141,7 @@ actor Topology {
             let gatewayPort = try freePort()
             let topology = Topology(root: root, binDirectory: bin, gateway: .nginx, gatewayPort: gatewayPort, adminEmail: admin,
                                     runDirectory: run, started: found, ports: ports)
+            await topology.owns(databaseName.map { (postgres, $0) })
             print("end-to-end: nginx gateway on \(topology.gatewayURL), services \(found.map(\.rawValue).sorted()), run dir \(run.path)")
             do {
                 try await topology.startServices(composeInputs: composeInputs, postgres: database)
@@ -157,6 +160,7 @@ actor Topology {
         for service in Service.allCases { ports[service] = service.composePort + offset }
         let topology = Topology(root: root, binDirectory: bin, gateway: .commonsUp, gatewayPort: gatewayPort, adminEmail: admin,
                                 runDirectory: run, started: found, ports: ports)
+        await topology.owns(databaseName.map { (postgres, $0) })
         print("end-to-end: no nginx; commons up's gateway on \(topology.gatewayURL), services \(found.map(\.rawValue).sorted())")
         do {
             try await topology.startCommonsUp(offset: offset, gatewayPort: gatewayPort, inputs: composeInputs, postgres: database)
@@ -166,6 +170,10 @@ actor Topology {
             throw error
         }
         return topology
+    }
+
+    private func owns(_ database: (server: String, name: String)?) {
+        self.database = database
     }
 
     private func startServices(composeInputs: [String: String], postgres: String) async throws {
@@ -361,6 +369,10 @@ actor Topology {
         }
         children = [:]
         gatewayProcess = nil
+        if let database {
+            _ = try? Self.output(of: "/usr/bin/env", ["psql", "-q", database.server, "-c", "DROP DATABASE IF EXISTS \(database.name) WITH (FORCE)"])
+            self.database = nil
+        }
         if ProcessInfo.processInfo.environment["COMMONS_E2E_KEEP"] == nil {
             try? FileManager.default.removeItem(at: runDirectory)
         } else {
@@ -407,17 +419,17 @@ actor Topology {
 
     /// A new database in the PostgreSQL of `url` (via psql), so that this run's log holds only
     /// its own events; the URL itself when psql is missing.
-    static func freshDatabase(in url: String) throws -> String {
+    static func freshDatabase(in url: String) throws -> (url: String, name: String?) {
         guard var components = URLComponents(string: url) else { throw Failure("COMMONS_TEST_POSTGRES_URL is not a URL: \(url)") }
         let name = "commons_e2e_\(UUID().uuidString.prefix(8).lowercased())"
         do {
             _ = try output(of: "/usr/bin/env", ["psql", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", "CREATE DATABASE \(name)"])
         } catch {
             print("end-to-end: could not create a database (\(error)); using \(components.path) as it is")
-            return url
+            return (url, nil)
         }
         components.path = "/\(name)"
-        return components.string ?? url
+        return (components.string ?? url, name)
     }
 
     static func findNginx() -> String? {
