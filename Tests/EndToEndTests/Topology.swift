@@ -66,6 +66,8 @@ actor Topology {
     private var children: [Service: Process] = [:]
     private var environments: [Service: [String: String]] = [:]
     private var gatewayProcess: Process?
+    /// Kills what this run started if the test process dies without stopping it (a crash).
+    private var watchdog: Process?
     /// The database made for this run, dropped at the end: (server URL, name).
     private var database: (server: String, name: String)?
 
@@ -141,7 +143,7 @@ actor Topology {
             let gatewayPort = try freePort()
             let topology = Topology(root: root, binDirectory: bin, gateway: .nginx, gatewayPort: gatewayPort, adminEmail: admin,
                                     runDirectory: run, started: found, ports: ports)
-            await topology.owns(databaseName.map { (postgres, $0) })
+            try await topology.owns(databaseName.map { (postgres, $0) })
             print("end-to-end: nginx gateway on \(topology.gatewayURL), services \(found.map(\.rawValue).sorted()), run dir \(run.path)")
             do {
                 try await topology.startServices(composeInputs: composeInputs, postgres: database)
@@ -160,7 +162,7 @@ actor Topology {
         for service in Service.allCases { ports[service] = service.composePort + offset }
         let topology = Topology(root: root, binDirectory: bin, gateway: .commonsUp, gatewayPort: gatewayPort, adminEmail: admin,
                                 runDirectory: run, started: found, ports: ports)
-        await topology.owns(databaseName.map { (postgres, $0) })
+        try await topology.owns(databaseName.map { (postgres, $0) })
         print("end-to-end: no nginx; commons up's gateway on \(topology.gatewayURL), services \(found.map(\.rawValue).sorted())")
         do {
             try await topology.startCommonsUp(offset: offset, gatewayPort: gatewayPort, inputs: composeInputs, postgres: database)
@@ -172,8 +174,9 @@ actor Topology {
         return topology
     }
 
-    private func owns(_ database: (server: String, name: String)?) {
+    private func owns(_ database: (server: String, name: String)?) throws {
         self.database = database
+        try startWatchdog()
     }
 
     private func startServices(composeInputs: [String: String], postgres: String) async throws {
@@ -208,6 +211,29 @@ actor Topology {
         process.standardError = log
         try process.run()
         children[service] = process
+        recordPids()
+    }
+
+    /// Starts the watchdog: when this test process is gone (or a zombie its parent has not
+    /// reaped yet), it kills every process whose id
+    /// is in `pids` and removes the run directory, so a crashed run leaves nothing behind.
+    private func startWatchdog() throws {
+        let script = """
+            while state=$(ps -o stat= -p \(ProcessInfo.processInfo.processIdentifier)) && [ "${state#Z}" = "$state" ]; do sleep 1; done
+            for pid in $(cat "$1/pids" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null; done
+            rm -rf "$1"
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script, "watchdog", runDirectory.path]
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        watchdog = process
+    }
+
+    private func recordPids() {
+        let pids = (Array(children.values) + [gatewayProcess].compactMap { $0 }).filter(\.isRunning).map { String($0.processIdentifier) }
+        try? pids.joined(separator: "\n").write(to: runDirectory.appendingPathComponent("pids"), atomically: true, encoding: .utf8)
     }
 
     private func startNginx(_ nginx: String) async throws {
@@ -230,6 +256,7 @@ actor Topology {
         process.standardError = log
         try process.run()
         gatewayProcess = process
+        recordPids()
     }
 
     private func startCommonsUp(offset: Int, gatewayPort: Int, inputs: [String: String], postgres: String) async throws {
@@ -251,6 +278,7 @@ actor Topology {
         process.standardError = log
         try process.run()
         gatewayProcess = process
+        recordPids()
     }
 
     // MARK: Readiness
@@ -369,6 +397,8 @@ actor Topology {
         }
         children = [:]
         gatewayProcess = nil
+        watchdog?.terminate()
+        watchdog = nil
         if let database {
             _ = try? Self.output(of: "/usr/bin/env", ["psql", "-q", database.server, "-c", "DROP DATABASE IF EXISTS \(database.name) WITH (FORCE)"])
             self.database = nil
