@@ -44,6 +44,7 @@ let package = Package(
         .executable(name: "donations", targets: ["donations"]),
         .executable(name: "shopping-lists", targets: ["shopping-lists"]),
         .library(name: "EventLog", targets: ["EventLog"]),
+        .library(name: "CommonsClient", targets: ["CommonsClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
@@ -293,6 +294,12 @@ let package = Package(
             path: "Tests/ListingsTests",
             swiftSettings: strict
         ),
+        // The client SDK for the apps: Foundation only, no server module (Clients/CommonsClient).
+        .target(name: "CommonsClient", path: "Clients/CommonsClient", swiftSettings: strict),
+        .testTarget(name: "CommonsClientTests", dependencies: ["CommonsClient"], path: "Tests/CommonsClientTests", swiftSettings: strict),
+        // The whole system through its gateway, driven with CommonsClient as an app would;
+        // it starts the service binaries of .build/debug itself (Tests/EndToEndTests/Topology.swift).
+        .testTarget(name: "EndToEndTests", dependencies: ["CommonsClient"], path: "Tests/EndToEndTests", swiftSettings: strict),
         .testTarget(
             name: "ContractsTests",
             dependencies: ["EventLog", "Contracts"],

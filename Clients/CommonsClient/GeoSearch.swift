@@ -1,0 +1,231 @@
+import Foundation
+
+// MARK: Models (geo-search)
+
+/// A distance unit of searches and alerts.
+public enum DistanceUnit: String, Codable, Sendable { case km, mi }
+
+/// Where to search: around a point, or inside a map box.
+public enum SearchPlace: Sendable, Equatable {
+    /// Within `radius` (in `unit`) of a point, nearest first by default.
+    case nearby(lat: Double, lon: Double, radius: Double? = nil, unit: DistanceUnit? = nil)
+    /// Inside a box; `swLon > neLon` crosses the antimeridian.
+    case area(swLat: Double, swLon: Double, neLat: Double, neLon: Double)
+
+    var path: String {
+        switch self {
+        case .nearby: "nearby"
+        case .area: "area"
+        }
+    }
+
+    var items: [(String, (any CustomStringConvertible)?)] {
+        switch self {
+        case let .nearby(lat, lon, radius, unit): [("lat", lat), ("lon", lon), ("radius", radius), ("unit", unit?.rawValue)]
+        case let .area(swLat, swLon, neLat, neLon): [("swLat", swLat), ("swLon", swLon), ("neLat", neLat), ("neLon", neLon)]
+        }
+    }
+}
+
+/// Filters of a listing search.
+public struct ListingSearchFilters: Sendable, Equatable {
+    public var category: String?
+    /// Words matched in title and description.
+    public var q: String?
+    public var free: Bool?
+    /// `available` (default) or `promised`.
+    public var status: String?
+    /// `distance` or `recent`.
+    public var sort: String?
+    public var limit: Int?
+    public var cursor: String?
+
+    public init(category: String? = nil, q: String? = nil, free: Bool? = nil, status: String? = nil, sort: String? = nil,
+                limit: Int? = nil, cursor: String? = nil) {
+        self.category = category
+        self.q = q
+        self.free = free
+        self.status = status
+        self.sort = sort
+        self.limit = limit
+        self.cursor = cursor
+    }
+
+    var items: [(String, (any CustomStringConvertible)?)] {
+        [("category", category), ("q", q), ("free", free), ("status", status), ("sort", sort), ("limit", limit), ("cursor", cursor)]
+    }
+}
+
+/// Filters of an organisation search.
+public struct OrganizationSearchFilters: Sendable, Equatable {
+    /// `charity`, `centre` or `both`.
+    public var kind: String?
+    public var tag: String?
+    public var acceptsCategory: String?
+    public var limit: Int?
+    public var cursor: String?
+
+    public init(kind: String? = nil, tag: String? = nil, acceptsCategory: String? = nil, limit: Int? = nil, cursor: String? = nil) {
+        self.kind = kind
+        self.tag = tag
+        self.acceptsCategory = acceptsCategory
+        self.limit = limit
+        self.cursor = cursor
+    }
+
+    var items: [(String, (any CustomStringConvertible)?)] {
+        [("kind", kind), ("tag", tag), ("acceptsCategory", acceptsCategory), ("limit", limit), ("cursor", cursor)]
+    }
+}
+
+/// A listing found by a search: public facts on its approximate public point.
+public struct ListingHit: Codable, Sendable, Equatable {
+    public var id: UUID
+    public var title: String
+    public var description: String
+    public var category: String
+    public var free: Bool
+    public var price: Money?
+    public var status: String
+    /// The public point (never the exact pickup place).
+    public var lat: Double
+    public var lon: Double
+    /// From the search's centre (nearby searches).
+    public var distanceMeters: Double?
+    public var postedAt: Date
+    public var directionsURL: URL
+}
+
+/// An organisation found by a search.
+public struct OrganizationHit: Codable, Sendable, Equatable {
+    public var id: UUID
+    public var slug: String
+    public var name: String
+    public var kind: String
+    public var tags: [String]
+    public var acceptedCategories: [String]
+    public var address: String?
+    public var lat: Double
+    public var lon: Double
+    public var distanceMeters: Double?
+    public var directionsURL: URL
+}
+
+/// `POST /v1/alerts`: new listings within `radius` of a point, optionally of a category and
+/// with keywords.
+public struct NewAlert: Codable, Sendable, Equatable {
+    public var lat: Double
+    public var lon: Double
+    public var radius: Double?
+    public var unit: DistanceUnit?
+    public var category: String?
+    public var q: String?
+    public var name: String?
+
+    public init(lat: Double, lon: Double, radius: Double? = nil, unit: DistanceUnit? = nil, category: String? = nil, q: String? = nil,
+                name: String? = nil) {
+        self.lat = lat
+        self.lon = lon
+        self.radius = radius
+        self.unit = unit
+        self.category = category
+        self.q = q
+        self.name = name
+    }
+}
+
+/// A saved search.
+public struct Alert: Codable, Sendable, Equatable {
+    public var id: UUID
+    public var name: String?
+    public var lat: Double
+    public var lon: Double
+    /// In `unit`.
+    public var radius: Double
+    public var unit: String
+    public var category: String?
+    public var q: String?
+    public var createdAt: Date
+}
+
+/// A listing that one or more of my alerts matched.
+public struct AlertMatch: Codable, Sendable, Equatable {
+    /// The position the listing was posted at; also the read marker.
+    public var id: String
+    public var alertIds: [UUID]
+    public var listing: ListingHit
+}
+
+/// `GET /v1/alerts/matches`: what is new since my last read; reading moves the marker.
+public struct AlertMatches: Codable, Sendable, Equatable {
+    public var items: [AlertMatch]
+    /// The new read marker (nil when nothing was new).
+    public var readUpTo: String?
+    public var hasMore: Bool
+}
+
+// MARK: Endpoints (geo-search)
+
+/// The `geo-search` service: `/v1/nearby`, `/v1/area`, `/v1/alerts`. Searches are public.
+public struct GeoEndpoints: Sendable {
+    let client: CommonsClient
+
+    /// Listings around a point (nearest first) or in a box (newest first).
+    public func listings(_ place: SearchPlace, _ filters: ListingSearchFilters = .init()) async throws -> Page<ListingHit> {
+        try await client.call(Endpoint(.get, "/v1/\(place.path)/listings", query: query(place.items + filters.items), auth: .none))
+    }
+
+    /// Listings within `radius` of a point.
+    public func nearbyListings(lat: Double, lon: Double, radius: Double? = nil, unit: DistanceUnit? = nil,
+                               _ filters: ListingSearchFilters = .init()) async throws -> Page<ListingHit> {
+        try await listings(.nearby(lat: lat, lon: lon, radius: radius, unit: unit), filters)
+    }
+
+    /// How many listings a search would find.
+    public func countListings(_ place: SearchPlace, _ filters: ListingSearchFilters = .init()) async throws -> Int {
+        try await client.call(Endpoint(.get, "/v1/\(place.path)/listings", query: query(place.items + filters.items + [("count", true)]),
+                                       auth: .none), as: Count.self).count
+    }
+
+    /// Charities and donation centres around a point or in a box.
+    public func organizations(_ place: SearchPlace, _ filters: OrganizationSearchFilters = .init()) async throws -> Page<OrganizationHit> {
+        try await client.call(Endpoint(.get, "/v1/\(place.path)/organizations", query: query(place.items + filters.items), auth: .none))
+    }
+
+    /// Organisations within `radius` of a point.
+    public func nearbyOrganizations(lat: Double, lon: Double, radius: Double? = nil, unit: DistanceUnit? = nil,
+                                    _ filters: OrganizationSearchFilters = .init()) async throws -> Page<OrganizationHit> {
+        try await organizations(.nearby(lat: lat, lon: lon, radius: radius, unit: unit), filters)
+    }
+
+    /// How many organisations a search would find.
+    public func countOrganizations(_ place: SearchPlace, _ filters: OrganizationSearchFilters = .init()) async throws -> Int {
+        try await client.call(Endpoint(.get, "/v1/\(place.path)/organizations", query: query(place.items + filters.items + [("count", true)]),
+                                       auth: .none), as: Count.self).count
+    }
+
+    /// Saves a search (at most 20 per account).
+    public func createAlert(_ alert: NewAlert) async throws -> Alert {
+        try await client.call(try Endpoint(.post, "/v1/alerts", json: alert, idempotent: true))
+    }
+
+    /// My alerts.
+    public func alerts() async throws -> [Alert] {
+        try await client.call(Endpoint(.get, "/v1/alerts"), as: Items<Alert>.self).items
+    }
+
+    /// One of my alerts.
+    public func alert(_ id: UUID) async throws -> Alert {
+        try await client.call(Endpoint(.get, "/v1/alerts/\(segment(id))"))
+    }
+
+    /// Deletes one of my alerts.
+    public func deleteAlert(_ id: UUID) async throws {
+        try await client.perform(Endpoint(.delete, "/v1/alerts/\(segment(id))"))
+    }
+
+    /// New matches since my last read (oldest first); moves the read marker past them.
+    public func alertMatches(limit: Int? = nil) async throws -> AlertMatches {
+        try await client.call(Endpoint(.get, "/v1/alerts/matches", query: query([("limit", limit)])))
+    }
+}

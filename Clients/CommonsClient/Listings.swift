@@ -1,0 +1,383 @@
+import Foundation
+
+// MARK: Models (listings)
+
+/// When an item can be picked up.
+public struct PickupTimes: Codable, Sendable, Equatable {
+    public var note: String?
+    public var windows: [PickupWindow]
+
+    public init(note: String? = nil, windows: [PickupWindow] = []) {
+        self.note = note
+        self.windows = windows
+    }
+}
+
+/// One pickup time window.
+public struct PickupWindow: Codable, Sendable, Equatable {
+    public var startsAt: Date
+    public var endsAt: Date
+
+    public init(startsAt: Date, endsAt: Date) {
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+    }
+}
+
+/// `POST /v1/listings`: a free item when `price` is nil. Categories: Clothes, Electronics,
+/// Food, Furniture, Sports, Toys, Books, Household, Other; conditions: new, likeNew, good,
+/// fair, forParts.
+public struct NewListing: Codable, Sendable, Equatable {
+    public var title: String
+    public var description: String?
+    public var category: String
+    public var condition: String
+    public var price: Money?
+    public var pickupTimes: PickupTimes?
+    /// The exact place; others see only an approximate point until the item is promised to them.
+    public var pickupLocation: Coordinate
+    public var streetAddress: String?
+    /// Ids from ``ListingsEndpoints/uploadImage(_:contentType:)``.
+    public var imageIds: [UUID]
+
+    public init(title: String, description: String? = nil, category: String, condition: String, price: Money? = nil,
+                pickupTimes: PickupTimes? = nil, pickupLocation: Coordinate, streetAddress: String? = nil, imageIds: [UUID] = []) {
+        self.title = title
+        self.description = description
+        self.category = category
+        self.condition = condition
+        self.price = price
+        self.pickupTimes = pickupTimes
+        self.pickupLocation = pickupLocation
+        self.streetAddress = streetAddress
+        self.imageIds = imageIds
+    }
+}
+
+/// `PATCH /v1/listings/{id}`: nil keeps a field; `.clear` clears description, price (free)
+/// or street address.
+public struct ListingChange: Codable, Sendable, Equatable {
+    public var title: String?
+    public var description: PatchValue<String>?
+    public var category: String?
+    public var condition: String?
+    public var price: PatchValue<Money>?
+    public var pickupTimes: PickupTimes?
+    public var pickupLocation: Coordinate?
+    public var streetAddress: PatchValue<String>?
+    public var imageIds: [UUID]?
+
+    public init(title: String? = nil, description: PatchValue<String>? = nil, category: String? = nil, condition: String? = nil,
+                price: PatchValue<Money>? = nil, pickupTimes: PickupTimes? = nil, pickupLocation: Coordinate? = nil,
+                streetAddress: PatchValue<String>? = nil, imageIds: [UUID]? = nil) {
+        self.title = title
+        self.description = description
+        self.category = category
+        self.condition = condition
+        self.price = price
+        self.pickupTimes = pickupTimes
+        self.pickupLocation = pickupLocation
+        self.streetAddress = streetAddress
+        self.imageIds = imageIds
+    }
+}
+
+/// A listing. `pickupLocation`, `streetAddress` and `directionsURL` are present only for its
+/// owner and for the requester it is promised to; `promisedTo` only for its owner.
+public struct Listing: Codable, Sendable, Equatable {
+    public var id: UUID
+    public var ownerId: UUID
+    public var title: String
+    public var description: String
+    public var category: String
+    public var condition: String
+    public var price: Money?
+    public var free: Bool
+    public var pickupTimes: PickupTimes
+    public var imageIds: [UUID]
+    /// available, promised, given, sold, withdrawn, expired or hidden.
+    public var status: String
+    /// Within 500 m of the pickup place.
+    public var approximateLocation: Coordinate
+    public var postedAt: Date
+    public var expiresAt: Date?
+    /// The aggregate's version: `ETag(version:)` for an edit.
+    public var version: Int64
+    public var pickupLocation: Coordinate?
+    public var streetAddress: String?
+    public var directionsURL: String?
+    public var promisedTo: UUID?
+
+    /// The `If-Match` value for editing this listing as read.
+    public var etag: ETag { ETag(version: version) }
+}
+
+/// Filters of the listings feed (`GET /v1/listings`).
+public struct ListingFeedQuery: Sendable, Equatable {
+    public var category: String?
+    public var free: Bool?
+    public var minPrice: Int?
+    public var maxPrice: Int?
+    public var currency: String?
+    public var status: String?
+    /// `me` for my own listings.
+    public var author: String?
+    public var q: String?
+    public var sort: String?
+    public var limit: Int?
+    public var cursor: String?
+
+    public init(category: String? = nil, free: Bool? = nil, minPrice: Int? = nil, maxPrice: Int? = nil, currency: String? = nil,
+                status: String? = nil, author: String? = nil, q: String? = nil, sort: String? = nil, limit: Int? = nil, cursor: String? = nil) {
+        self.category = category
+        self.free = free
+        self.minPrice = minPrice
+        self.maxPrice = maxPrice
+        self.currency = currency
+        self.status = status
+        self.author = author
+        self.q = q
+        self.sort = sort
+        self.limit = limit
+        self.cursor = cursor
+    }
+
+    var items: [URLQueryItem] {
+        query([("category", category), ("free", free), ("minPrice", minPrice), ("maxPrice", maxPrice), ("currency", currency),
+               ("status", status), ("author", author), ("q", q), ("sort", sort), ("limit", limit), ("cursor", cursor)])
+    }
+}
+
+/// One entry of the change feed: what happened to which listing.
+public struct ListingChangeEntry: Codable, Sendable, Equatable {
+    public var listingId: String
+    /// created, edited, statusChanged, withdrawn or removed.
+    public var kind: String
+    public var status: String?
+    public var changedAt: Date
+}
+
+/// A page of the change feed; pass `next` as `since` for what happened after.
+public struct ListingChanges: Codable, Sendable, Equatable {
+    public var items: [ListingChangeEntry]
+    public var next: String
+}
+
+/// One entry of a listing's history (owner only).
+public struct ListingHistoryEntry: Codable, Sendable, Equatable {
+    public var version: Int64
+    public var type: String
+    public var recordedAt: Date
+    public var actorId: String?
+    public var status: String?
+    public var requesterId: UUID?
+}
+
+/// A request for a listing, as its author and the listing's owner see it.
+public struct ListingRequest: Codable, Sendable, Equatable {
+    public var id: UUID
+    public var listingId: UUID
+    public var requesterId: UUID
+    /// Nil once the requester's account is deleted.
+    public var message: String?
+    public var requestedAt: Date
+    /// The private conversation with the owner that the request opened.
+    public var conversationId: UUID
+}
+
+/// An uploaded image.
+public struct UploadedImage: Codable, Sendable, Equatable {
+    public var id: UUID
+    public var contentType: String
+    public var byteCount: Int
+    public var sha256: String
+}
+
+/// A comment on a listing.
+public struct Comment: Codable, Sendable, Equatable {
+    public var id: String
+    public var listingId: String
+    public var authorId: String
+    public var text: String
+    public var postedAt: Date
+}
+
+/// A conversation of mine, as owner or requester.
+public struct Conversation: Codable, Sendable, Equatable {
+    public var id: String
+    public var listingId: String
+    public var ownerId: String
+    public var requesterId: String
+    public var lastMessageAt: Date
+    /// Messages from the other participant since my last read.
+    public var unreadCount: Int
+}
+
+/// `GET /v1/conversations`.
+public struct Conversations: Codable, Sendable, Equatable {
+    public var items: [Conversation]
+    public var unreadCount: Int
+}
+
+/// A message in a conversation.
+public struct Message: Codable, Sendable, Equatable {
+    public var id: String
+    public var senderId: String
+    /// Nil once the sender's account is deleted.
+    public var text: String?
+    public var sentAt: Date
+}
+
+/// A listing with open reports (admins).
+public struct ReportedListing: Codable, Sendable, Equatable {
+    public struct Report: Codable, Sendable, Equatable {
+        public var reporterId: String
+        public var reason: String
+        public var reportedAt: Date
+    }
+
+    public var listingId: String
+    public var title: String
+    public var status: String
+    public var reports: [Report]
+}
+
+/// `{ "status": … }`, the answer of reports and resolutions.
+public struct StatusAnswer: Codable, Sendable, Equatable {
+    public var status: String
+}
+
+// MARK: Endpoints (listings)
+
+/// The `listings` service: `/v1/listings`, `/v1/images`, `/v1/conversations`.
+public struct ListingsEndpoints: Sendable {
+    let client: CommonsClient
+
+    /// Posts a listing (201); the answer is the owner's view.
+    public func post(_ listing: NewListing) async throws -> Listing {
+        try await client.call(try Endpoint(.post, "/v1/listings", json: listing, idempotent: true))
+    }
+
+    /// A listing; signed in, its owner and promised requester see the exact place.
+    public func get(_ id: UUID) async throws -> Tagged<Listing> {
+        try await client.tagged(Endpoint(.get, "/v1/listings/\(segment(id))", auth: .optional))
+    }
+
+    /// Edits my listing; `ifMatch` is required (428 without, 412 when stale).
+    public func edit(_ id: UUID, _ change: ListingChange, ifMatch: ETag) async throws -> Tagged<Listing> {
+        try await client.tagged(try Endpoint(.patch, "/v1/listings/\(segment(id))", json: change, ifMatch: ifMatch))
+    }
+
+    /// Withdraws my listing.
+    public func withdraw(_ id: UUID) async throws -> Listing {
+        try await client.call(Endpoint(.delete, "/v1/listings/\(segment(id))"))
+    }
+
+    /// Moves a promised listing to `available`, `given` (free) or `sold` (priced).
+    public func setStatus(_ id: UUID, _ status: String) async throws -> Listing {
+        try await client.call(try Endpoint(.post, "/v1/listings/\(segment(id))/status", json: ["status": status]))
+    }
+
+    /// Marks a promised free item given.
+    public func markGiven(_ id: UUID) async throws -> Listing { try await setStatus(id, "given") }
+
+    /// Extends a listing's life, or brings an expired one back.
+    public func renew(_ id: UUID) async throws -> Listing {
+        try await client.call(Endpoint(.post, "/v1/listings/\(segment(id))/renew"))
+    }
+
+    /// The listing's events (owner).
+    public func history(_ id: UUID) async throws -> [ListingHistoryEntry] {
+        try await client.call(Endpoint(.get, "/v1/listings/\(segment(id))/history"), as: Items<ListingHistoryEntry>.self).items
+    }
+
+    /// The feed.
+    public func feed(_ query: ListingFeedQuery = .init()) async throws -> Page<Listing> {
+        try await client.call(Endpoint(.get, "/v1/listings", query: query.items, auth: .optional))
+    }
+
+    /// What changed since a point of the change feed.
+    public func changes(since: String? = nil, limit: Int? = nil) async throws -> ListingChanges {
+        try await client.call(Endpoint(.get, "/v1/listings/changes", query: query([("since", since), ("limit", limit)]), auth: .none))
+    }
+
+    /// Asks the owner for an available listing; opens a conversation.
+    public func request(_ id: UUID, message: String) async throws -> ListingRequest {
+        try await client.call(try Endpoint(.post, "/v1/listings/\(segment(id))/requests", json: ["message": message], idempotent: true))
+    }
+
+    /// The requests for my listing.
+    public func requests(_ id: UUID) async throws -> [ListingRequest] {
+        try await client.call(Endpoint(.get, "/v1/listings/\(segment(id))/requests"), as: Items<ListingRequest>.self).items
+    }
+
+    /// Promises my listing to one request's author.
+    public func promise(_ id: UUID, to request: UUID) async throws -> Listing {
+        try await client.call(try Endpoint(.post, "/v1/listings/\(segment(id))/promise", json: ["requestId": request]))
+    }
+
+    /// Reports a listing (202).
+    public func report(_ id: UUID, reason: String) async throws {
+        try await client.perform(try Endpoint(.post, "/v1/listings/\(segment(id))/reports", json: ["reason": reason], idempotent: true))
+    }
+
+    /// Listings with open reports (admins).
+    public func reports() async throws -> [ReportedListing] {
+        try await client.call(Endpoint(.get, "/v1/listings/reports"), as: Items<ReportedListing>.self).items
+    }
+
+    /// Resolves a listing's open reports: `dismissed` or `removed` (admins).
+    public func resolveReports(_ id: UUID, decision: String) async throws -> StatusAnswer {
+        try await client.call(try Endpoint(.post, "/v1/listings/\(segment(id))/reports/resolve", json: ["decision": decision]))
+    }
+
+    /// Comments on a listing.
+    public func comment(_ id: UUID, text: String) async throws -> Comment {
+        try await client.call(try Endpoint(.post, "/v1/listings/\(segment(id))/comments", json: ["text": text], idempotent: true))
+    }
+
+    /// A listing's comments, oldest first.
+    public func comments(_ id: UUID, limit: Int? = nil, cursor: String? = nil) async throws -> Page<Comment> {
+        try await client.call(Endpoint(.get, "/v1/listings/\(segment(id))/comments", query: query([("limit", limit), ("cursor", cursor)]),
+                                       auth: .none))
+    }
+
+    /// Deletes a comment (its author or the listing's owner).
+    public func deleteComment(_ id: UUID, comment: String) async throws {
+        try await client.perform(Endpoint(.delete, "/v1/listings/\(segment(id))/comments/\(segment(comment))"))
+    }
+
+    /// My conversations, newest first, with unread counts.
+    public func conversations() async throws -> Conversations {
+        try await client.call(Endpoint(.get, "/v1/conversations"))
+    }
+
+    /// A conversation's messages, oldest first.
+    public func messages(_ conversation: String, limit: Int? = nil, cursor: String? = nil) async throws -> Page<Message> {
+        try await client.call(Endpoint(.get, "/v1/conversations/\(segment(conversation))/messages",
+                                       query: query([("limit", limit), ("cursor", cursor)])))
+    }
+
+    /// Writes in a conversation.
+    public func send(_ conversation: String, text: String) async throws -> Message {
+        try await client.call(try Endpoint(.post, "/v1/conversations/\(segment(conversation))/messages", json: ["text": text], idempotent: true))
+    }
+
+    /// Marks a conversation read.
+    public func markRead(_ conversation: String) async throws {
+        try await client.perform(Endpoint(.post, "/v1/conversations/\(segment(conversation))/read"))
+    }
+
+    /// Uploads a JPEG, PNG, WebP or HEIC (at most 10 MB); the same bytes are always one image.
+    public func uploadImage(_ bytes: Data, contentType: String = "application/octet-stream") async throws -> UploadedImage {
+        var endpoint = Endpoint(.post, "/v1/images", idempotent: true)
+        endpoint.body = bytes
+        endpoint.contentType = contentType
+        return try await client.call(endpoint)
+    }
+
+    /// An image's bytes.
+    public func image(_ id: UUID) async throws -> Data {
+        try await client.send(Endpoint(.get, "/v1/images/\(segment(id))", auth: .none)).body
+    }
+}

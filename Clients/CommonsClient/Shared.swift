@@ -1,0 +1,49 @@
+import Foundation
+
+/// An amount of money: integer minor units (cents) and an ISO 4217 currency code.
+public struct Money: Codable, Sendable, Hashable {
+    public var amountMinor: Int
+    public var currency: String
+
+    public init(amountMinor: Int, currency: String) {
+        self.amountMinor = amountMinor
+        self.currency = currency
+    }
+}
+
+/// A point on the Earth, in degrees.
+public struct Coordinate: Codable, Sendable, Hashable {
+    public var lat: Double
+    public var lon: Double
+
+    public init(lat: Double, lon: Double) {
+        self.lat = lat
+        self.lon = lon
+    }
+}
+
+/// One page of a list: `{ items, nextCursor }`; pass `nextCursor` back for the next page
+/// (nil on the last one).
+public struct Page<Item: Codable & Sendable>: Codable, Sendable {
+    public var items: [Item]
+    public var nextCursor: String?
+
+    public init(items: [Item], nextCursor: String?) {
+        self.items = items
+        self.nextCursor = nextCursor
+    }
+}
+
+extension Page: Equatable where Item: Equatable {}
+
+/// A list answered whole: `{ items }`.
+public struct Items<Item: Codable & Sendable>: Codable, Sendable {
+    public var items: [Item]
+}
+
+extension Items: Equatable where Item: Equatable {}
+
+/// `{ count }`, the answer of searches asked with `count=true`.
+public struct Count: Codable, Sendable, Equatable {
+    public var count: Int
+}

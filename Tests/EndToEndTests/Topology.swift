@@ -1,0 +1,543 @@
+import CommonsClient
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The production topology on this machine, started by the test process itself: the
+/// service executables that `swift build` / `swift test` put in `.build/debug` (or
+/// `COMMONS_E2E_BIN_DIR`), each on a free port with the environment `docker-compose.yml`
+/// gives it, on the PostgreSQL of `COMMONS_TEST_POSTGRES_URL` (a fresh database in it), behind
+/// a gateway. Everything it starts is stopped at the end.
+///
+/// The gateway is, in this order of preference:
+/// 1. **Debian's nginx with `deploy/nginx.conf`** (as rewritten by `scripts/gateway-conf.sh`,
+///    the same copy `scripts/run-topology.sh` runs, with the services' ports swapped for the
+///    free ones chosen here): the production gateway, request-size limits and all.
+/// 2. When nginx is not installed: **`commons up`'s built-in gateway**
+///    (`commons up --no-seed --gateway-port N --port-offset M --data-dir D`, with
+///    `COMMONS_EVENT_STORE` on the PostgreSQL). `commons up` restarts a killed child itself.
+///
+/// Which one ran is printed at start and is ``gateway``.
+actor Topology {
+    enum Service: String, CaseIterable, Sendable {
+        case accounts, listings, geoSearch = "geo-search", donations, shoppingLists = "shopping-lists"
+
+        /// The port in docker-compose.yml (and `commons up`'s default).
+        var composePort: Int {
+            switch self {
+            case .accounts: 8081
+            case .listings: 8082
+            case .geoSearch: 8083
+            case .donations: 8084
+            case .shoppingLists: 8085
+            }
+        }
+    }
+
+    enum Gateway: String, Sendable { case nginx, commonsUp = "commons up" }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// The topology of the running suite (see ``TopologyTrait``).
+    @TaskLocal static var current: Topology?
+
+    /// The running topology; fails when the test runs outside the `.topology` trait.
+    static func running() throws -> Topology {
+        guard let current else { throw Failure("no topology: the suite needs the .topology trait") }
+        return current
+    }
+
+    nonisolated let root: URL
+    nonisolated let binDirectory: URL
+    nonisolated let gateway: Gateway
+    nonisolated let gatewayURL: URL
+    /// Whoever registers with this email is an admin (COMMONS_BOOTSTRAP_ADMIN_EMAIL).
+    nonisolated let adminEmail: String
+    nonisolated let runDirectory: URL
+    /// The services whose executables were found and started.
+    nonisolated let started: Set<Service>
+    private nonisolated let ports: [Service: Int]
+    private var children: [Service: Process] = [:]
+    private var environments: [Service: [String: String]] = [:]
+    private var gatewayProcess: Process?
+    /// Kills what this run started if the test process dies without stopping it (a crash).
+    private var watchdog: Process?
+    /// The database made for this run, dropped at the end: (server URL, name).
+    private var database: (server: String, name: String)?
+
+    private init(root: URL, binDirectory: URL, gateway: Gateway, gatewayPort: Int, adminEmail: String, runDirectory: URL,
+                 started: Set<Service>, ports: [Service: Int]) {
+        self.root = root
+        self.binDirectory = binDirectory
+        self.gateway = gateway
+        gatewayURL = URL(string: "http://127.0.0.1:\(gatewayPort)")!
+        self.adminEmail = adminEmail
+        self.runDirectory = runDirectory
+        self.started = started
+        self.ports = ports
+    }
+
+    // MARK: Finding things
+
+    /// The repository: three levels above this file.
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `COMMONS_E2E_BIN_DIR`, else the `.build/debug` that `swift test` built into; that one is
+    /// found from this test bundle's own location first (it runs from there), then from the
+    /// repository.
+    static func binDirectory(root: URL) -> URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let explicit = environment["COMMONS_E2E_BIN_DIR"], !explicit.isEmpty { return URL(fileURLWithPath: explicit) }
+        var candidate = Bundle.main.bundleURL
+        for _ in 0..<4 {
+            if FileManager.default.isExecutableFile(atPath: candidate.appendingPathComponent("accounts").path) { return candidate }
+            candidate.deleteLastPathComponent()
+        }
+        return root.appendingPathComponent(".build/debug")
+    }
+
+    nonisolated func executable(_ service: Service) -> URL { binDirectory.appendingPathComponent(service.rawValue) }
+
+    /// Fails with what to do when a service the test drives has no executable.
+    nonisolated func require(_ services: Service...) throws {
+        let missing = services.filter { !started.contains($0) }
+        guard missing.isEmpty else {
+            throw Failure("""
+                this test needs \(missing.map(\.rawValue).joined(separator: ", ")), whose executable is not in \(binDirectory.path) \
+                (build it: swift build --product \(missing[0].rawValue); or set COMMONS_E2E_BIN_DIR)
+                """)
+        }
+    }
+
+    // MARK: Starting
+
+    static func start() async throws -> Topology {
+        let environment = ProcessInfo.processInfo.environment
+        guard let postgres = environment["COMMONS_TEST_POSTGRES_URL"], !postgres.isEmpty else {
+            throw Failure("set COMMONS_TEST_POSTGRES_URL, e.g. scripts/with-postgres.sh swift test --filter EndToEndTests")
+        }
+        let root = repositoryRoot
+        let bin = binDirectory(root: root)
+        let found = Set(Service.allCases.filter { FileManager.default.isExecutableFile(atPath: bin.appendingPathComponent($0.rawValue).path) })
+        guard found.contains(.accounts) else {
+            throw Failure("no accounts executable in \(bin.path): run swift build first, or set COMMONS_E2E_BIN_DIR")
+        }
+        let run = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("commons-e2e-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: run, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        let (database, databaseName) = try freshDatabase(in: postgres)
+        let admin = "admin-\(UUID().uuidString.prefix(8).lowercased())@e2e.commons.test"
+        // Values docker-compose.yml reads from the environment (`${VAR:-default}`), set here as
+        // an operator would: a cheap bcrypt cost for speed, an admin, no rate limit in the way.
+        let composeInputs = ["COMMONS_BCRYPT_COST": "4", "COMMONS_BOOTSTRAP_ADMIN_EMAIL": admin,
+                             "COMMONS_RATE_LIMIT_PER_MINUTE": "100000", "COMMONS_LOG_LEVEL": "info"]
+
+        if let nginx = findNginx() {
+            var ports: [Service: Int] = [:]
+            for service in Service.allCases { ports[service] = try freePort() }
+            let gatewayPort = try freePort()
+            let topology = Topology(root: root, binDirectory: bin, gateway: .nginx, gatewayPort: gatewayPort, adminEmail: admin,
+                                    runDirectory: run, started: found, ports: ports)
+            try await topology.owns(databaseName.map { (postgres, $0) })
+            print("end-to-end: nginx gateway on \(topology.gatewayURL), services \(found.map(\.rawValue).sorted()), run dir \(run.path)")
+            do {
+                try await topology.startServices(composeInputs: composeInputs, postgres: database)
+                try await topology.startNginx(nginx)
+                try await topology.waitUntilReady(Array(found))
+            } catch {
+                await topology.stop()
+                throw error
+            }
+            return topology
+        }
+
+        let offset = try freeOffset()
+        let gatewayPort = try freePort()
+        var ports: [Service: Int] = [:]
+        for service in Service.allCases { ports[service] = service.composePort + offset }
+        let topology = Topology(root: root, binDirectory: bin, gateway: .commonsUp, gatewayPort: gatewayPort, adminEmail: admin,
+                                runDirectory: run, started: found, ports: ports)
+        try await topology.owns(databaseName.map { (postgres, $0) })
+        print("end-to-end: no nginx; commons up's gateway on \(topology.gatewayURL), services \(found.map(\.rawValue).sorted())")
+        do {
+            try await topology.startCommonsUp(offset: offset, gatewayPort: gatewayPort, inputs: composeInputs, postgres: database)
+            try await topology.waitUntilReady(Array(found))
+        } catch {
+            await topology.stop()
+            throw error
+        }
+        return topology
+    }
+
+    private func owns(_ database: (server: String, name: String)?) throws {
+        self.database = database
+        try startWatchdog()
+    }
+
+    private func startServices(composeInputs: [String: String], postgres: String) async throws {
+        let compose = try Self.composeEnvironments(root: root, inputs: composeInputs)
+        // accounts first: the others fetch its public keys when they start.
+        let order = [Service.accounts] + Service.allCases.filter { $0 != .accounts && started.contains($0) }
+        for service in order {
+            guard var environment = compose[service.rawValue] else { throw Failure("docker-compose.yml has no service \(service.rawValue)") }
+            let data = runDirectory.appendingPathComponent("data/\(service.rawValue)")
+            try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+            // The five values that name Docker things, replaced as scripts/run-topology.sh does.
+            environment["COMMONS_EVENT_STORE"] = postgres
+            environment["COMMONS_DATA_DIR"] = data.path
+            environment["COMMONS_HOST"] = "127.0.0.1"
+            environment["COMMONS_ACCOUNTS_URL"] = "http://127.0.0.1:\(port(.accounts))"
+            environment["COMMONS_TRUSTED_PROXIES"] = "127.0.0.1"
+            environment["COMMONS_PORT"] = String(port(service))
+            environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+            environments[service] = environment
+            try launch(service)
+            if service == .accounts { try await waitFor(service, path: "/health/live") }
+        }
+    }
+
+    private func launch(_ service: Service) throws {
+        let process = Process()
+        process.executableURL = executable(service)
+        process.environment = environments[service]
+        process.standardInput = FileHandle.nullDevice
+        let log = try Self.appendingLog(runDirectory.appendingPathComponent("\(service.rawValue).log"))
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+        children[service] = process
+        recordPids()
+    }
+
+    /// Starts the watchdog: when this test process is gone (or a zombie its parent has not
+    /// reaped yet), it kills every process whose id
+    /// is in `pids` and removes the run directory, so a crashed run leaves nothing behind.
+    private func startWatchdog() throws {
+        let script = """
+            while state=$(ps -o stat= -p \(ProcessInfo.processInfo.processIdentifier)) && [ "${state#Z}" = "$state" ]; do sleep 1; done
+            for pid in $(cat "$1/pids" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null; done
+            rm -rf "$1"
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script, "watchdog", runDirectory.path]
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        watchdog = process
+    }
+
+    private func recordPids() {
+        let pids = (Array(children.values) + [gatewayProcess].compactMap { $0 }).filter(\.isRunning).map { String($0.processIdentifier) }
+        try? pids.joined(separator: "\n").write(to: runDirectory.appendingPathComponent("pids"), atomically: true, encoding: .utf8)
+    }
+
+    private func startNginx(_ nginx: String) async throws {
+        let script = root.appendingPathComponent("scripts/gateway-conf.sh").path
+        var conf = try Self.output(of: "/bin/bash", [script, "--port", String(gatewayURL.port!), "--run-dir", runDirectory.path,
+                                                       root.appendingPathComponent("deploy/nginx.conf").path])
+        for service in Service.allCases {
+            // A service that is not running gets a port nothing listens on: 502, never another stack's service.
+            conf = conf.replacingOccurrences(of: "127.0.0.1:\(service.composePort);", with: "127.0.0.1:\(port(service));")
+        }
+        let file = runDirectory.appendingPathComponent("nginx.conf")
+        try conf.write(to: file, atomically: true, encoding: .utf8)
+        let prefix = runDirectory.path + "/"
+        _ = try Self.output(of: nginx, ["-t", "-q", "-p", prefix, "-e", "stderr", "-c", file.path, "-g", "pid \(runDirectory.path)/nginx.pid;"])
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: nginx)
+        process.arguments = ["-p", prefix, "-e", "stderr", "-c", file.path, "-g", "pid \(runDirectory.path)/nginx.pid; daemon off;"]
+        let log = try Self.appendingLog(runDirectory.appendingPathComponent("nginx.log"))
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+        gatewayProcess = process
+        recordPids()
+    }
+
+    private func startCommonsUp(offset: Int, gatewayPort: Int, inputs: [String: String], postgres: String) async throws {
+        let commons = binDirectory.appendingPathComponent("commons")
+        guard FileManager.default.isExecutableFile(atPath: commons.path) else {
+            throw Failure("no nginx and no commons executable in \(binDirectory.path): install nginx-light or build commons")
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment.merge(inputs) { $1 }
+        environment["COMMONS_EVENT_STORE"] = postgres
+        let process = Process()
+        process.executableURL = commons
+        process.arguments = ["up", "--no-seed", "--gateway-port", String(gatewayPort), "--port-offset", String(offset),
+                             "--data-dir", runDirectory.appendingPathComponent("data").path]
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        let log = try Self.appendingLog(runDirectory.appendingPathComponent("commons-up.log"))
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+        gatewayProcess = process
+        recordPids()
+    }
+
+    // MARK: Readiness
+
+    nonisolated func port(_ service: Service) -> Int { ports[service]! }
+
+    /// Waits until each service says it is ready and answers through the gateway.
+    func waitUntilReady(_ services: [Service], patience: Duration = .seconds(180)) async throws {
+        for service in services { try await waitFor(service, path: "/health/ready", patience: patience) }
+        let deadline = ContinuousClock.now + patience
+        while true {
+            // A route of accounts through the gateway: 404 for an unknown id, from the service.
+            if let status = await Self.status(gatewayURL.appendingPathComponent("v1/users/\(UUID().uuidString.lowercased())")),
+               ![502, 503, 504].contains(status) { return }
+            guard ContinuousClock.now < deadline else { throw Failure("the gateway did not answer in time; see \(runDirectory.path)") }
+            try await Task.sleep(for: .milliseconds(300))
+        }
+    }
+
+    private func waitFor(_ service: Service, path: String, patience: Duration = .seconds(180)) async throws {
+        let url = URL(string: "http://127.0.0.1:\(port(service))\(path)")!
+        let deadline = ContinuousClock.now + patience
+        while await Self.status(url) != 200 {
+            if let child = children[service], !child.isRunning {
+                throw Failure("\(service.rawValue) exited (status \(child.terminationStatus)):\n\(tail(service))")
+            }
+            guard ContinuousClock.now < deadline else { throw Failure("\(service.rawValue) not ready at \(url) in time:\n\(tail(service))") }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+    }
+
+    /// The last lines of a service's log.
+    nonisolated func tail(_ service: Service, lines: Int = 15) -> String {
+        let name = gateway == .nginx ? service.rawValue : "commons-up"
+        let text = (try? String(contentsOf: runDirectory.appendingPathComponent("\(name).log"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").suffix(lines).joined(separator: "\n")
+    }
+
+    static func status(_ url: URL) async -> Int? {
+        let transport = URLSessionTransport(timeout: 3)
+        return try? await transport.send(HTTPRequestData(method: "GET", url: url, headers: ["User-Agent": "end-to-end"])).status
+    }
+
+    // MARK: Killing and restarting
+
+    /// Kills a service's process with SIGKILL (no chance to finish anything) and waits until it is gone.
+    func kill(_ service: Service) async throws {
+        try require(service)
+        let pid: pid_t
+        switch gateway {
+        case .nginx:
+            guard let child = children[service], child.isRunning else { throw Failure("\(service.rawValue) is not running") }
+            pid = child.processIdentifier
+        case .commonsUp:
+            guard let upPid = gatewayProcess?.processIdentifier, let found = Self.child(of: upPid, named: service.rawValue) else {
+                throw Failure("commons up has no running \(service.rawValue) child")
+            }
+            pid = found
+        }
+        #if canImport(Glibc)
+        _ = Glibc.kill(pid, SIGKILL)
+        #else
+        _ = Darwin.kill(pid, SIGKILL)
+        #endif
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if gateway == .nginx, children[service]?.isRunning == false { break }
+            if gateway == .commonsUp, !FileManager.default.fileExists(atPath: "/proc/\(pid)/stat") || Self.isZombie(pid) { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        guard await Self.status(URL(string: "http://127.0.0.1:\(port(service))/health/live")!) == nil else {
+            throw Failure("\(service.rawValue) still answers after SIGKILL")
+        }
+    }
+
+    /// Starts a killed service again (same port, same read model) and waits until it is ready.
+    /// Under `commons up`, its supervisor does the starting; this waits for it.
+    func restart(_ service: Service) async throws {
+        if gateway == .nginx { try launch(service) }
+        try await waitUntilReady([service])
+    }
+
+    private static func child(of parent: pid_t, named name: String) -> pid_t? {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return nil }
+        for entry in entries {
+            guard let pid = pid_t(entry),
+                  let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            let comm = stat[stat.index(after: stat.firstIndex(of: "(")!)..<close]
+            if fields.count > 1, pid_t(fields[1]) == parent, name.hasPrefix(comm) { return pid }
+        }
+        return nil
+    }
+
+    private static func isZombie(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return true }
+        return stat[stat.index(after: close)...].split(separator: " ").first == "Z"
+    }
+
+    // MARK: Stopping
+
+    /// Stops everything started here: SIGTERM, then SIGKILL after 10 s; removes the run directory.
+    func stop() async {
+        var all = Array(children.values)
+        if let gatewayProcess { all.append(gatewayProcess) }
+        for process in all where process.isRunning { process.terminate() }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while all.contains(where: \.isRunning), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(100)) }
+        for process in all where process.isRunning {
+            #if canImport(Glibc)
+            _ = Glibc.kill(process.processIdentifier, SIGKILL)
+            #else
+            _ = Darwin.kill(process.processIdentifier, SIGKILL)
+            #endif
+        }
+        children = [:]
+        gatewayProcess = nil
+        watchdog?.terminate()
+        watchdog = nil
+        if let database {
+            _ = try? Self.output(of: "/usr/bin/env", ["psql", "-q", database.server, "-c", "DROP DATABASE IF EXISTS \(database.name) WITH (FORCE)"])
+            self.database = nil
+        }
+        if ProcessInfo.processInfo.environment["COMMONS_E2E_KEEP"] == nil {
+            try? FileManager.default.removeItem(at: runDirectory)
+        } else {
+            print("end-to-end: kept \(runDirectory.path)")
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Each service's environment from docker-compose.yml, its `${VAR:-default}` values read
+    /// from `inputs` and this process's environment, as Compose (and run-topology.sh) reads them.
+    static func composeEnvironments(root: URL, inputs: [String: String]) throws -> [String: [String: String]] {
+        let script = """
+            import json, os, re, sys, yaml
+            compose = yaml.safe_load(open(sys.argv[1]))['services']
+            def interpolate(value):
+                def one(m):
+                    return os.environ.get(m.group(1)) or (m.group(3) or '')
+                return re.sub(r'\\$\\{(\\w+)(:?-([^}]*))?\\}', one, str(value))
+            print(json.dumps({name: {k: interpolate(v) for k, v in (s.get('environment') or {}).items()}
+                              for name, s in compose.items() if isinstance(s.get('environment'), dict)}))
+            """
+        var environment = ProcessInfo.processInfo.environment
+        environment.merge(inputs) { $1 }
+        // The first python3 with PyYAML, looked for as scripts/run-topology.sh looks.
+        var text: String?
+        var failure = ""
+        for python in ["python3", "/usr/bin/python3"] where text == nil {
+            do {
+                text = try output(of: "/usr/bin/env", [python, "-c", script, root.appendingPathComponent("docker-compose.yml").path],
+                                  environment: environment)
+            } catch {
+                failure = "\(error)"
+            }
+        }
+        guard let text else {
+            throw Failure("reading docker-compose.yml needs python3 with PyYAML, as scripts/run-topology.sh does (apt-get install python3-yaml): \(failure)")
+        }
+        guard let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: [String: String]] else {
+            throw Failure("unexpected shape of docker-compose.yml's environments")
+        }
+        return parsed
+    }
+
+    /// A new database in the PostgreSQL of `url` (via psql), so that this run's log holds only
+    /// its own events; the URL itself when psql is missing.
+    static func freshDatabase(in url: String) throws -> (url: String, name: String?) {
+        guard var components = URLComponents(string: url) else { throw Failure("COMMONS_TEST_POSTGRES_URL is not a URL: \(url)") }
+        let name = "commons_e2e_\(UUID().uuidString.prefix(8).lowercased())"
+        do {
+            _ = try output(of: "/usr/bin/env", ["psql", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", "CREATE DATABASE \(name)"])
+        } catch {
+            print("end-to-end: could not create a database (\(error)); using \(components.path) as it is")
+            return (url, nil)
+        }
+        components.path = "/\(name)"
+        return (components.string ?? url, name)
+    }
+
+    static func findNginx() -> String? {
+        if ProcessInfo.processInfo.environment["COMMONS_E2E_GATEWAY"] == "commons-up" { return nil }
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/sbin", "/usr/local/sbin"]
+        return path.map { "\($0)/nginx" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    static func output(of executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failure("\(executable) \(arguments.prefix(2).joined(separator: " ")) failed: \(String(decoding: errors, as: UTF8.self))")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func appendingLog(_ url: URL) throws -> FileHandle {
+        if !FileManager.default.fileExists(atPath: url.path) { _ = FileManager.default.createFile(atPath: url.path, contents: nil) }
+        let handle = try FileHandle(forWritingTo: url)
+        handle.seekToEndOfFile()
+        return handle
+    }
+
+    /// A port on 127.0.0.1 that nothing listens on now (the kernel's choice).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, socketStream, 0)
+        guard fd >= 0 else { throw Failure("socket() failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw Failure("could not bind a free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Whether `port` on 127.0.0.1 can be bound now.
+    static func isFree(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, socketStream, 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+
+    /// A `--port-offset` whose five service ports are all free.
+    static func freeOffset() throws -> Int {
+        for _ in 0..<50 {
+            let offset = Int.random(in: 1_000...40_000)
+            if Service.allCases.allSatisfy({ isFree($0.composePort + offset) }) { return offset }
+        }
+        throw Failure("found no free range of five ports")
+    }
+
+    #if os(Linux)
+    static let socketStream = Int32(SOCK_STREAM.rawValue)
+    #else
+    static let socketStream = SOCK_STREAM
+    #endif
+}

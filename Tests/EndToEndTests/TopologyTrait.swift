@@ -1,0 +1,95 @@
+import CommonsClient
+import Foundation
+import Testing
+
+/// Starts the topology once for the suite it is applied to, runs the suite's tests with it
+/// (``Topology/current``), and stops it afterwards, whatever happened. A topology that cannot
+/// start fails the suite with the reason; it never skips it.
+struct TopologyTrait: SuiteTrait, TestScoping {
+    var isRecursive: Bool { false }
+
+    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        let topology = try await Topology.start()
+        do {
+            try await Topology.$current.withValue(topology) { try await function() }
+        } catch {
+            await topology.stop()
+            throw error
+        }
+        await topology.stop()
+    }
+}
+
+extension Trait where Self == TopologyTrait {
+    /// The whole system, started from this process's build (see ``Topology``).
+    static var topology: Self { Self() }
+}
+
+/// What the flows share: clients on the gateway, people, places and waiting.
+enum E2E {
+    /// A new client, as a new app install would have.
+    static func app(_ topology: Topology, device: String = "end-to-end") -> CommonsClient {
+        CommonsClient(baseURL: topology.gatewayURL, userAgent: device)
+    }
+
+    static let password = "correct horse battery staple"
+
+    /// A unique marker, so that tests find their own data in a shared log.
+    static func marker(_ prefix: String) -> String { "\(prefix)\(UUID().uuidString.prefix(8).lowercased())" }
+
+    /// A registered, signed-in account.
+    static func person(_ topology: Topology, _ name: String, email: String? = nil) async throws -> (CommonsClient, Tokens, String) {
+        let app = app(topology, device: "\(name)'s phone")
+        let address = email ?? "\(marker(name.lowercased()))@e2e.commons.test"
+        let tokens = try await app.accounts.register(email: address, password: password, displayName: name)
+        return (app, tokens, address)
+    }
+
+    /// The admin (COMMONS_BOOTSTRAP_ADMIN_EMAIL), registered on first use in each test.
+    static func admin(_ topology: Topology) async throws -> CommonsClient {
+        let app = app(topology, device: "admin console")
+        do {
+            try await app.accounts.register(email: topology.adminEmail, password: password, displayName: "Admin")
+        } catch let problem as CommonsProblem where problem.status == 409 {
+            try await app.accounts.signIn(email: topology.adminEmail, password: password)
+        }
+        return app
+    }
+
+    /// A random place on land-free open sea far from any other test's data, so that a nearby
+    /// search finds only what this test posted.
+    static func place() -> Coordinate {
+        Coordinate(lat: Double.random(in: -40...40), lon: Double.random(in: -170...170))
+    }
+
+    /// A tiny real PNG (1×1, one grey pixel): a photo for listings.
+    static let photo = Data([
+        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52,
+        0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x00, 0x00, 0x00, 0x00, 0x3A, 0x7E, 0x9B,
+        0x55, 0x00, 0x00, 0x00, 0x0A, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x68, 0x00, 0x00, 0x00,
+        0x82, 0x00, 0x81, 0x77, 0xCD, 0x72, 0xB6, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE,
+        0x42, 0x60, 0x82,
+    ])
+
+    /// Hands `from`'s write position to `to`, as a push notification or a shared link would:
+    /// `to`'s next reads then see `from`'s writes on every service.
+    static func carryPosition(from: CommonsClient, to: CommonsClient) {
+        if let position = from.positions.current { to.positions.observe(position) }
+    }
+
+    /// The response bodies (or problem details) that `app` gets for `paths`, joined: what a
+    /// person could read there.
+    static func readable(_ app: CommonsClient, _ paths: [String]) async -> String {
+        var texts: [String] = []
+        for path in paths {
+            do {
+                texts.append(String(decoding: try await app.get(path), as: UTF8.self))
+            } catch let problem as CommonsProblem {
+                texts.append("\(path): \(problem)")
+            } catch {
+                texts.append("\(path): \(error)")
+            }
+        }
+        return texts.joined(separator: "\n")
+    }
+}
