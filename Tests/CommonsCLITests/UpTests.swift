@@ -99,6 +99,29 @@ struct UpTests {
                 #expect((try charity.json()["impactEstimates"] as? [Any])?.count == 1, "\(charity)")
                 #expect(try charity.json()["verified"] as? Bool == true)
             }
+
+            // Every other service's demo data, read through the gateway as an app would; the
+            // read models may still be catching up with the seed, so each read is retried.
+            let ada = try await http(.POST, stack.gateway + "/v1/sessions", json: ["email": "ada@commons.local", "password": String(password)])
+            let token = try #require(try ada.json()["accessToken"] as? String)
+            let reads: [(service: String, path: String, token: String?)] = [
+                ("listings", "/v1/listings?limit=50", nil),
+                ("geo-search", "/v1/nearby/listings?lat=52.3731&lon=4.8922&radius=20", nil),
+                ("shopping-lists", "/v1/products?q=milk", nil),
+                ("shopping-lists", "/v1/lists", token),
+            ]
+            for read in reads {
+                guard FileManager.default.fileExists(atPath: commonsExecutable.deletingLastPathComponent().appendingPathComponent(read.service).path)
+                else { continue }
+                var count = 0
+                for _ in 0..<30 {
+                    let answer = try await http(.GET, stack.gateway + read.path, headers: read.token.map { ["Authorization": "Bearer \($0)"] } ?? [:])
+                    count = (try? answer.json()["items"] as? [Any])??.count ?? 0
+                    if answer.status == 200, count > 0 { break }
+                    try await Task.sleep(for: .milliseconds(500))
+                }
+                #expect(count > 0, "\(read.service) \(read.path): no demo data")
+            }
         }
     }
 
