@@ -68,6 +68,8 @@ let package = Package(
             path: "Shared/EventLog",
             swiftSettings: strict
         ),
+        // Starting child processes without Foundation's Process (see ForkExec for why).
+        .target(name: "Spawn", path: "Shared/Spawn", swiftSettings: strict),
         .target(
             name: "EventLogPostgres",
             dependencies: [
@@ -158,7 +160,7 @@ let package = Package(
         .executableTarget(
             name: "commons",
             dependencies: [
-                "StackKit", "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "ServiceKit", "Contracts", "AccountsService",
+                "StackKit", "Spawn", "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "ServiceKit", "Contracts", "AccountsService",
                 "GeoSearchService", "DonationsService", "ShoppingListsService", "ListingsService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -191,7 +193,7 @@ let package = Package(
         .testTarget(
             name: "ReadModelTests",
             dependencies: [
-                "EventLog", "EventLogSQLite", "EventLogPostgres", "ReadModel", "Contracts", "EventLogTestSupport",
+                "EventLog", "EventLogSQLite", "EventLogPostgres", "ReadModel", "Contracts", "EventLogTestSupport", "Spawn",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -235,7 +237,7 @@ let package = Package(
         .testTarget(
             name: "CommonsCLITests",
             dependencies: [
-                "EventLog", "EventLogTestSupport", "ReadModel", "Contracts", "StackKit",
+                "EventLog", "EventLogTestSupport", "ReadModel", "Contracts", "StackKit", "Spawn",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
@@ -299,7 +301,7 @@ let package = Package(
         .testTarget(name: "CommonsClientTests", dependencies: ["CommonsClient"], path: "Tests/CommonsClientTests", swiftSettings: strict),
         // The whole system through its gateway, driven with CommonsClient as an app would;
         // it starts the service binaries of .build/debug itself (Tests/EndToEndTests/Topology.swift).
-        .testTarget(name: "EndToEndTests", dependencies: ["CommonsClient"], path: "Tests/EndToEndTests", swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["CommonsClient", "Spawn"], path: "Tests/EndToEndTests", swiftSettings: strict),
         .testTarget(
             name: "ContractsTests",
             dependencies: ["EventLog", "Contracts"],

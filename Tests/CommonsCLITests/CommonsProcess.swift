@@ -1,6 +1,7 @@
 import EventLog
 import EventLogTestSupport
 import Foundation
+import Spawn
 import Testing
 
 /// What one run of the `commons` binary did.
@@ -30,7 +31,7 @@ func scratchDirectory() throws -> URL {
 
 /// A running `commons` process whose output goes to files, so a test can look at it while it runs.
 struct CommonsProcess {
-    let process = Process()
+    let process: SpawnedProcess
     let stdoutFile: URL
     let stderrFile: URL
 
@@ -40,25 +41,18 @@ struct CommonsProcess {
         let directory = try scratchDirectory()
         stdoutFile = directory.appendingPathComponent("stdout")
         stderrFile = directory.appendingPathComponent("stderr")
-        try Data().write(to: stdoutFile)
-        try Data().write(to: stderrFile)
         var values = ProcessInfo.processInfo.environment
         values["COMMONS_EVENT_STORE"] = log?.eventStoreValue
         values["COMMONS_DATA_DIR"] = directory.appendingPathComponent("data").path
         values.merge(environment) { _, new in new }
-        process.executableURL = commonsExecutable
-        process.arguments = arguments
-        process.environment = values
-        process.standardOutput = try FileHandle(forWritingTo: stdoutFile)
-        process.standardError = try FileHandle(forWritingTo: stderrFile)
+        var input = ForkExec.Stream.null
         if let stdin {
-            let input = directory.appendingPathComponent("stdin")
-            try stdin.write(to: input)
-            process.standardInput = try FileHandle(forReadingFrom: input)
-        } else {
-            process.standardInput = FileHandle.nullDevice
+            let file = directory.appendingPathComponent("stdin")
+            try stdin.write(to: file)
+            input = .file(file.path)
         }
-        try process.run()
+        process = try SpawnedProcess(commonsExecutable.path, arguments, environment: values, stdin: input,
+                                     stdout: .file(stdoutFile.path), stderr: .file(stderrFile.path))
     }
 
     var stdout: String { (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? "" }
@@ -83,7 +77,7 @@ struct CommonsProcess {
             if !terminated, ContinuousClock.now > deadline {
                 process.terminate()
                 terminated = true
-                Issue.record("commons \(process.arguments ?? []) did not exit within \(timeout)")
+                Issue.record("\(process.commandLine) did not exit within \(timeout)")
             }
             try await Task.sleep(for: .milliseconds(10))
         }

@@ -2,6 +2,7 @@ import EventLog
 import EventLogTestSupport
 import Foundation
 import GRDB
+import Spawn
 import Testing
 
 /// A projector killed with SIGKILL at any point, then restarted, ends with the same read
@@ -14,14 +15,8 @@ struct CrashRecoveryTests {
         return executable.deletingLastPathComponent().appendingPathComponent("commons-test-projector")
     }
 
-    private func launch(_ arguments: [String]) throws -> Process {
-        let process = Process()
-        process.executableURL = projector
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+    private func launch(_ arguments: [String]) throws -> SpawnedProcess {
+        try SpawnedProcess(projector.path, arguments, stdout: .null, stderr: .null)
     }
 
     private func tallies(_ path: String) throws -> [String: [Int]] {
@@ -56,9 +51,8 @@ struct CrashRecoveryTests {
         while kills < 3 {
             let process = try launch(["follow", events, directory, "--slow-microseconds", "400", "--page-size", "50"])
             try await Task.sleep(for: .milliseconds(Int.random(in: 250...450)))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            #expect(process.terminationReason == .uncaughtSignal)
+            process.send(SIGKILL)
+            #expect(await process.waitUntilExit() == .killed(signal: SIGKILL))
             let reached = try checkpoint(readModel)
             #expect(reached >= lastCheckpoint)
             lastCheckpoint = reached
@@ -68,14 +62,12 @@ struct CrashRecoveryTests {
         #expect(lastCheckpoint < head, "the kills should land before the projector is done")
 
         let finish = try launch(["follow", events, directory, "--until-caught-up"])
-        finish.waitUntilExit()
-        #expect(finish.terminationStatus == 0)
+        #expect(await finish.waitUntilExit() == .exited(0))
         #expect(try checkpoint(readModel) == head)
 
         let replay = directory + "/replay.sqlite"
         let replaying = try launch(["replay", events, replay])
-        replaying.waitUntilExit()
-        #expect(replaying.terminationStatus == 0)
+        #expect(await replaying.waitUntilExit() == .exited(0))
         let expected = try tallies(replay)
         #expect(expected.values.map { $0[0] }.reduce(0, +) == 3_000)
         #expect(try tallies(readModel) == expected)

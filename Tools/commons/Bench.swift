@@ -2,6 +2,7 @@ import ArgumentParser
 import EventLog
 import EventLogPostgres
 import Foundation
+import Spawn
 
 /// `commons bench`: every figure beside a ceiling measured in the same run.
 struct Bench: AsyncParsableCommand {
@@ -47,20 +48,13 @@ struct BenchEventLog: AsyncParsableCommand {
         defer { if sqliteDirectory == nil { try? FileManager.default.removeItem(at: directory) } }
         let sqliteRows = try await SQLiteBench(directory: directory, duration: duration).cases()
 
-        print("machine: \(shell("uname", "-srm")), \(shell("nproc")) CPUs, PostgreSQL \(serverVersion); \(seconds) s per measurement")
+        print("machine: \(await shell("uname", "-srm")), \(await shell("nproc")) CPUs, PostgreSQL \(serverVersion); \(seconds) s per measurement")
         print(BenchRow.table(postgresRows + sqliteRows))
     }
 
-    private func shell(_ arguments: String...) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        guard (try? process.run()) != nil else { return "?" }
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    private func shell(_ arguments: String...) async -> String {
+        guard let result = try? await SpawnedProcess.output(of: "/usr/bin/env", arguments) else { return "?" }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 

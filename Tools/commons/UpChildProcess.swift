@@ -1,4 +1,5 @@
 import Foundation
+import Spawn
 import Synchronization
 
 #if canImport(Glibc)
@@ -40,48 +41,6 @@ struct ChildProcess: Sendable {
     }
 }
 
-/// How a child process ended.
-enum ExitStatus: Sendable, Equatable, CustomStringConvertible {
-    case exited(Int32)
-    case killed(signal: Int32)
-
-    init(waitStatus: Int32) {
-        // WIFEXITED, WEXITSTATUS and WTERMSIG are C macros, which Swift does not import.
-        let signal = waitStatus & 0x7F
-        self = signal == 0 ? .exited((waitStatus >> 8) & 0xFF) : .killed(signal: signal)
-    }
-
-    var description: String {
-        switch self {
-        case .exited(let status): "exited with status \(status)"
-        case .killed(let signal): "was killed by \(signalName(signal))"
-        }
-    }
-}
-
-/// `SIGTERM` for 15, and so on for the signals a child is likely to die of.
-func signalName(_ signal: Int32) -> String {
-    switch signal {
-    case SIGHUP: "SIGHUP"
-    case SIGINT: "SIGINT"
-    case SIGQUIT: "SIGQUIT"
-    case SIGILL: "SIGILL"
-    case SIGTRAP: "SIGTRAP"
-    case SIGABRT: "SIGABRT"
-    case SIGBUS: "SIGBUS"
-    case SIGFPE: "SIGFPE"
-    case SIGKILL: "SIGKILL"
-    case SIGSEGV: "SIGSEGV"
-    case SIGPIPE: "SIGPIPE"
-    case SIGTERM: "SIGTERM"
-    default: "signal \(signal)"
-    }
-}
-
-struct SpawnError: Error, CustomStringConvertible {
-    let description: String
-}
-
 /// The thread that forks every child.
 ///
 /// The kernel sends the parent-death signal when the *thread* that forked a child ends,
@@ -110,63 +69,25 @@ private final class SpawnThread: Sendable {
     }
 }
 
-// C functions that Swift does not import (prctl is variadic; close_range needs glibc 2.34),
-// looked up once. On Linux a variadic C function takes integer arguments as a plain one does.
-private typealias PrctlFunction = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
-private typealias CloseRangeFunction = @convention(c) (UInt32, UInt32, Int32) -> Int32
-private let prctlFunction: PrctlFunction? = dlsym(dlopen(nil, RTLD_NOW), "prctl").map { unsafeBitCast($0, to: PrctlFunction.self) }
-private let closeRangeFunction: CloseRangeFunction? = dlsym(dlopen(nil, RTLD_NOW), "close_range").map { unsafeBitCast($0, to: CloseRangeFunction.self) }
-private let PR_SET_PDEATHSIG: Int32 = 1
-
-/// Forks and execs `executable`. Foundation's `Process` cannot set the parent-death
-/// signal, which has to happen in the child between fork and exec.
+/// Starts `executable` with its stdout and stderr into pipes, and SIGTERM as its
+/// parent-death signal (which Foundation's `Process` cannot set).
 private func forkAndExec(executable: String, environment: [String: String]) throws -> ChildProcess {
     let stdout = try cloexecPipe()
     let stderr = try cloexecPipe()
-    let devNull = open("/dev/null", O_RDONLY)
-    // Everything the child needs is made before the fork: between fork and exec the child
-    // may only make system calls, as another thread may have held a lock (malloc's too)
-    // at the moment of the fork.
-    guard let path = strdup(executable) else { throw SpawnError(description: "out of memory") }
-    let argv = cStringArray([executable])
-    let envp = cStringArray(environment.map { "\($0.key)=\($0.value)" })
-    var emptyMask = sigset_t()
-    sigemptyset(&emptyMask)
-    let prctl = prctlFunction
-    let closeRange = closeRangeFunction
-    let parent = getpid()
     defer {
-        free(path)
-        freeCStringArray(argv)
-        freeCStringArray(envp)
-        close(devNull)
         close(stdout.write)
         close(stderr.write)
     }
-
-    let pid = fork()
-    if pid == 0 {
-        _ = prctl?(PR_SET_PDEATHSIG, UInt(SIGTERM), 0, 0, 0)
-        if getppid() != parent { _exit(1) }  // commons died before the signal was set
-        dup2(devNull, 0)
-        dup2(stdout.write, 1)
-        dup2(stderr.write, 2)
-        // Ignored signals stay ignored across exec, and commons ignores these to handle them itself.
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
-        signal(SIGHUP, SIG_DFL)
-        signal(SIGPIPE, SIG_DFL)
-        sigprocmask(SIG_SETMASK, &emptyMask, nil)
-        _ = closeRange?(3, UInt32.max, 0)
-        execve(path, argv, envp)
-        _exit(127)
-    }
-    guard pid > 0 else {
+    do {
+        let pid = try ForkExec.start(.init(executable: executable, environment: environment, stdin: .null,
+                                           stdout: .descriptor(stdout.write), stderr: .descriptor(stderr.write),
+                                           parentDeathSignal: SIGTERM))
+        return ChildProcess(pid: pid, stdout: stdout.read, stderr: stderr.read)
+    } catch {
         close(stdout.read)
         close(stderr.read)
-        throw SpawnError(description: "cannot start \(executable): \(String(cString: strerror(errno)))")
+        throw error
     }
-    return ChildProcess(pid: pid, stdout: stdout.read, stderr: stderr.read)
 }
 
 /// A pipe whose ends are closed in children on exec (the child's copies from dup2 are not).
@@ -176,21 +97,4 @@ private func cloexecPipe() throws -> (read: Int32, write: Int32) {
     _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
     _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
     return (ends[0], ends[1])
-}
-
-/// A NULL-terminated array of C strings, as exec takes them; free it with ``freeCStringArray(_:)``.
-private func cStringArray(_ strings: [String]) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> {
-    let array = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: strings.count + 1)
-    for (index, string) in strings.enumerated() { array[index] = strdup(string) }
-    array[strings.count] = nil
-    return array
-}
-
-private func freeCStringArray(_ array: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) {
-    var index = 0
-    while let string = array[index] {
-        free(string)
-        index += 1
-    }
-    array.deallocate()
 }

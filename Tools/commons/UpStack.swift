@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import NIOCore
 import ServiceKit
+import Spawn
 
 #if canImport(Glibc)
 import Glibc
@@ -124,8 +125,9 @@ struct UpStack {
                             eventStore: EventStoreLocation(plan.eventStore, dataDirectory: plan.dataDirectory))
         // Printed in one piece at the end, rather than between the services' log lines.
         var report: [String] = []
+        let missing: [String]
         do {
-            try await seeder.run(running: Set(plan.running.map(\.name))) { report.append($0) }
+            missing = try await seeder.run(running: Set(plan.running.map(\.name))) { report.append($0) }
         } catch {
             guard !Task.isCancelled else { return }
             for line in report { console.say(line) }
@@ -133,6 +135,9 @@ struct UpStack {
             return
         }
         for line in report { console.say(line) }
+        guard missing.isEmpty else {
+            return console.say("not marked as seeded, so the next start seeds again: \(missing.joined(separator: " and ")) not found")
+        }
         do {
             try Data("seeded by commons up at \(Date().formatted(.iso8601))\n".utf8).write(to: plan.seededMarker)
         } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import Spawn
 import Synchronization
 
 #if canImport(Glibc)
