@@ -1,5 +1,6 @@
 import CommonsClient
 import Foundation
+import Spawn
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,7 +10,8 @@ import Darwin
 /// The production topology on this machine, started by the test process itself: the
 /// service executables that `swift build` / `swift test` put in `.build/debug` (or
 /// `COMMONS_E2E_BIN_DIR`), each on a free port with the environment `docker-compose.yml`
-/// gives it, on the PostgreSQL of `COMMONS_TEST_POSTGRES_URL` (a fresh database in it), behind
+/// gives it, on the PostgreSQL of `COMMONS_E2E_POSTGRES_URL`, else `COMMONS_TEST_POSTGRES_URL`
+/// (a fresh database in it), behind
 /// a gateway. Everything it starts is stopped at the end.
 ///
 /// The gateway is, in this order of preference:
@@ -63,11 +65,11 @@ actor Topology {
     /// The services whose executables were found and started.
     nonisolated let started: Set<Service>
     private nonisolated let ports: [Service: Int]
-    private var children: [Service: Process] = [:]
+    private var children: [Service: SpawnedProcess] = [:]
     private var environments: [Service: [String: String]] = [:]
-    private var gatewayProcess: Process?
+    private var gatewayProcess: SpawnedProcess?
     /// Kills what this run started if the test process dies without stopping it (a crash).
-    private var watchdog: Process?
+    private var watchdog: SpawnedProcess?
     /// The database made for this run, dropped at the end: (server URL, name).
     private var database: (server: String, name: String)?
 
@@ -119,7 +121,10 @@ actor Topology {
 
     static func start() async throws -> Topology {
         let environment = ProcessInfo.processInfo.environment
-        guard let postgres = environment["COMMONS_TEST_POSTGRES_URL"], !postgres.isEmpty else {
+        // A cluster of its own when there is one (scripts/with-postgres.sh makes it): other
+        // suites' open transactions would hold back the visibility horizon of a shared one.
+        guard let postgres = [environment["COMMONS_E2E_POSTGRES_URL"], environment["COMMONS_TEST_POSTGRES_URL"]]
+            .compactMap({ $0 }).first(where: { !$0.isEmpty }) else {
             throw Failure("set COMMONS_TEST_POSTGRES_URL, e.g. scripts/with-postgres.sh swift test --filter EndToEndTests")
         }
         let root = repositoryRoot
@@ -130,14 +135,18 @@ actor Topology {
         }
         let run = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("commons-e2e-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: run, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        let (database, databaseName) = try freshDatabase(in: postgres)
+        let (database, databaseName) = try await freshDatabase(in: postgres)
         let admin = "admin-\(UUID().uuidString.prefix(8).lowercased())@e2e.commons.test"
         // Values docker-compose.yml reads from the environment (`${VAR:-default}`), set here as
         // an operator would: a cheap bcrypt cost for speed, an admin, no rate limit in the way.
         let composeInputs = ["COMMONS_BCRYPT_COST": "4", "COMMONS_BOOTSTRAP_ADMIN_EMAIL": admin,
                              "COMMONS_RATE_LIMIT_PER_MINUTE": "100000", "COMMONS_LOG_LEVEL": "info"]
 
-        if let nginx = findNginx() {
+        let nginx = findNginx()
+        if nginx == nil, environment["COMMONS_E2E_GATEWAY"] == "nginx" {
+            throw Failure("COMMONS_E2E_GATEWAY=nginx, but no nginx executable is on PATH, /usr/sbin or /usr/local/sbin")
+        }
+        if let nginx {
             var ports: [Service: Int] = [:]
             for service in Service.allCases { ports[service] = try freePort() }
             let gatewayPort = try freePort()
@@ -180,7 +189,7 @@ actor Topology {
     }
 
     private func startServices(composeInputs: [String: String], postgres: String) async throws {
-        let compose = try Self.composeEnvironments(root: root, inputs: composeInputs)
+        let compose = try await Self.composeEnvironments(root: root, inputs: composeInputs)
         // accounts first: the others fetch its public keys when they start.
         let order = [Service.accounts] + Service.allCases.filter { $0 != .accounts && started.contains($0) }
         for service in order {
@@ -202,33 +211,21 @@ actor Topology {
     }
 
     private func launch(_ service: Service) throws {
-        let process = Process()
-        process.executableURL = executable(service)
-        process.environment = environments[service]
-        process.standardInput = FileHandle.nullDevice
-        let log = try Self.appendingLog(runDirectory.appendingPathComponent("\(service.rawValue).log"))
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
-        children[service] = process
+        let log = Self.log(named: service.rawValue, in: runDirectory)
+        children[service] = try SpawnedProcess(executable(service).path, environment: environments[service], stdout: log, stderr: log)
         recordPids()
     }
 
     /// Starts the watchdog: when this test process is gone (or a zombie its parent has not
-    /// reaped yet), it kills every process whose id
+    /// reaped yet; read from /proc, so it needs no `ps`), it kills every process whose id
     /// is in `pids` and removes the run directory, so a crashed run leaves nothing behind.
     private func startWatchdog() throws {
         let script = """
-            while state=$(ps -o stat= -p \(ProcessInfo.processInfo.processIdentifier)) && [ "${state#Z}" = "$state" ]; do sleep 1; done
+            while stat=$(cat /proc/\(ProcessInfo.processInfo.processIdentifier)/stat 2>/dev/null) && state=${stat##*) } && [ "${state%% *}" != Z ]; do sleep 1; done
             for pid in $(cat "$1/pids" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null; done
             rm -rf "$1"
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script, "watchdog", runDirectory.path]
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        watchdog = process
+        watchdog = try SpawnedProcess("/bin/sh", ["-c", script, "watchdog", runDirectory.path])
     }
 
     private func recordPids() {
@@ -238,7 +235,7 @@ actor Topology {
 
     private func startNginx(_ nginx: String) async throws {
         let script = root.appendingPathComponent("scripts/gateway-conf.sh").path
-        var conf = try Self.output(of: "/bin/bash", [script, "--port", String(gatewayURL.port!), "--run-dir", runDirectory.path,
+        var conf = try await Self.output(of: "/bin/bash", [script, "--port", String(gatewayURL.port!), "--run-dir", runDirectory.path,
                                                        root.appendingPathComponent("deploy/nginx.conf").path])
         for service in Service.allCases {
             // A service that is not running gets a port nothing listens on: 502, never another stack's service.
@@ -247,15 +244,10 @@ actor Topology {
         let file = runDirectory.appendingPathComponent("nginx.conf")
         try conf.write(to: file, atomically: true, encoding: .utf8)
         let prefix = runDirectory.path + "/"
-        _ = try Self.output(of: nginx, ["-t", "-q", "-p", prefix, "-e", "stderr", "-c", file.path, "-g", "pid \(runDirectory.path)/nginx.pid;"])
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: nginx)
-        process.arguments = ["-p", prefix, "-e", "stderr", "-c", file.path, "-g", "pid \(runDirectory.path)/nginx.pid; daemon off;"]
-        let log = try Self.appendingLog(runDirectory.appendingPathComponent("nginx.log"))
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
-        gatewayProcess = process
+        _ = try await Self.output(of: nginx, ["-t", "-q", "-p", prefix, "-e", "stderr", "-c", file.path, "-g", "pid \(runDirectory.path)/nginx.pid;"])
+        let log = Self.log(named: "nginx", in: runDirectory)
+        gatewayProcess = try SpawnedProcess(nginx, ["-p", prefix, "-e", "stderr", "-c", file.path, "-g", "pid \(runDirectory.path)/nginx.pid; daemon off;"],
+                                            stdout: log, stderr: log)
         recordPids()
     }
 
@@ -267,17 +259,10 @@ actor Topology {
         var environment = ProcessInfo.processInfo.environment
         environment.merge(inputs) { $1 }
         environment["COMMONS_EVENT_STORE"] = postgres
-        let process = Process()
-        process.executableURL = commons
-        process.arguments = ["up", "--no-seed", "--gateway-port", String(gatewayPort), "--port-offset", String(offset),
-                             "--data-dir", runDirectory.appendingPathComponent("data").path]
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        let log = try Self.appendingLog(runDirectory.appendingPathComponent("commons-up.log"))
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
-        gatewayProcess = process
+        let log = Self.log(named: "commons-up", in: runDirectory)
+        gatewayProcess = try SpawnedProcess(commons.path, ["up", "--no-seed", "--gateway-port", String(gatewayPort), "--port-offset", String(offset),
+                                                           "--data-dir", runDirectory.appendingPathComponent("data").path],
+                                            environment: environment, stdout: log, stderr: log)
         recordPids()
     }
 
@@ -388,19 +373,13 @@ actor Topology {
         for process in all where process.isRunning { process.terminate() }
         let deadline = ContinuousClock.now + .seconds(10)
         while all.contains(where: \.isRunning), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(100)) }
-        for process in all where process.isRunning {
-            #if canImport(Glibc)
-            _ = Glibc.kill(process.processIdentifier, SIGKILL)
-            #else
-            _ = Darwin.kill(process.processIdentifier, SIGKILL)
-            #endif
-        }
+        for process in all { process.send(SIGKILL) }
         children = [:]
         gatewayProcess = nil
         watchdog?.terminate()
         watchdog = nil
         if let database {
-            _ = try? Self.output(of: "/usr/bin/env", ["psql", "-q", database.server, "-c", "DROP DATABASE IF EXISTS \(database.name) WITH (FORCE)"])
+            _ = try? await Self.output(of: "/usr/bin/env", ["psql", "-q", database.server, "-c", "DROP DATABASE IF EXISTS \(database.name) WITH (FORCE)"])
             self.database = nil
         }
         if ProcessInfo.processInfo.environment["COMMONS_E2E_KEEP"] == nil {
@@ -414,7 +393,7 @@ actor Topology {
 
     /// Each service's environment from docker-compose.yml, its `${VAR:-default}` values read
     /// from `inputs` and this process's environment, as Compose (and run-topology.sh) reads them.
-    static func composeEnvironments(root: URL, inputs: [String: String]) throws -> [String: [String: String]] {
+    static func composeEnvironments(root: URL, inputs: [String: String]) async throws -> [String: [String: String]] {
         let script = """
             import json, os, re, sys, yaml
             compose = yaml.safe_load(open(sys.argv[1]))['services']
@@ -432,7 +411,7 @@ actor Topology {
         var failure = ""
         for python in ["python3", "/usr/bin/python3"] where text == nil {
             do {
-                text = try output(of: "/usr/bin/env", [python, "-c", script, root.appendingPathComponent("docker-compose.yml").path],
+                text = try await output(of: "/usr/bin/env", [python, "-c", script, root.appendingPathComponent("docker-compose.yml").path],
                                   environment: environment)
             } catch {
                 failure = "\(error)"
@@ -449,11 +428,11 @@ actor Topology {
 
     /// A new database in the PostgreSQL of `url` (via psql), so that this run's log holds only
     /// its own events; the URL itself when psql is missing.
-    static func freshDatabase(in url: String) throws -> (url: String, name: String?) {
-        guard var components = URLComponents(string: url) else { throw Failure("COMMONS_TEST_POSTGRES_URL is not a URL: \(url)") }
+    static func freshDatabase(in url: String) async throws -> (url: String, name: String?) {
+        guard var components = URLComponents(string: url) else { throw Failure("the PostgreSQL URL is not a URL: \(url)") }
         let name = "commons_e2e_\(UUID().uuidString.prefix(8).lowercased())"
         do {
-            _ = try output(of: "/usr/bin/env", ["psql", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", "CREATE DATABASE \(name)"])
+            _ = try await output(of: "/usr/bin/env", ["psql", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", "CREATE DATABASE \(name)"])
         } catch {
             print("end-to-end: could not create a database (\(error)); using \(components.path) as it is")
             return (url, nil)
@@ -468,31 +447,18 @@ actor Topology {
         return path.map { "\($0)/nginx" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    static func output(of executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure("\(executable) \(arguments.prefix(2).joined(separator: " ")) failed: \(String(decoding: errors, as: UTF8.self))")
+    /// What `executable` wrote to stdout; throws with its stderr when it fails.
+    static func output(of executable: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> String {
+        let result = try await SpawnedProcess.output(of: executable, arguments, environment: environment)
+        guard result.status == .exited(0) else {
+            throw Failure("\(executable) \(arguments.prefix(2).joined(separator: " ")) \(result.status): \(result.stderr)")
         }
-        return String(decoding: data, as: UTF8.self)
+        return result.stdout
     }
 
-    static func appendingLog(_ url: URL) throws -> FileHandle {
-        if !FileManager.default.fileExists(atPath: url.path) { _ = FileManager.default.createFile(atPath: url.path, contents: nil) }
-        let handle = try FileHandle(forWritingTo: url)
-        handle.seekToEndOfFile()
-        return handle
+    /// Where a process's output goes: `<name>.log` in `directory`, appended to.
+    static func log(named name: String, in directory: URL) -> ForkExec.Stream {
+        .file(directory.appendingPathComponent("\(name).log").path)
     }
 
     /// A port on 127.0.0.1 that nothing listens on now (the kernel's choice).
