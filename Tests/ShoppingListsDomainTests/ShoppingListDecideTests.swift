@@ -122,3 +122,32 @@ struct ShoppingListDecideTests {
         #expect(throws: ShoppingListError.listNotFound) { try left.decide(.setChecked(itemId: milk, checked: true), by: member) }
     }
 }
+
+@Suite("following a list live")
+struct ListWatchTests {
+    let owner = UUID()
+    let member = UUID()
+
+    var shared: ShoppingListState { .replay([.created(ownerId: owner, name: nil), .memberAdded(member)]) }
+
+    @Test("a removed member is sent their removal and nothing after it")
+    func removal() {
+        var watch = ListWatch(state: shared, watcher: member)
+        let secret = ShoppingListChange.itemAdded(ItemDraft(itemId: UUID(), authorId: owner, productId: nil, text: "secret", quantity: 1, note: nil), rank: 1)
+        let admitted = [ShoppingListChange.renamed(name: nil), .memberRemoved(member, by: owner), secret, .memberAdded(member)].map { watch.admit($0) }
+        #expect(admitted == [true, true, false, false])
+        #expect(watch.isOver)
+    }
+
+    @Test("a deleted list ends every watch; another member's removal ends none")
+    func deletion() {
+        var watch = ListWatch(state: shared, watcher: owner)
+        let removal = watch.admit(.memberRemoved(member, by: owner))
+        #expect(removal && !watch.isOver)
+        let deletion = watch.admit(.deleted)
+        #expect(deletion && watch.isOver)
+        let afterwards = watch.admit(nil)
+        #expect(!afterwards)
+        #expect(ListWatch(state: ShoppingListState(), watcher: owner).isOver)
+    }
+}

@@ -223,6 +223,21 @@ struct ListsHTTPTests {
             #expect(try await [one, two] == [.ok, .ok])
             #expect((try await client.view(list, as: ada)["items"] as? [[String: Any]])?.first { $0["id"] as? String == eggs.key }?["quantity"] as? Int == 13)
 
+            // Command ids are the client's: another member's command with the same id is a
+            // different command, applied in its own right.
+            let grace = try await client.account()
+            #expect(try await client.call(.post, "/v1/lists/\(list.key)/members", as: ada, json: ["accountId": grace.id.key]).status == .ok)
+            let hers = try await client.call(.post, "/v1/lists/\(list.key)/commands", as: grace, json: ["commands": [
+                ["commandId": "b1", "type": "changeQuantity", "itemId": eggs.key, "delta": 1],
+                ["commandId": "a3", "type": "addItem", "productId": TestCatalog.butter.key],
+            ]])
+            let herResults = try #require(hers.json["results"] as? [String: [String: Any]])
+            #expect(["b1", "a3"].allSatisfy { herResults[$0]?["status"] as? String == "applied" && herResults[$0]?["replayed"] as? Bool == false },
+                    "\(hers.text)")
+            let shared = try #require(try await client.view(list, as: ada)["items"] as? [[String: Any]])
+            #expect(shared.first { $0["id"] as? String == eggs.key }?["quantity"] as? Int == 14)
+            #expect(shared.count == 3)
+
             let malformed = try await client.call(.post, "/v1/lists/\(list.key)/commands", as: ada, json: ["commands": [
                 ["commandId": "", "type": "fly"], ["commandId": "x", "type": "check"], ["commandId": "x", "type": "rename"],
             ]])

@@ -53,7 +53,7 @@ struct ShoppingListCommands: Sendable {
             var results: [CommandResult] = []
             var batch: [NewEvent] = []
             for command in commands {
-                if ids.contains(ShoppingStreams.eventId(list: listId, command: command.commandId, index: 0)) {
+                if ids.contains(ShoppingStreams.eventId(list: listId, actor: actor, command: command.commandId, index: 0)) {
                     results.append(.applied(replayed: true))
                     continue
                 }
@@ -61,7 +61,7 @@ struct ShoppingListCommands: Sendable {
                     let changes = try state.decide(command.command, by: actor)
                     for (index, change) in changes.enumerated() {
                         state.evolve(change)
-                        let id = ShoppingStreams.eventId(list: listId, command: command.commandId, index: index)
+                        let id = ShoppingStreams.eventId(list: listId, actor: actor, command: command.commandId, index: index)
                         batch.append(try EventCatalog.encode(try await event(for: change, list: listId, actor: actor), id: id, metadata: metadata))
                     }
                     results.append(.applied(replayed: false))

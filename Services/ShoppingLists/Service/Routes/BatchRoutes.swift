@@ -40,7 +40,7 @@ extension ShoppingListsAPI {
             let identity = try context.requireIdentity()
             let listId = try context.parameters.uuid("id")
             let body = try await request.decodeJSON(as: BatchBody.self, context: context)
-            let commands = try Self.commands(body)
+            let commands = try Self.commands(body, list: listId, actor: identity.accountId)
             let outcome = try await run {
                 try await lists.execute(commands, on: listId, by: identity.accountId, metadata: context.eventMetadata)
             }
@@ -59,8 +59,8 @@ extension ShoppingListsAPI {
         }
     }
 
-    /// The domain commands of a batch; a 422 listing every malformed entry.
-    static func commands(_ body: BatchBody) throws -> [ClientCommand] {
+    /// The domain commands of `actor`'s batch for list `listId`; a 422 listing every malformed entry.
+    static func commands(_ body: BatchBody, list listId: UUID, actor: UUID) throws -> [ClientCommand] {
         var errors: [String: [String]] = [:]
         if body.commands.isEmpty { errors["commands"] = ["must hold at least one command"] }
         if body.commands.count > maxBatch { errors["commands"] = ["must hold at most \(maxBatch) commands"] }
@@ -77,7 +77,7 @@ extension ShoppingListsAPI {
             let command: ShoppingListCommand?
             switch entry.type {
             case "addItem":
-                command = .addItem(itemId: entry.itemId ?? ShoppingStreams.derivedId("item|\(entry.commandId)"), productId: entry.productId,
+                command = .addItem(itemId: entry.itemId ?? ShoppingStreams.itemId(list: listId, actor: actor, command: entry.commandId), productId: entry.productId,
                                    text: entry.text, quantity: entry.quantity ?? 1, note: entry.note)
             case "changeQuantity":
                 command = need(entry.itemId, "itemId").flatMap { item in need(entry.delta, "delta").map { .changeQuantity(itemId: item, delta: $0) } }

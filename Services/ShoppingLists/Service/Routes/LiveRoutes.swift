@@ -41,7 +41,9 @@ extension ShoppingListsAPI {
             return Response.serverSentEvents { sink in
                 var sent = resumeAfter
                 let history = try await store.read(stream: stream)
-                var state = ShoppingListState.replay(try history.compactMap { try CommonsEvents.catalog.decode($0).flatMap(ShoppingListChange.init) })
+                var watch = ListWatch(
+                    state: .replay(try history.compactMap { try CommonsEvents.catalog.decode($0).flatMap(ShoppingListChange.init) }),
+                    watcher: identity.accountId)
                 var stateVersion = history.last?.version ?? 0
                 var quietSince = ContinuousClock.now
                 while !Task.isCancelled {
@@ -53,7 +55,8 @@ extension ShoppingListsAPI {
                     for recorded in fresh {
                         guard let event = try CommonsEvents.catalog.decode(recorded) else { continue }
                         if recorded.version > stateVersion {
-                            if let change = ShoppingListChange(event) { state.evolve(change) }
+                            // Checked per event, not per read: a removal and what follows it can arrive together.
+                            guard watch.admit(ShoppingListChange(event)) else { return }
                             stateVersion = recorded.version
                         }
                         try await sink.send(try .json(try await changeView(event, recorded, reader: reader), id: String(recorded.version), name: "change"))
@@ -62,7 +65,7 @@ extension ShoppingListsAPI {
                         if let until, sent >= until { return }
                     }
                     // A member who left or was removed, or a deleted list, ends the stream once it is sent.
-                    if sent >= stateVersion, !state.isMember(identity.accountId) { return }
+                    if sent >= stateVersion, watch.isOver { return }
                     if !fresh.isEmpty { continue }
                     if ContinuousClock.now - quietSince >= Self.keepAliveInterval {
                         try await sink.keepAlive()

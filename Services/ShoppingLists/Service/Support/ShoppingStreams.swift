@@ -16,10 +16,18 @@ enum ShoppingStreams {
         derivedId("review|\(product.key)|\(author.key)")
     }
 
-    /// The id of the `index`th event that client command `commandId` appends to list
-    /// `listId`: the same command sent again makes the same ids, so the log recognises it.
-    static func eventId(list: UUID, command commandId: String, index: Int) -> UUID {
-        derivedId("list-command|\(list.key)|\(commandId)|\(index)")
+    /// The id of the `index`th event that `actor`'s client command `commandId` appends to
+    /// list `listId`: the same command sent again by the same person makes the same ids, so
+    /// the log recognises it. Command ids are chosen by clients, so two members may pick the
+    /// same one; the actor keeps their commands apart.
+    static func eventId(list: UUID, actor: UUID, command commandId: String, index: Int) -> UUID {
+        derivedId("list-command|\(list.key)|\(actor.key)|\(commandId)|\(index)")
+    }
+
+    /// The id of an item that `actor`'s client command `commandId` adds to list `listId`
+    /// when the client named none: a retry adds the same item, other people's commands never do.
+    static func itemId(list: UUID, actor: UUID, command commandId: String) -> UUID {
+        derivedId("item|\(list.key)|\(actor.key)|\(commandId)")
     }
 
     /// A version-5-shaped UUID from the SHA-256 of `name`.
