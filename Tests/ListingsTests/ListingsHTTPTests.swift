@@ -73,6 +73,9 @@ struct ListingsHTTPTests {
             let invalid = try await client.call(.patch, path, as: owner, json: ["title": "", "category": "Boats"], headers: [.ifMatch: etag])
             #expect(invalid.status == .unprocessableContent)
             #expect(Set(invalid.errors.keys) == ["title", "category"])
+            let badImage = try await client.call(.patch, path, as: owner, json: ["title": "", "imageIds": [UUID().uuidString]], headers: [.ifMatch: etag])
+            #expect(badImage.status == .unprocessableContent)
+            #expect(Set(badImage.errors.keys) == ["title", "imageIds[0]"])  // every bad field, not just the first found
 
             let edited = try await client.call(.patch, path, as: owner, json: [
                 "title": "Walnut chair", "price": ["amountMinor": 1_000, "currency": "EUR"], "pickupLocation": ["lat": 52.3600, "lon": 4.8852],

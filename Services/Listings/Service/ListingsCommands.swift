@@ -44,7 +44,7 @@ struct ListingsCommands: Sendable {
     }
 
     /// Replaces the owner's draft with `change` applied to it, at `expectedVersion`.
-    func edit(_ id: UUID, by actor: UUID, expectedVersion: Int64, metadata: EventMetadata,
+    func edit(_ id: UUID, by actor: UUID, expectedVersion: Int64, metadata: EventMetadata, alsoInvalid: [String: [String]] = [:],
               change: (inout ListingDraft) -> Void) async throws -> (ListingState, Checkpoint) {
         let loaded = try await read(id, as: actor)
         let state = loaded.state
@@ -53,6 +53,8 @@ struct ListingsCommands: Sendable {
         var draft = state.draft(place: loaded.place)
         change(&draft)
         let normalized = draft.normalized
+        // Faults found outside the draft (e.g. unknown image ids) are reported with the draft's own, all at once.
+        if !alsoInvalid.isEmpty { throw ListingError.invalid(normalized.problems().merging(alsoInvalid) { $0 + $1 }) }
         let newPlace: PickupPlace? = normalized.pickupLocation.map { PickupPlace(location: $0, streetAddress: normalized.streetAddress) }
         var sealed: Sealed?
         if let newPlace, newPlace != loaded.place, normalized.problems().isEmpty { sealed = try await sealer.seal(newPlace, for: actor) }

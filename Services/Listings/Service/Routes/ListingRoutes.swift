@@ -38,13 +38,11 @@ extension ListingsAPI {
             let id = try context.parameters.uuid("id")
             let expected = try request.requireIfMatch()
             let body = try await request.decodeJSON(as: ListingBody.self, context: context)
-            if let imageIds = body.imageIds {
-                let problems = try await imageProblems(imageIds)
-                guard problems.isEmpty else { throw Problem.validation(problems) }
-            }
+            let badImages = try await imageProblems(body.imageIds ?? [])
             do {
                 let result = try await run {
-                    try await commands.edit(id, by: identity.accountId, expectedVersion: expected, metadata: context.eventMetadata) { draft in
+                    try await commands.edit(id, by: identity.accountId, expectedVersion: expected, metadata: context.eventMetadata,
+                                            alsoInvalid: badImages) { draft in
                         body.patch(&draft)
                     }
                 }
