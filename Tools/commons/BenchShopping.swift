@@ -4,8 +4,8 @@ import EventLogSQLite
 import Foundation
 import ShoppingListsService
 
-/// `commons bench shopping`: product searches/s over the shipped catalogue and list edits/s
-/// by 8 concurrent clients, each on its own list, each beside the raw operation underneath
+/// `commons bench shopping`: product searches/s over the shipped catalogue and list edits/s,
+/// each by 8 concurrent clients (edits each on its own list), each beside the raw operation underneath
 /// (a bare FTS5 match; an append with no load, decision or check).
 struct BenchShopping: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,7 +17,7 @@ struct BenchShopping: AsyncParsableCommand {
     @Option(help: "Seconds to measure each side of each case.")
     var seconds: Double = 5
 
-    @Option(help: "Concurrent clients, each editing its own list.")
+    @Option(help: "Concurrent clients, searching, then each editing its own list.")
     var clients = 8
 
     func validate() throws {
@@ -34,7 +34,7 @@ struct BenchShopping: AsyncParsableCommand {
         let data = try Data(contentsOf: URL(fileURLWithPath: catalog))
         Bench.note("importing \(catalog) and building the read model")
         let catalogue = try await ShoppingListsBenchmark.catalogue(data: data, store: store, directory: directory)
-        let searchers = ProcessInfo.processInfo.activeProcessorCount
+        let searchers = clients
         // Words people type, whole and half-typed, so both prefix and full matches are measured.
         let words = ["milk", "whole mil", "bread", "choc", "olive oil", "pasta", "yog", "coffee beans", "apple", "frozen pi", "tea", "butter"]
         Bench.note("searching")

@@ -17,6 +17,7 @@ enum DemoAdmin {
 func seedDonations(_ api: SeedClient, _ state: inout SeedState, _ report: (String) -> Void) async throws {
     guard let file = SeedData.organizationsFile() else {
         report("donations: Data/organizations.json not found (set COMMONS_ORGANIZATIONS_FILE); skipped")
+        state.missing.append("Data/organizations.json")
         return
     }
     let data = try SeedData.decode(file)
@@ -70,19 +71,9 @@ enum SeedData {
         }
     }
 
-    /// `COMMONS_ORGANIZATIONS_FILE`, else `Data/organizations.json` in the working directory
-    /// or in a directory above the `commons` executable (the repository it was built in).
+    /// `COMMONS_ORGANIZATIONS_FILE`, else `Data/organizations.json` (see ``DemoDataFile``).
     static func organizationsFile() -> URL? {
-        if let path = EnvironmentVariables().string("COMMONS_ORGANIZATIONS_FILE") { return URL(fileURLWithPath: path) }
-        var candidates = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
-        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
-            for _ in 0..<5 {
-                candidates.append(directory)
-                directory = directory.deletingLastPathComponent()
-            }
-        }
-        return candidates.map { $0.appendingPathComponent("Data/organizations.json") }.first { FileManager.default.fileExists(atPath: $0.path) }
+        DemoDataFile.locate("organizations.json", overriddenBy: "COMMONS_ORGANIZATIONS_FILE")
     }
 
     static func decode(_ file: URL) throws -> File {

@@ -7,7 +7,7 @@ import ShoppingListsService
 /// through the shopping-lists command path when the catalogue is empty, then makes a
 /// shared list for Ada and Grace through the public API, unless Ada has lists already.
 func seedShoppingLists(_ api: SeedClient, _ state: inout SeedState, _ report: (String) -> Void) async throws {
-    try await seedCatalogue(api, eventStore: state.eventStore, report: report)
+    if try await !seedCatalogue(api, eventStore: state.eventStore, report: report) { state.missing.append("Data/catalog.json") }
     let ada = try await state.accessToken(of: "ada@commons.local", api: api)
     let grace = try await state.accessToken(of: "grace@commons.local", api: api)
     let existing = try await api.get("/v1/lists", token: ada)
@@ -38,15 +38,22 @@ func seedShoppingLists(_ api: SeedClient, _ state: inout SeedState, _ report: (S
     report("shopping-lists: \"Weekend groceries\" (Ada, shared with Grace, \(added + 1) items) and \"Office snacks\" (Grace)")
 }
 
-/// Imports the catalogue when the service has no products yet, then waits until it shows them.
-private func seedCatalogue(_ api: SeedClient, eventStore: EventStoreLocation, report: (String) -> Void) async throws {
+/// Imports the catalogue when the service has no products yet, then waits until it shows
+/// them. False when there is no catalogue file to import.
+private func seedCatalogue(_ api: SeedClient, eventStore: EventStoreLocation, report: (String) -> Void) async throws -> Bool {
     let probe = try await api.get("/v1/products?limit=1")
     guard probe.status == 200 else { throw CommandFailure("shopping-lists: searching products answered \(probe.status): \(probe.detail)") }
-    guard try probe.decode(Page.self).items.isEmpty else { return report("shopping-lists: the catalogue is imported already") }
-    let path = EnvironmentVariables().string("COMMONS_CATALOG_FILE", default: "Data/catalog.json")
-    guard let data = FileManager.default.contents(atPath: path) else {
-        return report("shopping-lists: no catalogue at \(path) (set COMMONS_CATALOG_FILE); the catalogue stays empty")
+    guard try probe.decode(Page.self).items.isEmpty else {
+        report("shopping-lists: the catalogue is imported already")
+        return true
     }
+    guard let file = DemoDataFile.locate("catalog.json", overriddenBy: "COMMONS_CATALOG_FILE"),
+          let data = FileManager.default.contents(atPath: file.path)
+    else {
+        report("shopping-lists: Data/catalog.json not found (set COMMONS_CATALOG_FILE); the catalogue stays empty")
+        return false
+    }
+    let path = file.path
     var logger = Logger(label: "commons")
     logger.logLevel = .critical
     let store = try await eventStore.open(logger: logger)
@@ -64,7 +71,7 @@ private func seedCatalogue(_ api: SeedClient, eventStore: EventStoreLocation, re
     // The lists below name products, so the service must have read the whole import first.
     let deadline = ContinuousClock.now + .seconds(60)
     while ContinuousClock.now < deadline {
-        if try await api.get("/v1/products?limit=1", headers: ["Commons-Min-Position": head]).status == 200 { return }
+        if try await api.get("/v1/products?limit=1", headers: ["Commons-Min-Position": head]).status == 200 { return true }
         try await Task.sleep(for: .milliseconds(200))
     }
     throw CommandFailure("shopping-lists: the service did not read the imported catalogue within 60 s")

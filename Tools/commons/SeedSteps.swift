@@ -20,8 +20,10 @@ struct Seeder {
     ]
 
     /// Runs the steps of the services in `running` (every step when nil), reporting what
-    /// it did line by line.
-    func run(running: Set<String>?, report: (String) -> Void) async throws {
+    /// it did line by line. Returns the demo data files that were not found (their data is
+    /// missing; seeding again once they are there adds it).
+    @discardableResult
+    func run(running: Set<String>?, report: (String) -> Void) async throws -> [String] {
         var state = SeedState()
         state.eventStore = eventStore ?? EnvironmentVariables().eventStore
         for step in Self.steps {
@@ -31,6 +33,7 @@ struct Seeder {
             }
             try await step.run(api, &state, report)
         }
+        return state.missing
     }
 
     /// The running services, as the gateway's `/health/ready` lists them; nil when the
@@ -60,6 +63,8 @@ struct SeedStep: Sendable {
 struct SeedState: Sendable {
     /// The stack's event log: the one `commons up` or `commons seed --event-store` names, else the environment's.
     var eventStore = EnvironmentVariables().eventStore
+    /// Demo data files a step did not find, so its data is missing.
+    var missing: [String] = []
     /// Access tokens of demo accounts by email, for steps that act as someone.
     private var accessTokens: [String: String] = [:]
 
