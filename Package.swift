@@ -143,7 +143,7 @@ let package = Package(
         .testTarget(
             name: "GeoSearchTests",
             dependencies: [
-                "GeoSearchService", "GeoSearchDomain", "Geo", "ServiceKit", "EventLog", "EventLogTestSupport", "Contracts",
+                "GeoSearchService", "GeoSearchDomain", "Geo", "ServiceKit", "EventLog", "EventLogTestSupport", "Contracts", "ReadModel",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
