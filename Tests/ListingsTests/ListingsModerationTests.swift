@@ -54,6 +54,9 @@ struct ListingsModerationTests {
             let hiding = try await client.call(.post, "\(path)/reports", as: bob, json: ["reason": "Prohibited item"])
             #expect((try await client.get(path, after: hiding.position)).status == .notFound)
             #expect((try await client.get(path, as: owner, after: nil)).json["status"] as? String == "hidden")
+            #expect((try await client.get(path, as: admin, after: nil)).json["status"] as? String == "hidden")  // what is reviewed can be seen
+            // To everyone else it does not exist: a request is not found either, rather than refused for its status.
+            #expect((try await client.call(.post, "\(path)/requests", as: ada, json: ["message": "Still there?"])).status == .notFound)
             #expect(try await client.items("/v1/listings", after: nil).isEmpty)
             #expect(try await client.items("/v1/listings?author=me&status=hidden", as: owner, after: nil).ids == [id])
             let events = try await client.runtime.store.read(stream: "listing-\(id)")

@@ -30,7 +30,7 @@ extension ListingsAPI {
         }
         router.get("/v1/listings/{id}") { _, context in
             let id = try context.parameters.uuid("id")
-            let view = try await view(id, as: context.identity?.accountId)
+            let view = try await view(id, as: context.identity?.accountId, moderator: context.identity?.role == .admin)
             return try Response.json(view, version: view.version)
         }
         router.patch("/v1/listings/{id}") { request, context in

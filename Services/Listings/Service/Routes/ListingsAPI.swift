@@ -42,11 +42,15 @@ struct ListingsAPI: Sendable {
     }
 
     /// The listing as `reader` may see it; 404 when it does not exist or its owner is deleted.
-    func view(_ id: UUID, as reader: UUID?) async throws -> ListingView {
+    /// Also the gate of every route about one listing: a deleted owner's listing is not found
+    /// by anyone, and one hidden pending review only by its owner and by `moderator`s, who
+    /// must see what they review.
+    func view(_ id: UUID, as reader: UUID?, moderator: Bool = false) async throws -> ListingView {
         let loaded = try await run { try await commands.read(id, as: reader) }
         guard try await !isDeleted(loaded.state.ownerId) else { throw Problem.notFound("There is no such listing.") }
-        // A listing hidden pending review is shown to its owner only.
-        guard loaded.state.storedStatus != .hidden || reader == loaded.state.ownerId else { throw Problem.notFound("There is no such listing.") }
+        guard loaded.state.storedStatus != .hidden || reader == loaded.state.ownerId || moderator else {
+            throw Problem.notFound("There is no such listing.")
+        }
         return ListingView(loaded.state, place: loaded.place, showPromise: reader == loaded.state.ownerId, now: clock.now())
     }
 

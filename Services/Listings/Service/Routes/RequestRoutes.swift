@@ -32,8 +32,7 @@ extension ListingsAPI {
             guard (1...Self.maximumRequestMessageLength).contains(message.count) else {
                 throw Problem.validation(["message": ["must be 1 to \(Self.maximumRequestMessageLength) characters"]])
             }
-            let state = try await run { try await commands.load(id) }
-            guard try await !isDeleted(state.ownerId) else { throw ListingError.notFound.problem }
+            _ = try await view(id, as: identity.accountId)  // what its reader may not see cannot be requested
             let (requestId, position) = try await run {
                 try await commands.request(id, by: identity.accountId, message: message, metadata: context.eventMetadata)
             }
