@@ -107,4 +107,35 @@ struct EndToEndTests {
         let anonymous = await #expect(throws: CommonsTransportError.self) { _ = try await E2E.app(topology).geo.alerts() }
         #expect(anonymous == .notSignedIn)
     }
+
+    // MARK: the gateway itself
+
+    @Test("the gateway: unknown paths and oversized bodies get problem documents; a request id is passed on and echoed")
+    func gateway() async throws {
+        let topology = try Topology.running()
+        let transport = URLSessionTransport(timeout: 10)
+        func send(_ method: String, _ path: String, headers: [String: String] = [:], body: Data? = nil) async throws -> HTTPResponseData {
+            try await transport.send(HTTPRequestData(method: method, url: topology.gatewayURL.appendingPathComponent(path), headers: headers, body: body))
+        }
+        func problem(_ response: HTTPResponseData) -> [String: Any] {
+            (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:]
+        }
+
+        let nowhere = try await send("GET", "v2/nowhere")
+        #expect(nowhere.status == 404)
+        #expect(nowhere.headers["content-type"]?.hasPrefix("application/problem+json") == true)
+        #expect(problem(nowhere)["status"] as? Int == 404)
+
+        let requestId = "e2e-\(UUID().uuidString.prefix(8))"
+        let traced = try await send("GET", "v1/users/\(UUID().uuidString.lowercased())", headers: ["X-Request-Id": requestId])
+        #expect(traced.status == 404)  // from accounts: no such user
+        #expect(traced.headers["x-request-id"] == requestId)
+
+        // 2 MiB of JSON to a route that takes small bodies (nginx allows 1 MiB outside /v1/images).
+        let huge = Data("{\"email\":\"\(String(repeating: "x", count: 2 << 20))\"}".utf8)
+        let tooLarge = try await send("POST", "v1/accounts", headers: ["Content-Type": "application/json"], body: huge)
+        #expect(tooLarge.status == 413)
+        #expect(tooLarge.headers["content-type"]?.hasPrefix("application/problem+json") == true)
+        #expect(problem(tooLarge)["status"] as? Int == 413)
+    }
 }
