@@ -77,19 +77,21 @@ enum E2E {
         if let position = from.positions.current { to.positions.observe(position) }
     }
 
-    /// The response bodies (or problem details) that `app` gets for `paths`, joined: what a
-    /// person could read there.
-    static func readable(_ app: CommonsClient, _ paths: [String]) async -> String {
+    /// The response bodies that `app` gets for `paths`, joined: what a person could read
+    /// there; and the paths that failed, with their status. A failure's own text is left
+    /// out, as it may repeat the path (which can hold what is looked for).
+    static func readable(_ app: CommonsClient, _ paths: [String]) async -> (text: String, failures: [String]) {
         var texts: [String] = []
+        var failures: [String] = []
         for path in paths {
             do {
                 texts.append(String(decoding: try await app.get(path), as: UTF8.self))
             } catch let problem as CommonsProblem {
-                texts.append("\(path): \(problem)")
+                failures.append("\(path): \(problem.status)")
             } catch {
-                texts.append("\(path): \(error)")
+                failures.append("\(path): \(type(of: error))")
             }
         }
-        return texts.joined(separator: "\n")
+        return (texts.joined(separator: "\n"), failures)
     }
 }
