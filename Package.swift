@@ -264,7 +264,7 @@ let package = Package(
         // shopping-lists tests
         .testTarget(
             name: "ShoppingListsDomainTests",
-            dependencies: ["ShoppingListsDomain", "Contracts", "Geo"],
+            dependencies: ["ShoppingListsDomain", "Contracts", "EventLog", "Geo"],
             path: "Tests/ShoppingListsDomainTests",
             swiftSettings: strict
         ),

@@ -57,6 +57,14 @@ public struct ProductDetail: Codable, Sendable, Equatable {
     }
 }
 
+/// One price a store asked for a product, from `since` (`GET /v1/products/{id}/prices`);
+/// `price` nil means the store stopped offering it.
+public struct PricePoint: Codable, Sendable, Equatable {
+    public var storeId: UUID
+    public var price: Money?
+    public var since: Date
+}
+
 /// A product often on the same lists as another (`GET /v1/products/{id}/related`).
 public struct RelatedProduct: Codable, Sendable, Equatable {
     public var product: Product
@@ -262,6 +270,12 @@ public struct ShoppingListsEndpoints: Sendable {
     public func product(_ id: UUID, near point: Coordinate? = nil, radiusKm: Double? = nil) async throws -> ProductDetail {
         try await client.call(Endpoint(.get, "/v1/products/\(segment(id))",
                                        query: query([("lat", point?.lat), ("lon", point?.lon), ("radius", radiusKm)]), auth: .optional))
+    }
+
+    /// Every price each store asked for a product, oldest first; of one store when given.
+    public func prices(_ id: UUID, store: UUID? = nil) async throws -> [PricePoint] {
+        try await client.call(Endpoint(.get, "/v1/products/\(segment(id))/prices", query: query([("storeId", store?.uuidString.lowercased())]),
+                                       auth: .none), as: Items<PricePoint>.self).items
     }
 
     /// Products most often on the same lists.

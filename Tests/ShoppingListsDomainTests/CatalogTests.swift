@@ -1,4 +1,5 @@
 import Contracts
+import EventLog
 import Foundation
 import Geo
 import ShoppingListsDomain
@@ -101,5 +102,28 @@ struct CatalogTests {
         #expect(ReviewRules.problems(rating: 5, text: "Great").isEmpty)
         #expect(Set(ReviewRules.problems(rating: 6, text: String(repeating: "x", count: 2_001)).keys) == ["rating", "text"])
         #expect(ReviewRules.problems(rating: 0, text: "").keys.contains("rating"))
+    }
+}
+
+@Suite("price history")
+struct PriceHistoryTests {
+    @Test("first offers, changes and withdrawals in order; one store's alone on request")
+    func entries() {
+        let (product, north, south) = (UUID(), UUID(), UUID())
+        let euros = { (cents: Int) in Money(amountMinor: cents, currency: "EUR") }
+        let at = { (day: Double) in Date(timeIntervalSince1970: 1_800_000_000 + day * 86_400) }
+        let details = ProductDetails(name: "Milk", brand: "Dairy", category: "Dairy", unit: "1 l", image: nil, caloriesPerUnit: 640)
+        let events: [(event: any EventContract, at: Date)] = [
+            (ProductListed(productId: product, details: details, offers: [ProductOffer(storeId: north, price: euros(99)),
+                                                                          ProductOffer(storeId: south, price: euros(109))]), at(0)),
+            (ProductDetailsChanged(productId: product, details: details), at(1)),
+            (ProductPriceChanged(productId: product, storeId: north, price: euros(105), previous: euros(99)), at(2)),
+            (ProductOfferWithdrawn(productId: product, storeId: south), at(3)),
+        ]
+        #expect(PriceHistory.entries(events) == [
+            .init(storeId: north, price: euros(99), since: at(0)), .init(storeId: south, price: euros(109), since: at(0)),
+            .init(storeId: north, price: euros(105), since: at(2)), .init(storeId: south, price: nil, since: at(3)),
+        ])
+        #expect(PriceHistory.entries(events, store: north).map(\.price) == [euros(99), euros(105)])
     }
 }

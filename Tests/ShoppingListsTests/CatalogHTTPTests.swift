@@ -27,6 +27,14 @@ struct CatalogHTTPTests {
             let milk = try await client.call(.get, "/v1/products/\(TestCatalog.wholeMilk.key)")
             let centre = (milk.json["offers"] as? [[String: Any]])?.first { $0["storeId"] as? String == TestCatalog.centre.id.key }
             #expect((centre?["price"] as? [String: Any])?["amountMinor"] as? Int == 105)
+
+            // The old price is kept: the history of the centre's price, oldest first.
+            let history = try await client.call(.get, "/v1/products/\(TestCatalog.wholeMilk.key)/prices?storeId=\(TestCatalog.centre.id.key)")
+            #expect(history.status == .ok, "\(history.text)")
+            let amounts = history.items.map { ($0["price"] as? [String: Any])?["amountMinor"] as? Int }
+            #expect(amounts.count == 2 && amounts.last == 105 && amounts.first != 105)
+            #expect(try await client.call(.get, "/v1/products/\(TestCatalog.wholeMilk.key)/prices?storeId=nope").status == .badRequest)
+            #expect(try await client.call(.get, "/v1/products/\(UUID().key)/prices").status == .notFound)
         }
     }
 

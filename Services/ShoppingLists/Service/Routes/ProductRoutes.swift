@@ -26,6 +26,21 @@ extension ShoppingListsAPI {
             guard let (product, rows, favorite) = found else { throw Problem.notFound("There is no such product.") }
             return try Response.json(ProductDetail(product: product, offers: Self.offers(rows, from: point), favorite: favorite))
         }
+        router.get("/v1/products/{id}/prices") { request, context in
+            let id = try context.parameters.uuid("id")
+            var store: UUID?
+            if let text = request.queryValues["storeId"] {
+                guard let parsed = UUID(uuidString: text) else {
+                    throw Problem.malformed("The query has invalid fields.", errors: ["storeId": ["must be a store id"]])
+                }
+                store = parsed
+            }
+            // The product's own stream keeps every price it had; the read model keeps only today's.
+            let recorded = try await runtime.store.read(stream: ShoppingStreams.product(id))
+            guard !recorded.isEmpty else { throw Problem.notFound("There is no such product.") }
+            let events = try recorded.compactMap { event in try CommonsEvents.catalog.decode(event).map { ($0, event.recordedAt) } }
+            return try Response.json(["items": PriceHistory.entries(events, store: store)])
+        }
         router.get("/v1/products/{id}/related") { request, context in
             let id = try context.parameters.uuid("id")
             let limit = try Self.limit(request.queryValues, default: 10)

@@ -8,6 +8,8 @@ extension ShoppingListsAPI {
         .init("GET", "/v1/products/{id}",
               "A product with its offers; with lat and lon (and radius in km, default 5) offers are sorted by distance "
                   + "and the cheapest nearby is marked.", responses: [200: "OK", 400: "Invalid fields", 404: "No such product"]),
+        .init("GET", "/v1/products/{id}/prices", "Every price each store asked, oldest first (`price` null: the offer was withdrawn); `storeId` narrows it to one store.",
+              responses: [200: "{ items: [{ storeId, price, since }] }", 400: "Invalid storeId", 404: "No such product"]),
         .init("GET", "/v1/products/{id}/related", "Products most often on the same lists, the product itself excluded (limit 1–100).",
               responses: [200: "{ items }", 404: "No such product"]),
         .init("PUT", "/v1/products/{id}/review", "Write or edit my review: 1–5 stars and text.", authenticated: true,
