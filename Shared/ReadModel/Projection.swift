@@ -17,6 +17,14 @@ public protocol Projection: Sendable {
     /// this event until it succeeds or an operator parks it.
     func apply(_ event: RecordedEvent, in db: Database) throws
 
+    /// The part of applying an event that needs no database (decoding its body, say). A
+    /// rebuild prepares the next page on another thread while the writer applies this one;
+    /// ``apply(_:prepared:in:)`` then gets the result. Nil (the default) prepares nothing.
+    func prepare(_ event: RecordedEvent) throws -> (any Sendable)?
+    /// Applies one event with what ``prepare(_:)`` made of it (nil when it made nothing, or
+    /// was not asked). By default, ``apply(_:in:)``.
+    func apply(_ event: RecordedEvent, prepared: (any Sendable)?, in db: Database) throws
+
     /// Called before a rebuild from the start of the log applies its first event, in a file
     /// nobody reads yet: a projection may then defer its indexes (load rows first, index after).
     func beginBulkLoad(in db: Database) throws
@@ -26,6 +34,10 @@ public protocol Projection: Sendable {
 }
 
 extension Projection {
+    /// Nothing to prepare, by default.
+    public func prepare(_ event: RecordedEvent) throws -> (any Sendable)? { nil }
+    /// Applies the event as it is, by default.
+    public func apply(_ event: RecordedEvent, prepared: (any Sendable)?, in db: Database) throws { try apply(event, in: db) }
     /// Nothing to defer, by default.
     public func beginBulkLoad(in db: Database) throws {}
     /// Nothing deferred, by default.

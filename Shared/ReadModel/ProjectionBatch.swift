@@ -13,19 +13,45 @@ public struct ProjectionFailure: Error, CustomStringConvertible {
     }
 }
 
+/// A page of events with what a projection prepared of each (see ``Projection/prepare(_:)``),
+/// parked events left out.
+struct PreparedPage: Sendable {
+    var page: EventPage
+    var events: [(event: RecordedEvent, prepared: (any Sendable)?)]
+}
+
 extension Projection {
+    /// Prepares the events of `page` that are not `parked`. A failure is the event's, as in ``apply(_:to:skipping:)``.
+    func prepare(_ page: EventPage, skipping parked: Set<UUID>) throws -> PreparedPage {
+        var events: [(event: RecordedEvent, prepared: (any Sendable)?)] = []
+        events.reserveCapacity(page.events.count)
+        for event in page.events where !parked.contains(event.id) {
+            do {
+                events.append((event, try prepare(event)))
+            } catch {
+                throw ProjectionFailure(projection: name, event: event, reason: "\(error)")
+            }
+        }
+        return PreparedPage(page: page, events: events)
+    }
+
     /// Applies a page in one transaction and advances the checkpoint in it; parked events
     /// are skipped (and still passed by the checkpoint).
     func apply(_ page: EventPage, to pool: DatabasePool, skipping parked: Set<UUID>) async throws {
+        try await apply(try prepare(page, skipping: parked), to: pool)
+    }
+
+    /// Applies a prepared page in one transaction and advances the checkpoint in it.
+    func apply(_ prepared: PreparedPage, to pool: DatabasePool) async throws {
         try await pool.write { db in
-            for event in page.events where !parked.contains(event.id) {
+            for (event, made) in prepared.events {
                 do {
-                    try self.apply(event, in: db)
+                    try self.apply(event, prepared: made, in: db)
                 } catch {
                     throw ProjectionFailure(projection: self.name, event: event, reason: "\(error)")
                 }
             }
-            try ProjectionCheckpoints.save(db, projection: self.name, checkpoint: page.checkpoint)
+            try ProjectionCheckpoints.save(db, projection: self.name, checkpoint: prepared.page.checkpoint)
         }
     }
 }

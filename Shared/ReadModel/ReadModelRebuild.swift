@@ -37,26 +37,24 @@ public enum ReadModelRebuild {
             var checkpoint = try await pool.read { db in try ProjectionCheckpoints.load(db, projection: projection.name) }
             let bulk = checkpoint == .start
             if bulk { try await pool.write { db in try projection.beginBulkLoad(in: db) } }
+            // The next page is read and prepared (decoded) while this one is written: the log,
+            // the decoding and the read model's writer then keep two cores busy.
+            let fetch = { @Sendable (after: Checkpoint) async throws -> (PreparedPage, reachedLimit: Bool) in
+                let (page, reachedLimit) = try await Self.page(of: store, after: after, limit: limit, pageSize: pageSize, filter: projection.filter)
+                return (try projection.prepare(page, skipping: parked), reachedLimit)
+            }
+            let start = checkpoint
+            var next = Task { try await fetch(start) }
+            defer { next.cancel() }
             while true {
-                var page = try await store.readAll(after: checkpoint, limit: pageSize, filter: projection.filter)
-                var reachedLimit = false
-                switch limit {
-                case .head: break
-                case .checkpoint(let last):
-                    if let cut = page.events.firstIndex(where: { $0.checkpoint > last }) {
-                        page = EventPage(events: Array(page.events[..<cut]), checkpoint: cut > 0 ? page.events[cut - 1].checkpoint : checkpoint)
-                        reachedLimit = true
-                    } else if page.checkpoint > last {
-                        page.checkpoint = max(checkpoint, min(page.checkpoint, last))
-                    }
-                case .time(let date):
-                    if let cut = page.events.firstIndex(where: { $0.recordedAt > date }) {
-                        page = EventPage(events: Array(page.events[..<cut]), checkpoint: cut > 0 ? page.events[cut - 1].checkpoint : checkpoint)
-                        reachedLimit = true
-                    }
-                }
+                let (prepared, reachedLimit) = try await next.value
+                let page = prepared.page
                 guard page.checkpoint > checkpoint || !page.events.isEmpty else { break }
-                try await projection.apply(page, to: pool, skipping: parked)
+                if !reachedLimit {
+                    let after = page.checkpoint
+                    next = Task { try await fetch(after) }
+                }
+                try await projection.apply(prepared, to: pool)
                 applied += page.events.count
                 checkpoint = page.checkpoint
                 progress?(applied, checkpoint)
@@ -65,5 +63,26 @@ public enum ReadModelRebuild {
             if bulk { try await pool.write { db in try projection.endBulkLoad(in: db) } }
         }
         return applied
+    }
+
+    /// The next page after `checkpoint`, cut at `limit`; whether it reached the limit.
+    private static func page(of store: any EventStore, after checkpoint: Checkpoint, limit: Limit, pageSize: Int, filter: EventFilter)
+        async throws -> (EventPage, Bool) {
+        var page = try await store.readAll(after: checkpoint, limit: pageSize, filter: filter)
+        switch limit {
+        case .head:
+            return (page, false)
+        case .checkpoint(let last):
+            if let cut = page.events.firstIndex(where: { $0.checkpoint > last }) {
+                return (EventPage(events: Array(page.events[..<cut]), checkpoint: cut > 0 ? page.events[cut - 1].checkpoint : checkpoint), true)
+            }
+            if page.checkpoint > last { page.checkpoint = max(checkpoint, min(page.checkpoint, last)) }
+            return (page, false)
+        case .time(let date):
+            if let cut = page.events.firstIndex(where: { $0.recordedAt > date }) {
+                return (EventPage(events: Array(page.events[..<cut]), checkpoint: cut > 0 ? page.events[cut - 1].checkpoint : checkpoint), true)
+            }
+            return (page, false)
+        }
     }
 }

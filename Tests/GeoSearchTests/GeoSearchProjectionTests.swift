@@ -29,8 +29,9 @@ struct GeoSearchProjectionTests {
         defer { try? queue.close() }
         return try queue.read { db in
             let index = try String.fetchAll(db, sql: """
-                SELECT l.listing_id || printf(' %.3f %.3f ', r.min_lat, r.min_lon) || c.name || ' ' || r.status
-                FROM geo_listings_rtree r JOIN geo_listings l ON l.id = r.id JOIN geo_categories c ON c.code = r.category
+                SELECT l.listing_id || printf(' %.3f %.3f ', r.min_y - 200 * (c.code * 2 + (l.status = 'promised')), r.min_lon)
+                       || c.name || ' ' || l.status
+                FROM geo_listings_rtree r JOIN geo_listings l ON l.id = r.id JOIN geo_categories c ON c.name = l.category
                 ORDER BY l.listing_id
                 """)
             let lamps = try String.fetchAll(db, sql: """

@@ -119,16 +119,19 @@ struct GeoSearchAPI: Sendable {
             SELECT l.listing_id, l.title, l.description, l.category, l.is_free, l.price_minor, l.price_currency, l.status,
                    l.lat, l.lon, l.posted_at, l.posted_tx, l.posted_pos
             FROM geo_listings_rtree r CROSS JOIN geo_listings l ON l.id = r.id
-            WHERE r.max_lat >= ? AND r.min_lat <= ? AND r.max_lon >= ? AND r.min_lon <= ? AND r.status = ?
+            WHERE r.max_y >= ? AND r.min_y <= ? AND r.max_lon >= ? AND r.min_lon <= ?
             """
-        var extra: [(any DatabaseValueConvertible)?] = [filters.status.rawValue]
+        // The bands of the R*Tree to walk: the category's (any when none is asked for), in the status asked for.
+        let codes: [Int64]
         if let category = filters.category {
-            guard let code = try Int64.fetchOne(db, sql: "SELECT code FROM geo_categories WHERE name = ?", arguments: [category]) else {
-                return []  // a category nothing was ever posted in
-            }
-            sql += " AND r.category = ?"
-            extra.append(code)
+            guard let code = try Int64.fetchOne(db.cachedStatement(sql: "SELECT code FROM geo_categories WHERE name = ?"), arguments: [category])
+            else { return [] }  // a category nothing was ever posted in
+            codes = [code]
+        } else {
+            codes = try Int64.fetchAll(db.cachedStatement(sql: "SELECT code FROM geo_categories"))
         }
+        let bands = codes.map { GeoSearchProjection.band(code: $0, status: filters.status) }
+        var extra: [(any DatabaseValueConvertible)?] = []
         if let free = filters.free {
             sql += " AND l.is_free = ?"
             extra.append(free)
@@ -141,18 +144,22 @@ struct GeoSearchAPI: Sendable {
             sql += " AND l.id IN (SELECT rowid FROM geo_listings_fts WHERE geo_listings_fts MATCH ?)"
             extra.append(keywords)
         }
+        let statement = try db.cachedStatement(sql: sql)
         var seen: [UUID: ListingRow] = [:]
         for box in boxes {
-            let arguments = StatementArguments([box.south, box.north, box.west, box.east] as [(any DatabaseValueConvertible)?] + extra)
-            for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
-                guard let id = UUID(uuidString: row["listing_id"]) else { continue }
-                let minor: Int? = row["price_minor"]
-                let currency: String? = row["price_currency"]
-                seen[id] = ListingRow(
-                    id: id, title: row["title"], description: row["description"], category: row["category"], free: row["is_free"],
-                    price: minor.flatMap { amount in currency.map { Money(amountMinor: amount, currency: $0) } },
-                    status: row["status"], lat: row["lat"], lon: row["lon"], postedAt: Date(timeIntervalSince1970: row["posted_at"]),
-                    posted: Checkpoint(transaction: UInt64(bitPattern: row["posted_tx"]), position: row["posted_pos"]))
+            for band in bands {
+                let offset = GeoSearchProjection.bandHeight * Double(band)
+                let bounds: [(any DatabaseValueConvertible)?] = [box.south + offset, box.north + offset, box.west, box.east]
+                for row in try Row.fetchAll(statement, arguments: StatementArguments(bounds + extra)) {
+                    guard let id = UUID(uuidString: row["listing_id"]) else { continue }
+                    let minor: Int? = row["price_minor"]
+                    let currency: String? = row["price_currency"]
+                    seen[id] = ListingRow(
+                        id: id, title: row["title"], description: row["description"], category: row["category"], free: row["is_free"],
+                        price: minor.flatMap { amount in currency.map { Money(amountMinor: amount, currency: $0) } },
+                        status: row["status"], lat: row["lat"], lon: row["lon"], postedAt: Date(timeIntervalSince1970: row["posted_at"]),
+                        posted: Checkpoint(transaction: UInt64(bitPattern: row["posted_tx"]), position: row["posted_pos"]))
+                }
             }
         }
         return Array(seen.values)
