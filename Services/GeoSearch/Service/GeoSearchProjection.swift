@@ -95,6 +95,11 @@ struct GeoSearchProjection: Projection {
                 \(Self.fillIndexesSQL)
                 """)
         }
+        // Whether a bulk load is under way is asked for every listing; a row in a table of its
+        // own answers that faster than looking for a table in the schema.
+        migrator.registerMigration("geo-search-places-v5") { db in
+            try db.execute(sql: "CREATE TABLE IF NOT EXISTS geo_bulk_load (started REAL NOT NULL)")
+        }
     }
 
     /// How far apart the bands of latitude are: more than the 180° a band spans.
@@ -112,7 +117,6 @@ struct GeoSearchProjection: Projection {
     /// The secondary indexes of `geo_listings` are built at the end too, and a deleted
     /// account's listings are removed then (in one statement rather than one scan each).
     func beginBulkLoad(in db: Database) throws {
-        try db.execute(sql: "CREATE TABLE IF NOT EXISTS geo_bulk_load (started REAL NOT NULL)")
         try db.execute(sql: "INSERT INTO geo_bulk_load (started) VALUES (julianday('now'))")
         try db.execute(sql: "DROP INDEX IF EXISTS geo_listings_by_owner; DROP INDEX IF EXISTS geo_listings_by_posting")
     }
@@ -128,7 +132,7 @@ struct GeoSearchProjection: Projection {
             INSERT INTO geo_listings_fts (rowid, title, description)
                 SELECT id, title, description FROM geo_listings WHERE status IN ('available', 'promised')
                 AND lat BETWEEN -90 AND 90 AND lon BETWEEN -180 AND 180;
-            DROP TABLE geo_bulk_load;
+            DELETE FROM geo_bulk_load;
             """)
     }
 
@@ -143,7 +147,7 @@ struct GeoSearchProjection: Projection {
         """
 
     private func isBulkLoading(_ db: Database) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'geo_bulk_load')")) ?? false
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM geo_bulk_load)")) ?? false
     }
 
     /// The R*Tree's code for a category name (any case), made on first sight.
@@ -155,7 +159,27 @@ struct GeoSearchProjection: Projection {
 
     /// Decoding is the largest part of applying a listing's event; a rebuild does it ahead, on another thread.
     func prepare(_ event: RecordedEvent) throws -> (any Sendable)? {
-        try CommonsEvents.catalog.decode(event)
+        let decoded = try CommonsEvents.catalog.decode(event)
+        guard let posted = decoded as? ListingPosted else { return decoded }
+        return PreparedPost(event: posted, checkpoint: event.checkpoint)
+    }
+
+    /// A posted listing's row, made ready to insert (ids as text, values bound) off the writer's thread.
+    struct PreparedPost: Sendable {
+        let owner: String
+        let values: [DatabaseValue]
+
+        init(event posted: ListingPosted, checkpoint: Checkpoint) {
+            owner = posted.ownerId.uuidString.lowercased()
+            let price = posted.price
+            let texts: [DatabaseValue] = [posted.listingId.uuidString.lowercased().databaseValue, owner.databaseValue, posted.title.databaseValue,
+                                          posted.description.databaseValue, posted.category.databaseValue]
+            let money: [DatabaseValue] = [(price == nil).databaseValue, price?.amountMinor.databaseValue ?? .null, price?.currency.databaseValue ?? .null]
+            let place: [DatabaseValue] = [posted.publicLocation.lat.databaseValue, posted.publicLocation.lon.databaseValue,
+                                          posted.postedAt.timeIntervalSince1970.databaseValue]
+            let position: [DatabaseValue] = [Int64(bitPattern: checkpoint.transaction).databaseValue, checkpoint.position.databaseValue]
+            values = texts + money + place + position
+        }
     }
 
     func apply(_ event: RecordedEvent, in db: Database) throws {
@@ -163,23 +187,10 @@ struct GeoSearchProjection: Projection {
     }
 
     func apply(_ event: RecordedEvent, prepared: (any Sendable)?, in db: Database) throws {
+        if let post = prepared as? PreparedPost { return try insert(post, in: db) }
         switch try (prepared as? any EventContract) ?? CommonsEvents.catalog.decode(event) {
         case let posted as ListingPosted:
-            let owner = key(posted.ownerId)
-            // A listing appended after its owner's account was deleted is not shown either.
-            guard try !Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM geo_deleted_owners WHERE owner_id = ?)"),
-                                     arguments: [owner])! else { return }
-            try db.cachedStatement(sql: """
-                INSERT INTO geo_listings (listing_id, owner_id, title, description, category, is_free, price_minor, price_currency,
-                                          status, lat, lon, posted_at, posted_tx, posted_pos)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'available', ?, ?, ?, ?, ?)
-                ON CONFLICT (listing_id) DO NOTHING
-                """).execute(arguments: [key(posted.listingId), owner, posted.title, posted.description, posted.category,
-                                 posted.price == nil, posted.price?.amountMinor, posted.price?.currency,
-                                 posted.publicLocation.lat, posted.publicLocation.lon, posted.postedAt.timeIntervalSince1970,
-                                 Int64(bitPattern: event.checkpoint.transaction), event.checkpoint.position])
-            guard db.changesCount > 0 else { return }
-            try index(rowid: db.lastInsertedRowID, in: db)
+            try insert(PreparedPost(event: posted, checkpoint: event.checkpoint), in: db)
         case let edited as ListingEdited:
             guard let rowid = try rowid(of: edited.listingId, in: db) else { return }
             try unindex(rowid: rowid, in: db)
@@ -216,6 +227,22 @@ struct GeoSearchProjection: Projection {
     }
 
     private func key(_ id: UUID) -> String { id.uuidString.lowercased() }
+
+    private func insert(_ post: PreparedPost, in db: Database) throws {
+        let bulk = try isBulkLoading(db)
+        // A listing appended after its owner's account was deleted is not shown either (a
+        // bulk load removes every deleted owner's listings at its end).
+        if !bulk, try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM geo_deleted_owners WHERE owner_id = ?)"),
+                                    arguments: [post.owner])! { return }
+        try db.cachedStatement(sql: """
+            INSERT INTO geo_listings (listing_id, owner_id, title, description, category, is_free, price_minor, price_currency,
+                                      status, lat, lon, posted_at, posted_tx, posted_pos)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'available', ?, ?, ?, ?, ?)
+            ON CONFLICT (listing_id) DO NOTHING
+            """).execute(arguments: StatementArguments(post.values))
+        guard db.changesCount > 0, !bulk else { return }
+        try index(rowid: db.lastInsertedRowID, in: db)
+    }
 
     private func rowid(of listing: UUID, in db: Database) throws -> Int64? {
         try Int64.fetchOne(db, sql: "SELECT id FROM geo_listings WHERE listing_id = ?", arguments: [key(listing)])
