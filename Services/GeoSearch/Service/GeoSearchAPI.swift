@@ -78,22 +78,31 @@ struct GeoSearchAPI: Sendable {
     }
 
     /// The `needed` nearest matches after the cursor (fewer when the radius holds fewer), by
-    /// a growing circle (`NearestSearch`) rather than by reading the whole radius.
+    /// a growing circle (`NearestSearch`) rather than by reading the whole radius. The circle
+    /// grows over ids and points alone; only the rows of the page are read whole.
     func nearest(_ query: NearbyQuery, filters: ListingFilters, needed: Int, after: PagePosition?)
         async throws -> [(position: PagePosition, item: ListingResult)] {
         try await readModel.pool.read { db in
             var radius = NearestSearch.firstRadius(queryRadius: query.radiusMeters, cursorDistance: after?.value)
             while true {
-                var ranked: [(position: PagePosition, item: ListingResult)] = []
+                var ranked: [(position: PagePosition, rowid: Int64, point: GeoCoordinate)] = []
+                var seen = Set<Int64>()
                 let boxes = LatLonBox.covering(center: query.center, radiusMeters: radius)
-                for row in try Self.listingCandidates(boxes, filters: filters, in: db) {
-                    guard let point = GeoCoordinate(lat: row.lat, lon: row.lon) else { continue }
+                try Self.forEachCandidate(columns: "l.id, l.listing_id, l.lat, l.lon", in: boxes, filters: filters, db: db) { row in
+                    guard seen.insert(row[0]).inserted, let point = GeoCoordinate(lat: row[2], lon: row[3]) else { return }
                     let meters = query.center.distanceMeters(to: point)
-                    let position = PagePosition.distance(meters, id: row.id)
-                    guard meters <= radius, after.map({ $0.precedes(position) }) ?? true else { continue }
-                    ranked.append((position, ListingResult(row, point: point, distanceMeters: meters)))
+                    guard meters <= radius, let id = UUID(uuidString: row[1]) else { return }
+                    let position = PagePosition.distance(meters, id: id)
+                    guard after.map({ $0.precedes(position) }) ?? true else { return }
+                    ranked.append((position, row[0], point))
                 }
-                if ranked.count >= needed || radius >= query.radiusMeters { return ranked }
+                if ranked.count >= needed || radius >= query.radiusMeters {
+                    let page = ranked.sorted { $0.position.precedes($1.position) }.prefix(needed)
+                    let rows = try Self.listingRows(page.map(\.rowid), in: db)
+                    return page.compactMap { entry in
+                        rows[entry.rowid].map { (entry.position, ListingResult($0, point: entry.point, distanceMeters: entry.position.value)) }
+                    }
+                }
                 radius = NearestSearch.nextRadius(after: radius, found: ranked.count, needed: needed, queryRadius: query.radiusMeters)
             }
         }
@@ -114,10 +123,50 @@ struct GeoSearchAPI: Sendable {
         var posted: Checkpoint
     }
 
+    /// The columns of a whole listing row, as ``listingRow(_:)`` reads them.
+    static let listingColumns = """
+        l.listing_id, l.title, l.description, l.category, l.is_free, l.price_minor, l.price_currency, l.status,
+        l.lat, l.lon, l.posted_at, l.posted_tx, l.posted_pos
+        """
+
     static func listingCandidates(_ boxes: [LatLonBox], filters: ListingFilters, in db: Database) throws -> [ListingRow] {
+        var seen: [UUID: ListingRow] = [:]
+        try forEachCandidate(columns: listingColumns, in: boxes, filters: filters, db: db) { row in
+            if let listing = listingRow(row) { seen[listing.id] = listing }
+        }
+        return Array(seen.values)
+    }
+
+    /// The whole rows of listings `rowids`, by rowid.
+    static func listingRows(_ rowids: [Int64], in db: Database) throws -> [Int64: ListingRow] {
+        guard !rowids.isEmpty else { return [:] }
+        let marks = Array(repeating: "?", count: rowids.count).joined(separator: ", ")
+        var rows: [Int64: ListingRow] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT l.id, \(listingColumns) FROM geo_listings l WHERE l.id IN (\(marks))",
+                                    arguments: StatementArguments(rowids)) {
+            if let listing = listingRow(row, from: 1) { rows[row[0]] = listing }
+        }
+        return rows
+    }
+
+    /// A listing read from `listingColumns`, starting at column `first`.
+    static func listingRow(_ row: Row, from first: Int = 0) -> ListingRow? {
+        guard let id = UUID(uuidString: row[first]) else { return nil }
+        let minor: Int? = row[first + 5]
+        let currency: String? = row[first + 6]
+        return ListingRow(
+            id: id, title: row[first + 1], description: row[first + 2], category: row[first + 3], free: row[first + 4],
+            price: minor.flatMap { amount in currency.map { Money(amountMinor: amount, currency: $0) } },
+            status: row[first + 7], lat: row[first + 8], lon: row[first + 9], postedAt: Date(timeIntervalSince1970: row[first + 10]),
+            posted: Checkpoint(transaction: UInt64(bitPattern: row[first + 11]), position: row[first + 12]))
+    }
+
+    /// Calls `body` with `columns` of each listing in `boxes` that passes `filters` (a listing
+    /// in two boxes comes twice). The R*Tree is walked in the band of each category asked for.
+    static func forEachCandidate(columns: String, in boxes: [LatLonBox], filters: ListingFilters, db: Database,
+                                 _ body: (Row) throws -> Void) throws {
         var sql = """
-            SELECT l.listing_id, l.title, l.description, l.category, l.is_free, l.price_minor, l.price_currency, l.status,
-                   l.lat, l.lon, l.posted_at, l.posted_tx, l.posted_pos
+            SELECT \(columns)
             FROM geo_listings_rtree r CROSS JOIN geo_listings l ON l.id = r.id
             WHERE r.max_y >= ? AND r.min_y <= ? AND r.max_lon >= ? AND r.min_lon <= ?
             """
@@ -125,7 +174,7 @@ struct GeoSearchAPI: Sendable {
         let codes: [Int64]
         if let category = filters.category {
             guard let code = try Int64.fetchOne(db.cachedStatement(sql: "SELECT code FROM geo_categories WHERE name = ?"), arguments: [category])
-            else { return [] }  // a category nothing was ever posted in
+            else { return }  // a category nothing was ever posted in
             codes = [code]
         } else {
             codes = try Int64.fetchAll(db.cachedStatement(sql: "SELECT code FROM geo_categories"))
@@ -145,24 +194,14 @@ struct GeoSearchAPI: Sendable {
             extra.append(keywords)
         }
         let statement = try db.cachedStatement(sql: sql)
-        var seen: [UUID: ListingRow] = [:]
         for box in boxes {
             for band in bands {
                 let offset = GeoSearchProjection.bandHeight * Double(band)
                 let bounds: [(any DatabaseValueConvertible)?] = [box.south + offset, box.north + offset, box.west, box.east]
-                for row in try Row.fetchAll(statement, arguments: StatementArguments(bounds + extra)) {
-                    guard let id = UUID(uuidString: row["listing_id"]) else { continue }
-                    let minor: Int? = row["price_minor"]
-                    let currency: String? = row["price_currency"]
-                    seen[id] = ListingRow(
-                        id: id, title: row["title"], description: row["description"], category: row["category"], free: row["is_free"],
-                        price: minor.flatMap { amount in currency.map { Money(amountMinor: amount, currency: $0) } },
-                        status: row["status"], lat: row["lat"], lon: row["lon"], postedAt: Date(timeIntervalSince1970: row["posted_at"]),
-                        posted: Checkpoint(transaction: UInt64(bitPattern: row["posted_tx"]), position: row["posted_pos"]))
-                }
+                let rows = try Row.fetchCursor(statement, arguments: StatementArguments(bounds + extra))
+                while let row = try rows.next() { try body(row) }
             }
         }
-        return Array(seen.values)
     }
 
     // MARK: Organisations
