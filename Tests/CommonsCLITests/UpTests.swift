@@ -125,6 +125,20 @@ struct UpTests {
         }
     }
 
+    @Test("a child that refuses its configuration is said so once and not started again; up still stops on SIGTERM")
+    func badConfiguration() async throws {
+        let stack = try UpProcess.start(seed: false, log: nil, environment: ["COMMONS_BCRYPT_COST": "banana"])
+        let refused = try await stack.waitForOutput { $0.contains("accounts exited with status 2: bad configuration") }
+        #expect(refused, "\(stack.output)")
+        try await Task.sleep(for: .seconds(2))  // a restart would have come after 0.5 s
+        #expect(stack.output.matches(of: /accounts started, pid/).count == 1, "\(stack.output)")
+        #expect(stack.process.stderr.contains("COMMONS_BCRYPT_COST"), "the child's one line says what is wrong:\n\(stack.process.stderr)")
+        kill(stack.pid, SIGTERM)
+        let exited = try await waitUntil(timeout: .seconds(15)) { !stack.process.process.isRunning }
+        if !exited { kill(stack.pid, SIGKILL) }
+        #expect(exited, "\(stack.output)")
+    }
+
     @Test("the children of up end with it, even when it is killed with SIGKILL")
     func childrenEndWithUp() async throws {
         let stack = try UpProcess.start(seed: false, log: nil)
@@ -222,13 +236,13 @@ private struct UpProcess {
     var output: String { process.stdout }
 
     /// Starts `commons up` on a free gateway port, with every service port free too.
-    static func start(seed: Bool, log: TestLog?) throws -> UpProcess {
+    static func start(seed: Bool, log: TestLog?, environment: [String: String] = ["COMMONS_BCRYPT_COST": "4"]) throws -> UpProcess {
         let gatewayPort = try freePort()
         let offset = try freePortOffset()
         let dataDirectory = try scratchDirectory().appendingPathComponent("data")
         var arguments = ["up", "--data-dir", dataDirectory.path, "--gateway-port", String(gatewayPort), "--port-offset", String(offset)]
         if !seed { arguments.append("--no-seed") }
-        let process = try CommonsProcess(arguments, log: log, environment: ["COMMONS_BCRYPT_COST": "4"])
+        let process = try CommonsProcess(arguments, log: log, environment: environment)
         return UpProcess(process: process, gateway: "http://127.0.0.1:\(gatewayPort)", dataDirectory: dataDirectory)
     }
 

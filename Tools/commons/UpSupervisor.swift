@@ -27,7 +27,11 @@ final class ServiceSupervisor: Sendable {
         self.console = console
     }
 
-    /// Runs the service until ``stop(with:)``, restarting it whenever it exits before that.
+    /// The exit status of a service that refused its configuration (`ServiceMain`).
+    static let badConfiguration: Int32 = 2
+
+    /// Runs the service until ``stop(with:)``, restarting it whenever it exits before that,
+    /// unless it refused its configuration.
     /// Returns once the last child has exited; cancel the task to cut a back-off short.
     func run() async {
         var backoff = RestartBackoff()
@@ -39,6 +43,12 @@ final class ServiceSupervisor: Sendable {
                 if isStopping {
                     let asked = exit == .exited(0) || exit == .killed(signal: SIGTERM)
                     console.say("\(name) \(asked ? "stopped" : exit.description)")
+                    return
+                }
+                if exit == .exited(Self.badConfiguration) {
+                    // The services exit with 2 on bad configuration; starting again cannot help.
+                    console.say("\(name) exited with status 2: bad configuration (its line is above); not restarted")
+                    while !isStopping { try? await Task.sleep(for: .milliseconds(200)) }
                     return
                 }
                 outcome = exit.description
