@@ -66,6 +66,7 @@ struct ListingRulesTests {
         #expect(try promised.changeStatus(to: .given, by: owner, now: Self.now).count == 1)
         let given = try Self.given(owner: owner) { id in [ListingStatusChanged(listingId: id, status: .given)] }
         #expect(throws: ListingError.illegalTransition(from: .given, to: .withdrawn)) { try given.withdraw(by: owner, now: Self.now) }
+        #expect(throws: ListingError.notEditable(.given)) { try given.edit(by: owner, draft: given.draft(place: nil), newPlace: nil, now: Self.now) }
         let priced = try Self.given(owner: owner, price: Money(amountMinor: 1_500, currency: "EUR")) { id in
             [ListingStatusChanged(listingId: id, status: .promised)]
         }

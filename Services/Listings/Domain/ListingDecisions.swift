@@ -48,7 +48,7 @@ extension ListingState {
     public func edit(by actor: UUID, draft: ListingDraft, newPlace: Sealed?, now: Date) throws(ListingError) -> [any EventContract] {
         let id = try owned(by: actor)
         let current = status(at: now)
-        guard current == .available || current == .promised else { throw .illegalTransition(from: current, to: current) }
+        guard current == .available || current == .promised else { throw .notEditable(current) }
         let draft = draft.normalized
         let problems = draft.problems()
         guard problems.isEmpty, let title = draft.title, let category = draft.category, let condition = draft.condition,

@@ -10,6 +10,8 @@ public enum ListingError: Error, Equatable, Sendable {
     case notOwner
     /// The move is not allowed from the listing's current status.
     case illegalTransition(from: ListingStatus, to: ListingStatus)
+    /// Only an available or promised listing can be edited.
+    case notEditable(ListingStatus)
     /// Renewed too recently; the next renewal is allowed at this time.
     case renewedTooRecently(nextAllowedAt: Date)
     /// The request does not exist for this listing.

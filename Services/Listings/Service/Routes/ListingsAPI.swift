@@ -72,6 +72,8 @@ extension ListingError {
         case let .illegalTransition(from, to):
             .conflict("A \(from.rawValue) listing cannot become \(to.rawValue).", type: "illegal-status-transition",
                       extensions: ["status": from.rawValue])
+        case .notEditable(let status):
+            .conflict("A \(status.rawValue) listing cannot be edited.", type: "not-editable", extensions: ["status": status.rawValue])
         case .renewedTooRecently(let next):
             Problem(.tooManyRequests, type: "renewed-too-recently", detail: "This listing was renewed recently; renew it again later.",
                     extensions: ["nextRenewalAt": ISO8601DateFormatter().string(from: next)],
