@@ -64,6 +64,16 @@ struct AlertsHTTPTests {
             for _ in 0..<20 { #expect(try await client.send(.post, "/v1/alerts", as: owner, json: Self.sanFranciscoAlert()).status == .created) }
             let more = try await client.send(.post, "/v1/alerts", as: owner, json: Self.sanFranciscoAlert())
             #expect(more.status == .conflict)
+
+            // Query fields that are not what they say are a 400, and an id that cannot exist a 404
+            // (as everywhere in the kit): problem documents, never a 500.
+            for (path, status) in [("/v1/alerts/matches?limit=0", HTTPResponse.Status.badRequest), ("/v1/alerts/matches?limit=many", .badRequest),
+                                   ("/v1/alerts/not-an-id", .notFound)] {
+                let reply = try await client.send(.get, path, as: owner)
+                #expect(reply.status == status, "\(path): \(reply.status) \(reply.text)")
+                #expect(reply.headers[.contentType]?.hasPrefix("application/problem+json") == true, "\(path)")
+            }
+            #expect(try await client.send(.delete, "/v1/alerts/not-an-id", as: owner).status == .notFound)
         }
     }
 
