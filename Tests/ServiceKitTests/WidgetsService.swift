@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import GRDB
+import HTTPTypes
 import Hummingbird
 import ReadModel
 import ServiceKit
@@ -89,9 +90,13 @@ enum WidgetsService {
                 throw actual == 0 ? Problem.notFound() : Problem.preconditionFailed(currentVersion: actual)
             }
         }
-        router.post("/v1/slow") { _, context -> Response in
+        router.post("/v1/slow") { request, context -> Response in
             _ = try context.requireIdentity()
-            try await Task.sleep(for: .milliseconds(500))
+            if let gate = request.headers[HTTPField.Name("X-Test-Gate")!] {
+                await SlowGate.shared.hold(gate)
+            } else {
+                try await Task.sleep(for: .milliseconds(500))
+            }
             return try .json(["done": UUID()], status: .created)
         }
         router.get("/v1/admin/widgets") { _, context -> [String: Int] in
@@ -113,4 +118,30 @@ enum AnyCodableScalar: Decodable {
 
     var text: String? { if case .text(let text) = self { text } else { nil } }
     var number: Int? { if case .number(let number) = self { number } else { nil } }
+}
+
+/// Holds `POST /v1/slow` requests that carry an `X-Test-Gate` name until a test opens that
+/// gate, and lets the test wait until one is inside: "still running" without guessing a delay.
+actor SlowGate {
+    static let shared = SlowGate()
+    private var inside: Set<String> = []
+    private var opened: Set<String> = []
+    private var held: [String: [CheckedContinuation<Void, Never>]] = [:]
+
+    func hold(_ gate: String) async {
+        inside.insert(gate)
+        guard !opened.contains(gate) else { return }
+        await withCheckedContinuation { held[gate, default: []].append($0) }
+    }
+
+    /// Waits (polling, at most 30 s) until a request is held at `gate`.
+    func waitUntilInside(_ gate: String) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !inside.contains(gate), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+    }
+
+    func open(_ gate: String) {
+        opened.insert(gate)
+        for waiter in held.removeValue(forKey: gate) ?? [] { waiter.resume() }
+    }
 }

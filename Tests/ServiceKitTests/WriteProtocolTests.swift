@@ -38,10 +38,12 @@ struct WriteProtocolTests {
         let harness = try await KitHarness()
         let token = try await harness.token()
         try await harness.test { client, _, _ in
-            let headers = HTTPFields.json(token: token, [.idempotencyKey: "slow-1"])
+            let gate = "concurrent-duplicate-\(UUID())"
+            let headers = HTTPFields.json(token: token, [.idempotencyKey: "slow-1", HTTPField.Name("X-Test-Gate")!: gate])
             async let first = client.execute(uri: "/v1/slow", method: .post, headers: headers, body: ByteBuffer(string: "{}"))
-            try await Task.sleep(for: .milliseconds(100))
+            try await SlowGate.shared.waitUntilInside(gate)  // the first is running, its key taken
             let second = try await client.execute(uri: "/v1/slow", method: .post, headers: headers, body: ByteBuffer(string: "{}"))
+            await SlowGate.shared.open(gate)
             #expect(second.status == .conflict)
             #expect(try await first.status == .created)
         }
