@@ -125,6 +125,18 @@ struct UpTests {
         }
     }
 
+    @Test("a demo data file that is missing leaves the data directory unmarked, so the next start seeds again")
+    func missingDemoData() async throws {
+        let stack = try UpProcess.start(seed: true, log: nil,
+                                        environment: ["COMMONS_BCRYPT_COST": "4", "COMMONS_CATALOG_FILE": "/nonexistent/catalog.json"])
+        try await stack.run { stack in
+            let unmarked = try await stack.waitForOutput { $0.contains("not marked as seeded") }
+            #expect(unmarked, "\(stack.output)")
+            #expect(stack.output.contains("Data/catalog.json not found"), "\(stack.output)")
+            #expect(!FileManager.default.fileExists(atPath: stack.dataDirectory.appendingPathComponent("seeded").path))
+        }
+    }
+
     @Test("a child that refuses its configuration is said so once and not started again; up still stops on SIGTERM")
     func badConfiguration() async throws {
         let stack = try UpProcess.start(seed: false, log: nil, environment: ["COMMONS_BCRYPT_COST": "banana"])

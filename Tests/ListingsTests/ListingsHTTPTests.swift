@@ -153,6 +153,10 @@ struct ListingsHTTPTests {
             let withdrawn = try await client.call(.delete, path, as: owner)
             #expect(withdrawn.json["status"] as? String == "withdrawn")
             #expect((try await client.call(.delete, path, as: owner)).status == .conflict)
+            let edit = try await client.call(.patch, path, as: owner, json: ["title": "Back again"], headers: [.ifMatch: withdrawn.etag!])
+            #expect(edit.status == .conflict)
+            #expect((edit.json["type"] as? String)?.hasSuffix("not-editable") == true, "\(edit.text)")
+            #expect((edit.json["extensions"] as? [String: String])?["status"] == "withdrawn", "\(edit.text)")
 
             #expect((try await client.get("\(path)/history", as: asker, after: nil)).status == .forbidden)
             let history = try await client.items("\(path)/history", as: owner, after: nil)
