@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Runs a command with COMMONS_TEST_POSTGRES_URL pointing at a PostgreSQL server.
+# Runs a command with COMMONS_TEST_POSTGRES_URL pointing at a PostgreSQL server, and with
+# TMPDIR a scratch directory of its own that is removed afterwards, so that the SQLite
+# files, logs and data directories the tests make do not pile up in /tmp.
 #
 # If COMMONS_TEST_POSTGRES_URL is set, the command runs against that server. Otherwise a
 # throwaway cluster is created in a temporary directory, listening on 127.0.0.1 only,
@@ -8,13 +10,20 @@
 # PostgreSQL refuses to run as root, so as root the cluster runs as the `postgres` user.
 set -euo pipefail
 
+scratch=$(mktemp -d /tmp/commons-run.XXXXXX)
+chmod 755 "$scratch"
+export TMPDIR="$scratch"
 if [ -n "${COMMONS_TEST_POSTGRES_URL:-}" ]; then
-  exec "$@"
+  trap 'rm -rf "$scratch"' EXIT
+  trap 'exit 130' INT TERM
+  "$@"
+  exit
 fi
 
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 if [ -z "$pg_bin" ] || [ ! -x "$pg_bin/initdb" ]; then
   echo "with-postgres: PostgreSQL server binaries not found under /usr/lib/postgresql (apt-get install postgresql)" >&2
+  rm -rf "$scratch"
   exit 1
 fi
 
@@ -43,6 +52,7 @@ stop() {
     "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
     rm -rf "$dir"
   done
+  rm -rf "$scratch"
 }
 trap stop EXIT
 trap 'exit 130' INT TERM
