@@ -1,6 +1,7 @@
 import Contracts
 import EventLog
 import Foundation
+import GeoSearchDomain
 import GRDB
 import ReadModel
 
@@ -92,13 +93,18 @@ struct GeoSearchProjection: Projection {
             try db.execute(sql: """
                 DROP TABLE geo_listings_rtree;
                 CREATE VIRTUAL TABLE geo_listings_rtree USING rtree(id, min_y, max_y, min_lon, max_lon);
-                \(Self.fillIndexesSQL)
                 """)
+            try Self.fillIndexes(in: db, hilbert: "0")  // the column comes with v6
         }
         // Whether a bulk load is under way is asked for every listing; a row in a table of its
         // own answers that faster than looking for a table in the schema.
         migrator.registerMigration("geo-search-places-v5") { db in
             try db.execute(sql: "CREATE TABLE IF NOT EXISTS geo_bulk_load (started REAL NOT NULL)")
+        }
+        // Each listing's place along a Hilbert curve, the order in which a rebuild fills the
+        // R*Tree. Rows from before this are 0 (filled in id order) until the next rebuild.
+        migrator.registerMigration("geo-search-places-v6") { db in
+            try db.execute(sql: "ALTER TABLE geo_listings ADD COLUMN hilbert INTEGER NOT NULL DEFAULT 0")
         }
     }
 
@@ -128,7 +134,9 @@ struct GeoSearchProjection: Projection {
             CREATE INDEX IF NOT EXISTS geo_listings_by_posting ON geo_listings (posted_tx, posted_pos);
             DELETE FROM geo_listings_rtree;
             DELETE FROM geo_listings_fts;
-            \(Self.fillIndexesSQL)
+            """)
+        try Self.fillIndexes(in: db)
+        try db.execute(sql: """
             INSERT INTO geo_listings_fts (rowid, title, description)
                 SELECT id, title, description FROM geo_listings WHERE status IN ('available', 'promised')
                 AND lat BETWEEN -90 AND 90 AND lon BETWEEN -180 AND 180;
@@ -136,15 +144,21 @@ struct GeoSearchProjection: Projection {
             """)
     }
 
-    /// Codes every category and puts every searchable listing into its band of the R*Tree, in one pass.
-    private static let fillIndexesSQL = """
-        INSERT OR IGNORE INTO geo_categories (name) SELECT category FROM geo_listings ORDER BY id;
-        INSERT INTO geo_listings_rtree (id, min_y, max_y, min_lon, max_lon)
-            SELECT l.id, l.lat + \(bandHeight) * (c.code * 2 + (l.status = 'promised')), l.lat + \(bandHeight) * (c.code * 2 + (l.status = 'promised')),
-                   l.lon, l.lon
-            FROM geo_listings l JOIN geo_categories c ON c.name = l.category
-            WHERE l.status IN ('available', 'promised') AND l.lat BETWEEN -90 AND 90 AND l.lon BETWEEN -180 AND 180;
-        """
+    /// Codes every category and puts every searchable listing into its band of the R*Tree, in
+    /// one pass, band by band and in ``HilbertOrder`` within a band (`hilbert` is the SQL for
+    /// a row's place in it).
+    private static func fillIndexes(in db: Database, hilbert: String = "l.hilbert") throws {
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO geo_categories (name) SELECT category FROM geo_listings ORDER BY id;
+            INSERT INTO geo_listings_rtree (id, min_y, max_y, min_lon, max_lon)
+                SELECT id, y, y, lon, lon FROM (
+                    SELECT l.id, l.lat + \(bandHeight) * (c.code * 2 + (l.status = 'promised')) AS y, l.lon,
+                           c.code * 2 + (l.status = 'promised') AS band, \(hilbert) AS hilbert
+                    FROM geo_listings l JOIN geo_categories c ON c.name = l.category
+                    WHERE l.status IN ('available', 'promised') AND l.lat BETWEEN -90 AND 90 AND l.lon BETWEEN -180 AND 180
+                ) ORDER BY band, hilbert;
+            """)
+    }
 
     private func isBulkLoading(_ db: Database) throws -> Bool {
         try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM geo_bulk_load)")) ?? false
@@ -175,7 +189,9 @@ struct GeoSearchProjection: Projection {
             let texts: [DatabaseValue] = [posted.listingId.uuidString.lowercased().databaseValue, owner.databaseValue, posted.title.databaseValue,
                                           posted.description.databaseValue, posted.category.databaseValue]
             let money: [DatabaseValue] = [(price == nil).databaseValue, price?.amountMinor.databaseValue ?? .null, price?.currency.databaseValue ?? .null]
-            let place: [DatabaseValue] = [posted.publicLocation.lat.databaseValue, posted.publicLocation.lon.databaseValue,
+            let location = posted.publicLocation
+            let place: [DatabaseValue] = [location.lat.databaseValue, location.lon.databaseValue,
+                                          HilbertOrder.index(lat: location.lat, lon: location.lon).databaseValue,
                                           posted.postedAt.timeIntervalSince1970.databaseValue]
             let position: [DatabaseValue] = [Int64(bitPattern: checkpoint.transaction).databaseValue, checkpoint.position.databaseValue]
             values = texts + money + place + position
@@ -196,10 +212,11 @@ struct GeoSearchProjection: Projection {
             try unindex(rowid: rowid, in: db)
             try db.execute(sql: """
                 UPDATE geo_listings SET title = ?, description = ?, category = ?, is_free = ?, price_minor = ?, price_currency = ?,
-                                        lat = ?, lon = ?
+                                        lat = ?, lon = ?, hilbert = ?
                 WHERE id = ?
                 """, arguments: [edited.title, edited.description, edited.category, edited.price == nil, edited.price?.amountMinor,
-                                 edited.price?.currency, edited.publicLocation.lat, edited.publicLocation.lon, rowid])
+                                 edited.price?.currency, edited.publicLocation.lat, edited.publicLocation.lon,
+                                 HilbertOrder.index(lat: edited.publicLocation.lat, lon: edited.publicLocation.lon), rowid])
             try index(rowid: rowid, in: db)
         case let changed as ListingStatusChanged:
             guard let rowid = try rowid(of: changed.listingId, in: db) else { return }
@@ -236,8 +253,8 @@ struct GeoSearchProjection: Projection {
                                     arguments: [post.owner])! { return }
         try db.cachedStatement(sql: """
             INSERT INTO geo_listings (listing_id, owner_id, title, description, category, is_free, price_minor, price_currency,
-                                      status, lat, lon, posted_at, posted_tx, posted_pos)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'available', ?, ?, ?, ?, ?)
+                                      status, lat, lon, hilbert, posted_at, posted_tx, posted_pos)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'available', ?, ?, ?, ?, ?, ?)
             ON CONFLICT (listing_id) DO NOTHING
             """).execute(arguments: StatementArguments(post.values))
         guard db.changesCount > 0, !bulk else { return }
