@@ -232,7 +232,8 @@ public struct Message: Codable, Sendable, Equatable {
 public struct ReportedListing: Codable, Sendable, Equatable {
     public struct Report: Codable, Sendable, Equatable {
         public var reporterId: String
-        public var reason: String
+        /// Nil once the reporter's account is deleted (the report still counts).
+        public var reason: String?
         public var reportedAt: Date
     }
 

@@ -33,7 +33,7 @@ public enum CommonsEvents {
         catalog.register(ListingPromised.self)
         catalog.register(ListingRequested.self)
         catalog.register(ImageStored.self)
-        catalog.register(ListingReported.self)
+        catalog.register(ListingReported.self, upcasters: ListingReported.upcasters)
         catalog.register(ListingReportsResolved.self)
         catalog.register(ListingCommentPosted.self)
         catalog.register(ListingCommentDeleted.self)

@@ -78,3 +78,23 @@ struct EventCatalogTests {
         #expect(decoded as? EventParked == parked)
     }
 }
+
+@Suite("Commons event upcasters")
+struct CommonsUpcasterTests {
+    @Test("a report of schema 1 keeps its reason in clear; schema 2 carries it sealed")
+    func listingReported() throws {
+        let (report, listing, reporter) = (UUID(), UUID(), UUID())
+        let v1 = #"{"reportId":"\#(report)","listingId":"\#(listing)","reporterId":"\#(reporter)","reason":"Scam","reportedAt":"2026-11-20T10:00:00Z"}"#
+        let old = try #require(try CommonsEvents.catalog.decode(stored("ListingReported", version: 1, v1)) as? ListingReported)
+        #expect(old.reportId == report && old.listingId == listing && old.reporterId == reporter)
+        #expect(old.clearReason == "Scam" && old.reason == nil)
+        #expect(old.reportedAt == ISO8601DateFormatter().date(from: "2026-11-20T10:00:00Z"))
+
+        let sealed = Sealed(keyId: reporter, box: "b3BhcXVl")
+        let new = ListingReported(reportId: report, listingId: listing, reporterId: reporter, reason: sealed, reportedAt: Date(timeIntervalSince1970: 0))
+        let encoded = try EventCatalog.encode(new)
+        #expect(encoded.schemaVersion == 2 && !String(decoding: encoded.data, as: UTF8.self).contains("clearReason"))
+        let decoded = try CommonsEvents.catalog.decode(stored("ListingReported", version: 2, String(decoding: encoded.data, as: UTF8.self)))
+        #expect(decoded as? ListingReported == new)
+    }
+}

@@ -66,6 +66,34 @@ struct ListingsModerationTests {
             let open = try await client.items("/v1/listings/reports", as: admin, after: nil)
             #expect(open.count == 1)
             #expect((open.first?["reports"] as? [[String: Any]])?.count == 3)
+            let (adaKey, bobKey) = (ada.id.uuidString.lowercased(), bob.id.uuidString.lowercased())
+            func reasons(after position: String?) async throws -> [String: [String?]] {
+                let reports = try await client.items("/v1/listings/reports", as: admin, after: position).first?["reports"] as? [[String: Any]] ?? []
+                return Dictionary(grouping: reports, by: { $0["reporterId"] as? String ?? "" }).mapValues { $0.map { $0["reason"] as? String } }
+            }
+            #expect(try await reasons(after: nil) == [
+                adaKey: ["Looks like a scam", "Really a scam"], bobKey: ["Prohibited item"],
+            ])
+            // In the log the reasons are sealed with each reporter's key ...
+            let logged = try await client.runtime.store.read(stream: "listingreports-\(id)").map { String(decoding: $0.data, as: UTF8.self) }
+            #expect(logged.count == 3 && !logged.contains { $0.contains("scam") || $0.contains("Prohibited") })
+            // ... so deleting the account leaves its report counted and what it said unreadable.
+            try await client.runtime.keyVault.destroyKey(for: bob.id)
+            let deleted = try await client.runtime.store.append(to: "account-\(bobKey)", expected: .any, events: [
+                try EventCatalog.encode(AccountDeleted(accountId: bob.id, deletedAt: Date())),
+            ])
+            #expect(try await reasons(after: deleted.checkpoint.description) == [
+                adaKey: ["Looks like a scam", "Really a scam"], bobKey: [nil],
+            ])
+            let erased = try #require(try await client.items("/v1/listings/reports", as: admin, after: nil).first?["reports"] as? [[String: Any]])
+            #expect(erased.contains { $0["reporterId"] as? String == bobKey && $0["reason"] is NSNull })
+            // A report from before reasons were sealed (schema 1) is shown as it was stored.
+            let carol = UUID()
+            let v1 = #"{"reportId":"\#(UUID())","listingId":"\#(id)","reporterId":"\#(carol)","reason":"Old report","reportedAt":"2026-11-20T10:00:00Z"}"#
+            let appended = try await client.runtime.store.append(to: "listingreports-\(id)", expected: .any, events: [
+                NewEvent(type: "ListingReported", schemaVersion: 1, data: Data(v1.utf8)),
+            ])
+            #expect(try await reasons(after: appended.checkpoint.description)[carol.uuidString.lowercased()] == ["Old report"])
             #expect((try await client.call(.post, "\(path)/reports/resolve", as: ada, json: ["decision": "dismissed"])).status == .forbidden)
             #expect((try await client.call(.post, "\(path)/reports/resolve", as: admin, json: ["decision": "maybe"])).status == .unprocessableContent)
             let dismissed = try await client.call(.post, "\(path)/reports/resolve", as: admin, json: ["decision": "dismissed"])

@@ -6,8 +6,9 @@ import ReadModel
 
 /// Reports and comments, beside the listings.
 ///
-/// Tables: `listing_reports` (open until resolved) and `listing_comments` (text sealed with
-/// the author's key, opened when read; rows of a deleted account are dropped).
+/// Tables: `listing_reports` (open until resolved; the reason sealed with the reporter's
+/// key, see `reason_form`) and `listing_comments` (text sealed with the author's key,
+/// opened when read; rows of a deleted account are dropped).
 struct ListingsModerationProjection: Projection {
     let name = "listings.moderation"
     let filter = EventFilter(categories: ["listingreports", "listingcomments", "account"])
@@ -36,14 +37,24 @@ struct ListingsModerationProjection: Projection {
                 CREATE TABLE moderation_deleted_accounts (account_id TEXT PRIMARY KEY);
                 """)
         }
+        // What `reason` holds: `sealed` (a Sealed as JSON, reports of schema 2), `clear` (the
+        // text, reports of schema 1) or `erased` (the reporter's account was deleted).
+        migrator.registerMigration("listings-moderation-v2") { db in
+            try db.execute(sql: "ALTER TABLE listing_reports ADD COLUMN reason_form TEXT NOT NULL DEFAULT 'clear'")
+        }
     }
 
     func apply(_ event: RecordedEvent, in db: Database) throws {
         switch try CommonsEvents.catalog.decode(event) {
         case let reported as ListingReported:
+            let (reason, form): (String, String) = if let sealed = reported.reason {
+                (String(decoding: try JSONEncoder().encode(sealed), as: UTF8.self), "sealed")
+            } else {
+                (reported.clearReason ?? "", "clear")
+            }
             try db.execute(sql: """
-                INSERT OR IGNORE INTO listing_reports (report_id, listing_id, reporter_id, reason, reported_at) VALUES (?, ?, ?, ?, ?)
-                """, arguments: [reported.reportId.key, reported.listingId.key, reported.reporterId.key, reported.reason,
+                INSERT OR IGNORE INTO listing_reports (report_id, listing_id, reporter_id, reason, reason_form, reported_at) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [reported.reportId.key, reported.listingId.key, reported.reporterId.key, reason, form,
                                  reported.reportedAt.timeIntervalSince1970])
         case let resolved as ListingReportsResolved:
             try db.execute(sql: "UPDATE listing_reports SET open = 0 WHERE listing_id = ?", arguments: [resolved.listingId.key])
@@ -59,6 +70,9 @@ struct ListingsModerationProjection: Projection {
         case let deleted as AccountDeleted:
             try db.execute(sql: "INSERT OR IGNORE INTO moderation_deleted_accounts (account_id) VALUES (?)", arguments: [deleted.accountId.key])
             try db.execute(sql: "DELETE FROM listing_comments WHERE author_id = ?", arguments: [deleted.accountId.key])
+            // The report still counts towards hiding the listing; what it said is gone.
+            try db.execute(sql: "UPDATE listing_reports SET reason = '', reason_form = 'erased' WHERE reporter_id = ?",
+                           arguments: [deleted.accountId.key])
         default:
             break
         }

@@ -10,7 +10,8 @@ extension ListingsCommands {
     func report(_ id: UUID, by reporter: UUID, reason: String, metadata: EventMetadata) async throws -> Checkpoint {
         let state = try await load(id)
         guard state.ownerId != reporter else { throw ListingError.ownListing }
-        let reported = ListingReported(reportId: UUID(), listingId: id, reporterId: reporter, reason: reason, reportedAt: clock.now())
+        let reported = ListingReported(reportId: UUID(), listingId: id, reporterId: reporter, reason: try await sealer.seal(reason, for: reporter),
+                                       reportedAt: clock.now())
         var position = try await store.append(to: ListingStreams.reports(of: id), expected: .any,
                                               events: [try EventCatalog.encode(reported, metadata: metadata)]).checkpoint
         let (events, version) = try await ListingStreams.load(ListingStreams.reports(of: id), from: store)

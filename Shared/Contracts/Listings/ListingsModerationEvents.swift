@@ -6,19 +6,45 @@ import Foundation
 /// Someone reported a listing. Stream: `listingreports-<listingId>`.
 public struct ListingReported: EventContract, Equatable {
     public static let eventType = "ListingReported"
+    /// 2: the reason is sealed with the reporter's key. 1 carried it in clear (see ``clearReason``).
+    public static let schemaVersion = 2
     public var reportId: UUID
     public var listingId: UUID
     public var reporterId: UUID
-    public var reason: String
+    /// The reason (a `String`), sealed with the reporter's key; nil in a report of schema 1.
+    public var reason: Sealed?
+    /// The reason of a report of schema 1, which stored it in clear; nil from schema 2 on.
+    public var clearReason: String?
     public var reportedAt: Date
 
-    public init(reportId: UUID, listingId: UUID, reporterId: UUID, reason: String, reportedAt: Date) {
+    public init(reportId: UUID, listingId: UUID, reporterId: UUID, reason: Sealed, reportedAt: Date) {
+        self.init(reportId: reportId, listingId: listingId, reporterId: reporterId, reason: reason, clearReason: nil, reportedAt: reportedAt)
+    }
+
+    private init(reportId: UUID, listingId: UUID, reporterId: UUID, reason: Sealed?, clearReason: String?, reportedAt: Date) {
         self.reportId = reportId
         self.listingId = listingId
         self.reporterId = reporterId
         self.reason = reason
+        self.clearReason = clearReason
         self.reportedAt = reportedAt
     }
+
+    /// Schema 1, whose reason was a plain string.
+    struct Version1: Decodable {
+        var reportId: UUID
+        var listingId: UUID
+        var reporterId: UUID
+        var reason: String
+        var reportedAt: Date
+    }
+
+    static let upcasters: [Upcaster<ListingReported>] = [
+        .from(version: 1, as: Version1.self) { old in
+            ListingReported(reportId: old.reportId, listingId: old.listingId, reporterId: old.reporterId, reason: nil, clearReason: old.reason,
+                            reportedAt: old.reportedAt)
+        },
+    ]
 }
 
 /// An administrator resolved the open reports of a listing: `dismissed` (it comes back if

@@ -19,8 +19,19 @@ extension ListingsAPI {
 
     struct ReportView: Encodable {
         var reporterId: String
-        var reason: String
+        /// Null once the reporter's account is deleted (it was sealed with their key).
+        var reason: String?
         var reportedAt: Date
+
+        enum CodingKeys: String, CodingKey { case reporterId, reason, reportedAt }
+
+        // Written out even when null, so that clients see the field.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(reporterId, forKey: .reporterId)
+            try container.encode(reason, forKey: .reason)
+            try container.encode(reportedAt, forKey: .reportedAt)
+        }
     }
 
     static let maximumReasonLength = 500
@@ -40,22 +51,26 @@ extension ListingsAPI {
         }
         router.get("/v1/listings/reports") { _, context in
             _ = try context.requireAdmin()
-            let items = try await runtime.readModel.pool.read { db -> [ReportedListing] in
-                let rows = try Row.fetchAll(db, sql: """
-                    SELECT r.listing_id, r.reporter_id, r.reason, r.reported_at, l.title, l.status
+            let rows = try await runtime.readModel.pool.read { db -> [Row] in
+                try Row.fetchAll(db, sql: """
+                    SELECT r.listing_id, r.reporter_id, r.reason, r.reason_form, r.reported_at, l.title, l.status
                     FROM listing_reports r JOIN listings l ON l.listing_id = r.listing_id
                     WHERE r.open = 1 ORDER BY r.listing_id, r.reported_at
                     """)
-                var grouped: [ReportedListing] = []
-                for row in rows {
-                    let report = ReportView(reporterId: row["reporter_id"], reason: row["reason"], reportedAt: Date(timeIntervalSince1970: row["reported_at"]))
-                    if grouped.last?.listingId == row["listing_id"] {
-                        grouped[grouped.count - 1].reports.append(report)
-                    } else {
-                        grouped.append(ReportedListing(listingId: row["listing_id"], title: row["title"], status: row["status"], reports: [report]))
-                    }
+            }
+            var items: [ReportedListing] = []
+            for row in rows {
+                let reason: String? = switch row["reason_form"] as String {
+                case "sealed": try await commands.sealer.open(json: row["reason"], as: String.self)
+                case "clear": row["reason"]
+                default: nil
                 }
-                return grouped
+                let report = ReportView(reporterId: row["reporter_id"], reason: reason, reportedAt: Date(timeIntervalSince1970: row["reported_at"]))
+                if items.last?.listingId == row["listing_id"] {
+                    items[items.count - 1].reports.append(report)
+                } else {
+                    items.append(ReportedListing(listingId: row["listing_id"], title: row["title"], status: row["status"], reports: [report]))
+                }
             }
             return try Response.json(["items": items])
         }
