@@ -55,6 +55,8 @@ struct ListingsModerationTests {
             #expect((try await client.get(path, after: hiding.position)).status == .notFound)
             #expect((try await client.get(path, as: owner, after: nil)).json["status"] as? String == "hidden")
             #expect((try await client.get(path, as: admin, after: nil)).json["status"] as? String == "hidden")  // what is reviewed can be seen
+            #expect((try await client.call(.get, "\(path)/comments", as: admin)).status == .ok)  // with what was said under it
+            #expect((try await client.call(.get, "\(path)/comments", as: ada)).status == .notFound)
             // To everyone else it does not exist: a request is not found either, rather than refused for its status.
             #expect((try await client.call(.post, "\(path)/requests", as: ada, json: ["message": "Still there?"])).status == .notFound)
             #expect(try await client.items("/v1/listings", after: nil).isEmpty)

@@ -41,7 +41,7 @@ extension ListingsAPI {
             let after = request.query("cursor").map { Int64($0) } ?? 0
             if after == nil { problems["cursor"] = ["is not a cursor of this list"] }
             guard problems.isEmpty, let limit, let after else { throw Problem.malformed("The query has invalid fields.", errors: problems) }
-            _ = try await view(id, as: context.identity?.accountId)
+            _ = try await view(id, as: context.identity?.accountId, moderator: context.identity?.role == .admin)
             let rows = try await runtime.readModel.pool.read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT seq, comment_id, author_id, text, posted_at FROM listing_comments WHERE listing_id = ? AND seq > ? ORDER BY seq LIMIT ?
