@@ -34,6 +34,8 @@ struct CommonsProcess {
     let process: SpawnedProcess
     let stdoutFile: URL
     let stderrFile: URL
+    /// Kills the process if this test run crashes first (a `commons up` would otherwise keep its stack running).
+    private let watchdog: SpawnedProcess
 
     /// Starts `commons arguments…` with `log` as `COMMONS_EVENT_STORE` and an empty `COMMONS_DATA_DIR`
     /// unless `environment` says otherwise.
@@ -53,6 +55,9 @@ struct CommonsProcess {
         }
         process = try SpawnedProcess(commonsExecutable.path, arguments, environment: values, stdin: input,
                                      stdout: .file(stdoutFile.path), stderr: .file(stderrFile.path))
+        let pids = directory.appendingPathComponent("pids")
+        try String(process.processIdentifier).write(to: pids, atomically: true, encoding: .utf8)
+        watchdog = try OrphanWatchdog.start(pidsFile: pids.path)
     }
 
     var stdout: String { (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? "" }
@@ -81,6 +86,7 @@ struct CommonsProcess {
             }
             try await Task.sleep(for: .milliseconds(10))
         }
+        watchdog.terminate()
         return CommandResult(status: process.terminationStatus, stdout: stdout, stderr: stderr)
     }
 }

@@ -216,16 +216,10 @@ actor Topology {
         recordPids()
     }
 
-    /// Starts the watchdog: when this test process is gone (or a zombie its parent has not
-    /// reaped yet; read from /proc, so it needs no `ps`), it kills every process whose id
+    /// Starts the watchdog: when this test process is gone, it kills every process whose id
     /// is in `pids` and removes the run directory, so a crashed run leaves nothing behind.
     private func startWatchdog() throws {
-        let script = """
-            while stat=$(cat /proc/\(ProcessInfo.processInfo.processIdentifier)/stat 2>/dev/null) && state=${stat##*) } && [ "${state%% *}" != Z ]; do sleep 1; done
-            for pid in $(cat "$1/pids" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null; done
-            rm -rf "$1"
-            """
-        watchdog = try SpawnedProcess("/bin/sh", ["-c", script, "watchdog", runDirectory.path])
+        watchdog = try OrphanWatchdog.start(pidsFile: runDirectory.appendingPathComponent("pids").path, removing: runDirectory.path)
     }
 
     private func recordPids() {
