@@ -340,7 +340,8 @@ public final class PostgresEventStore: EventStore {
             id: try row[offset + 4].decode(UUID.self, context: .default),
             type: try row[offset + 5].decode(String.self, context: .default),
             schemaVersion: Int(try row[offset + 6].decode(Int32.self, context: .default)),
-            data: Data(try row[offset + 7].decode(String.self, context: .default).utf8),
+            // The bytes as they come: a String would validate and copy them once more.
+            data: Data(try row[offset + 7].decode(ByteBuffer.self, context: .default).readableBytesView),
             metadata: EventMetadata(
                 correlationId: try row[offset + 9].decode(String?.self, context: .default),
                 causationId: try row[offset + 10].decode(String?.self, context: .default),
