@@ -225,6 +225,17 @@ struct UpTests {
         #expect(nested.service(for: "/a/bc") == "outer")
     }
 
+    @Test("event streams are told apart by their Accept header or their path, so the gateway gives them no deadline")
+    func eventStreams() {
+        #expect(GatewayRoutes.isEventStream(path: "/v1/alerts/stream", accept: nil))
+        #expect(GatewayRoutes.isEventStream(path: "/v1/lists/4f1c/events", accept: "*/*"))
+        #expect(GatewayRoutes.isEventStream(path: "/v1/anything", accept: "Text/Event-Stream"))
+        #expect(!GatewayRoutes.isEventStream(path: "/v1/alerts/matches", accept: "application/json"))
+        #expect(!GatewayRoutes.isEventStream(path: "/v1/lists/4f1c/items", accept: nil))
+        #expect(!GatewayRoutes.isEventStream(path: "/v1/lists/events", accept: nil))
+        #expect(!GatewayRoutes.isEventStream(path: "/v1/lists/4f1c/events/2", accept: nil))
+    }
+
     @Test("no path prefix, port or name belongs to two services")
     func table() {
         let services = ServiceTable.services

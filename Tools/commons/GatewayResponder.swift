@@ -27,7 +27,8 @@ struct GatewayResponder: HTTPResponder {
 
     /// The largest request body the gateway passes on.
     static let bodyLimit = 12 * 1024 * 1024
-    /// How long a service may take over one request, body included.
+    /// How long a service may take over one request, body included; event streams have no
+    /// such limit (``GatewayRoutes/isEventStream(path:accept:)``).
     static let serviceTimeout = TimeAmount.minutes(5)
 
     let routes: GatewayRoutes
@@ -97,7 +98,9 @@ struct GatewayResponder: HTTPResponder {
 
         let response: HTTPClientResponse
         do {
-            response = try await client.execute(outgoing, timeout: Self.serviceTimeout)
+            let deadline = GatewayRoutes.isEventStream(path: path, accept: request.headers[.accept])
+                ? NIODeadline.distantFuture : .now() + Self.serviceTimeout
+            response = try await client.execute(outgoing, deadline: deadline)
         } catch {
             logger.warning("\(service) did not answer \(request.method) \(path): \(error)")
             throw Problem.badGateway("The \(service) service is not answering; it may be restarting.")
