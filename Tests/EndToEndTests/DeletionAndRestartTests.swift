@@ -118,4 +118,38 @@ extension EndToEndTests {
         #expect(Set(mine.items.map(\.id)) == Set(posted))
         #expect(mine.items.count == posted.count)
     }
+
+    @Test("a writer killed with SIGKILL: a post sent while it is down is retried with its Idempotency-Key and lands once")
+    func killWriter() async throws {
+        let topology = try Topology.running()
+        try topology.require(.accounts, .listings, .geoSearch)
+        let (_, _, email) = try await E2E.person(topology, "Bea")
+        // A phone that keeps trying for about 30 s, as an app would while the service is replaced.
+        let patient = CommonsClient(baseURL: topology.gatewayURL, retry: RetryPolicy(attempts: 40, initialDelay: .milliseconds(250), maximumDelay: .seconds(1)),
+                                    userAgent: "Bea's patient phone")
+        _ = try await patient.accounts.signIn(email: email, password: E2E.password)
+        let place = E2E.place()
+        @Sendable func post(_ n: Int) async throws -> UUID {
+            try await patient.listings.post(NewListing(title: "Bea's item \(n)", category: "Other", condition: "good",
+                                                       pickupLocation: Coordinate(lat: place.lat + Double(n) * 0.0005, lon: place.lon))).id
+        }
+        var posted = [try await post(0), try await post(1)]
+
+        try await topology.kill(.listings)
+        if topology.gateway == .nginx {
+            let impatient = CommonsClient(baseURL: topology.gatewayURL, retry: RetryPolicy(attempts: 1))
+            let unavailable = await #expect(throws: CommonsProblem.self) { _ = try await impatient.listings.feed(ListingFeedQuery(limit: 1)) }
+            #expect(unavailable.map { [502, 503, 504].contains($0.status) } == true, "listings is down when the post is sent")
+        }
+        async let sentWhileDown = post(2)
+        try await Task.sleep(for: .milliseconds(600))
+        try await topology.restart(.listings)
+        posted.append(try await sentWhileDown)
+        posted.append(try await post(3))
+
+        let mine = try await patient.listings.feed(ListingFeedQuery(author: "me", limit: 50))
+        #expect(mine.items.count == 4, "each post once: \(mine.items.map(\.title))")
+        #expect(Set(mine.items.map(\.id)) == Set(posted))
+        #expect(try await patient.geo.countListings(.nearby(lat: place.lat, lon: place.lon, radius: 5)) == 4)
+    }
 }
