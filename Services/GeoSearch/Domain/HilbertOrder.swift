@@ -2,10 +2,9 @@
 /// mostly close in this order too, and the curve never jumps across the map as a
 /// row-by-row order does at the end of each row.
 ///
-/// A rebuild fills the R*Tree in this order. R*Tree insertion then touches the same few
-/// nodes again and again instead of a random one each time, and the tree it builds is
-/// tighter: measured on 1,000,000 points, filling took a quarter less time and box
-/// queries a fifth less.
+/// A rebuild fills the R*Tree in this order, so that nearby points go in one after another
+/// and the tree it builds is tighter: in `commons bench geo-search` (1,000,000 listings)
+/// the p99 of a 5 km query fell from 1.86 to about 1.3 ms. Filling took as long as before.
 public enum HilbertOrder {
     /// Bits per coordinate: 28 of latitude and 28 of longitude, cells of about 7 cm.
     public static let bitsPerAxis = 28
