@@ -107,6 +107,8 @@ struct UpTests {
             let reads: [(service: String, path: String, token: String?)] = [
                 ("listings", "/v1/listings?limit=50", nil),
                 ("geo-search", "/v1/nearby/listings?lat=52.3731&lon=4.8922&radius=20", nil),
+                // The demo donation centres are where the demo listings are.
+                ("geo-search", "/v1/nearby/organizations?lat=52.3731&lon=4.8922&radius=20&kind=centre", nil),
                 ("shopping-lists", "/v1/products?q=milk", nil),
                 ("shopping-lists", "/v1/lists", token),
             ]
