@@ -89,6 +89,19 @@ let package = Package(
             path: "Shared/EventLogSQLite",
             swiftSettings: strict
         ),
+        // libvips (Debian's libvips-dev): decoding, cleaning and resizing photos. Its pkg-config
+        // entry adds `-pthread`, which SwiftPM warns about; GLib's gives the same include paths.
+        .systemLibrary(name: "CVips", path: "Shared/CVips", pkgConfig: "gobject-2.0", providers: [.apt(["libvips-dev"])]),
+        // The few libvips calls Swift cannot make itself (C functions that take `...`).
+        .target(
+            name: "CPhotoCodec", dependencies: ["CVips"], path: "Shared/CPhotoCodec",
+            linkerSettings: [.linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
+        ),
+        // Photos made safe to serve: upright, sRGB, no metadata, in feed sizes. No server code.
+        .target(name: "PhotoCodec", dependencies: ["CPhotoCodec"], path: "Shared/PhotoCodec", swiftSettings: strict),
+        // Real photo tools (exiftool, heif-enc) for the tests of every target that handles photos.
+        .target(name: "PhotoTestSupport", dependencies: ["PhotoCodec", "Spawn"], path: "Tests/PhotoTestSupport", swiftSettings: strict),
+        .testTarget(name: "PhotoCodecTests", dependencies: ["PhotoCodec", "PhotoTestSupport"], path: "Tests/PhotoCodecTests", swiftSettings: strict),
         // Points on the Earth: validated coordinates, geodesic distances, and the approximate
         // public location that hides where someone lives. Pure; shared by every service that maps.
         .target(name: "Geo", path: "Shared/Geo", swiftSettings: strict),
@@ -169,6 +182,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tools/commons",
             swiftSettings: strict
@@ -226,6 +240,7 @@ let package = Package(
             name: "AccountsTests",
             dependencies: [
                 "AccountsDomain", "AccountsService", "ServiceKit", "EventLog", "EventLogTestSupport", "Contracts",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -237,9 +252,10 @@ let package = Package(
         .testTarget(
             name: "CommonsCLITests",
             dependencies: [
-                "EventLog", "EventLogTestSupport", "ReadModel", "Contracts", "StackKit", "Spawn",
+                "EventLog", "EventLogTestSupport", "EventLogPostgres", "EventLogSQLite", "ReadModel", "Contracts", "StackKit", "Spawn",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tests/CommonsCLITests",
             swiftSettings: strict
@@ -288,7 +304,8 @@ let package = Package(
         .testTarget(
             name: "ListingsTests",
             dependencies: [
-                "ListingsService", "ListingsDomain", "Geo", "ServiceKit", "EventLog", "EventLogTestSupport", "Contracts",
+                "ListingsService", "ListingsDomain", "Geo", "ServiceKit", "EventLog", "EventLogTestSupport", "Contracts", "PhotoCodec",
+                "PhotoTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -319,7 +336,7 @@ let package = Package(
         + serviceTargets("GeoSearch", executable: "geo-search", domain: ["Geo"], service: ["Geo"])
         // listings (port 8082)
         + serviceTargets("Listings", executable: "listings", domain: ["Contracts", "EventLog", "Geo"], service: [
-            "Geo", .product(name: "Crypto", package: "swift-crypto"),
+            "Geo", "PhotoCodec", .product(name: "Crypto", package: "swift-crypto"),
         ])
         // donations (port 8084)
         + serviceTargets("Donations", executable: "donations", domain: ["Contracts", "EventLog", "Geo"], service: [

@@ -32,7 +32,7 @@ public enum CommonsEvents {
         catalog.register(ListingExpirySet.self)
         catalog.register(ListingPromised.self)
         catalog.register(ListingRequested.self)
-        catalog.register(ImageStored.self)
+        catalog.register(ImageStored.self, upcasters: ImageStored.upcasters)
         catalog.register(ListingReported.self, upcasters: ListingReported.upcasters)
         catalog.register(ListingReportsResolved.self)
         catalog.register(ListingCommentPosted.self)

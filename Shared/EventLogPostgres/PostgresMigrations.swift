@@ -106,6 +106,25 @@ enum PostgresMigrations {
             )
             """,
         ],
+        [
+            // Photos and their sizes, content-addressed, beside the log and never in it.
+            """
+            CREATE TABLE {schema}.blobs (
+                address text PRIMARY KEY CHECK (address ~ '^[0-9a-f]{64}$'),
+                content_type text NOT NULL,
+                bytes bytea NOT NULL,
+                stored_at timestamptz NOT NULL DEFAULT now()
+            )
+            """,
+            """
+            CREATE TABLE {schema}.blob_owners (
+                address text NOT NULL REFERENCES {schema}.blobs (address) ON DELETE CASCADE,
+                owner uuid NOT NULL,
+                PRIMARY KEY (address, owner)
+            )
+            """,
+            "CREATE INDEX blob_owners_owner ON {schema}.blob_owners (owner)",
+        ],
     ]
 
     /// Brings `schema` up to the latest migration.

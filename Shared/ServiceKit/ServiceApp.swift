@@ -44,7 +44,7 @@ public enum ServiceApp {
         router.middlewares.add(ReadYourWritesMiddleware(runners: runtime.runners, patience: configuration.readYourWritesPatience))
         router.middlewares.add(AuthMiddleware(verifier: verifier, revocations: runtime.readModel))
         router.middlewares.add(RateLimitMiddleware(limiter: RateLimiter(limit: configuration.rateLimitPerMinute), problems: problems))
-        router.middlewares.add(IdempotencyMiddleware(store: idempotency))
+        router.middlewares.add(IdempotencyMiddleware(store: idempotency, bodyLimits: definition.bodyLimits))
         try definition.routes(router, runtime)
         addKitRoutes(to: router, runtime: runtime, document: definition.openAPI)
         routeTable.set(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })

@@ -15,12 +15,15 @@ public struct ServiceDefinition: Sendable {
     public var openAPI: OpenAPIDocument
     /// Adds the service's routes.
     public var routes: @Sendable (_ router: Router<AppRequestContext>, _ runtime: ServiceRuntime) throws -> Void
+    /// Routes that take bodies larger than JSON's 64 KiB, by path (e.g. `/v1/images`: 10 MiB),
+    /// so that the kit's middlewares that read a body (idempotency) read all of it.
+    public var bodyLimits: [String: Int]
     /// Long-running work of the service (a scheduler, a periodic sweep), run with the app,
     /// started after the projections and stopped on graceful shutdown before them.
     public var backgroundServices: @Sendable (_ runtime: ServiceRuntime) throws -> [any Service]
 
     public init(
-        name: String, defaultPort: Int, projections: [any Projection], openAPI: OpenAPIDocument,
+        name: String, defaultPort: Int, projections: [any Projection], openAPI: OpenAPIDocument, bodyLimits: [String: Int] = [:],
         backgroundServices: @escaping @Sendable (_ runtime: ServiceRuntime) throws -> [any Service] = { _ in [] },
         routes: @escaping @Sendable (_ router: Router<AppRequestContext>, _ runtime: ServiceRuntime) throws -> Void
     ) {
@@ -28,6 +31,7 @@ public struct ServiceDefinition: Sendable {
         self.defaultPort = defaultPort
         self.projections = projections
         self.openAPI = openAPI
+        self.bodyLimits = bodyLimits
         self.backgroundServices = backgroundServices
         self.routes = routes
     }

@@ -6,13 +6,15 @@ import Logging
 import ReadModel
 
 /// What a running service has: its configuration, the log, its read model and the
-/// projection runners that fill it, and the vault of personal-data keys.
+/// projection runners that fill it, the vault of personal-data keys, and the blob store of photos.
 public final class ServiceRuntime: Sendable {
     public let configuration: ServiceConfiguration
     public let store: any EventStore
     public let readModel: ReadModelDatabase
     public let runners: [ProjectionRunner]
     public let keyVault: any KeyVault
+    /// Photos and their sizes, shared by every replica (see ``blobStore(beside:)``).
+    public let blobStore: any BlobStore
     public let logger: Logger
 
     init(configuration: ServiceConfiguration, store: any EventStore, projections: [any Projection], logger: Logger) throws {
@@ -26,6 +28,7 @@ public final class ServiceRuntime: Sendable {
             ProjectionRunner(store: store, database: readModel, projection: $0, logger: logger)
         }
         keyVault = try Self.vault(beside: store)
+        blobStore = try Self.blobStore(beside: store)
     }
 
     /// True once every projection has caught up with the log as it was at start.
@@ -45,6 +48,17 @@ public final class ServiceRuntime: Sendable {
         case let postgres as PostgresEventStore: return PostgresKeyVault(store: postgres)
         case let sqlite as SQLiteEventStore: return try SQLiteKeyVault(path: sqlite.path + ".keys")
         default: throw ConfigurationError(key: "COMMONS_EVENT_STORE", problem: "no key vault for \(type(of: base))")
+        }
+    }
+
+    /// The blob store that lives beside a log: tables in its PostgreSQL schema, or a
+    /// `<log>.blobs` SQLite file next to the embedded log.
+    public static func blobStore(beside store: any EventStore) throws -> any BlobStore {
+        let base = (store as? InstrumentedEventStore)?.base ?? store
+        switch base {
+        case let postgres as PostgresEventStore: return PostgresBlobStore(store: postgres)
+        case let sqlite as SQLiteEventStore: return try SQLiteBlobStore(path: sqlite.path + ".blobs")
+        default: throw ConfigurationError(key: "COMMONS_EVENT_STORE", problem: "no blob store for \(type(of: base))")
         }
     }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import EventLog
 import EventLogTestSupport
 import Foundation
@@ -53,6 +54,46 @@ struct AccountDeletionTests {
             }
             // The email is free again.
             #expect(try await client.call(.post, "/v1/accounts", json: ["email": email, "password": "a long enough phrase", "displayName": "New"]).status == .created)
+        }
+    }
+}
+
+@Suite("account deletion and photos")
+struct AccountDeletionPhotoTests {
+    /// A made-up blob whose bytes carry `marker`, at its real SHA-256.
+    private func blob(_ marker: String) -> (bytes: [UInt8], address: String) {
+        let bytes = Array("picture of \(marker) \(UUID())".utf8)
+        return (bytes, SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined())
+    }
+
+    @Test("deleting an account deletes the photos only it uploaded, every size, from the shared store", arguments: Backend.allCases)
+    func photosAreGone(backend: Backend) async throws {
+        let harness = try await AccountsHarness(backend: backend)
+        try await harness.test { client in
+            let tokens = try await client.register("photos.\(UUID().uuidString.prefix(6).lowercased())@example.org", name: "Photo Taker")
+            let other = UUID()
+            let store = client.runtime.blobStore
+            let own = [blob("HomeFrontDoorOriginal"), blob("HomeFrontDoorSmall"), blob("HomeFrontDoorMedium")]
+            for picture in own { try await store.put(picture.bytes, at: picture.address, contentType: "image/jpeg", owner: tokens.accountId) }
+            // The same picture uploaded by someone else too: theirs to keep.
+            let shared = blob("StockPhoto")
+            try await store.put(shared.bytes, at: shared.address, contentType: "image/jpeg", owner: tokens.accountId)
+            try await store.put(shared.bytes, at: shared.address, contentType: "image/jpeg", owner: other)
+            #expect(try await store.blobs(after: nil, limit: 10).count == 4)
+
+            #expect(try await client.call(.delete, "/v1/me", token: tokens.accessToken).status == .noContent)
+
+            let left = try await store.blobs(after: nil, limit: 10)
+            #expect(left.map(\.address) == [shared.address])
+            #expect(left.first?.owners == [other])
+            for picture in own { #expect(try await store.get(picture.address) == nil) }
+            // On SQLite, the store's file itself no longer holds the bytes (secure_delete).
+            if let logFile = harness.log.sqliteFile {
+                let raw = try Data(contentsOf: URL(fileURLWithPath: logFile + ".blobs"))
+                    + ((try? Data(contentsOf: URL(fileURLWithPath: logFile + ".blobs-wal"))) ?? Data())
+                #expect(raw.range(of: Data("HomeFrontDoor".utf8)) == nil)
+                #expect(raw.range(of: Data("StockPhoto".utf8)) != nil)
+            }
         }
     }
 }

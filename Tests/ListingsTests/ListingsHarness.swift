@@ -25,17 +25,33 @@ struct ListingsHarness {
     }
 
     func test(_ body: @escaping @Sendable (Client) async throws -> Void) async throws {
+        try await serve(store: log.store, environment: environment, body)
+        await log.close()
+    }
+
+    /// Two replicas of the service on the one log, each with its own data directory (read
+    /// model, idempotency records) and its own connection to the log, as two processes have.
+    func testReplicas(_ body: @escaping @Sendable (Client, Client) async throws -> Void) async throws {
+        let secondDirectory = dataDirectory + "-replica"
+        let second = EnvironmentVariables(environment.values.merging(["COMMONS_DATA_DIR": secondDirectory]) { $1 })
+        let secondStore = try await log.independentStore()
+        try await serve(store: log.store, environment: environment) { first in
+            try await serve(store: secondStore, environment: second) { replica in try await body(first, replica) }
+        }
+        await log.close()
+    }
+
+    private func serve(store: any EventStore, environment: EnvironmentVariables, _ body: @escaping @Sendable (Client) async throws -> Void) async throws {
         var configuration = try ServiceConfiguration(service: ListingsService.name, defaultPort: 0, environment: environment)
         configuration.readYourWritesPatience = .seconds(15)  // another test may hold a PostgreSQL transaction for 10 s
         let ring = ring
         let (application, runtime, routes) = try await ServiceApp.build(
-            try ListingsService.definition(environment: environment, clock: clock.clock), configuration: configuration, store: log.store,
+            try ListingsService.definition(environment: environment, clock: clock.clock), configuration: configuration, store: store,
             publicKeys: LocalPublicKeySource { ring })
-        let (clock, environment) = (clock, environment)
+        let clock = clock
         try await application.test(.router) { test in
             try await body(Client(client: test, runtime: runtime, routes: routes, ring: ring, clock: clock, environment: environment))
         }
-        await log.close()
     }
 
     /// A person with a token.

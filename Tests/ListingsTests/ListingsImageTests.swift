@@ -3,72 +3,125 @@ import EventLog
 import EventLogTestSupport
 import Foundation
 import ListingsService
+import PhotoCodec
+import PhotoTestSupport
 import ServiceKit
 import Testing
 
 @Suite("images")
 struct ListingsImageTests {
-    static func segment(_ marker: UInt8, _ payload: [UInt8]) -> [UInt8] {
-        let length = payload.count + 2
-        return [0xFF, marker, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
+    /// The pixels of a served picture, read back by libvips.
+    static func dimensions(_ bytes: Data) throws -> (width: Int, height: Int) {
+        let photo = try PhotoCleaner.clean([UInt8](bytes)).original
+        return (photo.width, photo.height)
     }
 
-    /// A JPEG whose Exif block says where it was taken.
-    static let jpegWithGPS: [UInt8] = [0xFF, 0xD8]
-        + segment(0xE0, Array("JFIF\0".utf8) + [1, 1, 0, 0, 1, 0, 1, 0, 0])
-        + segment(0xE1, Array("Exif\0\0".utf8) + Array("MM\0*GPSLatitude 52.3745187".utf8))
-        + segment(0xDB, [0] + Array(repeating: 2, count: 64))
-        + segment(0xDA, [1, 1, 0, 0, 63, 0]) + [0x10, 0x20, 0x30] + [0xFF, 0xD9]
-    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [0, 0, 0, 2, 0, 0, 0, 2, 8, 2, 0, 0, 0]
-
-    @Test("upload strips GPS from a JPEG, stores by content, serves with long caching and an ETag", arguments: Backend.allCases)
+    @Test("an upload is cleaned of its position, stored by content, and served in every size with long caching and an ETag",
+          arguments: Backend.allCases)
     func uploadAndServe(backend: Backend) async throws {
+        let marker = "Sofa\(UUID().uuidString.prefix(6))"
+        let photo = try await PhotoTools.jpegWithPosition(width: 1600, height: 1200, marker: marker)
         try await ListingsHarness(backend: backend).test { client in
             let owner = try await client.person()
-            let uploaded = try await client.call(.post, "/v1/images", as: owner, bytes: Self.jpegWithGPS, headers: [.contentType: "image/png"])
-            #expect(uploaded.status == .created)
+            let uploaded = try await client.call(.post, "/v1/images", as: owner, bytes: photo, headers: [.contentType: "image/png"])
+            #expect(uploaded.status == .created, "\(uploaded.text)")
             #expect(uploaded.json["contentType"] as? String == "image/jpeg")
+            #expect(uploaded.json["width"] as? Int == 1600 && uploaded.json["height"] as? Int == 1200)
             let id = try #require(uploaded.json["id"] as? String).lowercased()
             #expect(uploaded.headers[.location] == "/v1/images/\(id)")
+            let links = try #require(uploaded.json["links"] as? [String: Any])
+            #expect(links["small"] as? String == "/v1/images/\(id)?size=small")
 
-            let served = try await client.get("/v1/images/\(id)", after: uploaded.position)
-            #expect(served.status == .ok)
-            #expect(served.headers[.contentType] == "image/jpeg")
-            #expect(served.headers[.cacheControl] == "public, max-age=31536000, immutable")
-            let bytes = [UInt8](served.body)
-            #expect(bytes.starts(with: [0xFF, 0xD8]) && bytes.count < Self.jpegWithGPS.count)
-            #expect(!String(decoding: bytes, as: UTF8.self).contains("GPS"))
-            let etag = try #require(served.headers[.eTag])
-            #expect((try await client.call(.get, "/v1/images/\(id)", headers: [.ifNoneMatch: etag])).status == .notModified)
+            var etags: Set<String> = []
+            for (size, width) in [("original", 1600), ("medium", 1024), ("small", 320)] {
+                let served = try await client.get("/v1/images/\(id)?size=\(size)", after: uploaded.position)
+                #expect(served.status == .ok, "\(size): \(served.text)")
+                #expect(served.headers[.contentType] == "image/jpeg")
+                #expect(served.headers[.cacheControl] == "public, max-age=31536000, immutable")
+                #expect(!served.text.contains(marker) && !served.text.contains("GPS"))
+                #expect(try Self.dimensions(served.body).width == width, "\(size)")
+                let etag = try #require(served.etag)
+                etags.insert(etag)
+                #expect((try await client.call(.get, "/v1/images/\(id)?size=\(size)", headers: [.ifNoneMatch: etag])).status == .notModified)
+            }
+            #expect(etags.count == 3)
+            #expect((try await client.call(.get, "/v1/images/\(id)?size=huge")).status.code / 100 == 4)
 
-            let again = try await client.call(.post, "/v1/images", as: owner, bytes: Self.jpegWithGPS)
+            let again = try await client.call(.post, "/v1/images", as: owner, bytes: photo)
             #expect((again.json["id"] as? String)?.lowercased() == id)
+            #expect(try await client.runtime.blobStore.blobs(after: nil, limit: 100).count == 3)
 
             let listing = try await client.post(["imageIds": [id]], as: owner)
             #expect((listing.reply.json["imageIds"] as? [String])?.map { $0.lowercased() } == [id])
+            let named = try #require((listing.reply.json["images"] as? [[String: Any]])?.first)
+            #expect(named["medium"] as? String == "/v1/images/\(id)?size=medium")
             #expect((try await client.get("/v1/images/\(UUID())", after: nil)).status == .notFound)
         }
     }
 
-    @Test("anything but JPEG, PNG, WebP or HEIC is 415; over 10 MB is 413; multipart works; upload needs a token")
+    @Test("an upload up to the limit works with an Idempotency-Key; the retry answers the first result and stores nothing twice")
+    func idempotentUpload() async throws {
+        let photo = try await PhotoTools.jpegWithPosition(width: 2400, height: 1800, noise: 30, marker: "retry")
+        #expect(photo.count > 256 * 1024, "a phone-sized photo, far over JSON's 64 KiB")
+        try await ListingsHarness().test { client in
+            let owner = try await client.person()
+            let first = try await client.call(.post, "/v1/images", as: owner, bytes: photo, headers: [.idempotencyKey: "photo-1"])
+            #expect(first.status == .created, "\(first.text)")
+            let retry = try await client.call(.post, "/v1/images", as: owner, bytes: photo, headers: [.idempotencyKey: "photo-1"])
+            #expect(retry.status == .created)
+            #expect(retry.headers[.init("Idempotent-Replayed")!] == "true")
+            #expect(retry.body == first.body)
+            #expect(try await client.runtime.blobStore.blobs(after: nil, limit: 100).count == 3)
+            let id = try #require(first.json["id"] as? String)
+            #expect(try await client.runtime.store.version(of: "image-\(id.lowercased())") == 1)
+        }
+    }
+
+    @Test("formats Commons does not take are 415, broken pictures 422, over 10 MiB 413; nothing is stored; multipart works")
     func refusals() async throws {
+        let whole = try #require(SamplePhoto.make(width: 800, height: 600, format: .jpeg, noise: 20))
+        let png = try #require(SamplePhoto.make(width: 40, height: 30, format: .png))
         try await ListingsHarness().test { client in
             let owner = try await client.person()
             let gif = Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0]
-            #expect((try await client.call(.post, "/v1/images", as: owner, bytes: gif, headers: [.contentType: "image/jpeg"])).status == .unsupportedMediaType)
-            #expect((try await client.call(.post, "/v1/images", as: owner, bytes: Array(Self.jpegWithGPS.prefix(20)))).status == .unsupportedMediaType)
-            let huge = Self.png + [UInt8](repeating: 0, count: 10 * 1024 * 1024)
+            let unsupported = try await client.call(.post, "/v1/images", as: owner, bytes: gif, headers: [.contentType: "image/jpeg"])
+            #expect(unsupported.status == .unsupportedMediaType)
+            #expect((unsupported.json["detail"] as? String)?.contains("HEIC") == true)
+            let truncated = try await client.call(.post, "/v1/images", as: owner, bytes: Array(whole.prefix(whole.count / 2)))
+            #expect(truncated.status == .unprocessableContent, "\(truncated.text)")
+            #expect(truncated.headers[.contentType] == "application/problem+json")
+            #expect(try await client.runtime.blobStore.blobs(after: nil, limit: 10).isEmpty)
+            let huge = png + [UInt8](repeating: 0, count: 10 * 1024 * 1024)
             #expect((try await client.call(.post, "/v1/images", as: owner, bytes: huge)).status == .contentTooLarge)
-            #expect((try await client.call(.post, "/v1/images", bytes: Self.png)).status == .unauthorized)
+            #expect((try await client.call(.post, "/v1/images", bytes: png)).status == .unauthorized)
 
             let boundary = "commons-test-boundary"
             let body = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"p.png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
-                + Self.png + Array("\r\n--\(boundary)--\r\n".utf8)
+                + png + Array("\r\n--\(boundary)--\r\n".utf8)
             let multipart = try await client.call(.post, "/v1/images", as: owner, bytes: body,
                                                   headers: [.contentType: "multipart/form-data; boundary=\(boundary)"])
             #expect(multipart.status == .created)
             #expect(multipart.json["contentType"] as? String == "image/png")
-            #expect(multipart.json["byteCount"] as? Int == Self.png.count)
+            #expect(multipart.json["width"] as? Int == 40)
+        }
+    }
+
+    @Test("a photo uploaded through one replica is served, in every size, by another with its own data directory",
+          arguments: Backend.allCases)
+    func replicasShareImages(backend: Backend) async throws {
+        let photo = try await PhotoTools.jpegWithPosition(width: 1200, height: 900, marker: "replica")
+        try await ListingsHarness(backend: backend).testReplicas { first, second in
+            let owner = try await first.person()
+            let uploaded = try await first.call(.post, "/v1/images", as: owner, bytes: photo)
+            #expect(uploaded.status == .created)
+            let id = try #require(uploaded.json["id"] as? String).lowercased()
+            let original = try await first.get("/v1/images/\(id)", after: uploaded.position)
+            for size in ["original", "medium", "small"] {
+                let served = try await second.get("/v1/images/\(id)?size=\(size)", after: uploaded.position)
+                #expect(served.status == .ok, "\(size) through the second replica: \(served.text)")
+                if size == "original" { #expect(served.body == original.body) }
+            }
+            #expect(first.runtime.readModel.directory != second.runtime.readModel.directory)
         }
     }
 }

@@ -1,11 +1,13 @@
 import ArgumentParser
 import EventLog
 import Foundation
+import ServiceKit
 
 /// `commons events export`: the log, or a range of it, as NDJSON.
 struct EventsExport: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "export", abstract: "Write events in global order as NDJSON, one exported event per line.")
+        commandName: "export",
+        abstract: "Write events in global order as NDJSON, one exported event per line, after the photos (blobs) they name.")
 
     @OptionGroup var store: EventStoreOption
 
@@ -18,30 +20,53 @@ struct EventsExport: AsyncParsableCommand {
     @Option(help: "Write to this file instead of stdout; it appears only once complete.")
     var output: String?
 
+    @Flag(inversion: .prefixedNo, help: "Write every photo (blob) before the events. Default: only when exporting from the start.")
+    var blobs: Bool?
+
     func run() async throws {
         let from = try parseCheckpoint(from, option: "--from") ?? .start
         let to = try parseCheckpoint(to, option: "--to")
+        let withBlobs = blobs ?? (self.from == nil)
         try await store.withStore { store in
+            let blobStore = withBlobs ? try ServiceRuntime.blobStore(beside: store) : nil
             guard let output else {
-                try await exportEvents(from: store, after: from, through: to, to: LineOutput())
+                try await exportEvents(from: store, after: from, through: to, blobs: blobStore, to: LineOutput())
                 return
             }
-            let count = try await exportEvents(from: store, after: from, through: to, toFile: output)
-            print("exported \(count) events to \(output)")
+            let count = try await exportEvents(from: store, after: from, through: to, blobs: blobStore, toFile: output)
+            print("exported \(count.blobs) blobs and \(count.events) events to \(output)")
         }
     }
 }
 
-/// Writes the events after `checkpoint`, through `last` if given, as export lines; returns how many.
+/// How many lines of each kind an export wrote.
+struct ExportCount {
+    var blobs = 0
+    var events = 0
+}
+
+/// Writes every blob of `blobs` (if given), then the events after `checkpoint`, through
+/// `last` if given, as export lines; returns how many of each.
 @discardableResult
-func exportEvents(from store: any EventStore, after checkpoint: Checkpoint, through last: Checkpoint?, to output: LineOutput) async throws -> Int {
+func exportEvents(from store: any EventStore, after checkpoint: Checkpoint, through last: Checkpoint?, blobs: (any BlobStore)?,
+                  to output: LineOutput) async throws -> ExportCount {
     let encoder = ExportedEvent.encoder()
-    var count = 0
+    var count = ExportCount()
+    if let blobs {
+        var after: String?
+        while true {
+            let page = try await blobs.blobs(after: after, limit: 64)
+            for blob in page { try output.write(try encoder.encode(ExportedBlob(blob))) }
+            count.blobs += page.count
+            guard let last = page.last else { break }
+            after = last.address
+        }
+    }
     try await forEachPage(of: store, after: checkpoint) { events in
         for event in events {
             if let last, event.checkpoint > last { return false }
             try output.write(try encoder.encode(ExportedEvent(event)))
-            count += 1
+            count.events += 1
         }
         return true
     }
@@ -51,13 +76,14 @@ func exportEvents(from store: any EventStore, after checkpoint: Checkpoint, thro
 
 /// Exports into a file at `path`, through a temporary file beside it, so that a failed
 /// export never leaves a file that looks complete.
-func exportEvents(from store: any EventStore, after checkpoint: Checkpoint, through last: Checkpoint?, toFile path: String) async throws -> Int {
+func exportEvents(from store: any EventStore, after checkpoint: Checkpoint, through last: Checkpoint?, blobs: (any BlobStore)?,
+                  toFile path: String) async throws -> ExportCount {
     let temporary = path + ".partial"
     guard FileManager.default.createFile(atPath: temporary, contents: nil), let handle = FileHandle(forWritingAtPath: temporary) else {
         throw CommandFailure("cannot create \(temporary)")
     }
     do {
-        let count = try await exportEvents(from: store, after: checkpoint, through: last, to: LineOutput(handle))
+        let count = try await exportEvents(from: store, after: checkpoint, through: last, blobs: blobs, to: LineOutput(handle))
         try handle.close()
         guard rename(temporary, path) == 0 else { throw CommandFailure("cannot move \(temporary) to \(path): \(String(cString: strerror(errno)))") }
         return count

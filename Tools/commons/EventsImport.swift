@@ -1,12 +1,14 @@
 import ArgumentParser
+import Crypto
 import EventLog
 import Foundation
+import ServiceKit
 
 /// `commons events import FILE`: appends an export to this log, keeping its order.
 struct EventsImport: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import NDJSON written by `commons events export`, in order and in batches; safe to repeat.")
+        abstract: "Import NDJSON written by `commons events export` (photos and events), in order and in batches; safe to repeat.")
 
     @OptionGroup var store: EventStoreOption
 
@@ -17,18 +19,31 @@ struct EventsImport: AsyncParsableCommand {
         let input = file == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: file)
         guard let input else { throw CommandFailure("cannot open \(file)") }
         try await store.withStore { store in
-            let result = try await importEvents(from: input, into: store)
-            print("imported \(result.imported) events, \(result.alreadyPresent) already present")
+            let result = try await importEvents(from: input, into: store, blobs: try ServiceRuntime.blobStore(beside: store))
+            print("imported \(result.events.imported) events, \(result.events.alreadyPresent) already present; "
+                  + "\(result.blobsImported) blobs, \(result.blobsPresent) already present")
         }
     }
 }
 
-/// Reads export lines from `input` and imports them in order, `batchSize` at a time.
-/// A bad line stops the import there, with its line number; the batches before it stay imported.
-func importEvents(from input: FileHandle, into store: any EventStore, batchSize: Int = 1_000) async throws -> ImportResult {
+/// What an import did: events, and blobs (photos) whose bytes were new or already here.
+struct ImportTotals {
+    var events = ImportResult()
+    var blobsImported = 0
+    var blobsPresent = 0
+}
+
+/// Reads export lines from `input` and imports them in order: blobs into `blobs` (each
+/// checked against its SHA-256), events `batchSize` at a time. A bad line stops the import
+/// there, with its line number; what came before it stays imported.
+func importEvents(from input: FileHandle, into store: any EventStore, blobs: any BlobStore, batchSize: Int = 1_000) async throws -> ImportTotals {
     let decoder = JSONDecoder()
     var lines = LineReader(input)
-    var total = ImportResult()
+    var totals = ImportTotals()
+    var total: ImportResult {
+        get { totals.events }
+        set { totals.events = newValue }
+    }
     var batch: [RecordedEvent] = []
     var lineNumber = 0
 
@@ -44,6 +59,14 @@ func importEvents(from input: FileHandle, into store: any EventStore, batchSize:
         lineNumber += 1
         guard line.contains(where: { !isJSONSpace($0) }) else { continue }
         do {
+            if ExportedBlob.isBlobLine(line) {
+                let blob = try decoder.decode(ExportedBlob.self, from: line).stored()
+                guard SHA256.hash(data: blob.bytes).map({ String(format: "%02x", $0) }).joined() == blob.address else {
+                    throw BlobAddressMismatch(address: blob.address)
+                }
+                if try await blobs.restore(blob) { totals.blobsImported += 1 } else { totals.blobsPresent += 1 }
+                continue
+            }
             batch.append(try decoder.decode(ExportedEvent.self, from: line).recordedEvent())
         } catch {
             try await flush()
@@ -52,7 +75,7 @@ func importEvents(from input: FileHandle, into store: any EventStore, batchSize:
         if batch.count == batchSize { try await flush() }
     }
     try await flush()
-    return total
+    return totals
 }
 
 /// A JSON decoding error in a few words, e.g. `missing "stream"`.

@@ -17,6 +17,8 @@ struct SessionEndedByReuse: Error {
 struct AccountsCommands: Sendable {
     let store: any EventStore
     let vault: any KeyVault
+    /// Photos and their sizes; an account's go when it is deleted.
+    let blobs: any BlobStore
     let sealer: PersonalDataSealer
     let hasher: PasswordHasher
     let keys: SigningKeyStore
@@ -31,11 +33,12 @@ struct AccountsCommands: Sendable {
     /// `environment` (`COMMONS_BCRYPT_COST`, `COMMONS_DATA_DIR` for the signing keys and
     /// the outbox) on the log `store` and the key vault beside it.
     static func live(
-        store: any EventStore, vault: any KeyVault, environment: EnvironmentVariables, logger: Logger, keys: SigningKeyStore? = nil,
+        store: any EventStore, vault: any KeyVault, blobs: (any BlobStore)? = nil, environment: EnvironmentVariables, logger: Logger,
+        keys: SigningKeyStore? = nil,
         bootstrapAdminEmail: String? = nil, waitUntilApplied: @escaping @Sendable (Checkpoint) async -> Void = { _ in }
     ) throws -> AccountsCommands {
         AccountsCommands(
-            store: store, vault: vault, sealer: PersonalDataSealer(vault: vault),
+            store: store, vault: vault, blobs: try blobs ?? ServiceRuntime.blobStore(beside: store), sealer: PersonalDataSealer(vault: vault),
             hasher: PasswordHasher(cost: UInt8(try environment.integer("COMMONS_BCRYPT_COST", default: 11, in: 4...16))),
             keys: try keys ?? SigningKeyStore(
                 directory: environment.dataDirectory,
@@ -276,10 +279,14 @@ struct AccountsCommands: Sendable {
         ]).checkpoint
     }
 
-    /// Deletes the account: records it, ends its sessions, gives its email back, and
-    /// destroys its personal-data key, which makes its personal data unreadable everywhere.
+    /// Deletes the account: deletes its photos, records the deletion, ends its sessions,
+    /// gives its email back, and destroys its personal-data key, which makes its personal
+    /// data unreadable everywhere.
     func delete(accountId: UUID, metadata: EventMetadata, now: Date = Date()) async throws -> Checkpoint {
         let (account, personal) = try await profile(of: accountId)
+        // First, while the account still answers: a failure here leaves it whole to retry.
+        // Pictures someone else uploaded too stay theirs.
+        _ = try await blobs.removeOwner(accountId)
         var last = try await store.append(to: Streams.account(accountId), expected: .exact(account.version), events: [
             try EventCatalog.encode(AccountDeleted(accountId: accountId, deletedAt: now), metadata: metadata),
         ]).checkpoint

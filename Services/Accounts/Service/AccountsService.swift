@@ -31,7 +31,7 @@ public enum AccountsService {
             name: name, defaultPort: port, projections: projections, openAPI: AccountsAPI.document
         ) { router, runtime in
             let commands = try AccountsCommands.live(
-                store: runtime.store, vault: runtime.keyVault, environment: runtime.configuration.environment, logger: runtime.logger,
+                store: runtime.store, vault: runtime.keyVault, blobs: runtime.blobStore, environment: runtime.configuration.environment, logger: runtime.logger,
                 keys: keys, bootstrapAdminEmail: environment.string("COMMONS_BOOTSTRAP_ADMIN_EMAIL"),
                 waitUntilApplied: { _ = await runtime.waitUntilApplied($0) })
             AccountsAPI(commands: commands, runtime: runtime, keys: keys).addRoutes(to: router)

@@ -101,6 +101,12 @@ struct ListingsProjection: Projection {
                 );
                 """)
         }
+        migrator.registerMigration("listings-image-sizes-v1") { db in
+            try db.execute(sql: """
+                ALTER TABLE images ADD COLUMN small_sha256 TEXT;
+                ALTER TABLE images ADD COLUMN medium_sha256 TEXT;
+                """)
+        }
     }
 
     func apply(_ event: RecordedEvent, in db: Database) throws {
@@ -179,9 +185,12 @@ struct ListingsProjection: Projection {
                 """, arguments: [read.conversationId.key, read.readerId.key, seq])
         case let image as ImageStored:
             guard try !isDeleted(image.uploaderId, in: db) else { return }
+            let sizes = Dictionary(image.sizes.map { ($0.size, $0.sha256) }, uniquingKeysWith: { first, _ in first })
             try db.execute(sql: """
-                INSERT OR IGNORE INTO images (image_id, sha256, content_type, byte_count, uploader_id) VALUES (?, ?, ?, ?, ?)
-                """, arguments: [image.imageId.key, image.sha256, image.contentType, image.byteCount, image.uploaderId.key])
+                INSERT OR IGNORE INTO images (image_id, sha256, content_type, byte_count, uploader_id, small_sha256, medium_sha256)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [image.imageId.key, image.sha256, image.contentType, image.byteCount, image.uploaderId.key,
+                                 sizes["small"], sizes["medium"]])
         case let deleted as AccountDeleted:
             try forget(deleted.accountId, at: at, in: db)
         default:

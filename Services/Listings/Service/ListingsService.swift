@@ -3,6 +3,7 @@ import EventLog
 import Foundation
 import Hummingbird
 import ListingsDomain
+import PhotoCodec
 import ReadModel
 import ServiceKit
 
@@ -19,15 +20,15 @@ public enum ListingsService {
         environment: EnvironmentVariables = EnvironmentVariables(), clock: ListingsClock = .system
     ) throws -> ServiceDefinition {
         let settings = try ListingsSettings(environment: environment)
-        let blobs = LocalDirectoryBlobStore(directory: settings.imagesDirectory)
         @Sendable func commands(_ runtime: ServiceRuntime) -> ListingsCommands {
             ListingsCommands(store: runtime.store, sealer: PersonalDataSealer(vault: runtime.keyVault), settings: settings, clock: clock)
         }
         return ServiceDefinition(
             name: name, defaultPort: port, projections: projections, openAPI: ListingsAPI.document,
+            bodyLimits: ["/v1/images": PhotoCleaner.maximumUploadBytes],
             backgroundServices: { runtime in [ExpirySweeper(commands: commands(runtime), runtime: runtime, interval: settings.sweepInterval)] }
         ) { router, runtime in
-            ListingsAPI(commands: commands(runtime), runtime: runtime, blobs: blobs).addRoutes(to: router)
+            ListingsAPI(commands: commands(runtime), runtime: runtime, blobs: runtime.blobStore).addRoutes(to: router)
         }
     }
 

@@ -10,11 +10,9 @@ import ServiceKit
 /// | `COMMONS_LISTING_RENEW_HOURS` | `24` | the least time between two renewals of one listing |
 /// | `COMMONS_LISTING_EXPIRY_SWEEP_SECONDS` | `60` | how often due expiries are written to the log |
 /// | `COMMONS_LISTING_REPORT_THRESHOLD` | `3` | distinct reporters that hide a listing pending review |
-/// | `COMMONS_IMAGES_DIR` | `<data dir>/images` | the local blob store of uploaded images |
 public struct ListingsSettings: Sendable {
     public var lifetime: ListingState.Lifetime
     public var sweepInterval: Duration
-    public var imagesDirectory: URL
     public var reportThreshold: Int
 
     /// Reads the settings; a bad value throws a ``ConfigurationError`` naming the variable.
@@ -24,7 +22,5 @@ public struct ListingsSettings: Sendable {
         lifetime = ListingState.Lifetime(duration: Double(days) * 86_400, renewInterval: Double(hours) * 3_600)
         sweepInterval = .seconds(try environment.integer("COMMONS_LISTING_EXPIRY_SWEEP_SECONDS", default: 60, in: 1...86_400))
         reportThreshold = try environment.integer("COMMONS_LISTING_REPORT_THRESHOLD", default: 3, in: 1...1_000)
-        imagesDirectory = URL(fileURLWithPath: environment.string("COMMONS_IMAGES_DIR")
-            ?? URL(fileURLWithPath: environment.dataDirectory).appendingPathComponent("images").path)
     }
 }

@@ -127,20 +127,68 @@ public struct ListingRequested: EventContract, Equatable {
 /// SHA-256 of the stored bytes, so one picture uploaded twice is one image.
 public struct ImageStored: EventContract, Equatable {
     public static let eventType = "ImageStored"
+    /// 2: the upload is cleaned (upright, no metadata) and kept in smaller ``sizes`` too,
+    /// with its dimensions. 1 kept the upload itself (a JPEG without its Exif), with no sizes.
+    public static let schemaVersion = 2
     public var imageId: UUID
-    /// Hex SHA-256 of the stored bytes (after metadata was stripped): the blob's address.
+    /// Hex SHA-256 of the stored (cleaned) bytes: the blob's address.
     public var sha256: String
     public var contentType: String
     public var byteCount: Int
     public var uploaderId: UUID
     public var storedAt: Date
+    /// Pixels of the cleaned picture; nil for schema 1.
+    public var width: Int?
+    public var height: Int?
+    /// The smaller sizes (`small`, `medium`), each its own blob; empty for schema 1.
+    public var sizes: [StoredImageSize]
 
-    public init(imageId: UUID, sha256: String, contentType: String, byteCount: Int, uploaderId: UUID, storedAt: Date) {
+    public init(imageId: UUID, sha256: String, contentType: String, byteCount: Int, uploaderId: UUID, storedAt: Date,
+                width: Int?, height: Int?, sizes: [StoredImageSize]) {
         self.imageId = imageId
         self.sha256 = sha256
         self.contentType = contentType
         self.byteCount = byteCount
         self.uploaderId = uploaderId
         self.storedAt = storedAt
+        self.width = width
+        self.height = height
+        self.sizes = sizes
+    }
+
+    /// Schema 1, as stored before photos had sizes.
+    struct Version1: Decodable {
+        var imageId: UUID
+        var sha256: String
+        var contentType: String
+        var byteCount: Int
+        var uploaderId: UUID
+        var storedAt: Date
+    }
+
+    static let upcasters: [Upcaster<ImageStored>] = [
+        .from(version: 1, as: Version1.self) { old in
+            ImageStored(imageId: old.imageId, sha256: old.sha256, contentType: old.contentType, byteCount: old.byteCount,
+                        uploaderId: old.uploaderId, storedAt: old.storedAt, width: nil, height: nil, sizes: [])
+        },
+    ]
+}
+
+/// One smaller size of a stored image.
+public struct StoredImageSize: Codable, Sendable, Equatable {
+    /// `small` or `medium`.
+    public var size: String
+    /// Hex SHA-256 of its bytes: its blob's address.
+    public var sha256: String
+    public var byteCount: Int
+    public var width: Int
+    public var height: Int
+
+    public init(size: String, sha256: String, byteCount: Int, width: Int, height: Int) {
+        self.size = size
+        self.sha256 = sha256
+        self.byteCount = byteCount
+        self.width = width
+        self.height = height
     }
 }

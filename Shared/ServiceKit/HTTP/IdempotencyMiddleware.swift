@@ -16,6 +16,8 @@ import NIOCore
 struct IdempotencyMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let store: IdempotencyStore
+    /// Larger limits of routes that take uploads, by path; JSON's otherwise.
+    var bodyLimits: [String: Int] = [:]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .post, let key = request.headers[.idempotencyKey] else { return try await next(request, context) }
@@ -23,7 +25,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
             throw Problem.validation(["Idempotency-Key": ["must be 1 to 255 characters"]], detail: "The Idempotency-Key header is invalid.")
         }
         var request = request
-        let body = try await request.readBody(upTo: context.maxUploadSize)
+        let body = try await request.readBody(upTo: bodyLimits[request.uri.path] ?? context.maxUploadSize)
         request.body = RequestBody(buffer: body)
         let scope = "\(context.identity?.accountId.uuidString.lowercased() ?? "anonymous") \(request.method) \(request.uri.path)"
         let hash = SHA256.hash(data: Data(body.readableBytesView)).map { String(format: "%02x", $0) }.joined()

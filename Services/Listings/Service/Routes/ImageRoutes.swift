@@ -6,69 +6,102 @@ import GRDB
 import HTTPTypes
 import Hummingbird
 import ListingsDomain
+import NIOPosix
+import PhotoCodec
 import ServiceKit
 
 extension ListingsAPI {
-    /// What an upload answers.
+    /// What an upload answers: the cleaned photo and where each size is served.
     struct ImageView: Encodable {
         var id: UUID
         var contentType: String
         var byteCount: Int
         var sha256: String
+        var width: Int?
+        var height: Int?
+        var links: ImageLinks
     }
 
     func addImageRoutes(to router: Router<AppRequestContext>) {
         router.post("/v1/images") { request, context in
             let identity = try context.requireIdentity()
-            let body = try await request.readBody(upTo: ImageUpload.maximumBytes)
+            let body = try await request.readBody(upTo: PhotoCleaner.maximumUploadBytes)
             let raw = try ImageBodies.imageBytes(of: body, contentType: request.headers[.contentType])
-            let upload: ImageUpload
-            do throws(ImageUpload.Refusal) {
-                upload = try ImageUpload.prepare(raw)
-            } catch .unsupportedFormat {
-                throw Problem.unsupportedMediaType("Send a JPEG, PNG, WebP or HEIC image.")
-            } catch .malformedJPEG {
-                throw Problem.unsupportedMediaType("This JPEG is damaged: its segments do not parse.")
-            }
-            let address = contentAddress(upload.bytes)
-            let id = ImageBodies.imageId(address: address)
-            try await blobs.put(upload.bytes, at: address)
-            let stream = ListingStreams.image(id)
-            var position: Checkpoint?
-            if try await runtime.store.version(of: stream) == 0 {
-                let stored = ImageStored(imageId: id, sha256: address, contentType: upload.format.contentType, byteCount: upload.bytes.count,
-                                         uploaderId: identity.accountId, storedAt: clock.now())
-                do {
-                    position = try await runtime.store.append(to: stream, expected: .noStream,
-                                                              events: [try EventCatalog.encode(stored, metadata: context.eventMetadata)]).checkpoint
-                } catch EventStoreError.wrongExpectedVersion {
-                    // Someone uploaded the same bytes at the same moment: one image.
-                }
-            }
-            let view = ImageView(id: id, contentType: upload.format.contentType, byteCount: upload.bytes.count, sha256: address)
-            return try Response.json(view, status: .created, position: position, location: "/v1/images/\(id.key)")
+            let photo = try await ImageBodies.clean(raw)
+            let (stored, position) = try await store(photo, uploader: identity.accountId, metadata: context.eventMetadata)
+            let view = ImageView(id: stored.imageId, contentType: stored.contentType, byteCount: stored.byteCount, sha256: stored.sha256,
+                                 width: stored.width, height: stored.height, links: ImageLinks(stored.imageId))
+            return try Response.json(view, status: .created, position: position, location: "/v1/images/\(stored.imageId.key)")
         }
         router.get("/v1/images/{id}") { request, context in
             let id = try context.parameters.uuid("id")
-            let found = try await runtime.readModel.pool.read { db -> (sha256: String, contentType: String)? in
-                try Row.fetchOne(db, sql: "SELECT sha256, content_type FROM images WHERE image_id = ?", arguments: [id.key])
-                    .map { ($0["sha256"], $0["content_type"]) }
+            let sizeName = request.uri.queryParameters["size"].map(String.init) ?? PhotoSize.original.rawValue
+            guard let size = PhotoSize(rawValue: sizeName) else {
+                throw Problem.validation(["size": ["must be one of \(PhotoSize.allCases.map(\.rawValue).joined(separator: ", "))"]])
             }
-            guard let found, let bytes = try await blobs.get(found.sha256) else { throw Problem.notFound("There is no such image.") }
+            guard let address = try await address(of: id, size: size), let blob = try await blobs.get(address) else {
+                throw Problem.notFound("There is no such image.")
+            }
             var headers = HTTPFields()
-            let etag = "\"\(found.sha256)\""
+            let etag = "\"\(address)\""
             headers[.eTag] = etag
+            // The address names the content: a size of an image never changes.
             headers[.cacheControl] = "public, max-age=31536000, immutable"
             if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) == true {
                 return Response(status: .notModified, headers: headers)
             }
-            headers[.contentType] = found.contentType
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+            headers[.contentType] = blob.contentType
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: blob.bytes)))
+        }
+    }
+
+    /// Stores every size of `photo` for `uploader` and records the image once; the same
+    /// picture uploaded again is the same image (and the uploader becomes an owner of it).
+    private func store(_ photo: CleanedPhoto, uploader: UUID, metadata: EventMetadata) async throws -> (ImageStored, Checkpoint?) {
+        let original = photo.original
+        let address = ImageBodies.contentAddress(original.bytes)
+        let id = ImageBodies.imageId(address: address)
+        var sizes: [StoredImageSize] = []
+        for size in PhotoSize.variants {
+            guard let variant = photo.sizes[size] else { continue }
+            let variantAddress = ImageBodies.contentAddress(variant.bytes)
+            try await blobs.put(variant.bytes, at: variantAddress, contentType: variant.format.contentType, owner: uploader)
+            sizes.append(StoredImageSize(size: size.rawValue, sha256: variantAddress, byteCount: variant.bytes.count,
+                                         width: variant.width, height: variant.height))
+        }
+        // The original last: an image whose original exists has all its sizes.
+        try await blobs.put(original.bytes, at: address, contentType: original.format.contentType, owner: uploader)
+        let stored = ImageStored(imageId: id, sha256: address, contentType: original.format.contentType, byteCount: original.bytes.count,
+                                 uploaderId: uploader, storedAt: clock.now(), width: original.width, height: original.height, sizes: sizes)
+        let stream = ListingStreams.image(id)
+        guard try await runtime.store.version(of: stream) == 0 else { return (stored, nil) }
+        do {
+            let position = try await runtime.store.append(to: stream, expected: .noStream,
+                                                          events: [try EventCatalog.encode(stored, metadata: metadata)]).checkpoint
+            return (stored, position)
+        } catch EventStoreError.wrongExpectedVersion {
+            // Someone uploaded the same picture at the same moment: one image.
+            return (stored, nil)
+        }
+    }
+
+    /// The blob address of `size` of image `id`; an image stored before sizes existed serves
+    /// its original for every size.
+    private func address(of id: UUID, size: PhotoSize) async throws -> String? {
+        try await runtime.readModel.pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT sha256, small_sha256, medium_sha256 FROM images WHERE image_id = ?",
+                                             arguments: [id.key]) else { return nil }
+            let original: String = row["sha256"]
+            switch size {
+            case .original: return original
+            case .small: return row["small_sha256"] ?? original
+            case .medium: return row["medium_sha256"] ?? original
+            }
         }
     }
 }
 
-/// Reading an upload's bytes and naming the image.
+/// Reading an upload's bytes, cleaning them and naming the image.
 enum ImageBodies {
     /// The image's bytes: the body itself, or the first file part of a `multipart/form-data` body.
     static func imageBytes(of body: ByteBuffer, contentType: String?) throws -> [UInt8] {
@@ -78,6 +111,38 @@ enum ImageBodies {
             throw Problem.malformed("The multipart body has no file part.", errors: ["file": ["is required"]])
         }
         return part
+    }
+
+    /// `bytes` cleaned in every size, on NIO's thread pool (it takes a core for up to a
+    /// second); a refusal becomes its problem document: 415 for a format Commons does not
+    /// take, 422 for a picture that does not decode or is too large.
+    static func clean(_ bytes: [UInt8]) async throws -> CleanedPhoto {
+        do {
+            return try await NIOThreadPool.singleton.runIfActive { try PhotoCleaner.clean(bytes) }
+        } catch let refusal as PhotoRefusal {
+            throw problem(refusal)
+        }
+    }
+
+    static func problem(_ refusal: PhotoRefusal) -> Problem {
+        switch refusal {
+        case .unsupportedFormat:
+            return Problem.unsupportedMediaType("Send a \(PhotoFormat.acceptedNames) image.")
+        case .undecodable:
+            return Problem(.unprocessableContent, type: "undecodable-image",
+                           detail: "The picture does not decode: it is truncated or damaged. Nothing was stored.")
+        case .tooManyPixels:
+            return Problem(.unprocessableContent, type: "image-too-large",
+                           detail: "The picture has more than \(PhotoCleaner.maximumPixels / 1_000_000) megapixels. Nothing was stored.")
+        case .encodingFailed:
+            return Problem(.unprocessableContent, type: "unconvertible-image",
+                           detail: "The picture could not be converted for serving. Nothing was stored.")
+        }
+    }
+
+    /// The content address of `bytes`: their SHA-256 in lower-case hex.
+    static func contentAddress(_ bytes: [UInt8]) -> String {
+        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
     }
 
     /// The image's id: a UUID made of the first 16 bytes of the content's SHA-256, with the

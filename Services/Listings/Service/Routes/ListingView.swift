@@ -17,6 +17,8 @@ struct ListingView: Encodable, Sendable {
     var free: Bool
     var pickupTimes: PickupTimes
     var imageIds: [UUID]
+    /// The same photos, with the address of each size.
+    var images: [ImageLinks]
     var status: ListingStatus
     /// The approximate public point (within 500 m of the pickup point, see `PublicLocation`).
     var approximateLocation: Coordinate
@@ -42,6 +44,7 @@ struct ListingView: Encodable, Sendable {
         free = state.price == nil
         pickupTimes = state.pickupTimes
         imageIds = state.imageIds
+        images = state.imageIds.map(ImageLinks.init)
         status = state.status(at: now)
         approximateLocation = state.publicLocation ?? Coordinate(lat: 0, lon: 0)
         postedAt = state.postedAt ?? now
@@ -67,6 +70,7 @@ struct ListingView: Encodable, Sendable {
         free = row.price == nil
         pickupTimes = row.pickupTimes
         imageIds = row.imageIds
+        images = row.imageIds.map(ImageLinks.init)
         status = row.status == .available && (row.expiresAt.map { now >= $0 } ?? false) ? .expired : row.status
         approximateLocation = row.location
         postedAt = row.postedAt
