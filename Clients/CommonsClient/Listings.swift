@@ -95,6 +95,8 @@ public struct Listing: Codable, Sendable, Equatable {
     public var free: Bool
     public var pickupTimes: PickupTimes
     public var imageIds: [UUID]
+    /// The same photos, with where each size is served (``ListingsEndpoints/image(_:size:)``).
+    public var images: [ImageLinks]
     /// available, promised, given, sold, withdrawn, expired or hidden.
     public var status: String
     /// Within 500 m of the pickup place.
@@ -185,12 +187,17 @@ public struct ListingRequest: Codable, Sendable, Equatable {
     public var conversationId: UUID
 }
 
-/// An uploaded image.
+/// An uploaded image, as the service keeps it: cleaned of its metadata, upright, and in
+/// every ``ImageSize``. A HEIC upload is kept as JPEG.
 public struct UploadedImage: Codable, Sendable, Equatable {
     public var id: UUID
     public var contentType: String
+    /// Of the cleaned original.
     public var byteCount: Int
     public var sha256: String
+    public var width: Int?
+    public var height: Int?
+    public var links: ImageLinks
 }
 
 /// A comment on a listing.
@@ -369,7 +376,10 @@ public struct ListingsEndpoints: Sendable {
         try await client.perform(Endpoint(.post, "/v1/conversations/\(segment(conversation))/read"))
     }
 
-    /// Uploads a JPEG, PNG, WebP or HEIC (at most 10 MB); the same bytes are always one image.
+    /// Uploads a JPEG, PNG, WebP or HEIC photo (at most 10 MiB), with an `Idempotency-Key`
+    /// that its retries reuse; the same picture is always one image. The service removes its
+    /// GPS position and every other piece of metadata, turns it upright, and keeps a small
+    /// and a medium size beside it.
     public func uploadImage(_ bytes: Data, contentType: String = "application/octet-stream") async throws -> UploadedImage {
         var endpoint = Endpoint(.post, "/v1/images", idempotent: true)
         endpoint.body = bytes
@@ -377,8 +387,10 @@ public struct ListingsEndpoints: Sendable {
         return try await client.call(endpoint)
     }
 
-    /// An image's bytes.
-    public func image(_ id: UUID) async throws -> Data {
-        try await client.send(Endpoint(.get, "/v1/images/\(segment(id))", auth: .none)).body
+    /// An image's bytes in `size` (the cleaned original unless asked).
+    public func image(_ id: UUID, size: ImageSize = .original) async throws -> Data {
+        var endpoint = Endpoint(.get, "/v1/images/\(segment(id))", auth: .none)
+        if size != .original { endpoint.query = [URLQueryItem(name: "size", value: size.rawValue)] }
+        return try await client.send(endpoint).body
     }
 }

@@ -1,0 +1,28 @@
+import Foundation
+
+/// The sizes the service keeps of every photo.
+public enum ImageSize: String, Codable, Sendable, CaseIterable {
+    /// At most 320 px on the long edge: lists and map pins.
+    case small
+    /// At most 1,024 px on the long edge: a photo filling a phone screen.
+    case medium
+    /// The whole picture (upright, with no location or camera metadata).
+    case original
+}
+
+/// Where each size of a photo is served, as paths below the client's base URL.
+public struct ImageLinks: Codable, Sendable, Equatable {
+    public var id: UUID
+    public var small: String
+    public var medium: String
+    public var original: String
+
+    /// The path of `size`.
+    public func path(_ size: ImageSize) -> String {
+        switch size {
+        case .small: small
+        case .medium: medium
+        case .original: original
+        }
+    }
+}
