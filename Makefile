@@ -20,3 +20,4 @@ bench:
 	COMMONS_TEST_POSTGRES_OPTIONS="$(BENCH_POSTGRES_OPTIONS)" scripts/with-postgres.sh sh -c '.build/release/commons bench eventlog --postgres "$$COMMONS_TEST_POSTGRES_URL"'
 	.build/release/commons bench accounts
 	.build/release/commons bench geo-search
+	.build/release/commons bench images

@@ -183,6 +183,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                "PhotoCodec",
             ],
             path: "Tools/commons",
             swiftSettings: strict

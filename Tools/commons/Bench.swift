@@ -1,4 +1,5 @@
 import ArgumentParser
+import AsyncHTTPClient
 import EventLog
 import EventLogPostgres
 import Foundation
@@ -9,7 +10,8 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure Commons beside the raw operations it is built on.",
         subcommands: [
-            BenchEventLog.self, BenchAccounts.self, BenchListings.self, BenchGeoSearch.self, BenchDonations.self, BenchShopping.self,
+            BenchEventLog.self, BenchAccounts.self, BenchListings.self, BenchImages.self, BenchGeoSearch.self, BenchDonations.self,
+            BenchShopping.self,
         ])
 }
 
@@ -64,6 +66,15 @@ typealias BenchStep = () async throws -> Int
 // MARK: Measuring
 
 extension Bench {
+    /// Waits (up to 10 s) until `url` answers 200.
+    static func waitUntilReady(_ client: HTTPClient, _ url: String) async throws {
+        for _ in 0..<200 {
+            if let response = try? await client.execute(HTTPClientRequest(url: url), timeout: .seconds(2)), response.status == .ok { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw CommandFailure("\(url) did not answer 200 in 10 s")
+    }
+
     /// Runs `workers` concurrent loops of steps, each loop with its own step from
     /// `makeStep(worker)` (so that it can keep state, such as the stream it appends to):
     /// first a brief warm-up, then for `duration`. Returns events per second over the measured

@@ -45,7 +45,7 @@ struct BenchListings: AsyncParsableCommand {
         defer { server.cancel() }
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let base = "http://127.0.0.1:\(port)"
-        try await waitUntilReady(client, base)
+        try await Bench.waitUntilReady(client, "\(base)/health/ready")
 
         let workers = 2 * ProcessInfo.processInfo.activeProcessorCount
         let cases: [(name: String, parameters: [String: String])] = [
@@ -77,14 +77,5 @@ struct BenchListings: AsyncParsableCommand {
         print("listings, \(listings) listings, \(workers) concurrent clients over loopback HTTP, \(seconds) s per measurement; requests/s")
         print("(ceiling: the same SQL through GRDB on the same file, rows fetched, no HTTP or JSON)")
         print(BenchRow.table(rows))
-    }
-
-    private func waitUntilReady(_ client: HTTPClient, _ base: String) async throws {
-        for _ in 0..<200 {
-            if let response = try? await client.execute(HTTPClientRequest(url: "\(base)/health/ready"), timeout: .seconds(2)),
-               response.status == .ok { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw CommandFailure("the listings service did not become ready on port \(port)")
     }
 }
