@@ -3,6 +3,9 @@ import Foundation
 /// The limits on what a list holds.
 public enum ShoppingListRules {
     public static let quantities = 1...999
+    /// The change one edit may ask for. Wider than any valid change (so the domain can say
+    /// what quantity it would make), narrow enough that no arithmetic on it can overflow.
+    public static let quantityDeltas = -1_000_000...1_000_000
     public static let nameLength = 1...100
     public static let textLength = 1...200
     public static let noteLength = 0...500
@@ -27,6 +30,12 @@ public enum ShoppingListRules {
     /// A problem with a quantity, if any.
     public static func quantityProblem(_ quantity: Int) -> String? {
         quantities.contains(quantity) ? nil : "must be from \(quantities.lowerBound) to \(quantities.upperBound)"
+    }
+
+    /// A problem with the size of a quantity delta, if any (whether it fits the item is
+    /// decided with the item).
+    public static func deltaProblem(_ delta: Int) -> String? {
+        quantityDeltas.contains(delta) ? nil : "must be from \(quantityDeltas.lowerBound) to \(quantityDeltas.upperBound)"
     }
 
     /// The text without surrounding white space, as it is kept.

@@ -42,8 +42,12 @@ extension ShoppingListState {
         case let .changeQuantity(itemId, delta):
             let item = try liveItem(itemId)
             guard delta != 0 else { throw .invalid(["delta": ["must not be 0"]]) }
-            if let problem = ShoppingListRules.quantityProblem(item.quantity + delta) {
-                throw .invalid(["delta": ["would make the quantity \(item.quantity + delta); it \(problem)"]])
+            if let problem = ShoppingListRules.deltaProblem(delta) { throw .invalid(["delta": [problem]]) }
+            // A replayed quantity is not bounded by today's rules, so the sum is checked too (issue 21).
+            let (quantity, overflow) = item.quantity.addingReportingOverflow(delta)
+            guard !overflow else { throw .invalid(["delta": ["would make the quantity overflow"]]) }
+            if let problem = ShoppingListRules.quantityProblem(quantity) {
+                throw .invalid(["delta": ["would make the quantity \(quantity); it \(problem)"]])
             }
             return [.quantityChanged(itemId: itemId, delta: delta)]
         case let .setChecked(itemId, checked):

@@ -44,7 +44,9 @@ public struct ShoppingListState: Sendable, Equatable {
         case .memberRemoved(let account, _): members.remove(account)
         case let .itemAdded(draft, rank):
             items[draft.itemId] = Item(quantity: draft.quantity, checked: false, removed: false, rank: rank)
-        case let .quantityChanged(itemId, delta): items[itemId]?.quantity += delta
+        case let .quantityChanged(itemId, delta):
+            // A stored change is a fact, and replaying it must not trap.
+            if let quantity = items[itemId]?.quantity { items[itemId]?.quantity = quantity.saturatingSum(delta) }
         case let .checkSet(itemId, checked): items[itemId]?.checked = checked
         case .noteSet: break
         case let .moved(itemId, rank): items[itemId]?.rank = rank

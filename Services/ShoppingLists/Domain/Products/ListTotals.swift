@@ -28,13 +28,19 @@ public struct ListTotals: Sendable, Equatable, Codable {
         }
     }
 
+    /// The totals of `lines`. A sum too large for `Int` stays at `Int.max` (or `Int.min`)
+    /// rather than trapping: the catalogue bounds neither prices nor calories from above.
     public static func of(_ lines: [Line]) -> ListTotals {
         var byCurrency: [String: Int] = [:]
         var unpriced = 0
         var calories = 0
         for line in lines {
-            calories += line.quantity * (line.caloriesPerUnit ?? 0)
-            if let price = line.cheapest { byCurrency[price.currency, default: 0] += price.amountMinor * line.quantity } else { unpriced += 1 }
+            calories = calories.saturatingSum(line.quantity.saturatingProduct(line.caloriesPerUnit ?? 0))
+            if let price = line.cheapest {
+                byCurrency[price.currency] = (byCurrency[price.currency] ?? 0).saturatingSum(price.amountMinor.saturatingProduct(line.quantity))
+            } else {
+                unpriced += 1
+            }
         }
         let prices = byCurrency.sorted { $0.key < $1.key }.map { Money(amountMinor: $0.value, currency: $0.key) }
         return ListTotals(calories: calories, prices: prices, unpricedItems: unpriced)

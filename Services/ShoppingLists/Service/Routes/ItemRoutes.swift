@@ -73,6 +73,9 @@ extension ShoppingListsAPI {
             let listId = try context.parameters.uuid("id")
             let itemId = try context.parameters.uuid("itemId")
             let patch = try await request.decodeJSON(as: ItemPatch.self, context: context)
+            if let delta = patch.quantityDelta, let problem = ShoppingListRules.deltaProblem(delta) {
+                throw Problem.validation(["quantityDelta": [problem]])
+            }
             let commands = patch.commands(for: itemId)
             guard !commands.isEmpty else {
                 throw Problem.validation(["quantityDelta": ["give quantityDelta, checked, note or after"]], detail: "The request changes nothing.")

@@ -33,7 +33,8 @@ extension ShoppingListsAPI {
                              "note": .string()]),
               responses: [201: "Added", 404: "No such list", 409: "Item id taken", 422: "Invalid fields"]),
         .init("PATCH", "/v1/lists/{id}/items/{itemId}",
-              "Edit an item: quantityDelta (merges with others' changes), checked, note (null clears), after (an item id; null: to the top).",
+              "Edit an item: quantityDelta (-1000000 to 1000000, not 0; merges with others' changes; the quantity stays 1–999), checked, "
+                  + "note (null clears), after (an item id; null: to the top).",
               authenticated: true,
               body: .object(["quantityDelta": .integer, "checked": .boolean, "note": .string(), "after": .string(format: "uuid")]),
               responses: [200: "Edited", 404: "No such list or item", 409: "The item was removed", 422: "Invalid fields"]),
@@ -45,7 +46,7 @@ extension ShoppingListsAPI {
               responses: [204: "Done", 403: "Not the owner", 404: "No such list or member", 409: "The owner cannot leave"]),
         .init("POST", "/v1/lists/{id}/commands",
               "Apply a batch of offline edits in order, each with a client commandId; sending it again changes nothing. "
-                  + "Types: addItem, changeQuantity, check, uncheck, setNote, move, removeItem, rename.",
+                  + "Types: addItem, changeQuantity (delta -1000000 to 1000000), check, uncheck, setNote, move, removeItem, rename; at most 200.",
               authenticated: true,
               body: .object(["commands": .array(.object([
                   "commandId": .string(), "type": .string(), "itemId": .string(format: "uuid"), "productId": .string(format: "uuid"),
