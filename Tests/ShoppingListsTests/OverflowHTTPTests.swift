@@ -29,4 +29,14 @@ struct OverflowHTTPTests {
         }
     }
 
+    @Test("a Last-Event-ID of Int64.max is a 400, not a trap when the stream reads on from it")
+    func extremeLastEventID() async throws {
+        try await ShoppingListsHarness().test { client in
+            let ada = try await client.account()
+            let list = try await client.list(by: ada)
+            let reply = try await client.call(.get, "/v1/lists/\(list.key)/events", as: ada, headers: [HTTPField.Name("Last-Event-ID")!: String(Int64.max)])
+            #expect(reply.status == .badRequest && reply.fieldErrors["Last-Event-ID"] != nil, "\(reply.text)")
+            #expect(try await client.view(list, as: ada)["version"] as? Int == 1)
+        }
+    }
 }

@@ -85,10 +85,11 @@ extension ShoppingListsAPI {
         return try await !read { db in try ProductQueries.isDeletedAccount(owner, in: db) }
     }
 
-    /// A stream version from a header or parameter; 400 when it is not one.
+    /// A stream version from a header or parameter, 0 to `Int64.max - 1`; 400 when it is not one.
     static func version(_ text: String?, field: String) throws -> Int64? {
         guard let text else { return nil }
-        guard let version = Int64(text.trimmingCharacters(in: .whitespaces)), version >= 0 else {
+        // The stream reads on from `version + 1`, which must not overflow (issue 21).
+        guard let version = Int64(text.trimmingCharacters(in: .whitespaces)), (0..<Int64.max).contains(version) else {
             throw Problem.malformed("\(field) must be the id of an event this stream sent.", errors: [field: ["is not an event id of this list"]])
         }
         return version
