@@ -21,19 +21,22 @@ struct AlertCriteriaTests {
     @Test("every bad field is named at once")
     func invalid() {
         #expect(throws: GeoSearchError.invalid([
-            "lat": ["is required"], "lon": ["must be between -180 and 180"], "q": ["must contain a word"],
+            "lat": ["is required"], "lon": ["must be between -180 and 180"], "q": ["must have at most 10 words"],
             "name": ["must be at most 100 characters"],
         ])) {
-            try AlertCriteria.parse(["lon": "200", "q": "?!", "name": String(repeating: "n", count: 101)])
+            try AlertCriteria.parse(["lon": "200", "q": "a b c d e f g h i j k", "name": String(repeating: "n", count: 101)])
         }
         #expect(throws: GeoSearchError.invalid(["radius": ["must be at most 100 km (62 mi) for an alert"]])) {
             try AlertCriteria.parse(["lat": "1", "lon": "1", "radius": "63", "unit": "mi"])
         }
     }
 
-    @Test("keywords become a full-text query no input can break")
+    @Test("keywords are the words as written, split at white space, at most 10 and 200 scalars")
     func keywords() throws {
-        #expect(try Keywords("sofa AND \"bed\" NEAR(x)").fullTextQuery == "\"sofa\"* \"AND\"* \"bed\"* \"NEAR\"* \"x\"*")
+        #expect(try Keywords(" sofa AND\u{2003}\"bed\" NEAR(x)").words == ["sofa", "AND", "\"bed\"", "NEAR(x)"])
+        #expect(throws: GeoSearchError.invalid(["q": ["must be at most 200 characters"]])) {
+            try Keywords("a" + String(repeating: "\u{301}", count: 200))
+        }
         #expect(throws: GeoSearchError.invalid(["q": ["must have at most 10 words"]])) {
             try Keywords((1...11).map(String.init).joined(separator: " "))
         }

@@ -261,4 +261,18 @@ struct GeoSearchHTTPTests {
             }
         }
     }
+
+    @Test("issue 21: no q makes nearby search a 500; a prepend letter glued to a quote is an ordinary search, 100 KB a 400")
+    func hostileSearches() async throws {
+        try await GeoSearchHarness().test { client in
+            let last = try await client.post(UUID(), title: "Milk jug", at: City.sanFrancisco)
+            let base = "/v1/nearby/listings?\(Self.sf)"
+            #expect(try await client.get("\(base)&q=%E0%B5%8E%22", after: last).status == .ok)
+            #expect((try await client.get("\(base)&q=\(String(repeating: "a", count: 100_000))").json["errors"] as? [String: [String]])?["q"] == ["must be at most 200 characters"])
+            for q in ["%22", "%22%22", "mil%00k", "%E2%80%8F%22mil%E2%80%8E", "%CC%81%22", "%F0%9F%91%A9%E2%80%8D%F0%9F%91%A7%22", "NEAR(%22", "a%20OR%20NOT%20%5E:*"] {
+                let reply = try await client.get("\(base)&q=\(q)")
+                #expect(reply.status == .ok || (reply.status == .badRequest && (reply.json["errors"] as? [String: Any])?["q"] != nil), "\(q): \(reply.text)")
+            }
+        }
+    }
 }

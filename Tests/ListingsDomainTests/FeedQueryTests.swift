@@ -6,10 +6,10 @@ import Testing
 struct FeedQueryTests {
     @Test("every bad parameter is reported at once")
     func everyBadParameter() {
-        #expect(throws: ListingError.self) { try FeedQuery(parameters: ["category": "Cars"]) }
+        #expect(throws: ListingError.self) { try FeedQuery(parameters: ["category": "Cars"], terms: nil) }
         do throws(ListingError) {
             _ = try FeedQuery(parameters: ["category": "Cars", "free": "yes", "minPrice": "-1", "status": "gone", "sort": "size",
-                                           "limit": "1000", "author": "you", "colour": "red"])
+                                           "limit": "1000", "author": "you", "colour": "red"], terms: nil)
             Issue.record("no error")
         } catch {
             guard case .invalid(let problems) = error else {
@@ -20,21 +20,22 @@ struct FeedQueryTests {
         }
     }
 
-    @Test("keywords become quoted terms and sort by relevance; withdrawn needs author=me")
+    @Test("search terms sort by relevance, and relevance needs them; withdrawn needs author=me")
     func keywords() throws {
-        let query = try FeedQuery(parameters: ["q": "blue sofa\" OR *"])
-        #expect(query.keywords == "\"blue\" \"sofa\" \"OR\"")
-        #expect(query.sort == .relevance)
-        #expect(throws: ListingError.self) { try FeedQuery(parameters: ["status": "withdrawn"]) }
-        #expect(try FeedQuery(parameters: ["status": "withdrawn", "author": "me"]).statuses == [.withdrawn])
+        let query = try FeedQuery(parameters: ["q": "read by the service"], terms: ["blue", "sofa"])
+        #expect(query.terms == ["blue", "sofa"] && query.sort == .relevance)
+        #expect(try FeedQuery(parameters: ["sort": "title"], terms: ["blue"]).sort == .title)
+        #expect(throws: ListingError.invalid(["sort": ["relevance needs q"]])) { try FeedQuery(parameters: ["sort": "relevance"], terms: nil) }
+        #expect(throws: ListingError.self) { try FeedQuery(parameters: ["status": "withdrawn"], terms: nil) }
+        #expect(try FeedQuery(parameters: ["status": "withdrawn", "author": "me"], terms: nil).statuses == [.withdrawn])
     }
 
     @Test("a cursor only continues the query it came from")
     func cursorBinding() throws {
-        let query = try FeedQuery(parameters: ["category": "Books"])
+        let query = try FeedQuery(parameters: ["category": "Books"], terms: nil)
         let cursor = FeedCursor(key: "12.5", sequence: 7, queryHash: query.fingerprint)
-        #expect(try FeedQuery(parameters: ["category": "Books", "cursor": cursor.text]).cursor == cursor)
-        #expect(throws: ListingError.self) { try FeedQuery(parameters: ["category": "Toys", "cursor": cursor.text]) }
-        #expect(throws: ListingError.self) { try FeedQuery(parameters: ["cursor": "not-a-cursor"]) }
+        #expect(try FeedQuery(parameters: ["category": "Books", "cursor": cursor.text], terms: nil).cursor == cursor)
+        #expect(throws: ListingError.self) { try FeedQuery(parameters: ["category": "Toys", "cursor": cursor.text], terms: nil) }
+        #expect(throws: ListingError.self) { try FeedQuery(parameters: ["cursor": "not-a-cursor"], terms: nil) }
     }
 }

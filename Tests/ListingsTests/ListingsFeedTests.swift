@@ -102,4 +102,17 @@ struct ListingsFeedTests {
             #expect((try await client.get("/v1/listings/changes?since=soon", after: nil)).status == .badRequest)
         }
     }
+
+    @Test("issue 21: no q makes the feed a 500; a prepend letter glued to a quote is an ordinary search, 100 KB a 400")
+    func hostileSearches() async throws {
+        try await ListingsHarness().test { client in
+            let last = try await client.post(["title": "Milk jug"], as: try await client.person()).position
+            #expect(try await client.get("/v1/listings?q=%E0%B5%8E%22", after: last).status == .ok)
+            #expect(try await client.get("/v1/listings?q=\(String(repeating: "a", count: 100_000))", after: nil).errors["q"] as? [String] == ["must be at most 200 characters"])
+            for q in ["%22", "%22%22", "mil%00k", "%E2%80%8F%22mil%E2%80%8E", "%CC%81%22", "%F0%9F%91%A9%E2%80%8D%F0%9F%91%A7%22", "NEAR(%22", "a%20OR%20NOT%20%5E:*"] {
+                let reply = try await client.get("/v1/listings?q=\(q)", after: nil)
+                #expect(reply.status == .ok || (reply.status == .badRequest && reply.errors["q"] != nil), "\(q): \(reply.text)")
+            }
+        }
+    }
 }

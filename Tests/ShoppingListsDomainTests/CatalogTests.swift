@@ -84,17 +84,17 @@ struct CatalogTests {
         #expect(totals == ListTotals(calories: 1_370, prices: [Money(amountMinor: 427, currency: "EUR")], unpricedItems: 1))
     }
 
-    @Test("product queries: words become quoted prefixes, bad fields are all reported, cursors belong to their query")
+    @Test("product queries: words ignore case, bad fields are all reported, cursors belong to their query")
     func productQueries() throws {
-        let query = try ProductQuery(parameters: ["q": "Whole MILK\" OR *", "limit": "5"])
-        #expect(query.matchExpression == "\"whole\"* \"milk\"* \"or\"*")
-        #expect(throws: ProductQueryError.invalid(["limit": ["must be a whole number from 1 to 100"], "q": ["must contain a letter or a digit"]])) {
-            try ProductQuery(parameters: ["q": "***", "limit": "0"])
+        let query = try ProductQuery(parameters: ["q": "ignored: the service reads it", "limit": "5"], terms: ["Whole", "MILK"])
+        #expect(query.words == ["whole", "milk"] && query.limit == 5)
+        #expect(throws: ProductQueryError.invalid(["limit": ["must be a whole number from 1 to 100"], "category": ["must be at most 100 characters"]])) {
+            try ProductQuery(parameters: ["category": String(repeating: "c", count: 101), "limit": "0"], terms: nil)
         }
-        let cursor = SearchCursor.encode(.init(rank: -3.5, row: 42), queryKey: try ProductQuery(parameters: ["q": "Whole  milk!"]).key)
-        #expect(try ProductQuery(parameters: ["q": "whole milk", "cursor": cursor]).after == .init(rank: -3.5, row: 42))
-        #expect(throws: ProductQueryError.self) { try ProductQuery(parameters: ["q": "bread", "cursor": cursor]) }
-        #expect(throws: ProductQueryError.self) { try ProductQuery(parameters: ["q": "whole milk", "cursor": "x" + cursor.dropFirst()]) }
+        let cursor = SearchCursor.encode(.init(rank: -3.5, row: 42), queryKey: try ProductQuery(parameters: [:], terms: ["Whole", "milk"]).key)
+        #expect(try ProductQuery(parameters: ["cursor": cursor], terms: ["whole", "milk"]).after == .init(rank: -3.5, row: 42))
+        #expect(throws: ProductQueryError.self) { try ProductQuery(parameters: ["cursor": cursor], terms: ["bread"]) }
+        #expect(throws: ProductQueryError.self) { try ProductQuery(parameters: ["cursor": "x" + cursor.dropFirst()], terms: ["whole", "milk"]) }
     }
 
     @Test("reviews: 1 to 5 stars, at most 2,000 characters")

@@ -149,4 +149,17 @@ struct CatalogHTTPTests {
             #expect(try await client.call(.get, "/v1/products/\(UUID().key)/related").status == .notFound)
         }
     }
+
+    @Test("issue 21: no q makes the search a 500; a prepend letter glued to a quote is an ordinary search, 100 KB a 400")
+    func hostileSearches() async throws {
+        try await ShoppingListsHarness().test { client in
+            try await client.importCatalog(TestCatalog.file())
+            #expect(try await client.call(.get, "/v1/products?q=%E0%B5%8E%22").status == .ok)
+            #expect(try await client.call(.get, "/v1/products?q=\(String(repeating: "a", count: 100_000))").fieldErrors["q"] == ["must be at most 200 characters"])
+            for q in ["%22", "%22%22", "mil%00k", "%E2%80%8F%22mil%E2%80%8E", "%CC%81%22", "%F0%9F%91%A9%E2%80%8D%F0%9F%91%A7%22", "NEAR(%22", "a%20OR%20NOT%20%5E:*"] {
+                let reply = try await client.call(.get, "/v1/products?q=\(q)")
+                #expect(reply.status == .ok || (reply.status == .badRequest && reply.fieldErrors["q"] != nil), "\(q): \(reply.text)")
+            }
+        }
+    }
 }

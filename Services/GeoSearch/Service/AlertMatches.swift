@@ -87,8 +87,14 @@ final class AlertMatcher: Sendable {
         let found = try await readModel.pool.read { db in
             var byListing: [UUID: (posted: Checkpoint, match: AlertMatch)] = [:]
             for (alert, criteria) in searches {
+                var keywords: String?
+                if let words = criteria.keywords?.words {
+                    // Words with nothing to search for (refused since issue 21) match nothing.
+                    guard let expression = try? FullTextQuery(words: words).expression() else { continue }
+                    keywords = expression
+                }
                 let filters = ListingFilters(
-                    category: criteria.category, keywords: criteria.keywords?.fullTextQuery, status: .available,
+                    category: criteria.category, keywords: keywords, status: .available,
                     order: .recent, postedAfter: max(floor, alert.created))
                 for row in try GeoSearchAPI.listingCandidates(criteria.indexBoxes, filters: filters, in: db) {
                     guard let point = GeoCoordinate(lat: row.lat, lon: row.lon), criteria.covers(point) else { continue }

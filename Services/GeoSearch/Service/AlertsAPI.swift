@@ -64,10 +64,13 @@ struct AlertsAPI: Sendable {
     private func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let owner = try context.requireIdentity().accountId
         let body = try await request.decodeJSON(as: AlertRequest.self, context: context)
-        let criteria: AlertCriteria
-        do { criteria = try AlertCriteria.parse(body.fields) } catch {
-            switch error { case .invalid(let errors): throw Problem.validation(errors, detail: "The alert has invalid or missing fields.") }
+        var problems: [String: [String]] = [:]
+        var parsed: AlertCriteria?
+        do { parsed = try AlertCriteria.parse(body.fields) } catch {
+            switch error { case .invalid(let errors): problems = errors }
         }
+        if problems["q"] == nil { do throws(FullTextQuery.Invalid) { _ = try FullTextQuery.parse(body.q) } catch { problems["q"] = [error.message] } }
+        guard problems.isEmpty, let criteria = parsed else { throw Problem.validation(problems, detail: "The alert has invalid or missing fields.") }
         guard try await matcher.alerts(of: owner).count < Self.maximumAlertsPerAccount else {
             throw Problem.conflict("You have \(Self.maximumAlertsPerAccount) alerts, the most an account may have; delete one first.",
                                    type: "too-many-alerts")

@@ -4,8 +4,8 @@ extension GeoSearchAPI {
     /// Every route of the geo-search service (a test keeps this equal to the router's).
     static let document = OpenAPIDocument(title: "Commons geo-search", operations: [
         .init("GET", "/v1/nearby/listings",
-              "Listings near a point (lat, lon, radius, unit=km|mi; category, q, free, status=available|promised, "
-                  + "sort=distance|recent, limit 1–100, cursor, count=true), nearest first with distanceMeters.",
+              "Listings near a point (lat, lon, radius, unit=km|mi; category, q (at most 10 words and 200 characters), free, "
+                  + "status=available|promised, sort=distance|recent, limit 1–100, cursor, count=true), nearest first with distanceMeters.",
               responses: [200: "{ items, nextCursor } or { count }", 400: "Invalid or missing fields"]),
         .init("GET", "/v1/nearby/organizations",
               "Charities and donation centres near a point (lat, lon, radius, unit; kind=charity|centre|both, tag, "

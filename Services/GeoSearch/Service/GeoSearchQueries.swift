@@ -3,6 +3,7 @@ import Contracts
 import Foundation
 import EventLog
 import GeoSearchDomain
+import ServiceKit
 
 /// Reads the query fields that geo-search adds to the domain's `NearbyQuery` and `AreaQuery`
 /// (filters, sort, limit, cursor, count), collecting every problem at once.
@@ -56,10 +57,11 @@ struct QueryParameters {
         return limit
     }
 
-    /// `q`: the words to look for, as an FTS5 query (see `Keywords`).
+    /// `q`: the words to look for (bounded as `Keywords`), as an FTS5 query.
     mutating func keywords() -> String? {
         guard let value = text("q") else { return nil }
-        do { return try Keywords(value).fullTextQuery } catch { merge(error); return nil }
+        do { _ = try Keywords(value) } catch { merge(error); return nil }
+        do throws(FullTextQuery.Invalid) { return try FullTextQuery(value).expression() } catch { report(error.message, for: "q"); return nil }
     }
 }
 

@@ -23,8 +23,8 @@ public struct FeedQuery: Sendable, Equatable {
     public var statuses: [ListingStatus] = [.available]
     /// Only the caller's own listings.
     public var mine = false
-    /// Keywords, as an FTS5 query of quoted terms.
-    public var keywords: String?
+    /// The words to search for (the service reads them from `q`); nil without a search.
+    public var terms: [String]?
     public var sort: Sort = .recent
     public var limit = 20
     public var cursor: FeedCursor?
@@ -33,8 +33,9 @@ public struct FeedQuery: Sendable, Equatable {
     /// Statuses that only an owner's own view (`author=me`) shows.
     public static let ownerOnlyStatuses: Set<ListingStatus> = [.withdrawn, .hidden]
 
-    /// Parses the query parameters; throws every bad one at once.
-    public init(parameters: [String: String]) throws(ListingError) {
+    /// Parses the query parameters but `q`, a full-text concern whose words the service
+    /// passes in as `terms`; throws every bad one at once.
+    public init(parameters: [String: String], terms: [String]?) throws(ListingError) {
         var problems: [String: [String]] = [:]
         func add(_ field: String, _ message: String) { problems[field, default: []].append(message) }
         let known: Set<String> = ["category", "free", "minPrice", "maxPrice", "currency", "status", "author", "q", "sort", "limit", "cursor"]
@@ -72,16 +73,13 @@ public struct FeedQuery: Sendable, Equatable {
         } else if mine {
             statuses = ListingStatus.allCases
         }
-        if let value = parameters["q"] {
-            let terms = Self.terms(value)
-            if terms.isEmpty { add("q", "must contain a letter or digit") } else if value.count > 200 { add("q", "must be at most 200 characters") } else {
-                keywords = terms.map { "\"\($0)\"" }.joined(separator: " ")
-                sort = .relevance
-            }
+        if let terms, !terms.isEmpty {
+            self.terms = terms
+            sort = .relevance
         }
         if let value = parameters["sort"] {
             if let parsed = Sort(rawValue: value) {
-                if parsed == .relevance, keywords == nil { add("sort", "relevance needs q") } else { sort = parsed }
+                if parsed == .relevance, self.terms == nil { add("sort", "relevance needs q") } else { sort = parsed }
             } else {
                 add("sort", "must be one of \(Sort.allCases.map(\.rawValue).joined(separator: ", "))")
             }
@@ -95,15 +93,10 @@ public struct FeedQuery: Sendable, Equatable {
         guard problems.isEmpty else { throw .invalid(problems) }
     }
 
-    /// The words of a search, letters and digits only, so that nothing in it is FTS5 syntax.
-    static func terms(_ text: String) -> [String] {
-        text.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init).prefix(20).map { $0 }
-    }
-
     /// A short hash of everything but the page, so that a cursor only continues its own query.
     public var fingerprint: String {
         let parts: [String] = [category ?? "", "\(freeOnly)", minPriceMinor.map(String.init) ?? "", maxPriceMinor.map(String.init) ?? "",
-                               currency ?? "", statuses.map(\.rawValue).joined(separator: ","), "\(mine)", keywords ?? "", sort.rawValue]
+                               currency ?? "", statuses.map(\.rawValue).joined(separator: ","), "\(mine)", terms?.joined(separator: " ") ?? "", sort.rawValue]
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in parts.joined(separator: "|").utf8 {
             hash ^= UInt64(byte)

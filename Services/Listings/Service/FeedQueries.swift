@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import GRDB
 import ListingsDomain
+import ServiceKit
 
 /// The feed's SQL: filters, keyword search and keyset pages over the `listings` table.
 enum FeedQueries {
@@ -56,10 +57,10 @@ enum FeedQueries {
 
         let source: String
         let keyExpression: String
-        if let keywords = query.keywords {
+        if let terms = query.terms {
             source = "listings JOIN listings_fts ON listings_fts.rowid = listings.seq"
             conditions.insert("listings_fts MATCH ?", at: 0)
-            arguments.insert(keywords, at: 0)
+            arguments.insert(try FullTextQuery(words: terms, maxTerms: ListingsAPI.maxSearchTerms).expression(prefix: false), at: 0)
             keyExpression = "bm25(listings_fts, 2.0, 1.0)"
         } else {
             source = "listings"

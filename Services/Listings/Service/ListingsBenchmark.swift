@@ -60,7 +60,7 @@ public enum ListingsBenchmark {
     /// GRDB on the same file, fetching the rows and nothing more (no HTTP, no JSON).
     public static func rawFeedQuery(directory: URL, parameters: [String: String]) throws -> @Sendable () async throws -> Int {
         let pool = try DatabasePool(path: directory.appendingPathComponent("\(ListingsService.name).sqlite").path)
-        let query = try FeedQuery(parameters: parameters)
+        let query = try ListingsAPI.feedQuery(parameters)
         let now = Date()
         return {
             let count = try await pool.read { db in try FeedQueries.rawPage(query, caller: nil, now: now, in: db).rows.count }

@@ -19,13 +19,13 @@ public enum ShoppingListsBenchmark {
         /// One product search as the route runs it: parse, FTS5 match with ranking, the
         /// product summaries (cheapest offer, rating) of the first page.
         public func search(_ text: String) throws -> Int {
-            let query = try ProductQuery(parameters: ["q": text, "limit": "20"])
+            let query = try ShoppingListsAPI.productQuery(["q": text, "limit": "20"])
             return try pool.read { db in try ProductQueries.search(query, in: db).items.count }
         }
 
         /// The ceiling: the bare FTS5 match of the same words, first 20 row ids by rank.
         public func rawMatch(_ text: String) throws -> Int {
-            let expression = try ProductQuery(parameters: ["q": text]).matchExpression ?? ""
+            let expression = try FullTextQuery.parse(text)?.expression() ?? ""
             return try pool.read { db in
                 try Int64.fetchAll(db, sql: "SELECT rowid FROM shop_products_fts WHERE shop_products_fts MATCH ? ORDER BY rank LIMIT 20",
                                    arguments: [expression]).count

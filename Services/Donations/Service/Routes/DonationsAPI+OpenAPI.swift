@@ -13,7 +13,8 @@ extension DonationsAPI {
 
     /// Every route of the donations service (a test keeps this equal to the router's).
     static let document = OpenAPIDocument(title: "Commons donations", operations: [
-        .init("GET", "/v1/organizations", "Browse and search organisations (category, tag, kind=charity|centre|both, verified, q, limit, cursor), by name.",
+        .init("GET", "/v1/organizations", "Browse and search organisations (category, tag, kind=charity|centre|both, verified, "
+                  + "q: at most 200 characters, its first 10 words of letters and digits as prefixes; limit, cursor), by name.",
               responses: [200: "{ items, nextCursor }", 400: "Invalid query fields"]),
         .init("GET", "/v1/organizations/{id}", "One organisation by id or slug, with every impact estimate (newest first).",
               responses: [200: "OK", 404: "No such organisation"]),

@@ -80,9 +80,10 @@ extension DonationsAPI {
             var query = QueryReader(request)
             var filter = OrganizationFilter(category: query.text("category"), tag: query.text("tag"),
                                             kind: query.choice("kind", as: OrganizationKind.self), verified: query.bool("verified"))
-            if let text = query.text("q") {
-                filter.match = Self.textQuery(text)
-                if filter.match == nil { query.report("must contain a letter or a digit", for: "q") }
+            do throws(FullTextQuery.Invalid) {
+                filter.match = try FullTextQuery.parse(query.text("q"))?.expression()
+            } catch {
+                query.report(error.message, for: "q")
             }
             let limit = query.limit()
             let cursor = query.cursor()
@@ -147,12 +148,5 @@ extension DonationsAPI {
         guard let view = OrganizationView(state) else { throw Problem.notFound("There is no such organisation.") }
         return try Response.json(view, status: status, version: state.version, position: position,
                                  location: status == .created ? "/v1/organizations/\(view.slug)" : nil)
-    }
-
-    /// An FTS5 query of the words in `text`, each quoted and matched as a prefix; nil when it has no words.
-    static func textQuery(_ text: String) -> String? {
-        let words = text.lowercased().split { !($0.isLetter || $0.isNumber) }.prefix(10)
-        guard !words.isEmpty else { return nil }
-        return words.map { "\"\($0)\"*" }.joined(separator: " ")
     }
 }

@@ -27,18 +27,30 @@ extension ListingsAPI {
         var next: String
     }
 
+    /// How many words of `q` a feed search uses; later ones are ignored.
+    static let maxSearchTerms = 20
+
+    /// The feed query of `parameters`; 400 listing every bad field, `q` included.
+    static func feedQuery(_ parameters: [String: String]) throws -> FeedQuery {
+        var problems: [String: [String]] = [:]
+        var search: FullTextQuery?
+        do throws(FullTextQuery.Invalid) { search = try FullTextQuery.parse(parameters["q"], maxTerms: maxSearchTerms) } catch { problems["q"] = [error.message] }
+        do throws(ListingError) {
+            let query = try FeedQuery(parameters: parameters, terms: search?.terms)
+            if problems.isEmpty { return query }
+        } catch {
+            // A bad query string is a malformed request (400), as in geo-search, not invalid content.
+            guard case .invalid(let more) = error else { throw error.problem }
+            problems.merge(more) { $0 + $1 }
+        }
+        throw Problem.malformed("The query has invalid fields.", errors: problems)
+    }
+
     func addFeedRoutes(to router: Router<AppRequestContext>) {
         router.get("/v1/listings") { request, context in
             var parameters: [String: String] = [:]
             for (name, value) in request.uri.queryParameters { parameters[String(name)] = String(value) }
-            let query: FeedQuery
-            do throws(ListingError) {
-                query = try FeedQuery(parameters: parameters)
-            } catch {
-                // A bad query string is a malformed request (400), as in geo-search, not invalid content.
-                guard case .invalid(let problems) = error else { throw error.problem }
-                throw Problem.malformed("The query has invalid fields.", errors: problems)
-            }
+            let query = try Self.feedQuery(parameters)
             let caller = query.mine ? try context.requireIdentity().accountId : context.identity?.accountId
             let now = clock.now()
             let (rows, next) = try await runtime.readModel.pool.read { db in try FeedQueries.page(query, caller: caller, now: now, in: db) }

@@ -14,7 +14,8 @@ extension ListingsAPI {
     static let document = OpenAPIDocument(title: "Commons listings", operations: [
         .init("POST", "/v1/listings", "Post a listing (free when price is absent).", authenticated: true,
               body: listingBody, responses: [201: "Posted", 422: "Invalid fields, all of them listed"]),
-        .init("GET", "/v1/listings", "The feed: category, free, minPrice, maxPrice, currency, status, author=me, q, sort, limit, cursor.",
+        .init("GET", "/v1/listings", "The feed: category, free, minPrice, maxPrice, currency, status, author=me, "
+                  + "q (at most 200 characters; its first 20 words of letters and digits), sort, limit, cursor.",
               responses: [200: "A page", 400: "Invalid query"]),
         .init("GET", "/v1/listings/changes", "What changed since a point of the change feed (since, limit).",
               responses: [200: "Changes", 400: "Invalid query"]),

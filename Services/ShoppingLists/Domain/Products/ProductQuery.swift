@@ -1,6 +1,7 @@
 import Foundation
 
 /// `GET /v1/products?q=&category=&limit=&cursor=`, checked: every bad field is reported at once.
+/// The service reads `q` (a full-text concern) and passes its terms in.
 public struct ProductQuery: Sendable, Equatable {
     /// The words to search for, each matched as a prefix; nil lists by name.
     public var words: [String]?
@@ -11,14 +12,11 @@ public struct ProductQuery: Sendable, Equatable {
     public static let limits = 1...100
     public static let defaultLimit = 20
 
-    /// Reads the query parameters; throws `.invalid` with every problem.
-    public init(parameters: [String: String]) throws(ProductQueryError) {
+    /// Reads the query parameters but `q`, whose search terms are `terms` (nil without a
+    /// search); throws `.invalid` with every problem.
+    public init(parameters: [String: String], terms: [String]?) throws(ProductQueryError) {
         var problems: [String: [String]] = [:]
-        let q = parameters["q"]?.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let q, q.count > 200 { problems["q"] = ["must be at most 200 characters"] }
-        let words = q.map(Self.words(in:))
-        self.words = (words?.isEmpty ?? true) ? nil : words
-        if let q, !q.isEmpty, self.words == nil { problems["q"] = ["must contain a letter or a digit"] }
+        words = terms.flatMap { $0.isEmpty ? nil : $0.map { $0.lowercased() } }
         category = parameters["category"].flatMap { $0.isEmpty ? nil : $0 }
         if let category, category.count > 100 { problems["category"] = ["must be at most 100 characters"] }
         limit = Self.defaultLimit
@@ -42,17 +40,6 @@ public struct ProductQuery: Sendable, Equatable {
 
     private static func key(words: [String]?, category: String?) -> String {
         "q=\(words?.joined(separator: " ") ?? "")&category=\(category ?? "")"
-    }
-
-    /// The query's words, lowercased; anything but letters and digits separates them, so
-    /// no full-text syntax gets through.
-    static func words(in text: String) -> [String] {
-        text.lowercased().split { !($0.isLetter || $0.isNumber) }.prefix(10).map(String.init)
-    }
-
-    /// The words as an FTS5 query: each a quoted prefix, all required.
-    public var matchExpression: String? {
-        words.map { $0.map { "\"\($0)\"*" }.joined(separator: " ") }
     }
 }
 

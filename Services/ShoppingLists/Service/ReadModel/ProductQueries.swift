@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import GRDB
+import ServiceKit
 import ShoppingListsDomain
 
 /// Reads of the catalogue: search, products with their offers, related products, reviews
@@ -28,8 +29,8 @@ enum ProductQueries {
         var arguments: [(any DatabaseValueConvertible)?] = []
         var conditions: [String] = []
         let sql: String
-        if let match = query.matchExpression {
-            arguments.append(match)
+        if let words = query.words {
+            arguments.append(try FullTextQuery(words: words).expression(prefix: true))
             var filter = ""
             if let category = query.category { filter = "AND p.category = ? COLLATE NOCASE"; arguments.append(category) }
             if let after = query.after {

@@ -8,10 +8,7 @@ import ShoppingListsDomain
 extension ShoppingListsAPI {
     func addProductRoutes(to router: Router<AppRequestContext>) {
         router.get("/v1/products") { request, _ in
-            let query: ProductQuery
-            do { query = try ProductQuery(parameters: request.queryValues) } catch let ProductQueryError.invalid(errors) {
-                throw Problem.malformed("The query has invalid fields.", errors: errors)
-            }
+            let query = try Self.productQuery(request.queryValues)
             let (items, next) = try await read { db in try ProductQueries.search(query, in: db) }
             return try Response.json(ProductPage(items: items, nextCursor: next.map { SearchCursor.encode($0, queryKey: query.key) }))
         }
@@ -51,6 +48,20 @@ extension ShoppingListsAPI {
             guard let related else { throw Problem.notFound("There is no such product.") }
             return try Response.json(["items": related])
         }
+    }
+
+    /// The search of `GET /v1/products`; 400 listing every bad field, `q` included.
+    static func productQuery(_ values: [String: String]) throws -> ProductQuery {
+        var errors: [String: [String]] = [:]
+        var search: FullTextQuery?
+        do throws(FullTextQuery.Invalid) { search = try FullTextQuery.parse(values["q"]) } catch { errors["q"] = [error.message] }
+        do {
+            let query = try ProductQuery(parameters: values, terms: search?.terms)
+            if errors.isEmpty { return query }
+        } catch let ProductQueryError.invalid(more) {
+            errors.merge(more) { $0 + $1 }
+        }
+        throw Problem.malformed("The query has invalid fields.", errors: errors)
     }
 
     /// The optional `lat`/`lon` of a product query, and `radius` (km) for "nearby".

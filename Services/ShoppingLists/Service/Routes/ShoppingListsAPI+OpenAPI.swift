@@ -3,7 +3,8 @@ import ServiceKit
 extension ShoppingListsAPI {
     /// Every route of the shopping-lists service (a test keeps this equal to the router's).
     static let document = OpenAPIDocument(title: "Commons shopping lists", operations: [
-        .init("GET", "/v1/products", "Search the catalogue by name (q: words matched as prefixes, ranked), category, limit 1–100, cursor.",
+        .init("GET", "/v1/products", "Search the catalogue by name (q: at most 200 characters, its first 10 words of letters and digits matched as "
+                  + "prefixes, ranked), category, limit 1–100, cursor.",
               responses: [200: "{ items, nextCursor }", 400: "Invalid fields"]),
         .init("GET", "/v1/products/{id}",
               "A product with its offers; with lat and lon (and radius in km, default 5) offers are sorted by distance "
