@@ -148,20 +148,26 @@ done:
     return status;
 }
 
-int photo_codec_sample(int width, int height, double noise, const char *suffix, int quality, photo_codec_output *output) {
+int photo_codec_sample(int width, int height, double noise, int red, int green, int blue, const char *suffix, int quality,
+                       photo_codec_output *output) {
     if (photo_codec_start() != 0) return -1;
     memset(output, 0, sizeof *output);
     VipsObject *scope = VIPS_OBJECT(vips_image_new());
     VipsImage **t = (VipsImage **)vips_object_local_array(scope, 8);
+    // Each band: its colour at 60 % on the left edge, rising to 100 % on the right.
+    double colour[3] = {red, green, blue}, slope[3], offset[3];
+    for (int band = 0; band < 3; band++) {
+        slope[band] = colour[band] * 0.4 / width;
+        offset[band] = colour[band] * 0.6;
+    }
     int failed = vips_xyz(&t[0], width, height, NULL)
         || vips_extract_band(t[0], &t[1], 0, NULL)
-        || vips_linear1(t[1], &t[2], 255.0 / width, 0.0, NULL)
-        || vips_gaussnoise(&t[3], width, height, "mean", 128.0, "sigma", noise, NULL)
-        || vips_bandjoin_const1(t[2], &t[4], 96.0, NULL)
-        || vips_bandjoin2(t[4], t[3], &t[5], NULL)
-        || vips_cast_uchar(t[5], &t[6], NULL)
-        || vips_copy(t[6], &t[7], "interpretation", VIPS_INTERPRETATION_sRGB, NULL)
-        || save(t[7], suffix, quality, output);
+        || vips_linear(t[1], &t[2], slope, offset, 3, NULL)
+        || vips_gaussnoise(&t[3], width, height, "mean", 0.0, "sigma", noise, NULL)
+        || vips_add(t[2], t[3], &t[4], NULL)
+        || vips_cast_uchar(t[4], &t[5], NULL)
+        || vips_copy(t[5], &t[6], "interpretation", VIPS_INTERPRETATION_sRGB, NULL)
+        || save(t[6], suffix, quality, output);
     g_object_unref(scope);
     return failed ? -1 : 0;
 }

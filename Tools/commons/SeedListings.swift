@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import PhotoCodec
 import NIOCore
 
 /// A dozen things to give away or sell around Amsterdam, posted by the demo accounts, some
@@ -18,7 +19,11 @@ func seedListings(_ api: SeedClient, _ state: inout SeedState, _ report: (String
         let token = tokens[index % tokens.count]
         var imageIds: [String] = []
         if let colour = demo.colour {
-            let upload = try await api.upload(SeedPicture.png(side: 16, red: colour.0, green: colour.1, blue: colour.2), token: token)
+            // Made by libvips, so the seed needs no files.
+            guard let picture = SamplePhoto.make(width: 640, height: 480, format: .jpeg, noise: 6, colour: colour) else {
+                throw CommandFailure("libvips could not make a demo picture")
+            }
+            let upload = try await api.upload(picture, token: token)
             guard upload.status == 201 else { throw CommandFailure("listings: uploading a picture answered \(upload.status): \(upload.detail)") }
             imageIds.append(try upload.decode(SeedImage.self).id)
         }
@@ -73,53 +78,12 @@ enum DemoListings {
     ]
 }
 
-/// A small solid-colour PNG, made here so the seed needs no files.
-enum SeedPicture {
-    static func png(side: Int, red: UInt8, green: UInt8, blue: UInt8) -> [UInt8] {
-        var raw: [UInt8] = []
-        for _ in 0..<side { raw.append(0); for _ in 0..<side { raw += [red, green, blue] } }
-        // zlib with one stored (uncompressed) deflate block.
-        let length = UInt16(raw.count)
-        var zlib: [UInt8] = [0x78, 0x01, 0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)] + raw
-        zlib += bigEndian(adler32(raw))
-        let header = bigEndian(UInt32(side)) + bigEndian(UInt32(side)) + [8, 2, 0, 0, 0]
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib) + chunk("IEND", [])
-    }
-
-    private static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        let typed = Array(type.utf8) + data
-        return bigEndian(UInt32(data.count)) + typed + bigEndian(crc32(typed))
-    }
-
-    private static func bigEndian(_ value: UInt32) -> [UInt8] {
-        [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
-    }
-
-    private static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
-    }
-
-    private static func adler32(_ bytes: [UInt8]) -> UInt32 {
-        var a: UInt32 = 1, b: UInt32 = 0
-        for byte in bytes {
-            a = (a + UInt32(byte)) % 65_521
-            b = (b + a) % 65_521
-        }
-        return b << 16 | a
-    }
-}
-
 extension SeedClient {
     /// `POST /v1/images` with the picture as the raw body.
     func upload(_ bytes: [UInt8], token: String) async throws -> Answer {
         var request = HTTPClientRequest(url: gateway + "/v1/images")
         request.method = .POST
-        request.headers.add(name: "Content-Type", value: "image/png")
+        request.headers.add(name: "Content-Type", value: "image/jpeg")
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
         request.body = .bytes(ByteBuffer(bytes: bytes))
         do {

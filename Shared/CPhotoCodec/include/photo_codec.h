@@ -40,10 +40,12 @@ photo_codec_status photo_codec_encode(const void *input, size_t length, const ch
                                       const int *long_edges, int edge_count, long long max_pixels,
                                       photo_codec_output *outputs);
 
-/// A made-up picture for tests and benchmarks: `width` × `height` in sRGB, darker on the
-/// left than on the right, with Gaussian noise of `noise` (0 for none, about 40 for a file
-/// as large as a phone photo), encoded as `suffix` at `quality`. Returns 0 on success.
-int photo_codec_sample(int width, int height, double noise, const char *suffix, int quality, photo_codec_output *output);
+/// A made-up picture for tests, benchmarks and demo data: `width` × `height` in sRGB, in
+/// the colour (`red`, `green`, `blue`), darker on the left than on the right, with Gaussian
+/// noise of `noise` (0 for none, about 16 for a file as large as a phone photo), encoded as
+/// `suffix` at `quality`. Returns 0 on success.
+int photo_codec_sample(int width, int height, double noise, int red, int green, int blue, const char *suffix, int quality,
+                       photo_codec_output *output);
 
 /// Releases the bytes of an output.
 void photo_codec_free(void *data);
