@@ -8,31 +8,27 @@ import PostgresNIO
 /// bytes) and `<schema>.blob_owners`, made by the log's migrations. Deleted bytes are gone
 /// from every query at once; PostgreSQL reclaims their space when it vacuums the table.
 public final class PostgresBlobStore: BlobStore {
-    private let client: PostgresClient
-    private let schema: String
-    private let logger: Logger
+    private let connection: SchemaConnection
 
     /// Uses the store's connection pool.
     public init(store: PostgresEventStore) {
-        client = store.client
-        schema = store.configuration.schema
-        logger = store.logger
+        connection = SchemaConnection(store)
     }
 
     public func put(_ bytes: [UInt8], at address: String, contentType: String, owner: UUID) async throws {
         let body = ByteBuffer(bytes: bytes)
         // One statement: the owner row's foreign key sees the blob the same statement inserted.
-        try await client.query("""
+        try await connection.client.query("""
             WITH blob AS (
-                INSERT INTO \(unescaped: schema).blobs (address, content_type, bytes) VALUES (\(address), \(contentType), \(body))
+                INSERT INTO \(unescaped: connection.schema).blobs (address, content_type, bytes) VALUES (\(address), \(contentType), \(body))
                 ON CONFLICT (address) DO NOTHING)
-            INSERT INTO \(unescaped: schema).blob_owners (address, owner) VALUES (\(address), \(owner)) ON CONFLICT DO NOTHING
-            """, logger: logger)
+            INSERT INTO \(unescaped: connection.schema).blob_owners (address, owner) VALUES (\(address), \(owner)) ON CONFLICT DO NOTHING
+            """, logger: connection.logger)
     }
 
     public func get(_ address: String) async throws -> Blob? {
-        let rows = try await client.query(
-            "SELECT content_type, bytes FROM \(unescaped: schema).blobs WHERE address = \(address)", logger: logger)
+        let rows = try await connection.client.query(
+            "SELECT content_type, bytes FROM \(unescaped: connection.schema).blobs WHERE address = \(address)", logger: connection.logger)
         for try await (contentType, bytes) in rows.decode((String, ByteBuffer).self) {
             return Blob(address: address, contentType: contentType, bytes: Array(bytes.readableBytesView))
         }
@@ -41,24 +37,24 @@ public final class PostgresBlobStore: BlobStore {
 
     public func removeOwner(_ owner: UUID) async throws -> Int {
         // The outer DELETE does not see the CTE's deletions, hence `owner <> …`.
-        let rows = try await client.query("""
-            WITH released AS (DELETE FROM \(unescaped: schema).blob_owners WHERE owner = \(owner) RETURNING address)
-            DELETE FROM \(unescaped: schema).blobs b
+        let rows = try await connection.client.query("""
+            WITH released AS (DELETE FROM \(unescaped: connection.schema).blob_owners WHERE owner = \(owner) RETURNING address)
+            DELETE FROM \(unescaped: connection.schema).blobs b
             WHERE b.address IN (SELECT address FROM released)
-              AND NOT EXISTS (SELECT 1 FROM \(unescaped: schema).blob_owners o WHERE o.address = b.address AND o.owner <> \(owner))
+              AND NOT EXISTS (SELECT 1 FROM \(unescaped: connection.schema).blob_owners o WHERE o.address = b.address AND o.owner <> \(owner))
             RETURNING b.address
-            """, logger: logger)
+            """, logger: connection.logger)
         var deleted = 0
         for try await _ in rows.decode(String.self) { deleted += 1 }
         return deleted
     }
 
     public func blobs(after address: String?, limit: Int) async throws -> [Blob] {
-        let rows = try await client.query("""
+        let rows = try await connection.client.query("""
             SELECT b.address, b.content_type, b.bytes,
-                   coalesce((SELECT array_agg(o.owner ORDER BY o.owner) FROM \(unescaped: schema).blob_owners o WHERE o.address = b.address), '{}')
-            FROM \(unescaped: schema).blobs b WHERE b.address COLLATE "C" > \(address ?? "") ORDER BY b.address COLLATE "C" LIMIT \(limit)
-            """, logger: logger)
+                   coalesce((SELECT array_agg(o.owner ORDER BY o.owner) FROM \(unescaped: connection.schema).blob_owners o WHERE o.address = b.address), '{}')
+            FROM \(unescaped: connection.schema).blobs b WHERE b.address COLLATE "C" > \(address ?? "") ORDER BY b.address COLLATE "C" LIMIT \(limit)
+            """, logger: connection.logger)
         var blobs: [Blob] = []
         for try await (address, contentType, bytes, owners) in rows.decode((String, String, ByteBuffer, [UUID]).self) {
             blobs.append(Blob(address: address, contentType: contentType, bytes: Array(bytes.readableBytesView), owners: owners))
@@ -68,15 +64,15 @@ public final class PostgresBlobStore: BlobStore {
 
     public func restore(_ blob: Blob) async throws -> Bool {
         let body = ByteBuffer(bytes: blob.bytes)
-        let rows = try await client.query("""
+        let rows = try await connection.client.query("""
             WITH blob AS (
-                INSERT INTO \(unescaped: schema).blobs (address, content_type, bytes) VALUES (\(blob.address), \(blob.contentType), \(body))
+                INSERT INTO \(unescaped: connection.schema).blobs (address, content_type, bytes) VALUES (\(blob.address), \(blob.contentType), \(body))
                 ON CONFLICT (address) DO NOTHING RETURNING address),
             owners AS (
-                INSERT INTO \(unescaped: schema).blob_owners (address, owner)
+                INSERT INTO \(unescaped: connection.schema).blob_owners (address, owner)
                 SELECT \(blob.address), owner FROM unnest(\(blob.owners)::uuid[]) AS owner ON CONFLICT DO NOTHING)
             SELECT count(*) FROM blob
-            """, logger: logger)
+            """, logger: connection.logger)
         for try await inserted in rows.decode(Int.self) { return inserted > 0 }
         return false
     }

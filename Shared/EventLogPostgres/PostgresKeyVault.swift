@@ -7,28 +7,24 @@ import PostgresNIO
 /// The key vault beside the PostgreSQL log: table `<schema>.personal_data_keys`, never
 /// part of an export. Destroyed keys leave a tombstone row (material NULL).
 public final class PostgresKeyVault: KeyVault {
-    private let client: PostgresClient
-    private let schema: String
-    private let logger: Logger
+    private let connection: SchemaConnection
 
     /// Uses the store's connection pool; the table is created by the log's migrations.
     public init(store: PostgresEventStore) {
-        client = store.client
-        schema = store.configuration.schema
-        logger = store.logger
+        connection = SchemaConnection(store)
     }
 
     public func key(for owner: UUID) async throws -> Data {
         let material = ByteBuffer(bytes: PostgresKeyVault.newKeyMaterial())
         let query: PostgresQuery = """
             WITH inserted AS (
-                INSERT INTO \(unescaped: schema).personal_data_keys (owner, material) VALUES (\(owner), \(material))
+                INSERT INTO \(unescaped: connection.schema).personal_data_keys (owner, material) VALUES (\(owner), \(material))
                 ON CONFLICT (owner) DO NOTHING RETURNING material)
             SELECT material FROM inserted
-            UNION ALL SELECT material FROM \(unescaped: schema).personal_data_keys WHERE owner = \(owner)
+            UNION ALL SELECT material FROM \(unescaped: connection.schema).personal_data_keys WHERE owner = \(owner)
             LIMIT 1
             """
-        for try await bytes in try await client.query(query, logger: logger).decode(ByteBuffer?.self) {
+        for try await bytes in try await connection.client.query(query, logger: connection.logger).decode(ByteBuffer?.self) {
             guard let bytes else { throw KeyDestroyedError(owner: owner) }
             return Data(bytes.readableBytesView)
         }
@@ -36,17 +32,17 @@ public final class PostgresKeyVault: KeyVault {
     }
 
     public func existingKey(for owner: UUID) async throws -> Data? {
-        let query: PostgresQuery = "SELECT material FROM \(unescaped: schema).personal_data_keys WHERE owner = \(owner)"
-        for try await bytes in try await client.query(query, logger: logger).decode(ByteBuffer?.self) {
+        let query: PostgresQuery = "SELECT material FROM \(unescaped: connection.schema).personal_data_keys WHERE owner = \(owner)"
+        for try await bytes in try await connection.client.query(query, logger: connection.logger).decode(ByteBuffer?.self) {
             return bytes.map { Data($0.readableBytesView) }
         }
         return nil
     }
 
     public func destroyKey(for owner: UUID) async throws {
-        try await client.query("""
-            INSERT INTO \(unescaped: schema).personal_data_keys (owner, material, destroyed_at) VALUES (\(owner), NULL, now())
+        try await connection.client.query("""
+            INSERT INTO \(unescaped: connection.schema).personal_data_keys (owner, material, destroyed_at) VALUES (\(owner), NULL, now())
             ON CONFLICT (owner) DO UPDATE SET material = NULL, destroyed_at = now()
-            """, logger: logger)
+            """, logger: connection.logger)
     }
 }

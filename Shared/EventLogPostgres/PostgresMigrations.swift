@@ -125,6 +125,21 @@ enum PostgresMigrations {
             """,
             "CREATE INDEX blob_owners_owner ON {schema}.blob_owners (owner)",
         ],
+        [
+            // The first answers to Idempotency-Key requests, shared by every replica.
+            """
+            CREATE TABLE {schema}.idempotency_records (
+                scope text NOT NULL,
+                key text NOT NULL,
+                request_hash text NOT NULL,
+                response bytea,
+                created_at timestamptz NOT NULL,
+                lease_until timestamptz NOT NULL,
+                PRIMARY KEY (scope, key)
+            )
+            """,
+            "CREATE INDEX idempotency_records_created ON {schema}.idempotency_records (created_at)",
+        ],
     ]
 
     /// Brings `schema` up to the latest migration.

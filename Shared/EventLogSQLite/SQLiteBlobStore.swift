@@ -8,8 +8,7 @@ public final class SQLiteBlobStore: BlobStore {
     let pool: DatabasePool
 
     public init(path: String) throws {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(30)
+        var configuration = Configuration.besideTheLog
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
         pool = try DatabasePool(path: path, configuration: configuration)
         try pool.write { db in

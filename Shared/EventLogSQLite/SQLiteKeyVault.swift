@@ -8,9 +8,7 @@ public final class SQLiteKeyVault: KeyVault {
     let queue: DatabaseQueue
 
     public init(path: String) throws {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(30)
-        queue = try DatabaseQueue(path: path, configuration: configuration)
+        queue = try DatabaseQueue(path: path, configuration: .besideTheLog)
         try queue.write { db in
             // secure_delete overwrites deleted content, so a destroyed key leaves no bytes behind.
             try db.execute(sql: "PRAGMA secure_delete = ON")

@@ -36,3 +36,13 @@ enum SQLiteMigrations {
         }
     }
 }
+
+extension Configuration {
+    /// For a file beside the log that several processes write: they wait for each other's
+    /// write locks (up to 30 s) instead of failing with "database is locked".
+    static var besideTheLog: Configuration {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
+        return configuration
+    }
+}

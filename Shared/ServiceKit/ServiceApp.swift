@@ -27,8 +27,6 @@ public enum ServiceApp {
         let runtime = try ServiceRuntime(
             configuration: configuration, store: log, projections: [RevocationProjection()] + definition.projections, logger: logger)
         let verifier = TokenVerifier(source: publicKeys ?? HTTPPublicKeySource(accountsURL: configuration.accountsURL), logger: logger)
-        let idempotency = try IdempotencyStore(
-            path: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("\(definition.name)-idempotency.sqlite").path)
 
         // Middlewares first: the router wraps each route with those added before it.
         // Outermost first: ids and metrics see everything, problems are rendered before
@@ -44,7 +42,7 @@ public enum ServiceApp {
         router.middlewares.add(ReadYourWritesMiddleware(runners: runtime.runners, patience: configuration.readYourWritesPatience))
         router.middlewares.add(AuthMiddleware(verifier: verifier, revocations: runtime.readModel))
         router.middlewares.add(RateLimitMiddleware(limiter: RateLimiter(limit: configuration.rateLimitPerMinute), problems: problems))
-        router.middlewares.add(IdempotencyMiddleware(store: idempotency, bodyLimits: definition.bodyLimits))
+        router.middlewares.add(IdempotencyMiddleware(records: runtime.idempotency, service: definition.name, bodyLimits: definition.bodyLimits))
         try definition.routes(router, runtime)
         addKitRoutes(to: router, runtime: runtime, document: definition.openAPI)
         routeTable.set(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })

@@ -15,6 +15,8 @@ public final class ServiceRuntime: Sendable {
     public let keyVault: any KeyVault
     /// Photos and their sizes, shared by every replica (see ``blobStore(beside:)``).
     public let blobStore: any BlobStore
+    /// First answers to `Idempotency-Key` requests, shared by every replica.
+    public let idempotency: any IdempotencyRecords
     public let logger: Logger
 
     init(configuration: ServiceConfiguration, store: any EventStore, projections: [any Projection], logger: Logger) throws {
@@ -29,6 +31,7 @@ public final class ServiceRuntime: Sendable {
         }
         keyVault = try Self.vault(beside: store)
         blobStore = try Self.blobStore(beside: store)
+        idempotency = try Self.idempotencyRecords(beside: store)
     }
 
     /// True once every projection has caught up with the log as it was at start.
@@ -43,22 +46,31 @@ public final class ServiceRuntime: Sendable {
     /// The key vault that lives beside a log: a table in its PostgreSQL schema, or a
     /// `<log>.keys` SQLite file next to the embedded log.
     public static func vault(beside store: any EventStore) throws -> any KeyVault {
-        let base = (store as? InstrumentedEventStore)?.base ?? store
-        switch base {
-        case let postgres as PostgresEventStore: return PostgresKeyVault(store: postgres)
-        case let sqlite as SQLiteEventStore: return try SQLiteKeyVault(path: sqlite.path + ".keys")
-        default: throw ConfigurationError(key: "COMMONS_EVENT_STORE", problem: "no key vault for \(type(of: base))")
-        }
+        try beside(store, "key vault", postgres: PostgresKeyVault.init, sqlite: { try SQLiteKeyVault(path: $0 + ".keys") })
     }
 
     /// The blob store that lives beside a log: tables in its PostgreSQL schema, or a
     /// `<log>.blobs` SQLite file next to the embedded log.
     public static func blobStore(beside store: any EventStore) throws -> any BlobStore {
+        try beside(store, "blob store", postgres: PostgresBlobStore.init, sqlite: { try SQLiteBlobStore(path: $0 + ".blobs") })
+    }
+
+    /// The idempotency records that live beside a log: a table in its PostgreSQL schema, or
+    /// a `<log>.idempotency` SQLite file next to the embedded log.
+    public static func idempotencyRecords(beside store: any EventStore) throws -> any IdempotencyRecords {
+        try beside(store, "idempotency records", postgres: PostgresIdempotencyRecords.init,
+                   sqlite: { try SQLiteIdempotencyRecords(path: $0 + ".idempotency") })
+    }
+
+    /// What `postgres` or `sqlite` (given the log file's path) opens beside the log under `store`.
+    private static func beside<Shared>(
+        _ store: any EventStore, _ what: String, postgres: (PostgresEventStore) -> Shared, sqlite: (String) throws -> Shared
+    ) throws -> Shared {
         let base = (store as? InstrumentedEventStore)?.base ?? store
         switch base {
-        case let postgres as PostgresEventStore: return PostgresBlobStore(store: postgres)
-        case let sqlite as SQLiteEventStore: return try SQLiteBlobStore(path: sqlite.path + ".blobs")
-        default: throw ConfigurationError(key: "COMMONS_EVENT_STORE", problem: "no blob store for \(type(of: base))")
+        case let store as PostgresEventStore: return postgres(store)
+        case let store as SQLiteEventStore: return try sqlite(store.path)
+        default: throw ConfigurationError(key: "COMMONS_EVENT_STORE", problem: "no \(what) for \(type(of: base))")
         }
     }
 }

@@ -31,6 +31,23 @@ struct KitHarness {
         await log.close()
     }
 
+    /// Runs `body` against two replicas of the service: one log, two data directories, two
+    /// connections to the log, as two processes have.
+    func testReplicas(_ body: @escaping @Sendable (any TestClientProtocol, any TestClientProtocol) async throws -> Void) async throws {
+        let ring = ring
+        var second = configuration
+        second.dataDirectory = configuration.dataDirectory + "-replica"
+        let secondStore = try await log.independentStore()
+        let (first, _, _) = try await ServiceApp.build(WidgetsService.definition, configuration: configuration, store: log.store,
+                                                        publicKeys: LocalPublicKeySource { ring })
+        let (replica, _, _) = try await ServiceApp.build(WidgetsService.definition, configuration: second, store: secondStore,
+                                                          publicKeys: LocalPublicKeySource { ring })
+        try await first.test(.router) { one in
+            try await replica.test(.router) { two in try await body(one, two) }
+        }
+        await log.close()
+    }
+
     /// A valid access token.
     func token(account: UUID = UUID(), session: UUID = UUID(), role: Identity.Role = .member, issuedAt: Date = Date()) async throws -> String {
         let (signer, kid) = try await ring.signer()

@@ -49,6 +49,33 @@ struct WriteProtocolTests {
         }
     }
 
+    @Test("a retry that reaches another replica gets the first answer; a duplicate running on one is 409 with Retry-After on the other",
+          arguments: Backend.allCases)
+    func idempotencyAcrossReplicas(backend: Backend) async throws {
+        let harness = try await KitHarness(backend: backend)
+        let token = try await harness.token()
+        try await harness.testReplicas { one, two in
+            let headers = HTTPFields.json(token: token, [.idempotencyKey: "across-1"])
+            let body = ByteBuffer(string: #"{"name": "a", "count": 1}"#)
+            let first = try await one.execute(uri: "/v1/widgets", method: .post, headers: headers, body: body)
+            #expect(first.status == .created)
+            let retry = try await two.execute(uri: "/v1/widgets", method: .post, headers: headers, body: body)
+            #expect(retry.status == .created)
+            #expect(retry.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
+            #expect(retry.json["id"] as? String == first.json["id"] as? String)
+
+            let gate = "across-replicas-\(UUID())"
+            let slow = HTTPFields.json(token: token, [.idempotencyKey: "slow-across", HTTPField.Name("X-Test-Gate")!: gate])
+            async let running = one.execute(uri: "/v1/slow", method: .post, headers: slow, body: ByteBuffer(string: "{}"))
+            try await SlowGate.shared.waitUntilInside(gate)
+            let duplicate = try await two.execute(uri: "/v1/slow", method: .post, headers: slow, body: ByteBuffer(string: "{}"))
+            await SlowGate.shared.open(gate)
+            #expect(duplicate.status == .conflict)
+            #expect(duplicate.headers[.retryAfter] == "1")
+            #expect(try await running.status == .created)
+        }
+    }
+
     @Test("If-Match with a stale version gets 412 with the current ETag; none gets 428")
     func optimisticConcurrency() async throws {
         let harness = try await KitHarness()

@@ -1,23 +1,34 @@
 import Crypto
+import EventLog
 import Foundation
-import GRDB
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import Synchronization
 
 /// `Idempotency-Key` on POST: the first response to a key is stored (status, headers and
 /// body) and returned again for a retry with the same key and body; the same key with a
-/// different body gets 422, and a retry while the first is still running gets 409.
+/// different body gets 422, and a retry while the first is still running gets 409 with
+/// `Retry-After`.
 ///
-/// Keys are scoped to the caller (account, or anonymous) and kept for 24 hours in the
-/// service's own SQLite file. Commands that move money also derive their event ids from
-/// the key (see ``AppRequestContext/idempotentEventId(_:)``), so that a retry reaching
-/// another replica is still caught by the log.
+/// Keys are scoped to the service and the caller (account, or anonymous) and kept for 24
+/// hours in the store beside the log (``IdempotencyRecords``), so every replica finds them.
+/// A running request holds its key for a lease of ``lease``: if its process dies, a retry
+/// after the lease runs again rather than being refused for a day. A request that fails
+/// (an error, or a 5xx) gives its key up, so a retry runs again; commands whose effect could
+/// already be in the log by then also derive their ids from the key (see
+/// ``AppRequestContext/idempotentEventId(_:salt:)``), so the log refuses a second effect.
 struct IdempotencyMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
-    let store: IdempotencyStore
+    let records: any IdempotencyRecords
+    let service: String
     /// Larger limits of routes that take uploads, by path; JSON's otherwise.
     var bodyLimits: [String: Int] = [:]
+    /// How long a running request holds its key.
+    var lease: TimeInterval = 120
+    /// How long a first answer is kept.
+    static let retention: TimeInterval = 24 * 3600
+    private let purges = PurgeSchedule()
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .post, let key = request.headers[.idempotencyKey] else { return try await next(request, context) }
@@ -27,32 +38,36 @@ struct IdempotencyMiddleware: RouterMiddleware {
         var request = request
         let body = try await request.readBody(upTo: bodyLimits[request.uri.path] ?? context.maxUploadSize)
         request.body = RequestBody(buffer: body)
-        let scope = "\(context.identity?.accountId.uuidString.lowercased() ?? "anonymous") \(request.method) \(request.uri.path)"
+        let scope = "\(service) \(context.identity?.accountId.uuidString.lowercased() ?? "anonymous") \(request.method) \(request.uri.path)"
         let hash = SHA256.hash(data: Data(body.readableBytesView)).map { String(format: "%02x", $0) }.joined()
+        let now = Date()
+        if purges.isDue() { _ = try? await records.purge(before: now.addingTimeInterval(-Self.retention)) }
 
-        switch try await store.begin(scope: scope, key: key, requestHash: hash) {
+        switch try await records.claim(scope: scope, key: key, requestHash: hash, now: now, leaseUntil: now.addingTimeInterval(lease)) {
         case .inProgress:
-            throw Problem.conflict("A request with this Idempotency-Key is still being processed.", type: "idempotency-in-progress")
+            throw Problem(.conflict, type: "idempotency-in-progress", detail: "A request with this Idempotency-Key is still being processed.",
+                          headers: ["Retry-After": "1"])
         case .differentRequest:
             throw Problem(.unprocessableContent, type: "idempotency-key-reused",
                           detail: "This Idempotency-Key was used with a different request body.")
-        case .replay(let stored):
+        case .replay(let data):
+            let stored = try JSONDecoder().decode(StoredResponse.self, from: data)
             var headers = HTTPFields()
             for (name, value) in stored.headers { if let field = HTTPField.Name(name) { headers[field] = value } }
             headers[HTTPField.Name("Idempotent-Replayed")!] = "true"
             return Response(status: .init(code: stored.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: stored.body)))
-        case .started:
+        case .claimed:
             break
         }
         let response: Response
         do {
             response = try await next(request, context)
         } catch {
-            try? await store.abandon(scope: scope, key: key)
+            try? await records.release(scope: scope, key: key)
             throw error
         }
         guard response.status.code < 500 else {
-            try? await store.abandon(scope: scope, key: key)
+            try? await records.release(scope: scope, key: key)
             return response
         }
         let collector = BodyCollector()
@@ -60,11 +75,26 @@ struct IdempotencyMiddleware: RouterMiddleware {
         let bytes = collector.bytes
         var headers: [String: String] = [:]
         for field in response.headers where field.name != .contentLength { headers[field.name.rawName] = field.value }
-        try await store.finish(scope: scope, key: key, response: .init(status: response.status.code, headers: headers, body: bytes))
+        try await records.finish(scope: scope, key: key,
+                                 response: try JSONEncoder().encode(StoredResponse(status: response.status.code, headers: headers, body: bytes)))
         var replayable = response
         replayable.body = .init(byteBuffer: ByteBuffer(bytes: bytes))
         return replayable
     }
+
+    /// A first answer as stored.
+    struct StoredResponse: Codable, Sendable {
+        var status: Int
+        var headers: [String: String]
+        var body: [UInt8]
+    }
+}
+
+/// Says when to purge expired records: on one claim in 500, so no request pays often.
+private final class PurgeSchedule: Sendable {
+    private let claims = Atomic<Int>(0)
+
+    func isDue() -> Bool { claims.wrappingAdd(1, ordering: .relaxed).oldValue % 500 == 0 }
 }
 
 /// Gathers a response body so that it can be stored.
@@ -73,66 +103,6 @@ private final class BodyCollector: ResponseBodyWriter, @unchecked Sendable {
 
     func write(_ buffer: ByteBuffer) async throws { bytes += buffer.readableBytesView }
     func finish(_ trailingHeaders: HTTPFields?) async throws {}
-}
-
-/// The stored first responses of idempotent requests.
-final class IdempotencyStore: Sendable {
-    struct StoredResponse: Codable, Sendable {
-        var status: Int
-        var headers: [String: String]
-        var body: [UInt8]
-    }
-
-    enum Start {
-        case started
-        case inProgress
-        case differentRequest
-        case replay(StoredResponse)
-    }
-
-    private let queue: DatabaseQueue
-    private let retention: TimeInterval = 24 * 3600
-
-    init(path: String) throws {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
-        queue = try DatabaseQueue(path: path, configuration: configuration)
-        try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE IF NOT EXISTS idempotency (
-                    scope TEXT NOT NULL, key TEXT NOT NULL, request_hash TEXT NOT NULL,
-                    response BLOB, created_at REAL NOT NULL, PRIMARY KEY (scope, key))
-                """)
-        }
-    }
-
-    func begin(scope: String, key: String, requestHash: String) async throws -> Start {
-        let now = Date().timeIntervalSince1970
-        return try await queue.write { [retention] db in
-            try db.execute(sql: "DELETE FROM idempotency WHERE created_at < ?", arguments: [now - retention])
-            if let row = try Row.fetchOne(db, sql: "SELECT request_hash, response FROM idempotency WHERE scope = ? AND key = ?", arguments: [scope, key]) {
-                guard row["request_hash"] as String == requestHash else { return .differentRequest }
-                guard let data = row["response"] as Data? else { return .inProgress }
-                return .replay(try JSONDecoder().decode(StoredResponse.self, from: data))
-            }
-            try db.execute(sql: "INSERT INTO idempotency (scope, key, request_hash, created_at) VALUES (?, ?, ?, ?)",
-                           arguments: [scope, key, requestHash, now])
-            return .started
-        }
-    }
-
-    func finish(scope: String, key: String, response: StoredResponse) async throws {
-        let data = try JSONEncoder().encode(response)
-        try await queue.write { db in
-            try db.execute(sql: "UPDATE idempotency SET response = ? WHERE scope = ? AND key = ?", arguments: [data, scope, key])
-        }
-    }
-
-    func abandon(scope: String, key: String) async throws {
-        try await queue.write { db in
-            try db.execute(sql: "DELETE FROM idempotency WHERE scope = ? AND key = ? AND response IS NULL", arguments: [scope, key])
-        }
-    }
 }
 
 extension AppRequestContext {

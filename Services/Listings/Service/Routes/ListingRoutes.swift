@@ -25,7 +25,8 @@ extension ListingsAPI {
             let draft = body.draft
             let problems = draft.normalized.problems().merging(try await imageProblems(draft.imageIds)) { $0 + $1 }
             guard problems.isEmpty else { throw Problem.validation(problems) }
-            let result = try await run { try await commands.post(draft, by: identity.accountId, metadata: context.eventMetadata) }
+            let id = context.idempotentEventId(request.headers[.idempotencyKey], salt: "listing")
+            let result = try await run { try await commands.post(draft, by: identity.accountId, id: id, metadata: context.eventMetadata) }
             return try await written((result.0, result.1), owner: identity.accountId, status: .created)
         }
         router.get("/v1/listings/{id}") { _, context in
