@@ -192,7 +192,7 @@ let package = Package(
         .target(
             name: "EventLogTestSupport",
             dependencies: [
-                "EventLog", "EventLogPostgres", "EventLogSQLite",
+                "EventLog", "EventLogPostgres", "EventLogSQLite", "Spawn",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -28,7 +28,10 @@ public final class PostgresKeyVault: KeyVault {
             guard let bytes else { throw KeyDestroyedError(owner: owner) }
             return Data(bytes.readableBytesView)
         }
-        throw KeyDestroyedError(owner: owner)
+        // No row: another request made the key at the same moment, after this statement's
+        // snapshot was taken. It has committed by now; read it.
+        guard let existing = try await existingKey(for: owner) else { throw KeyDestroyedError(owner: owner) }
+        return existing
     }
 
     public func existingKey(for owner: UUID) async throws -> Data? {

@@ -37,12 +37,15 @@ public enum ServiceApp {
         router.middlewares.add(RequestMetricsMiddleware(service: definition.name))
         let problems = ProblemMiddleware(routes: routeTable)
         router.middlewares.add(problems)
+        router.middlewares.add(DeadlineMiddleware(limit: configuration.requestDeadline))
         // Waiting for Commons-Min-Position comes before auth, so a token revoked by that
         // write is refused.
         router.middlewares.add(ReadYourWritesMiddleware(runners: runtime.runners, patience: configuration.readYourWritesPatience))
         router.middlewares.add(AuthMiddleware(verifier: verifier, revocations: runtime.readModel))
         router.middlewares.add(RateLimitMiddleware(limiter: RateLimiter(limit: configuration.rateLimitPerMinute), problems: problems))
-        router.middlewares.add(IdempotencyMiddleware(records: runtime.idempotency, service: definition.name, bodyLimits: definition.bodyLimits))
+        router.middlewares.add(IdempotencyMiddleware(
+            records: runtime.idempotency, service: definition.name, bodyLimits: definition.bodyLimits,
+            lease: Double(configuration.requestDeadline.components.seconds) + 5))
         try definition.routes(router, runtime)
         addKitRoutes(to: router, runtime: runtime, document: definition.openAPI)
         routeTable.set(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })
@@ -60,7 +63,7 @@ public enum ServiceApp {
     private static func addKitRoutes(to router: Router<AppRequestContext>, runtime: ServiceRuntime, document: OpenAPIDocument) {
         router.get("/health/live") { _, _ in ["status": "live"] }
         router.get("/health/ready") { _, _ -> [String: String] in
-            guard runtime.isReady else { throw Problem.notReady("The read model is still catching up with the event log.") }
+            if let reason = await runtime.notReadyReason() { throw Problem.notReady(reason) }
             return ["status": "ready"]
         }
         router.get("/metrics") { _, _ in

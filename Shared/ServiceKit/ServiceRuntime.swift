@@ -37,6 +37,22 @@ public final class ServiceRuntime: Sendable {
     /// True once every projection has caught up with the log as it was at start.
     public var isReady: Bool { runners.allSatisfy(\.status.isCaughtUp) }
 
+    /// Why the service should not take traffic now, or nil when it should: a projection still
+    /// catching up with the log as it was at start, a projection halted on an event, or the
+    /// log not answering within `patience`.
+    public func notReadyReason(patience: Duration = .seconds(2)) async -> String? {
+        if let halted = runners.first(where: { $0.status.stalledOn != nil }) {
+            return "The projection \(halted.projection.name) is halted on an event: \(halted.status.stalledOn ?? "")."
+        }
+        guard isReady else { return "The read model is still catching up with the event log." }
+        do {
+            _ = try await withDeadline(patience) { [store] in try await store.head() }
+        } catch {
+            return "The event log cannot be reached."
+        }
+        return nil
+    }
+
     /// Waits until every projection has applied `checkpoint` (after a write, before answering).
     public func waitUntilApplied(_ checkpoint: Checkpoint, timeout: Duration = .seconds(2)) async -> Bool {
         for runner in runners where !(await runner.waitUntilApplied(checkpoint, timeout: timeout)) { return false }

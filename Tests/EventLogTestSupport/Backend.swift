@@ -36,10 +36,11 @@ public enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable
     public var testDescription: String { rawValue }
 
     /// A fresh, empty log of this kind: its own PostgreSQL schema or its own SQLite file.
-    public func makeLog(pollInterval: Duration = .milliseconds(100)) async throws -> TestLog {
+    /// On PostgreSQL, the server at `postgresURL` unless the tests' own.
+    public func makeLog(pollInterval: Duration = .milliseconds(100), postgresURL: String? = nil) async throws -> TestLog {
         switch self {
         case .postgres:
-            var configuration = try PostgresEventStoreConfiguration(url: try Self.postgresURL())
+            var configuration = try PostgresEventStoreConfiguration(url: try postgresURL ?? Self.postgresURL())
             configuration.schema = "t_" + UUID().uuidString.prefix(8).lowercased()
             configuration.pollInterval = pollInterval
             return try await TestLog(postgres: configuration)

@@ -17,8 +17,8 @@ struct ListingsHarness {
     let ring = SigningKeyRing.generate()
     let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
 
-    init(backend: Backend = .sqlite, extra: [String: String] = [:]) async throws {
-        log = try await backend.makeLog()
+    init(backend: Backend = .sqlite, extra: [String: String] = [:], postgresURL: String? = nil) async throws {
+        log = try await backend.makeLog(postgresURL: postgresURL)
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("commons-listings-\(UUID().uuidString)").path
         environment = EnvironmentVariables(["COMMONS_DATA_DIR": dataDirectory, "COMMONS_LISTING_EXPIRY_SWEEP_SECONDS": "86400"]
             .merging(extra) { $1 })

@@ -12,8 +12,8 @@ struct KitHarness {
     let ring = SigningKeyRing.generate()
     let configuration: ServiceConfiguration
 
-    init(backend: Backend = .sqlite, environment: [String: String] = [:]) async throws {
-        log = try await backend.makeLog()
+    init(backend: Backend = .sqlite, environment: [String: String] = [:], postgresURL: String? = nil) async throws {
+        log = try await backend.makeLog(postgresURL: postgresURL)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("commons-kit-\(UUID().uuidString)").path
         var configuration = try ServiceConfiguration(
             service: "widgets", defaultPort: 0, environment: EnvironmentVariables(environment.merging(["COMMONS_DATA_DIR": directory]) { $1 }))

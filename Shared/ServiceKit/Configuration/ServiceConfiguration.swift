@@ -13,6 +13,7 @@ import Logging
 /// | `COMMONS_LOG_LEVEL` | `info` | trace, debug, info, notice, warning, error, critical |
 /// | `COMMONS_RATE_LIMIT_PER_MINUTE` | `600` | requests per client address and per account |
 /// | `COMMONS_TRUSTED_PROXIES` | `127.0.0.1,::1` | peers whose `X-Forwarded-For` names the client (the gateway) |
+/// | `COMMONS_REQUEST_DEADLINE_SECONDS` | `30` | a request without its answer by then is cancelled with 503 (event streams excepted) |
 public struct ServiceConfiguration: Sendable {
     public var service: String
     public var host: String
@@ -24,6 +25,8 @@ public struct ServiceConfiguration: Sendable {
     public var rateLimitPerMinute: Int
     /// Peers (the gateway) whose `X-Forwarded-For` is believed when telling clients apart.
     public var trustedProxies: Set<String>
+    /// How long a request may take to produce its answer (not to stream its body).
+    public var requestDeadline: Duration
     /// How long a read with `Commons-Min-Position` waits for the projections.
     public var readYourWritesPatience: Duration = .seconds(2)
     /// The whole environment, for service-specific settings.
@@ -46,6 +49,7 @@ public struct ServiceConfiguration: Sendable {
         }
         self.logLevel = logLevel
         rateLimitPerMinute = try environment.integer("COMMONS_RATE_LIMIT_PER_MINUTE", default: 600, in: 1...1_000_000)
+        requestDeadline = .seconds(try environment.integer("COMMONS_REQUEST_DEADLINE_SECONDS", default: 30, in: 1...3_600))
         trustedProxies = Set(environment.string("COMMONS_TRUSTED_PROXIES", default: "127.0.0.1,::1")
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
     }

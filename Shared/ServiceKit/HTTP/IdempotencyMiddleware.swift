@@ -13,8 +13,9 @@ import Synchronization
 ///
 /// Keys are scoped to the service and the caller (account, or anonymous) and kept for 24
 /// hours in the store beside the log (``IdempotencyRecords``), so every replica finds them.
-/// A running request holds its key for a lease of ``lease``: if its process dies, a retry
-/// after the lease runs again rather than being refused for a day. A request that fails
+/// A running request holds its key for a lease of ``lease`` (the request deadline and a
+/// little more): if its process dies, or PostgreSQL was down when it should have given the
+/// key up, a retry after the lease runs again rather than being refused for a day. A request that fails
 /// (an error, or a 5xx) gives its key up, so a retry runs again; commands whose effect could
 /// already be in the log by then also derive their ids from the key (see
 /// ``AppRequestContext/idempotentEventId(_:salt:)``), so the log refuses a second effect.
@@ -24,8 +25,9 @@ struct IdempotencyMiddleware: RouterMiddleware {
     let service: String
     /// Larger limits of routes that take uploads, by path; JSON's otherwise.
     var bodyLimits: [String: Int] = [:]
-    /// How long a running request holds its key.
-    var lease: TimeInterval = 120
+    /// How long a running request holds its key: a little longer than the request deadline,
+    /// after which no handler can still be running it.
+    var lease: TimeInterval = 35
     /// How long a first answer is kept.
     static let retention: TimeInterval = 24 * 3600
     private let purges = PurgeSchedule()

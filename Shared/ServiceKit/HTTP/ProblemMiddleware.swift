@@ -44,6 +44,14 @@ struct ProblemMiddleware: RouterMiddleware {
             }
         case EventStoreError.wrongExpectedVersion:
             return .conflict("Someone else changed this at the same time; try again.", type: "concurrent-change")
+        case is DeadlinePassed:
+            context.logger.warning("request passed its deadline", metadata: ["path": "\(request.uri.path)"])
+            return Problem(.serviceUnavailable, type: "deadline", detail: "The answer took too long; try again shortly.",
+                           headers: ["Retry-After": "1"])
+        case _ where StoreAvailability.isUnavailable(error):
+            context.logger.warning("a store is unavailable", metadata: ["error": "\(String(reflecting: error))"])
+            return Problem(.serviceUnavailable, type: "store-unavailable",
+                           detail: "The service cannot reach its storage right now; try again shortly.", headers: ["Retry-After": "2"])
         default:
             context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
             return Problem(.internalServerError, type: "internal", detail: "Something went wrong on our side; it has been logged.")

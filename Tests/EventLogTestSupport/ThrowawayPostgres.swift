@@ -1,0 +1,85 @@
+import Foundation
+import Spawn
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A PostgreSQL cluster of a test's own, on 127.0.0.1, which the test may stop and start
+/// again (a restart under load, an outage) without disturbing the other tests' servers.
+/// As root it runs as the `postgres` user, since PostgreSQL refuses to run as root.
+public final class ThrowawayPostgres: Sendable {
+    public let port: Int
+    public let directory: String
+    private let binaries: String
+    private let asPostgres: [String]
+
+    /// The URL of its `postgres` database.
+    public var url: String { "postgres://postgres@127.0.0.1:\(port)/postgres" }
+
+    /// Creates and starts the cluster (about a second).
+    public static func start() async throws -> ThrowawayPostgres {
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+        guard let version = versions.sorted(by: { $0.compare($1, options: .numeric) == .orderedAscending }).last else {
+            throw TestSetupError("no PostgreSQL server under /usr/lib/postgresql (apt-get install postgresql)")
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pg-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let asPostgres = getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []
+        if getuid() == 0, let user = getpwnam("postgres") { _ = chown(directory, user.pointee.pw_uid, user.pointee.pw_gid) }
+        let cluster = ThrowawayPostgres(port: try freePort(), directory: directory, binaries: "/usr/lib/postgresql/\(version)/bin",
+                                        asPostgres: asPostgres)
+        try await cluster.run("initdb", ["-D", "\(directory)/data", "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"])
+        try await cluster.resume()
+        return cluster
+    }
+
+    private init(port: Int, directory: String, binaries: String, asPostgres: [String]) {
+        self.port = port
+        self.directory = directory
+        self.binaries = binaries
+        self.asPostgres = asPostgres
+    }
+
+    /// Stops the server at once (`-m fast`: clients are disconnected, open transactions roll back).
+    public func pause() async throws {
+        try await run("pg_ctl", ["-D", "\(directory)/data", "-m", "fast", "-w", "stop"])
+    }
+
+    /// Starts the server again on the same port; returns once it accepts connections.
+    public func resume() async throws {
+        try await run("pg_ctl", ["-D", "\(directory)/data", "-l", "\(directory)/server.log", "-w", "start",
+                                 "-o", "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c max_connections=200"])
+    }
+
+    /// Stops the server and removes its files.
+    public func destroy() async {
+        try? await pause()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private func run(_ tool: String, _ arguments: [String]) async throws {
+        let command = asPostgres + ["\(binaries)/\(tool)"] + arguments
+        let result = try await SpawnedProcess.output(of: command[0], Array(command.dropFirst()))
+        guard result.status == .exited(0) else {
+            let log = (try? String(contentsOfFile: "\(directory)/server.log", encoding: .utf8)) ?? ""
+            throw TestSetupError("\(tool) failed: \(result.stderr)\(result.stdout)\n\(log.suffix(2_000))")
+        }
+    }
+
+    /// A port nobody listens on now: bind port 0 and read what the kernel chose.
+    private static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw TestSetupError("socket: \(errno)") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard bound else { throw TestSetupError("bind: \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
