@@ -242,6 +242,7 @@ let package = Package(
             dependencies: [
                 "AccountsDomain", "AccountsService", "ServiceKit", "EventLog", "EventLogTestSupport", "Contracts",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),

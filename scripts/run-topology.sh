@@ -66,8 +66,11 @@ compose = yaml.safe_load(open(sys.argv[1]))['services']
 def interpolate(value):
     def one(m):
         name, default = m.group(1), m.group(3) or ''
-        return os.environ.get(name) or default
-    return re.sub(r'\$\{(\w+)(:?-([^}]*))?\}', one, str(value))
+        value = os.environ.get(name)
+        if (m.group(2) or '').endswith('?') and not value:
+            sys.exit(f"{name}: {default or 'is required'}")
+        return value or default
+    return re.sub(r'\$\{(\w+)(?:(:?[-?])([^}]*))?\}', one, str(value))
 if len(sys.argv) == 2:
     for name, s in compose.items():
         env = s.get('environment') or {}
@@ -78,6 +81,9 @@ else:
         print(f"{key}={interpolate(value)}")
 PY
 }
+
+# accounts seals its shared signing keys with this; a throwaway topology makes up its own.
+export COMMONS_SIGNING_KEY_SECRET="${COMMONS_SIGNING_KEY_SECRET:-$("$python" -c 'import base64, os; print(base64.b64encode(os.urandom(32)).decode())')}"
 
 run_dir=$(mktemp -d /tmp/commons-topology.XXXXXX)
 chmod 755 "$run_dir"   # nginx's workers (another user when run as root) write temp files here

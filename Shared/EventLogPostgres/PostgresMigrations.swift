@@ -140,6 +140,17 @@ enum PostgresMigrations {
             """,
             "CREATE INDEX idempotency_records_created ON {schema}.idempotency_records (created_at)",
         ],
+        [
+            // Secrets every replica shares (the token-signing keys, sealed), never exported.
+            """
+            CREATE TABLE {schema}.service_secrets (
+                name text PRIMARY KEY,
+                value bytea NOT NULL,
+                version bigint NOT NULL,
+                updated_at timestamptz NOT NULL
+            )
+            """,
+        ],
     ]
 
     /// Brings `schema` up to the latest migration.

@@ -26,7 +26,8 @@ public enum ServiceApp {
         if let store { log = store } else { log = try await configuration.eventStore.open(logger: logger) }
         let runtime = try ServiceRuntime(
             configuration: configuration, store: log, projections: [RevocationProjection()] + definition.projections, logger: logger)
-        let verifier = TokenVerifier(source: publicKeys ?? HTTPPublicKeySource(accountsURL: configuration.accountsURL), logger: logger)
+        let source = try publicKeys ?? definition.publicKeys?(runtime) ?? HTTPPublicKeySource(accountsURL: configuration.accountsURL)
+        let verifier = TokenVerifier(source: source, logger: logger)
 
         // Middlewares first: the router wraps each route with those added before it.
         // Outermost first: ids and metrics see everything, problems are rendered before

@@ -18,12 +18,16 @@ public struct ServiceDefinition: Sendable {
     /// Routes that take bodies larger than JSON's 64 KiB, by path (e.g. `/v1/images`: 10 MiB),
     /// so that the kit's middlewares that read a body (idempotency) read all of it.
     public var bodyLimits: [String: Int]
+    /// Where the service's own token keys come from, when it signs them itself (accounts);
+    /// nil: from `accounts`' JWKS. A `publicKeys` given to ``ServiceApp/build`` wins.
+    public var publicKeys: (@Sendable (_ runtime: ServiceRuntime) throws -> any PublicKeySource)?
     /// Long-running work of the service (a scheduler, a periodic sweep), run with the app,
     /// started after the projections and stopped on graceful shutdown before them.
     public var backgroundServices: @Sendable (_ runtime: ServiceRuntime) throws -> [any Service]
 
     public init(
         name: String, defaultPort: Int, projections: [any Projection], openAPI: OpenAPIDocument, bodyLimits: [String: Int] = [:],
+        publicKeys: (@Sendable (_ runtime: ServiceRuntime) throws -> any PublicKeySource)? = nil,
         backgroundServices: @escaping @Sendable (_ runtime: ServiceRuntime) throws -> [any Service] = { _ in [] },
         routes: @escaping @Sendable (_ router: Router<AppRequestContext>, _ runtime: ServiceRuntime) throws -> Void
     ) {
@@ -32,6 +36,7 @@ public struct ServiceDefinition: Sendable {
         self.projections = projections
         self.openAPI = openAPI
         self.bodyLimits = bodyLimits
+        self.publicKeys = publicKeys
         self.backgroundServices = backgroundServices
         self.routes = routes
     }

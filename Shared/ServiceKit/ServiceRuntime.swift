@@ -78,6 +78,12 @@ public final class ServiceRuntime: Sendable {
                    sqlite: { try SQLiteIdempotencyRecords(path: $0 + ".idempotency") })
     }
 
+    /// The service secrets that live beside a log: a table in its PostgreSQL schema, or a
+    /// table in the `<log>.keys` SQLite file next to the embedded log.
+    public static func serviceSecrets(beside store: any EventStore) throws -> any ServiceSecrets {
+        try beside(store, "service secrets", postgres: PostgresServiceSecrets.init, sqlite: { try SQLiteServiceSecrets(path: $0 + ".keys") })
+    }
+
     /// What `postgres` or `sqlite` (given the log file's path) opens beside the log under `store`.
     private static func beside<Shared>(
         _ store: any EventStore, _ what: String, postgres: (PostgresEventStore) -> Shared, sqlite: (String) throws -> Shared

@@ -23,8 +23,7 @@ struct AccountsHarness {
         var configuration = try ServiceConfiguration(service: AccountsService.name, defaultPort: 0, environment: environment)
         configuration.readYourWritesPatience = .seconds(15)  // another test may hold a PostgreSQL transaction for 10 s
         let (application, runtime, routes) = try await ServiceApp.build(
-            try AccountsService.definition(environment: environment), configuration: configuration, store: log.store,
-            publicKeys: try AccountsService.localPublicKeys(environment: environment))
+            try AccountsService.definition(environment: environment), configuration: configuration, store: log.store)
         try await application.test(.router) { client in try await body(Client(client: client, runtime: runtime, routes: routes)) }
         await log.close()
     }

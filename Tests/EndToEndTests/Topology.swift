@@ -139,7 +139,8 @@ actor Topology {
         let admin = "admin-\(UUID().uuidString.prefix(8).lowercased())@e2e.commons.test"
         // Values docker-compose.yml reads from the environment (`${VAR:-default}`), set here as
         // an operator would: a cheap bcrypt cost for speed, an admin, no rate limit in the way.
-        let composeInputs = ["COMMONS_BCRYPT_COST": "4", "COMMONS_BOOTSTRAP_ADMIN_EMAIL": admin,
+        let signingSecret = Data((0..<32).map { _ in UInt8.random(in: .min ... .max) }).base64EncodedString()
+        let composeInputs = ["COMMONS_BCRYPT_COST": "4", "COMMONS_BOOTSTRAP_ADMIN_EMAIL": admin, "COMMONS_SIGNING_KEY_SECRET": signingSecret,
                              "COMMONS_RATE_LIMIT_PER_MINUTE": "100000", "COMMONS_LOG_LEVEL": "info"]
 
         let nginx = findNginx()
@@ -393,8 +394,11 @@ actor Topology {
             compose = yaml.safe_load(open(sys.argv[1]))['services']
             def interpolate(value):
                 def one(m):
-                    return os.environ.get(m.group(1)) or (m.group(3) or '')
-                return re.sub(r'\\$\\{(\\w+)(:?-([^}]*))?\\}', one, str(value))
+                    value = os.environ.get(m.group(1))
+                    if (m.group(2) or '').endswith('?') and not value:
+                        sys.exit(m.group(1) + ': ' + (m.group(3) or 'is required'))
+                    return value or (m.group(3) or '')
+                return re.sub(r'\\$\\{(\\w+)(?:(:?[-?])([^}]*))?\\}', one, str(value))
             print(json.dumps({name: {k: interpolate(v) for k, v in (s.get('environment') or {}).items()}
                               for name, s in compose.items() if isinstance(s.get('environment'), dict)}))
             """

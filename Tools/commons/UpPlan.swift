@@ -62,7 +62,19 @@ struct UpPlan {
         environment["COMMONS_DATA_DIR"] = self.dataDirectory
         environment["COMMONS_HOST"] = Self.host
         environment["COMMONS_ACCOUNTS_URL"] = "http://\(Self.host):\(accountsPort)"
+        // accounts seals its signing keys with a secret from outside; a development stack
+        // keeps one in its data directory (made by UpStack) unless one is given.
+        if inherited.string("COMMONS_SIGNING_KEY_SECRET") == nil && inherited.string("COMMONS_SIGNING_KEY_SECRET_FILE") == nil {
+            environment["COMMONS_SIGNING_KEY_SECRET_FILE"] = Self.signingSecretFile(in: self.dataDirectory)
+        }
         self.environment = environment
+    }
+
+    /// Where a development stack keeps the secret that seals accounts' signing keys.
+    var signingSecretFile: String { Self.signingSecretFile(in: dataDirectory) }
+
+    private static func signingSecretFile(in dataDirectory: String) -> String {
+        URL(fileURLWithPath: dataDirectory).appendingPathComponent("accounts-signing-secret").path
     }
 
     /// The environment of `service`'s child.

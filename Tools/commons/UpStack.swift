@@ -25,6 +25,11 @@ struct UpStack {
         let interrupts = InterruptSignals()
         do {
             try FileManager.default.createDirectory(atPath: plan.dataDirectory, withIntermediateDirectories: true)
+            if !FileManager.default.fileExists(atPath: plan.signingSecretFile) {
+                var random = SystemRandomNumberGenerator()
+                let secret = Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &random) }).base64EncodedString()
+                FileManager.default.createFile(atPath: plan.signingSecretFile, contents: Data(secret.utf8), attributes: [.posixPermissions: 0o600])
+            }
         } catch {
             throw CommandFailure("cannot create the data directory \(plan.dataDirectory): \(error.localizedDescription)")
         }

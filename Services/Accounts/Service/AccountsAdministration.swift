@@ -23,10 +23,10 @@ public enum AccountsAdministration {
                 return existing
             }
             guard let password else { throw AdministrationError("no account has \(normalized); give --password to create it") }
-            let (tokens, _) = try await commands.register(
-                Registration(email: email, password: password, displayName: displayName), device: "commons CLI", metadata: metadata)
-            _ = try await commands.setRole(of: tokens.accountId, to: .admin, metadata: metadata)
-            return tokens.accountId
+            let (accountId, _) = try await commands.createAccount(
+                Registration(email: email, password: password, displayName: displayName), metadata: metadata)
+            _ = try await commands.setRole(of: accountId, to: .admin, metadata: metadata)
+            return accountId
         } catch let error as AccountsError {
             throw AdministrationError(error.problem.detail + (error.problem.errors.map { " \($0)" } ?? ""))
         }

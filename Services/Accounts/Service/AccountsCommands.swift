@@ -40,9 +40,7 @@ struct AccountsCommands: Sendable {
         AccountsCommands(
             store: store, vault: vault, blobs: try blobs ?? ServiceRuntime.blobStore(beside: store), sealer: PersonalDataSealer(vault: vault),
             hasher: PasswordHasher(cost: UInt8(try environment.integer("COMMONS_BCRYPT_COST", default: 11, in: 4...16))),
-            keys: try keys ?? SigningKeyStore(
-                directory: environment.dataDirectory,
-                rotationInterval: Double(try environment.integer("COMMONS_SIGNING_KEY_DAYS", default: 30, in: 1...3_650)) * 86_400),
+            keys: try keys ?? SigningKeyStore.live(environment: environment, store: store),
             mailer: OutboxMailer(directory: URL(fileURLWithPath: environment.dataDirectory).appendingPathComponent("outbox"), logger: logger),
             bootstrapAdminEmail: bootstrapAdminEmail, waitUntilApplied: waitUntilApplied)
     }
@@ -60,6 +58,12 @@ struct AccountsCommands: Sendable {
     // MARK: Registration and sign-in
 
     func register(_ registration: Registration, device: String, metadata: EventMetadata, now: Date = Date()) async throws -> (Tokens, Checkpoint) {
+        let (accountId, role) = try await createAccount(registration, metadata: metadata, now: now)
+        return try await startSession(accountId: accountId, role: role, device: device, metadata: metadata, now: now)
+    }
+
+    /// Records a new account, with no session (the operator's `create-admin` signs nobody in).
+    func createAccount(_ registration: Registration, metadata: EventMetadata, now: Date = Date()) async throws -> (UUID, Identity.Role) {
         let problems = registration.problems()
         guard problems.isEmpty, let email = EmailAddress(registration.email) else { throw AccountsError.invalid(problems) }
         let accountId = UUID()
@@ -72,7 +76,7 @@ struct AccountsCommands: Sendable {
             passwordHash: try await sealer.seal(try await hasher.hash(registration.password), for: accountId),
             registeredAt: now)
         _ = try await store.append(to: Streams.account(accountId), expected: .noStream, events: [try EventCatalog.encode(registered, metadata: metadata)])
-        return try await startSession(accountId: accountId, role: role, device: device, metadata: metadata, now: now)
+        return (accountId, role)
     }
 
     /// Reserves the email for the account; a reservation left by a registration that never
@@ -134,7 +138,7 @@ struct AccountsCommands: Sendable {
     }
 
     private func tokens(accountId: UUID, role: Identity.Role, refresh: BearerSecret, now: Date) async throws -> Tokens {
-        let (signer, kid) = try await keys.current.signer()
+        let (signer, kid) = try await keys.ring().signer()
         let claims = AccessTokenClaims(accountId: accountId, sessionId: refresh.id, role: role, issuedAt: now, lifetime: accessTokenLifetime)
         let access = try await signer.sign(claims, kid: .init(string: kid))
         return Tokens(accountId: accountId, sessionId: refresh.id, accessToken: access, refreshToken: refresh.token, expiresIn: Int(accessTokenLifetime))

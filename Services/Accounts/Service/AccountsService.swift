@@ -15,6 +15,7 @@ import ServiceKit
 /// | `COMMONS_BCRYPT_COST` | `11` | bcrypt cost for password hashes (4–16) |
 /// | `COMMONS_BOOTSTRAP_ADMIN_EMAIL` | none | whoever registers with this email becomes an admin |
 /// | `COMMONS_SIGNING_KEY_DAYS` | `30` | rotate the token-signing key after this many days |
+/// | `COMMONS_SIGNING_KEY_SECRET` (or `_FILE`) | a file in the data directory, SQLite log only | seals the shared signing keys; see ``SigningSecret`` |
 public enum AccountsService {
     public static let name = "accounts"
     public static let port = 8081
@@ -26,22 +27,24 @@ public enum AccountsService {
         // Read now, so that a bad value stops the service before it listens.
         _ = try environment.integer("COMMONS_BCRYPT_COST", default: 11, in: 4...16)
         let rotationDays = try environment.integer("COMMONS_SIGNING_KEY_DAYS", default: 30, in: 1...3_650)
-        let keys = try SigningKeyStore(directory: environment.dataDirectory, rotationInterval: Double(rotationDays) * 86_400)
+        // The keys live beside the log, which the runtime opens: attached once it exists.
+        let keys = SigningKeyStore(
+            sealingKey: .success(try SigningSecret.resolve(environment: environment)), rotationInterval: Double(rotationDays) * 86_400,
+            legacyFile: URL(fileURLWithPath: environment.dataDirectory).appendingPathComponent("accounts-signing-keys.json").path)
+        @Sendable func attached(_ runtime: ServiceRuntime) throws -> SigningKeyStore {
+            keys.attach(try ServiceRuntime.serviceSecrets(beside: runtime.store))
+            return keys
+        }
         return ServiceDefinition(
-            name: name, defaultPort: port, projections: projections, openAPI: AccountsAPI.document
+            name: name, defaultPort: port, projections: projections, openAPI: AccountsAPI.document, publicKeys: attached
         ) { router, runtime in
+            let keys = try attached(runtime)
             let commands = try AccountsCommands.live(
                 store: runtime.store, vault: runtime.keyVault, blobs: runtime.blobStore, environment: runtime.configuration.environment, logger: runtime.logger,
                 keys: keys, bootstrapAdminEmail: environment.string("COMMONS_BOOTSTRAP_ADMIN_EMAIL"),
                 waitUntilApplied: { _ = await runtime.waitUntilApplied($0) })
             AccountsAPI(commands: commands, runtime: runtime, keys: keys).addRoutes(to: router)
         }
-    }
-
-    /// The public keys of this data directory's signing ring, for a verifier in the same process.
-    public static func localPublicKeys(environment: EnvironmentVariables = EnvironmentVariables()) throws -> any PublicKeySource {
-        let keys = try SigningKeyStore(directory: environment.dataDirectory, rotationInterval: 30 * 86_400)
-        return LocalPublicKeySource { keys.current }
     }
 }
 

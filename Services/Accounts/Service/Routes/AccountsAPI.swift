@@ -96,7 +96,7 @@ struct AccountsAPI: Sendable {
             var headers = HTTPFields()
             headers[.contentType] = "application/json"
             headers[.cacheControl] = "public, max-age=300"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: try keys.current.jwks())))
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: try await keys.ring().jwks())))
         }
         addProfileRoutes(to: router)
     }
