@@ -254,7 +254,7 @@ let package = Package(
         .testTarget(
             name: "CommonsCLITests",
             dependencies: [
-                "EventLog", "EventLogTestSupport", "EventLogPostgres", "EventLogSQLite", "ReadModel", "Contracts", "StackKit", "Spawn",
+                "EventLog", "EventLogTestSupport", "EventLogPostgres", "EventLogSQLite", "ReadModel", "Contracts", "StackKit", "Spawn", "PhotoCodec",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -2,6 +2,7 @@ import StackKit
 import AsyncHTTPClient
 import EventLogTestSupport
 import Foundation
+import PhotoCodec
 import NIOCore
 import NIOHTTP1
 import Testing
@@ -252,6 +253,52 @@ struct UpTests {
 // MARK: A running `commons up`
 
 /// A `commons up` process on free ports, with its own data directory.
+@Suite("two stacks on one PostgreSQL log")
+struct ReplicaStackTests {
+    @Test("a photo uploaded through one stack's listings is served, with both sizes, by the other's; one's tokens work on the other")
+    func photosAcrossReplicas() async throws {
+        let log = try await Backend.postgres.makeLog()
+        // Every accounts replica needs the same secret for the shared signing keys.
+        let secret = Data((0..<32).map { _ in UInt8.random(in: .min ... .max) }).base64EncodedString()
+        let environment = ["COMMONS_BCRYPT_COST": "4", "COMMONS_SIGNING_KEY_SECRET": secret]
+        let first = try UpProcess.start(seed: false, log: log, environment: environment)
+        let second = try UpProcess.start(seed: false, log: log, environment: environment)
+        #expect(first.dataDirectory != second.dataDirectory)
+        let photo = try #require(SamplePhoto.make(width: 1600, height: 1200, format: .jpeg, noise: 10))
+        try await first.run { first in
+            try await second.run { second in
+                let registered = try await http(.POST, first.gateway + "/v1/accounts",
+                                                json: ["email": "replicas-\(UUID().uuidString.prefix(8))@example.com",
+                                                       "password": "a-long-enough-secret", "displayName": "Replica"])
+                #expect(registered.status == 201, "\(registered)")
+                let token = try #require(registered.json()["accessToken"] as? String)
+                let uploaded = try await http(.POST, first.gateway + "/v1/images", bytes: photo,
+                                              headers: ["Authorization": "Bearer \(token)", "Content-Type": "image/jpeg", "Idempotency-Key": "replica-1"])
+                #expect(uploaded.status == 201, "\(uploaded)")
+                let id = try #require(uploaded.json()["id"] as? String).lowercased()
+                let position = uploaded.headers["Commons-Position"].first ?? "0"
+                var sizes: [String: Int] = [:]
+                for size in ["original", "medium", "small"] {
+                    var served = try await http(.GET, second.gateway + "/v1/images/\(id)?size=\(size)", headers: ["Commons-Min-Position": position])
+                    for _ in 0..<15 where served.status == 503 {
+                        try await Task.sleep(for: .seconds(1))
+                        served = try await http(.GET, second.gateway + "/v1/images/\(id)?size=\(size)", headers: ["Commons-Min-Position": position])
+                    }
+                    #expect(served.status == 200, "\(size) through the second stack: \(served)")
+                    sizes[size] = served.body.count
+                }
+                #expect(sizes["small"]! < sizes["medium"]! && sizes["medium"]! < sizes["original"]!)
+                // The retry reaches the other replica: the first answer, stored once.
+                let retried = try await http(.POST, second.gateway + "/v1/images", bytes: photo,
+                                             headers: ["Authorization": "Bearer \(token)", "Content-Type": "image/jpeg", "Idempotency-Key": "replica-1"])
+                #expect(retried.status == 201)
+                #expect(retried.headers["Idempotent-Replayed"].first == "true")
+            }
+        }
+        await log.close()
+    }
+}
+
 private struct UpProcess {
     let process: CommonsProcess
     let gateway: String
@@ -399,15 +446,18 @@ private struct HTTPAnswer: CustomStringConvertible {
     var description: String { "\(status) \(String(decoding: body, as: UTF8.self))" }
 }
 
-private func http(_ method: HTTPMethod, _ url: String, json: [String: String]? = nil, headers: [String: String] = [:]) async throws -> HTTPAnswer {
+private func http(_ method: HTTPMethod, _ url: String, json: [String: String]? = nil, bytes: [UInt8]? = nil,
+                  headers: [String: String] = [:]) async throws -> HTTPAnswer {
     var request = HTTPClientRequest(url: url)
     request.method = method
     for (name, value) in headers { request.headers.add(name: name, value: value) }
     if let json {
         request.headers.add(name: "Content-Type", value: "application/json")
         request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: json)))
+    } else if let bytes {
+        request.body = .bytes(ByteBuffer(bytes: bytes))
     }
     let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-    let body = try await response.body.collect(upTo: 1 << 20)
+    let body = try await response.body.collect(upTo: 1 << 24)
     return HTTPAnswer(status: Int(response.status.code), headers: response.headers, body: Data(body.readableBytesView))
 }
