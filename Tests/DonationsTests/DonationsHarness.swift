@@ -38,6 +38,9 @@ struct DonationsHarness {
         var configuration = try ServiceConfiguration(service: DonationsService.name, defaultPort: 0, environment: environment)
         configuration.readYourWritesPatience = .seconds(15)  // another test may hold a PostgreSQL transaction for 10 s
         configuration.rateLimitPerMinute = 1_000_000
+        // The stress test queues 2,000 requests on one wallet in one process, some for longer
+        // than the production deadline; deadlines have tests of their own (OutageTests).
+        configuration.requestDeadline = .seconds(600)
         let ring = ring
         let (application, runtime, routes) = try await ServiceApp.build(
             try DonationsService.definition(environment: environment, clock: clock), configuration: configuration, store: log.store,
