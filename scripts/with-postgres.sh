@@ -38,7 +38,7 @@ start_cluster() {
   "${as_pg[@]}" "$pg_bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
     || { cat "$dir/initdb.log" >&2; return 1; }
   "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w start \
-    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=400 ${COMMONS_TEST_POSTGRES_OPTIONS:-}" >/dev/null \
+    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=1000 ${COMMONS_TEST_POSTGRES_OPTIONS:-}" >/dev/null \
     || { cat "$dir/server.log" >&2; return 1; }
   echo "with-postgres: throwaway PostgreSQL on 127.0.0.1:$port" >&2
   url="postgres://postgres@127.0.0.1:$port/postgres"

@@ -109,7 +109,7 @@ final class AppendNotifier: Sendable {
         Task {
             repeat {
                 do {
-                    try await client.query("SELECT pg_notify(\(channel), '')", logger: logger)
+                    try await client.queryAbandonable("SELECT pg_notify(\(channel), '')", logger: logger)
                 } catch {
                     logger.debug("NOTIFY failed; subscribers will poll", metadata: ["error": "\(error)"])
                 }

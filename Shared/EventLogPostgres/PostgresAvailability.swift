@@ -10,6 +10,7 @@ public enum PostgresAvailability {
         // The pool's own errors (a lease given up while no connection could be made) come
         // from a module PostgresNIO does not export.
         if String(reflecting: type(of: error)).hasSuffix("ConnectionPoolError") { return true }
+        if error is PostgresQueryAbandoned { return true }
         guard let error = error as? PSQLError else { return false }
         switch error.code {
         case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed,

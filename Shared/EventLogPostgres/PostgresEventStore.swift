@@ -162,7 +162,7 @@ public final class PostgresEventStore: EventStore {
     }
 
     private func appendResult(_ query: PostgresQuery, alreadyAppended: Bool) async throws -> AppendResult? {
-        for try await (version, position, transaction) in try await client.query(query, logger: logger).decode((Int64?, Int64?, String?).self) {
+        for try await (version, position, transaction) in try await client.queryAbandonable(query, logger: logger).decode((Int64?, Int64?, String?).self) {
             guard let version, let position, let transaction else { return nil }
             return AppendResult(
                 streamVersion: version, checkpoint: Checkpoint(transaction: UInt64(transaction) ?? 0, position: position),
@@ -212,7 +212,7 @@ public final class PostgresEventStore: EventStore {
         var horizon: UInt64 = 0
         var events: [RecordedEvent] = []
         events.reserveCapacity(min(limit, 10_000))
-        let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+        let rows = try await client.queryAbandonable(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
         for try await row in rows {
             let columns = row.makeRandomAccess()
             horizon = UInt64(try columns[0].decode(String.self, context: .default)) ?? 0
@@ -231,7 +231,7 @@ public final class PostgresEventStore: EventStore {
             JOIN \(unescaped: schema).events e ON e.transaction_id < h.horizon
             ORDER BY e.transaction_id DESC, e.position DESC LIMIT 1
             """
-        for try await (transaction, position) in try await client.query(query, logger: logger).decode((String, Int64).self) {
+        for try await (transaction, position) in try await client.queryAbandonable(query, logger: logger).decode((String, Int64).self) {
             return Checkpoint(transaction: UInt64(transaction) ?? 0, position: position)
         }
         return .start
@@ -243,7 +243,7 @@ public final class PostgresEventStore: EventStore {
             SELECT coalesce(extract(epoch FROM now() - min(xact_start)), 0)::float8 FROM pg_stat_activity
             WHERE backend_xid IS NOT NULL
             """
-        for try await age in try await client.query(query, logger: logger).decode(Double.self) { return age }
+        for try await age in try await client.queryAbandonable(query, logger: logger).decode(Double.self) { return age }
         return 0
     }
 
@@ -324,7 +324,7 @@ public final class PostgresEventStore: EventStore {
 
     private func events(_ query: PostgresQuery) async throws -> [RecordedEvent] {
         var events: [RecordedEvent] = []
-        for try await row in try await client.query(query, logger: logger) {
+        for try await row in try await client.queryAbandonable(query, logger: logger) {
             events.append(try Self.event(from: row.makeRandomAccess(), offset: 0))
         }
         return events

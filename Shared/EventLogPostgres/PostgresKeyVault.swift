@@ -24,7 +24,7 @@ public final class PostgresKeyVault: KeyVault {
             UNION ALL SELECT material FROM \(unescaped: connection.schema).personal_data_keys WHERE owner = \(owner)
             LIMIT 1
             """
-        for try await bytes in try await connection.client.query(query, logger: connection.logger).decode(ByteBuffer?.self) {
+        for try await bytes in try await connection.client.queryAbandonable(query, logger: connection.logger).decode(ByteBuffer?.self) {
             guard let bytes else { throw KeyDestroyedError(owner: owner) }
             return Data(bytes.readableBytesView)
         }
@@ -36,14 +36,14 @@ public final class PostgresKeyVault: KeyVault {
 
     public func existingKey(for owner: UUID) async throws -> Data? {
         let query: PostgresQuery = "SELECT material FROM \(unescaped: connection.schema).personal_data_keys WHERE owner = \(owner)"
-        for try await bytes in try await connection.client.query(query, logger: connection.logger).decode(ByteBuffer?.self) {
+        for try await bytes in try await connection.client.queryAbandonable(query, logger: connection.logger).decode(ByteBuffer?.self) {
             return bytes.map { Data($0.readableBytesView) }
         }
         return nil
     }
 
     public func destroyKey(for owner: UUID) async throws {
-        try await connection.client.query("""
+        try await connection.client.queryAbandonable("""
             INSERT INTO \(unescaped: connection.schema).personal_data_keys (owner, material, destroyed_at) VALUES (\(owner), NULL, now())
             ON CONFLICT (owner) DO UPDATE SET material = NULL, destroyed_at = now()
             """, logger: connection.logger)

@@ -14,7 +14,7 @@ public final class PostgresServiceSecrets: ServiceSecrets {
     }
 
     public func read(_ name: String) async throws -> (value: Data, version: Int64)? {
-        let rows = try await connection.client.query(
+        let rows = try await connection.client.queryAbandonable(
             "SELECT value, version FROM \(unescaped: connection.schema).service_secrets WHERE name = \(name)", logger: connection.logger)
         for try await (value, version) in rows.decode((ByteBuffer, Int64).self) { return (Data(value.readableBytesView), version) }
         return nil
@@ -31,7 +31,7 @@ public final class PostgresServiceSecrets: ServiceSecrets {
               UPDATE \(unescaped: connection.schema).service_secrets SET value = \(bytes), version = version + 1, updated_at = now()
               WHERE name = \(name) AND version = \(expected) RETURNING version
               """
-        for try await _ in try await connection.client.query(query, logger: connection.logger).decode(Int64.self) { return true }
+        for try await _ in try await connection.client.queryAbandonable(query, logger: connection.logger).decode(Int64.self) { return true }
         return false
     }
 }

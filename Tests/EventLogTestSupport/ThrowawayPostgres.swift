@@ -16,6 +16,20 @@ public final class ThrowawayPostgres: Sendable {
     /// The URL of its `postgres` database.
     public var url: String { "postgres://postgres@127.0.0.1:\(port)/postgres" }
 
+    /// Runs `body` with a cluster of its own, which is stopped and removed afterwards,
+    /// whether `body` returned or threw.
+    public static func with<T>(_ body: (ThrowawayPostgres) async throws -> T) async throws -> T {
+        let cluster = try await start()
+        do {
+            let result = try await body(cluster)
+            await cluster.destroy()
+            return result
+        } catch {
+            await cluster.destroy()
+            throw error
+        }
+    }
+
     /// Creates and starts the cluster (about a second).
     public static func start() async throws -> ThrowawayPostgres {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []

@@ -11,36 +11,36 @@ import Testing
 struct OutageTests {
     @Test("PostgreSQL stopped: readiness goes 503 and writes answer 503 with Retry-After within the deadline; started again: both recover unaided")
     func outage() async throws {
-        let cluster = try await ThrowawayPostgres.start()
-        defer { Task { await cluster.destroy() } }
-        let harness = try await KitHarness(backend: .postgres, environment: ["COMMONS_REQUEST_DEADLINE_SECONDS": "3"], postgresURL: cluster.url)
-        let token = try await harness.token()
-        try await harness.test { client, _, _ in
-            #expect(try await Self.becomesReady(client), "ready at start")
-            let body = ByteBuffer(string: #"{"name": "before", "count": 1}"#)
-            #expect(try await client.execute(uri: "/v1/widgets", method: .post, headers: .json(token: token), body: body).status == .created)
+        try await ThrowawayPostgres.with { cluster in
+            let harness = try await KitHarness(backend: .postgres, environment: ["COMMONS_REQUEST_DEADLINE_SECONDS": "3"], postgresURL: cluster.url)
+            let token = try await harness.token()
+            try await harness.test { client, _, _ in
+                #expect(try await Self.becomesReady(client), "ready at start")
+                let body = ByteBuffer(string: #"{"name": "before", "count": 1}"#)
+                #expect(try await client.execute(uri: "/v1/widgets", method: .post, headers: .json(token: token), body: body).status == .created)
 
-            try await cluster.pause()
-            let ready = try await client.execute(uri: "/health/ready", method: .get)
-            #expect(ready.status == .serviceUnavailable)
-            #expect(ready.headers[.retryAfter] != nil)
-            let started = ContinuousClock.now
-            let write = try await client.execute(uri: "/v1/widgets", method: .post, headers: .json(token: token, [.idempotencyKey: "outage-1"]),
-                                                 body: ByteBuffer(string: #"{"name": "during", "count": 2}"#))
-            #expect(write.status == .serviceUnavailable, "\(String(buffer: write.body))")
-            #expect(write.headers[.retryAfter] != nil)
-            #expect(ContinuousClock.now - started < .seconds(10), "answered within the deadline, not hanging")
+                try await cluster.pause()
+                let ready = try await client.execute(uri: "/health/ready", method: .get)
+                #expect(ready.status == .serviceUnavailable)
+                #expect(ready.headers[.retryAfter] != nil)
+                let started = ContinuousClock.now
+                let write = try await client.execute(uri: "/v1/widgets", method: .post, headers: .json(token: token, [.idempotencyKey: "outage-1"]),
+                                                     body: ByteBuffer(string: #"{"name": "during", "count": 2}"#))
+                #expect(write.status == .serviceUnavailable, "\(String(buffer: write.body))")
+                #expect(write.headers[.retryAfter] != nil)
+                #expect(ContinuousClock.now - started < .seconds(10), "answered within the deadline, not hanging")
 
-            try await cluster.resume()
-            #expect(try await Self.becomesReady(client), "ready again within 20 s of PostgreSQL coming back")
-            // The key whose request failed during the outage works once its lease lapses.
-            var retried: HTTPResponse.Status = .serviceUnavailable
-            for _ in 0..<60 where retried != .created {
-                retried = try await client.execute(uri: "/v1/widgets", method: .post, headers: .json(token: token, [.idempotencyKey: "outage-1"]),
-                                                   body: ByteBuffer(string: #"{"name": "during", "count": 2}"#)).status
-                if retried != .created { try await Task.sleep(for: .milliseconds(250)) }
+                try await cluster.resume()
+                #expect(try await Self.becomesReady(client), "ready again within 20 s of PostgreSQL coming back")
+                // The key whose request failed during the outage works once its lease lapses.
+                var retried: HTTPResponse.Status = .serviceUnavailable
+                for _ in 0..<60 where retried != .created {
+                    retried = try await client.execute(uri: "/v1/widgets", method: .post, headers: .json(token: token, [.idempotencyKey: "outage-1"]),
+                                                       body: ByteBuffer(string: #"{"name": "during", "count": 2}"#)).status
+                    if retried != .created { try await Task.sleep(for: .milliseconds(250)) }
+                }
+                #expect(retried == .created)
             }
-            #expect(retried == .created)
         }
     }
 

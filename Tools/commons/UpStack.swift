@@ -28,8 +28,13 @@ struct UpStack {
             if !FileManager.default.fileExists(atPath: plan.signingSecretFile) {
                 var random = SystemRandomNumberGenerator()
                 let secret = Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &random) }).base64EncodedString()
-                FileManager.default.createFile(atPath: plan.signingSecretFile, contents: Data(secret.utf8), attributes: [.posixPermissions: 0o600])
+                guard FileManager.default.createFile(atPath: plan.signingSecretFile, contents: Data(secret.utf8),
+                                                     attributes: [.posixPermissions: 0o600]) else {
+                    throw CommandFailure("cannot write the signing secret \(plan.signingSecretFile)")
+                }
             }
+        } catch let failure as CommandFailure {
+            throw failure
         } catch {
             throw CommandFailure("cannot create the data directory \(plan.dataDirectory): \(error.localizedDescription)")
         }
