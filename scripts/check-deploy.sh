@@ -29,16 +29,23 @@ trap 'rm -rf "$work"' EXIT
 
 # 1. The compose file, with the secrets an operator must give it (made up here); without
 #    them it must refuse to start.
-export COMMONS_SIGNING_KEY_SECRET="${COMMONS_SIGNING_KEY_SECRET:-c2lnbmluZy1rZXktc2VjcmV0LWZvci1jaGVjay1vbmx5ISE=}"
 if docker compose version >/dev/null 2>&1; then
-  docker compose -f docker-compose.yml --profile seed config -q || fail "docker compose config rejects docker-compose.yml"
-  echo "check-deploy: docker-compose.yml valid ($(docker compose version --short 2>/dev/null || echo v2) config -q)"
+  compose=(docker compose)
 elif command -v docker-compose >/dev/null 2>&1; then
-  docker-compose -f docker-compose.yml --profile seed config -q || fail "docker-compose config rejects docker-compose.yml"
-  echo "check-deploy: docker-compose.yml valid ($(docker-compose version --short) config -q)"
+  compose=(docker-compose)
 else
   fail "neither 'docker compose' nor 'docker-compose' found (apt-get install -y --no-install-recommends docker-compose)"
 fi
+for secret in POSTGRES_PASSWORD COMMONS_SIGNING_KEY_SECRET; do
+  if (export POSTGRES_PASSWORD=checkonly COMMONS_SIGNING_KEY_SECRET=checkonly; unset "$secret"
+      "${compose[@]}" -f docker-compose.yml config -q) >/dev/null 2>&1; then
+    fail "docker-compose.yml starts without $secret"
+  fi
+done
+export POSTGRES_PASSWORD="${POSTGRES_PASSWORD:-checkonly0123456789}"
+export COMMONS_SIGNING_KEY_SECRET="${COMMONS_SIGNING_KEY_SECRET:-c2lnbmluZy1rZXktc2VjcmV0LWZvci1jaGVjay1vbmx5ISE=}"
+"${compose[@]}" -f docker-compose.yml --profile seed config -q || fail "${compose[*]} config rejects docker-compose.yml"
+echo "check-deploy: docker-compose.yml valid (${compose[*]} config -q), refused without POSTGRES_PASSWORD or COMMONS_SIGNING_KEY_SECRET"
 
 # 2. The gateway configuration.
 nginx=$(command -v nginx || echo /usr/sbin/nginx)
@@ -145,6 +152,10 @@ for name, (port, _) in services.items():
             problems.append(f"compose: {name} should depend on {dep} being healthy")
     if not s.get('volumes'):
         problems.append(f"compose: {name} has no data volume")
+for name, s in svc.items():
+    options = (s.get('logging') or {}).get('options') or {}
+    if 'max-size' not in options or 'max-file' not in options:
+        problems.append(f"compose: {name} has no log rotation (logging.options max-size and max-file)")
 gateway = svc.get('nginx', {})
 if not any(str(p).endswith(':8080') for p in gateway.get('ports', [])):
     problems.append("compose: nginx should publish port 8080")

@@ -26,16 +26,18 @@ public final class PostgresEventStore: EventStore {
     /// Connects, migrates the schema, and starts listening for appends.
     public init(configuration: PostgresEventStoreConfiguration, logger: Logger = Logger(label: "commons.eventlog.postgres")) async throws {
         try configuration.validate()
+        let listenConfiguration = try configuration.connection()
+        try await Self.connectOnce(listenConfiguration, logger: logger)
         self.configuration = configuration
         self.logger = logger
         schema = configuration.schema
-        let client = PostgresClient(configuration: configuration.client, backgroundLogger: logger)
+        let client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
         self.client = client
         clientTask = Task { await client.run() }
         let channel = "\(configuration.schema)_events"
         notifier = AppendNotifier(client: client, channel: channel, logger: logger)
         listener = NotificationListener(
-            configuration: configuration.connection, channel: channel, changes: changes, logger: logger)
+            configuration: listenConfiguration, channel: channel, changes: changes, logger: logger)
         do {
             try await PostgresMigrations.migrate(client: client, schema: schema, logger: logger)
         } catch {
@@ -43,6 +45,31 @@ public final class PostgresEventStore: EventStore {
             throw error
         }
         listener.start()
+    }
+
+    /// Makes one connection and closes it, before the pool starts: a server that refuses us
+    /// (a wrong password, a `pg_hba.conf` without us, TLS required or a certificate we do not
+    /// trust) fails the start with its own error, where the pool would retry for ever. A
+    /// server that is not up yet (refusing connections, starting) is waited for, up to `patience`.
+    static func connectOnce(_ configuration: PostgresConnection.Configuration, logger: Logger,
+                            patience: Duration = .seconds(10)) async throws {
+        let deadline = ContinuousClock.now + patience
+        while true {
+            do {
+                let connection = try await PostgresConnection.connect(
+                    on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: 0, logger: logger)
+                try await connection.close()
+                return
+            } catch let error as PSQLError where Self.isNotUpYet(error) && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(250))
+            }
+        }
+    }
+
+    private static func isNotUpYet(_ error: PSQLError) -> Bool {
+        if error.code == .connectionError { return true }
+        let state = error.serverInfo?[.sqlState] ?? ""
+        return state == "57P03" || state.hasPrefix("08")
     }
 
     public func shutdown() async {

@@ -17,6 +17,11 @@ public struct PostgresEventStoreConfiguration: Sendable {
     /// Sessions that sit idle inside a transaction longer than this are ended by the
     /// server, because an open transaction holds back delivery to every reader.
     public var idleInTransactionTimeout: Duration
+    /// Whether and how the connection is encrypted (`sslmode` in the URL; default `disable`).
+    public var tls: PostgresTLSMode = .disable
+    /// The CA certificates (PEM) that `verify-ca` and `verify-full` trust (`sslrootcert`);
+    /// without it, the system's roots.
+    public var certificateAuthorityFile: String?
 
     public init(
         host: String = "127.0.0.1", port: Int = 5432, username: String = "postgres", password: String? = nil,
@@ -34,8 +39,9 @@ public struct PostgresEventStoreConfiguration: Sendable {
         self.idleInTransactionTimeout = idleInTransactionTimeout
     }
 
-    /// Reads `postgres://user:password@host:port/database?schema=name`.
-    /// Everything but the host is optional; `schema` defaults to `commons`.
+    /// Reads `postgres://user:password@host:port/database?schema=name&sslmode=mode&sslrootcert=path`.
+    /// Everything but the host is optional; `schema` defaults to `commons`, `sslmode` to
+    /// `disable` (libpq's names: `disable`, `prefer`, `require`, `verify-ca`, `verify-full`).
     public init(url text: String) throws {
         guard let url = URLComponents(string: text), url.scheme == "postgres" || url.scheme == "postgresql",
               let host = url.host, !host.isEmpty
@@ -46,27 +52,72 @@ public struct PostgresEventStoreConfiguration: Sendable {
         password = url.password?.removingPercentEncoding
         let path = url.path.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         database = path.isEmpty ? username : path
-        if let schema = url.queryItems?.first(where: { $0.name == "schema" })?.value { self.schema = schema }
+        let items = url.queryItems ?? []
+        if let schema = items.first(where: { $0.name == "schema" })?.value { self.schema = schema }
+        if let mode = items.first(where: { $0.name == "sslmode" })?.value {
+            guard let tls = PostgresTLSMode(rawValue: mode) else {
+                throw PostgresConfigurationError("sslmode '\(mode)' is not one of \(PostgresTLSMode.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            self.tls = tls
+        }
+        if let file = items.first(where: { $0.name == "sslrootcert" })?.value, !file.isEmpty { certificateAuthorityFile = file }
+        let known: Set = ["schema", "sslmode", "sslrootcert"]
+        if let unknown = items.first(where: { !known.contains($0.name) }) {
+            throw PostgresConfigurationError("the URL parameter '\(unknown.name)' is not one of schema, sslmode, sslrootcert")
+        }
         try validate()
     }
 
-    /// Throws when the schema is not a plain lowercase SQL identifier (it is spliced into DDL).
+    /// Throws when the schema is not a plain lowercase SQL identifier (it is spliced into DDL),
+    /// or a CA file is named that cannot be read.
     public func validate() throws {
+        if let certificateAuthorityFile {
+            guard tls.verifiesCertificate else {
+                throw PostgresConfigurationError("sslrootcert needs sslmode=verify-ca or verify-full (sslmode is \(tls.rawValue))")
+            }
+            guard FileManager.default.isReadableFile(atPath: certificateAuthorityFile) else {
+                throw PostgresConfigurationError("sslrootcert '\(certificateAuthorityFile)' is not a readable file")
+            }
+        }
         let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789_")
         guard let first = schema.first, first.isLetter || first == "_", schema.count <= 40, schema.allSatisfy(allowed.contains)
         else { throw PostgresConfigurationError("schema '\(schema)' must be a lowercase identifier of at most 40 characters") }
     }
 
-    var connection: PostgresConnection.Configuration {
+    /// The TLS settings of `sslmode` and `sslrootcert`; nil for `disable`.
+    var tlsConfiguration: TLSConfiguration? {
+        guard tls != .disable else { return nil }
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.certificateVerification = switch tls {
+        case .disable, .prefer, .require: .none
+        case .verifyCA: .noHostnameVerification
+        case .verifyFull: .fullVerification
+        }
+        if let certificateAuthorityFile { configuration.trustRoots = .file(certificateAuthorityFile) }
+        return configuration
+    }
+
+    func connection() throws -> PostgresConnection.Configuration {
+        let mode: PostgresConnection.Configuration.TLS = switch (tls, tlsConfiguration) {
+        case (.prefer, let settings?): .prefer(try NIOSSLContext(configuration: settings))
+        case (_, let settings?): .require(try NIOSSLContext(configuration: settings))
+        case (_, nil): .disable
+        }
         var configuration = PostgresConnection.Configuration(
-            host: host, port: port, username: username, password: password, database: database, tls: .disable)
+            host: host, port: port, username: username, password: password, database: database, tls: mode)
         configuration.options.additionalStartupParameters = startupParameters
         return configuration
     }
 
-    var client: PostgresClient.Configuration {
+    /// The pool's settings: server, credentials, TLS, size and session parameters.
+    public var clientConfiguration: PostgresClient.Configuration {
+        let mode: PostgresClient.Configuration.TLS = switch (tls, tlsConfiguration) {
+        case (.prefer, let settings?): .prefer(settings)
+        case (_, let settings?): .require(settings)
+        case (_, nil): .disable
+        }
         var configuration = PostgresClient.Configuration(
-            host: host, port: port, username: username, password: password, database: database, tls: .disable)
+            host: host, port: port, username: username, password: password, database: database, tls: mode)
         configuration.options.maximumConnections = maximumConnections
         configuration.options.additionalStartupParameters = startupParameters
         return configuration
@@ -77,6 +128,23 @@ public struct PostgresEventStoreConfiguration: Sendable {
             + idleInTransactionTimeout.components.attoseconds / 1_000_000_000_000_000
         return [("idle_in_transaction_session_timeout", String(milliseconds)), ("application_name", "commons")]
     }
+}
+
+/// libpq's `sslmode`, as far as PostgresNIO can honour it: `allow` (plain first, TLS if
+/// refused) is not offered.
+public enum PostgresTLSMode: String, Sendable, CaseIterable {
+    /// Plain TCP.
+    case disable
+    /// TLS when the server offers it, unverified; plain otherwise.
+    case prefer
+    /// TLS or nothing; the certificate is not checked (as libpq without a root certificate).
+    case require
+    /// TLS with a certificate signed by a trusted CA, for any host name.
+    case verifyCA = "verify-ca"
+    /// TLS with a certificate signed by a trusted CA and issued for the host connected to.
+    case verifyFull = "verify-full"
+
+    var verifiesCertificate: Bool { self == .verifyCA || self == .verifyFull }
 }
 
 /// A configuration value that cannot work, with one line saying why.

@@ -54,4 +54,17 @@ struct OperationsEndpointTests {
         #expect(limiter.take("b", now: start).allowed)
         #expect(limiter.take("a", now: start + .seconds(1)).allowed)
     }
+
+    @Test("cycling through more keys than the limiter holds resets no one else's limit, and memory stays bounded")
+    func limiterChurn() {
+        let limiter = RateLimiter(limit: 3, window: .seconds(60), capacity: 10)
+        let start = ContinuousClock.now
+        for _ in 0..<3 { #expect(limiter.take("client:victim-of-its-own-pace", now: start).allowed) }
+        #expect(!limiter.take("client:victim-of-its-own-pace", now: start).allowed)
+        for n in 0..<1_000 {
+            _ = limiter.take("client:10.0.\(n / 256).\(n % 256)", now: start + .milliseconds(n))
+            #expect(limiter.count <= 10)
+        }
+        #expect(!limiter.take("client:victim-of-its-own-pace", now: start + .seconds(1)).allowed, "still held back")
+    }
 }

@@ -26,7 +26,7 @@ struct PostgresBench: Sendable {
         logger.logLevel = .warning
         var storeLogger = Logger(label: "commons.eventlog.postgres")
         storeLogger.logLevel = .warning
-        let client = PostgresClient(configuration: clientConfiguration(configuration), backgroundLogger: logger)
+        let client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
         let clientTask = Task { await client.run() }
         defer { clientTask.cancel() }
         let store = try await PostgresEventStore(configuration: configuration, logger: storeLogger)
@@ -49,20 +49,6 @@ struct PostgresBench: Sendable {
         } catch {
             Bench.note("could not drop schema \(schema): \(String(reflecting: error))")
         }
-    }
-
-    /// What the store's own client gets from its configuration (that property is internal).
-    private static func clientConfiguration(_ store: PostgresEventStoreConfiguration) -> PostgresClient.Configuration {
-        var configuration = PostgresClient.Configuration(
-            host: store.host, port: store.port, username: store.username, password: store.password,
-            database: store.database, tls: .disable)
-        configuration.options.maximumConnections = store.maximumConnections
-        let timeout = store.idleInTransactionTimeout.components
-        configuration.options.additionalStartupParameters = [
-            ("idle_in_transaction_session_timeout", String(timeout.seconds * 1000 + timeout.attoseconds / 1_000_000_000_000_000)),
-            ("application_name", "commons"),
-        ]
-        return configuration
     }
 
     func serverVersion() async throws -> String {
