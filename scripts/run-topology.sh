@@ -83,6 +83,9 @@ PY
 }
 
 # accounts seals its shared signing keys with this; a throwaway topology makes up its own.
+# The compose file requires a PostgreSQL password; here COMMONS_EVENT_STORE is replaced by
+# COMMONS_TEST_POSTGRES_URL, so the value only satisfies the interpolation.
+export POSTGRES_PASSWORD="${POSTGRES_PASSWORD:-unused-the-url-is-replaced}"
 export COMMONS_SIGNING_KEY_SECRET="${COMMONS_SIGNING_KEY_SECRET:-$("$python" -c 'import base64, os; print(base64.b64encode(os.urandom(32)).decode())')}"
 
 run_dir=$(mktemp -d /tmp/commons-topology.XXXXXX)

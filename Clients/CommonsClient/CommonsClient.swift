@@ -142,7 +142,11 @@ public actor CommonsClient {
                 refreshed = true
                 if try await refresh(after: accessToken) { continue }
             }
-            if [502, 503, 504].contains(response.status), repeatable, attempt < retry.attempts {
+            // 409 "idempotency-in-progress": the first try with this key is still running (or
+            // ran on a server that died, until its lease ends); the same key is retried.
+            let stillRunning = response.status == 409 && key != nil
+                && (try? JSONDecoder().decode(ProblemKind.self, from: response.body))?.type.hasSuffix("/idempotency-in-progress") == true
+            if [502, 503, 504].contains(response.status) || stillRunning, repeatable, attempt < retry.attempts {
                 let retryAfter = response.header("Retry-After").flatMap { Int($0) }
                 try await Task.sleep(for: retry.delay(after: attempt, retryAfter: retryAfter))
                 continue
@@ -206,4 +210,9 @@ public actor CommonsClient {
     func perform(_ endpoint: Endpoint) async throws {
         _ = try await send(endpoint)
     }
+}
+
+/// Just the `type` of a problem document.
+private struct ProblemKind: Decodable {
+    var type: String
 }

@@ -20,6 +20,25 @@ struct RetryAndTokenTests {
         #expect(transport.sent[3].headers["Idempotency-Key"] != keys[0], "a new call is a new key, even with the same body")
     }
 
+    @Test("a 409 'still being processed' is retried with the same key (after its Retry-After); any other 409 reaches the caller")
+    func inProgressRetried() async throws {
+        let running = HTTPResponseData.problem(409, #"{"type":"https:\/\/commons.example\/problems\/idempotency-in-progress","title":"Conflict","status":409,"detail":"A request with this Idempotency-Key is still being processed."}"#,
+                                               headers: ["Retry-After": "1"])
+        let transport = ScriptedTransport([.respond(running), .respond(running), .respond(Answers.topUp)])
+        let first = try await client(transport, tokens: signedIn).donations.topUp(amountMinor: 2_500, currency: "USD", cardNumber: "4242424242424242")
+        #expect(first.balanceMinor == 2_500)
+        #expect(transport.sent.count == 3)
+        #expect(Set(transport.sent.map { $0.headers["Idempotency-Key"] }).count == 1)
+
+        let other = HTTPResponseData.problem(409, #"{"type":"https://commons.example/problems/conflict","title":"Conflict","status":409,"detail":"No."}"#)
+        let refused = ScriptedTransport([.respond(other), .respond(Answers.topUp)])
+        let error = await #expect(throws: CommonsProblem.self) {
+            _ = try await client(refused, tokens: signedIn).donations.topUp(amountMinor: 2_500, currency: "USD", cardNumber: "4242424242424242")
+        }
+        #expect(error?.status == 409)
+        #expect(refused.sent.count == 1)
+    }
+
     @Test("a write without a key is not sent twice after a lost connection")
     func unsafeNotRetried() async throws {
         let transport = ScriptedTransport([.fail, .respond(.json(200, "{}"))])

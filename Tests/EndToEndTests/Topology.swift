@@ -23,6 +23,10 @@ import Darwin
 ///    `COMMONS_EVENT_STORE` on the PostgreSQL). `commons up` restarts a killed child itself.
 ///
 /// Which one ran is printed at start and is ``gateway``.
+///
+/// With `replicas` above 1 (nginx only), every service runs that many processes, each with
+/// its own port and data directory (its own read model) on the one log, and nginx spreads
+/// requests over them as over Docker's replicas: an `upstream` group per service.
 actor Topology {
     enum Service: String, CaseIterable, Sendable {
         case accounts, listings, geoSearch = "geo-search", donations, shoppingLists = "shopping-lists"
@@ -64,9 +68,20 @@ actor Topology {
     nonisolated let runDirectory: URL
     /// The services whose executables were found and started.
     nonisolated let started: Set<Service>
-    private nonisolated let ports: [Service: Int]
-    private var children: [Service: SpawnedProcess] = [:]
-    private var environments: [Service: [String: String]] = [:]
+    /// How many processes each service runs.
+    nonisolated let replicas: Int
+    /// Each service's ports, one a replica.
+    private nonisolated let ports: [Service: [Int]]
+    private var children: [Instance: SpawnedProcess] = [:]
+    private var environments: [Instance: [String: String]] = [:]
+
+    /// One process of a service.
+    struct Instance: Hashable, Sendable {
+        var service: Service
+        var replica: Int
+        /// Its log's and data directory's name: the service's, with the replica after the first.
+        var name: String { replica == 0 ? service.rawValue : "\(service.rawValue)-\(replica + 1)" }
+    }
     private var gatewayProcess: SpawnedProcess?
     /// Kills what this run started if the test process dies without stopping it (a crash).
     private var watchdog: SpawnedProcess?
@@ -74,7 +89,7 @@ actor Topology {
     private var database: (server: String, name: String)?
 
     private init(root: URL, binDirectory: URL, gateway: Gateway, gatewayPort: Int, adminEmail: String, runDirectory: URL,
-                 started: Set<Service>, ports: [Service: Int]) {
+                 started: Set<Service>, ports: [Service: [Int]]) {
         self.root = root
         self.binDirectory = binDirectory
         self.gateway = gateway
@@ -83,6 +98,7 @@ actor Topology {
         self.runDirectory = runDirectory
         self.started = started
         self.ports = ports
+        replicas = ports.values.map(\.count).max() ?? 1
     }
 
     // MARK: Finding things
@@ -119,7 +135,7 @@ actor Topology {
 
     // MARK: Starting
 
-    static func start() async throws -> Topology {
+    static func start(replicas: Int = 1) async throws -> Topology {
         let environment = ProcessInfo.processInfo.environment
         // A cluster of its own when there is one (scripts/with-postgres.sh makes it): other
         // suites' open transactions would hold back the visibility horizon of a shared one.
@@ -141,15 +157,17 @@ actor Topology {
         // an operator would: a cheap bcrypt cost for speed, an admin, no rate limit in the way.
         let signingSecret = Data((0..<32).map { _ in UInt8.random(in: .min ... .max) }).base64EncodedString()
         let composeInputs = ["COMMONS_BCRYPT_COST": "4", "COMMONS_BOOTSTRAP_ADMIN_EMAIL": admin, "COMMONS_SIGNING_KEY_SECRET": signingSecret,
-                             "COMMONS_RATE_LIMIT_PER_MINUTE": "100000", "COMMONS_LOG_LEVEL": "info"]
+                             "COMMONS_RATE_LIMIT_PER_MINUTE": "100000", "COMMONS_LOG_LEVEL": "info",
+                             // Required by the compose file; unused, as COMMONS_EVENT_STORE is replaced.
+                             "POSTGRES_PASSWORD": "unused"]
 
         let nginx = findNginx()
         if nginx == nil, environment["COMMONS_E2E_GATEWAY"] == "nginx" {
             throw Failure("COMMONS_E2E_GATEWAY=nginx, but no nginx executable is on PATH, /usr/sbin or /usr/local/sbin")
         }
         if let nginx {
-            var ports: [Service: Int] = [:]
-            for service in Service.allCases { ports[service] = try freePort() }
+            var ports: [Service: [Int]] = [:]
+            for service in Service.allCases { ports[service] = try (0..<replicas).map { _ in try freePort() } }
             let gatewayPort = try freePort()
             let topology = Topology(root: root, binDirectory: bin, gateway: .nginx, gatewayPort: gatewayPort, adminEmail: admin,
                                     runDirectory: run, started: found, ports: ports)
@@ -166,10 +184,11 @@ actor Topology {
             return topology
         }
 
+        guard replicas == 1 else { throw Failure("replicas need nginx (apt-get install nginx-light); commons up runs one of each") }
         let offset = try freeOffset()
         let gatewayPort = try freePort()
-        var ports: [Service: Int] = [:]
-        for service in Service.allCases { ports[service] = service.composePort + offset }
+        var ports: [Service: [Int]] = [:]
+        for service in Service.allCases { ports[service] = [service.composePort + offset] }
         let topology = Topology(root: root, binDirectory: bin, gateway: .commonsUp, gatewayPort: gatewayPort, adminEmail: admin,
                                 runDirectory: run, started: found, ports: ports)
         try await topology.owns(databaseName.map { (postgres, $0) })
@@ -194,26 +213,29 @@ actor Topology {
         // accounts first: the others fetch its public keys when they start.
         let order = [Service.accounts] + Service.allCases.filter { $0 != .accounts && started.contains($0) }
         for service in order {
-            guard var environment = compose[service.rawValue] else { throw Failure("docker-compose.yml has no service \(service.rawValue)") }
-            let data = runDirectory.appendingPathComponent("data/\(service.rawValue)")
-            try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-            // The five values that name Docker things, replaced as scripts/run-topology.sh does.
-            environment["COMMONS_EVENT_STORE"] = postgres
-            environment["COMMONS_DATA_DIR"] = data.path
-            environment["COMMONS_HOST"] = "127.0.0.1"
-            environment["COMMONS_ACCOUNTS_URL"] = "http://127.0.0.1:\(port(.accounts))"
-            environment["COMMONS_TRUSTED_PROXIES"] = "127.0.0.1"
-            environment["COMMONS_PORT"] = String(port(service))
-            environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-            environments[service] = environment
-            try launch(service)
-            if service == .accounts { try await waitFor(service, path: "/health/live") }
+            for replica in 0..<replicas {
+                let instance = Instance(service: service, replica: replica)
+                guard var environment = compose[service.rawValue] else { throw Failure("docker-compose.yml has no service \(service.rawValue)") }
+                let data = runDirectory.appendingPathComponent("data/\(instance.name)")
+                try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+                // The five values that name Docker things, replaced as scripts/run-topology.sh does.
+                environment["COMMONS_EVENT_STORE"] = postgres
+                environment["COMMONS_DATA_DIR"] = data.path
+                environment["COMMONS_HOST"] = "127.0.0.1"
+                environment["COMMONS_ACCOUNTS_URL"] = "http://127.0.0.1:\(port(.accounts))"
+                environment["COMMONS_TRUSTED_PROXIES"] = "127.0.0.1"
+                environment["COMMONS_PORT"] = String(port(service, replica: replica))
+                environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+                environments[instance] = environment
+                try launch(instance)
+                if service == .accounts { try await waitFor(instance, path: "/health/live") }
+            }
         }
     }
 
-    private func launch(_ service: Service) throws {
-        let log = Self.log(named: service.rawValue, in: runDirectory)
-        children[service] = try SpawnedProcess(executable(service).path, environment: environments[service], stdout: log, stderr: log)
+    private func launch(_ instance: Instance) throws {
+        let log = Self.log(named: instance.name, in: runDirectory)
+        children[instance] = try SpawnedProcess(executable(instance.service).path, environment: environments[instance], stdout: log, stderr: log)
         recordPids()
     }
 
@@ -232,9 +254,22 @@ actor Topology {
         let script = root.appendingPathComponent("scripts/gateway-conf.sh").path
         var conf = try await Self.output(of: "/bin/bash", [script, "--port", String(gatewayURL.port!), "--run-dir", runDirectory.path,
                                                        root.appendingPathComponent("deploy/nginx.conf").path])
+        var groups: [String] = []
         for service in Service.allCases {
             // A service that is not running gets a port nothing listens on: 502, never another stack's service.
-            conf = conf.replacingOccurrences(of: "127.0.0.1:\(service.composePort);", with: "127.0.0.1:\(port(service));")
+            guard replicas > 1 else {
+                conf = conf.replacingOccurrences(of: "127.0.0.1:\(service.composePort);", with: "127.0.0.1:\(port(service));")
+                continue
+            }
+            // What Docker's DNS gives nginx for a scaled service, as a group: a variable in
+            // proxy_pass that names an upstream group uses it (round robin, next on error).
+            let group = service.rawValue.replacingOccurrences(of: "-", with: "_") + "_replicas"
+            conf = conf.replacingOccurrences(of: "127.0.0.1:\(service.composePort);", with: "\(group);")
+            let servers = (ports[service] ?? []).map { "        server 127.0.0.1:\($0) max_fails=1 fail_timeout=2s;" }
+            groups.append("    upstream \(group) {\n\(servers.joined(separator: "\n"))\n    }")
+        }
+        if !groups.isEmpty, let http = conf.range(of: "http {\n") {
+            conf.insert(contentsOf: groups.joined(separator: "\n") + "\n", at: http.upperBound)
         }
         let file = runDirectory.appendingPathComponent("nginx.conf")
         try conf.write(to: file, atomically: true, encoding: .utf8)
@@ -263,11 +298,16 @@ actor Topology {
 
     // MARK: Readiness
 
-    nonisolated func port(_ service: Service) -> Int { ports[service]! }
+    nonisolated func port(_ service: Service, replica: Int = 0) -> Int { ports[service]![replica] }
+
+    /// Every process of `service`.
+    nonisolated func instances(_ service: Service) -> [Instance] { (0..<replicas).map { Instance(service: service, replica: $0) } }
 
     /// Waits until each service says it is ready and answers through the gateway.
     func waitUntilReady(_ services: [Service], patience: Duration = .seconds(180)) async throws {
-        for service in services { try await waitFor(service, path: "/health/ready", patience: patience) }
+        for service in services {
+            for instance in instances(service) { try await waitFor(instance, path: "/health/ready", patience: patience) }
+        }
         let deadline = ContinuousClock.now + patience
         while true {
             // A route of accounts through the gateway: 404 for an unknown id, from the service.
@@ -278,21 +318,23 @@ actor Topology {
         }
     }
 
-    private func waitFor(_ service: Service, path: String, patience: Duration = .seconds(180)) async throws {
-        let url = URL(string: "http://127.0.0.1:\(port(service))\(path)")!
+    private func waitFor(_ instance: Instance, path: String, patience: Duration = .seconds(180)) async throws {
+        let url = URL(string: "http://127.0.0.1:\(port(instance.service, replica: instance.replica))\(path)")!
         let deadline = ContinuousClock.now + patience
         while await Self.status(url) != 200 {
-            if let child = children[service], !child.isRunning {
-                throw Failure("\(service.rawValue) exited (status \(child.terminationStatus)):\n\(tail(service))")
+            if let child = children[instance], !child.isRunning {
+                throw Failure("\(instance.name) exited (status \(child.terminationStatus)):\n\(tail(instance.service, replica: instance.replica))")
             }
-            guard ContinuousClock.now < deadline else { throw Failure("\(service.rawValue) not ready at \(url) in time:\n\(tail(service))") }
+            guard ContinuousClock.now < deadline else {
+                throw Failure("\(instance.name) not ready at \(url) in time:\n\(tail(instance.service, replica: instance.replica))")
+            }
             try await Task.sleep(for: .milliseconds(200))
         }
     }
 
     /// The last lines of a service's log.
-    nonisolated func tail(_ service: Service, lines: Int = 15) -> String {
-        let name = gateway == .nginx ? service.rawValue : "commons-up"
+    nonisolated func tail(_ service: Service, replica: Int = 0, lines: Int = 15) -> String {
+        let name = gateway == .nginx ? Instance(service: service, replica: replica).name : "commons-up"
         let text = (try? String(contentsOf: runDirectory.appendingPathComponent("\(name).log"), encoding: .utf8)) ?? ""
         return text.split(separator: "\n").suffix(lines).joined(separator: "\n")
     }
@@ -304,13 +346,15 @@ actor Topology {
 
     // MARK: Killing and restarting
 
-    /// Kills a service's process with SIGKILL (no chance to finish anything) and waits until it is gone.
-    func kill(_ service: Service) async throws {
+    /// Kills a service's process (its first, or `replica`) with SIGKILL (no chance to finish
+    /// anything) and waits until it is gone.
+    func kill(_ service: Service, replica: Int = 0) async throws {
         try require(service)
+        let instance = Instance(service: service, replica: replica)
         let pid: pid_t
         switch gateway {
         case .nginx:
-            guard let child = children[service], child.isRunning else { throw Failure("\(service.rawValue) is not running") }
+            guard let child = children[instance], child.isRunning else { throw Failure("\(instance.name) is not running") }
             pid = child.processIdentifier
         case .commonsUp:
             guard let upPid = gatewayProcess?.processIdentifier, let found = Self.child(of: upPid, named: service.rawValue) else {
@@ -325,19 +369,21 @@ actor Topology {
         #endif
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
-            if gateway == .nginx, children[service]?.isRunning == false { break }
+            if gateway == .nginx, children[instance]?.isRunning == false { break }
             if gateway == .commonsUp, !FileManager.default.fileExists(atPath: "/proc/\(pid)/stat") || Self.isZombie(pid) { break }
             try await Task.sleep(for: .milliseconds(50))
         }
-        guard await Self.status(URL(string: "http://127.0.0.1:\(port(service))/health/live")!) == nil else {
-            throw Failure("\(service.rawValue) still answers after SIGKILL")
+        guard await Self.status(URL(string: "http://127.0.0.1:\(port(service, replica: replica))/health/live")!) == nil else {
+            throw Failure("\(instance.name) still answers after SIGKILL")
         }
     }
 
     /// Starts a killed service again (same port, same read model) and waits until it is ready.
     /// Under `commons up`, its supervisor does the starting; this waits for it.
-    func restart(_ service: Service) async throws {
-        if gateway == .nginx { try launch(service) }
+    func restart(_ service: Service, replica: Int = 0) async throws {
+        let instance = Instance(service: service, replica: replica)
+        if gateway == .nginx { try launch(instance) }
+        try await waitFor(instance, path: "/health/ready")
         try await waitUntilReady([service])
     }
 

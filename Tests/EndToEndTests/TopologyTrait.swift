@@ -6,10 +6,12 @@ import Testing
 /// (``Topology/current``), and stops it afterwards, whatever happened. A topology that cannot
 /// start fails the suite with the reason; it never skips it.
 struct TopologyTrait: SuiteTrait, TestScoping {
+    /// How many processes each service runs (above 1 needs nginx).
+    var replicas = 1
     var isRecursive: Bool { false }
 
     func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
-        let topology = try await Topology.start()
+        let topology = try await Topology.start(replicas: replicas)
         do {
             try await Topology.$current.withValue(topology) { try await function() }
         } catch {
@@ -23,6 +25,9 @@ struct TopologyTrait: SuiteTrait, TestScoping {
 extension Trait where Self == TopologyTrait {
     /// The whole system, started from this process's build (see ``Topology``).
     static var topology: Self { Self() }
+
+    /// The whole system with `replicas` processes of every service behind nginx.
+    static func topology(replicas: Int) -> Self { Self(replicas: replicas) }
 }
 
 /// What the flows share: clients on the gateway, people, places and waiting.

@@ -1,0 +1,77 @@
+import CommonsClient
+import Foundation
+import Testing
+
+/// The compose file scaled: two processes of every service, accounts included, each with its
+/// own read model on the one PostgreSQL log, behind nginx with an upstream group a service.
+@Suite("end to end: two replicas of every service", .topology(replicas: 2))
+struct ReplicaTopologyTests {
+    @Test("one replica of each service SIGKILLed while 4 people post through the gateway: every post lands once, and both replicas of each read model agree")
+    func killOneReplicaOfEach() async throws {
+        let topology = try Topology.running()
+        try topology.require(.accounts, .listings, .geoSearch, .donations, .shoppingLists)
+        let place = E2E.place()
+        // Phones that keep trying for over a minute with the same key, as an app would: a post
+        // that was running on the killed replica holds its key until its lease ends.
+        let patience = RetryPolicy(attempts: 90, initialDelay: .milliseconds(250), maximumDelay: .seconds(1))
+        var people: [CommonsClient] = []
+        for n in 0..<4 {
+            let (_, _, email) = try await E2E.person(topology, "Replica\(n)")
+            let phone = CommonsClient(baseURL: topology.gatewayURL, retry: patience, userAgent: "replica test phone \(n)")
+            _ = try await phone.accounts.signIn(email: email, password: E2E.password)
+            people.append(phone)
+        }
+        let perPerson = 8
+        let crowd = people
+        let writers = Task {
+            try await withThrowingTaskGroup(of: [UUID].self) { group in
+                for (n, phone) in crowd.enumerated() {
+                    group.addTask {
+                        var ids: [UUID] = []
+                        for i in 0..<perPerson {
+                            let spot = Coordinate(lat: place.lat + Double(n) * 0.001, lon: place.lon + Double(i) * 0.0005)
+                            ids.append(try await phone.listings.post(NewListing(title: "Replica \(n) item \(i)", category: "Other",
+                                                                                condition: "good", pickupLocation: spot)).id)
+                        }
+                        return ids
+                    }
+                }
+                return try await group.reduce(into: [UUID]()) { $0 += $1 }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(400))
+        for service in Topology.Service.allCases { try await topology.kill(service, replica: 1) }
+        let posted = try await writers.value
+        #expect(posted.count == 4 * perPerson)
+        #expect(Set(posted).count == posted.count)
+
+        // Through the gateway, on the replicas left: each person's posts, each once.
+        for phone in people {
+            let mine = try await phone.listings.feed(ListingFeedQuery(author: "me", limit: 50))
+            #expect(mine.items.count == perPerson, "each post once: \(mine.items.map(\.title).sorted())")
+        }
+
+        // The killed replicas start again on their own read models and catch up; then every
+        // replica answers the same, each asked directly with the position of the last write.
+        for service in Topology.Service.allCases { try await topology.restart(service, replica: 1) }
+        var counts: [Int] = []
+        var views: [[String]] = []
+        for replica in 0..<topology.replicas {
+            let geo = CommonsClient(baseURL: URL(string: "http://127.0.0.1:\(topology.port(.geoSearch, replica: replica))")!, retry: patience)
+            let listings = CommonsClient(baseURL: URL(string: "http://127.0.0.1:\(topology.port(.listings, replica: replica))")!, retry: patience)
+            for phone in people {
+                E2E.carryPosition(from: phone, to: geo)
+                E2E.carryPosition(from: phone, to: listings)
+            }
+            counts.append(try await geo.geo.countListings(.nearby(lat: place.lat, lon: place.lon, radius: 5)))
+            var view: [String] = []
+            for id in posted.sorted(by: { $0.uuidString < $1.uuidString }) {
+                let listing = try await listings.listings.get(id)
+                view.append("\(listing.value.title) v\(listing.etag?.version ?? -1)")
+            }
+            views.append(view)
+        }
+        #expect(counts == Array(repeating: posted.count, count: topology.replicas), "geo-search on every replica finds every post")
+        #expect(views.count == 2 && views[0] == views[1], "both listings replicas serve the same listings")
+    }
+}
