@@ -2,7 +2,7 @@
 # Writes to stdout a copy of deploy/nginx.conf for a gateway without Docker: the one that
 # scripts/run-topology.sh runs and scripts/check-deploy.sh tests.
 #
-#   scripts/gateway-conf.sh [--port N] [--listen-host H] [--upstream-host H] [--run-dir DIR] [FILE]
+#   scripts/gateway-conf.sh [--port N] [--listen-host H] [--upstream-host H] [--run-dir DIR] [--replicas N] [FILE]
 #
 # The substitutions, and nothing else:
 #   1. `set $<service>_upstream <name>:<port>;` becomes `set $<service>_upstream H:<port>;`
@@ -12,6 +12,9 @@
 #      127.0.0.1; --port, default 8080).
 #   3. With --run-dir, the request-body and proxy temporary files go under DIR instead of
 #      nginx's compiled-in directories (two lines added after `http {`).
+#   4. With --replicas N above 1, each service's line names an `upstream` group instead,
+#      `<service>_replicas`, of N servers: H:<port>, H:<port + 100>, … (what Docker's DNS
+#      gives nginx for a scaled service; round robin, the next one on a refused connection).
 # It fails if a substitution finds nothing to change, so a reworded nginx.conf cannot
 # silently leave Docker names in the copy.
 set -euo pipefail
@@ -20,6 +23,7 @@ port=8080
 listen_host=127.0.0.1
 upstream_host=127.0.0.1
 run_dir=
+replicas=1
 file="$(dirname "$0")/../deploy/nginx.conf"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -27,6 +31,7 @@ while [ $# -gt 0 ]; do
     --listen-host) listen_host=$2; shift 2 ;;
     --upstream-host) upstream_host=$2; shift 2 ;;
     --run-dir) run_dir=$2; shift 2 ;;
+    --replicas) replicas=$2; shift 2 ;;
     -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     -*) echo "gateway-conf: unknown option $1" >&2; exit 2 ;;
     *) file=$1; shift ;;
@@ -40,7 +45,21 @@ upstream_re='^([[:space:]]*set[[:space:]]+\$[a-z_]+_upstream[[:space:]]+)[a-z-]+
 grep -qE '^[[:space:]]*listen[[:space:]]+8080;' <<<"$conf" \
   || { echo "gateway-conf: no 'listen 8080;' line in $file" >&2; exit 1; }
 
-conf=$(sed -E "s/$upstream_re/\\1$upstream_host:\\2;/" <<<"$conf")
+if [ "$replicas" -gt 1 ]; then
+  groups=
+  while read -r variable service_port; do
+    group="${variable}_replicas"
+    servers=
+    for k in $(seq 0 $((replicas - 1))); do
+      servers+="        server $upstream_host:$((service_port + 100 * k)) max_fails=1 fail_timeout=2s;\\n"
+    done
+    groups+="    upstream $group {\\n$servers    }\\n"
+    conf=$(sed -E "s/^([[:space:]]*set[[:space:]]+\\\$${variable}_upstream[[:space:]]+)[a-z-]+:[0-9]+;/\\1$group;/" <<<"$conf")
+  done < <(sed -nE 's/^[[:space:]]*set[[:space:]]+\$([a-z_]+)_upstream[[:space:]]+[a-z-]+:([0-9]+);.*/\1 \2/p' <<<"$conf")
+  conf=$(sed -E "s|^http \\{|http {\\n$groups|" <<<"$conf")
+else
+  conf=$(sed -E "s/$upstream_re/\\1$upstream_host:\\2;/" <<<"$conf")
+fi
 conf=$(sed -E "s/^([[:space:]]*listen[[:space:]]+)8080;/\\1$listen_host:$port;/" <<<"$conf")
 if [ -n "$run_dir" ]; then
   grep -qE '^http \{' <<<"$conf" || { echo "gateway-conf: no 'http {' line in $file" >&2; exit 1; }

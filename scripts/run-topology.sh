@@ -3,11 +3,16 @@
 # on its own port with the compose file's environment, on a real PostgreSQL, behind
 # Debian's nginx running deploy/nginx.conf. For end-to-end tests in CI.
 #
-#   scripts/run-topology.sh [--bin-dir DIR] [--gateway-port N] [--keep] [-- COMMAND ...]
+#   scripts/run-topology.sh [--bin-dir DIR] [--gateway-port N] [--replicas N] [--keep] [-- COMMAND ...]
 #
 #   --bin-dir DIR       where the executables are (default .build/release); a service whose
 #                       binary is missing there is skipped with a note
 #   --gateway-port N    the gateway's port on 127.0.0.1 (default 8080, or COMMONS_GATEWAY_PORT)
+#   --replicas N        run N processes of every service (default 1), as
+#                       `docker compose up --scale <service>=N` does: replica k listens on
+#                       the compose port + 100 × (k − 1) with its own data directory
+#                       (<service>-k), and nginx spreads requests over them (an upstream
+#                       group a service, scripts/gateway-conf.sh --replicas)
 #   --keep              keep the run directory (logs, read models) after the end
 #   COMMAND             run it once every route answers through the gateway, with
 #                       COMMONS_GATEWAY_URL set, then stop everything and exit with its
@@ -34,12 +39,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 bin_dir=$root/.build/release
 gateway_port=${COMMONS_GATEWAY_PORT:-8080}
 keep=no
+replicas=1
 command=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin-dir) bin_dir=$2; shift 2 ;;
     --gateway-port) gateway_port=$2; shift 2 ;;
     --keep) keep=yes; shift ;;
+    --replicas) replicas=$2; shift 2 ;;
     --) shift; command=("$@"); break ;;
     -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) echo "run-topology: unknown argument $1 (see --help)" >&2; exit 2 ;;
@@ -126,40 +133,47 @@ PY
 show_log() { say "last lines of $1:"; tail -n 20 "$run_dir/$1.log" >&2 || true; }
 
 started=()
-declare -A port_of
-while read -r name port; do
+declare -A port_of pid_of
+while read -r name compose_port; do
   if [ ! -x "$bin_dir/$name" ]; then
     say "$name: no binary at $bin_dir/$name, skipped"
     continue
   fi
-  port_free "$port" || { say "$name: port $port is in use"; exit 1; }
-  mkdir -p "$run_dir/data/$name"
-  env_args=()
-  while IFS= read -r line; do
-    case "${line%%=*}" in
-      COMMONS_EVENT_STORE) line="COMMONS_EVENT_STORE=$COMMONS_TEST_POSTGRES_URL" ;;
-      COMMONS_DATA_DIR) line="COMMONS_DATA_DIR=$run_dir/data/$name" ;;
-      COMMONS_HOST) line="COMMONS_HOST=127.0.0.1" ;;
-      COMMONS_ACCOUNTS_URL) line="COMMONS_ACCOUNTS_URL=http://127.0.0.1:8081" ;;
-      COMMONS_TRUSTED_PROXIES) line="COMMONS_TRUSTED_PROXIES=127.0.0.1" ;;
-    esac
-    env_args+=("$line")
-  done < <(compose_env "$name")
-  printf '%s\n' "${env_args[@]}" | sed -E 's#(://[^:/@]+:)[^@]*@#\1***@#' >"$run_dir/$name.env"
-  env "${env_args[@]}" "$bin_dir/$name" >"$run_dir/$name.log" 2>&1 &
-  pids+=("$!")
-  started+=("$name")
-  port_of[$name]=$port
-  say "$name: started on 127.0.0.1:$port (pid $!, log $run_dir/$name.log)"
-  if [ "$name" = accounts ]; then
-    # The others fetch its public keys at start: let it listen first.
-    for _ in $(seq 1 300); do [ "$(http_status "$port" /health/live)" = 200 ] && break; sleep 0.2; done
-  fi
+  for k in $(seq 1 "$replicas"); do
+    port=$((compose_port + 100 * (k - 1)))
+    instance=$name
+    [ "$k" -gt 1 ] && instance="$name-$k"
+    port_free "$port" || { say "$instance: port $port is in use"; exit 1; }
+    mkdir -p "$run_dir/data/$instance"
+    env_args=()
+    while IFS= read -r line; do
+      case "${line%%=*}" in
+        COMMONS_EVENT_STORE) line="COMMONS_EVENT_STORE=$COMMONS_TEST_POSTGRES_URL" ;;
+        COMMONS_DATA_DIR) line="COMMONS_DATA_DIR=$run_dir/data/$instance" ;;
+        COMMONS_HOST) line="COMMONS_HOST=127.0.0.1" ;;
+        COMMONS_ACCOUNTS_URL) line="COMMONS_ACCOUNTS_URL=http://127.0.0.1:8081" ;;
+        COMMONS_TRUSTED_PROXIES) line="COMMONS_TRUSTED_PROXIES=127.0.0.1" ;;
+        COMMONS_PORT) line="COMMONS_PORT=$port" ;;
+      esac
+      env_args+=("$line")
+    done < <(compose_env "$name")
+    printf '%s\n' "${env_args[@]}" | sed -E 's#(://[^:/@]+:)[^@]*@#\1***@#' >"$run_dir/$instance.env"
+    env "${env_args[@]}" "$bin_dir/$name" >"$run_dir/$instance.log" 2>&1 &
+    pids+=("$!")
+    pid_of[$instance]=$!
+    started+=("$instance")
+    port_of[$instance]=$port
+    say "$instance: started on 127.0.0.1:$port (pid $!, log $run_dir/$instance.log)"
+    if [ "$name" = accounts ]; then
+      # The others fetch its public keys at start: let it listen first.
+      for _ in $(seq 1 300); do [ "$(http_status "$port" /health/live)" = 200 ] && break; sleep 0.2; done
+    fi
+  done
 done < <(compose_env)
 [ ${#started[@]} -gt 0 ] || { say "no service binaries in $bin_dir"; exit 1; }
 
 port_free "$gateway_port" || { say "gateway port $gateway_port is in use"; exit 1; }
-"$root/scripts/gateway-conf.sh" --port "$gateway_port" --run-dir "$run_dir" "$root/deploy/nginx.conf" >"$run_dir/nginx.conf"
+"$root/scripts/gateway-conf.sh" --port "$gateway_port" --run-dir "$run_dir" --replicas "$replicas" "$root/deploy/nginx.conf" >"$run_dir/nginx.conf"
 "$nginx_bin" -t -q -p "$run_dir/" -e stderr -c "$run_dir/nginx.conf" -g "pid $run_dir/nginx.pid;"
 "$nginx_bin" -p "$run_dir/" -e stderr -c "$run_dir/nginx.conf" -g "pid $run_dir/nginx.pid; daemon off;" >"$run_dir/nginx.log" 2>&1 &
 pids+=("$!")
@@ -172,12 +186,10 @@ first_prefix() {
 }
 deadline=$((SECONDS + ${COMMONS_TOPOLOGY_PATIENCE:-180}))
 for name in "${started[@]}"; do
-  prefix=$(first_prefix "$name")
+  prefix=$(first_prefix "${name%-[0-9]*}")
   until [ "$(http_status "${port_of[$name]}" /health/ready)" = 200 ] \
         && ! [[ "$(http_status "$gateway_port" "$prefix")" =~ ^(000|502|503|504)$ ]]; do
-    pid_index=0
-    for i in "${!started[@]}"; do [ "${started[$i]}" = "$name" ] && pid_index=$i; done
-    if ! kill -0 "${pids[$pid_index]}" 2>/dev/null; then say "$name exited"; show_log "$name"; exit 1; fi
+    if ! kill -0 "${pid_of[$name]}" 2>/dev/null; then say "$name exited"; show_log "$name"; exit 1; fi
     if [ $SECONDS -ge $deadline ]; then say "$name not ready through the gateway in time"; show_log "$name"; show_log nginx; exit 1; fi
     sleep 0.3
   done

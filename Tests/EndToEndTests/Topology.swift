@@ -252,24 +252,18 @@ actor Topology {
 
     private func startNginx(_ nginx: String) async throws {
         let script = root.appendingPathComponent("scripts/gateway-conf.sh").path
+        // With replicas, each service's line names an upstream group of servers at the compose
+        // port, +100, +200…, as scripts/run-topology.sh --replicas runs them.
         var conf = try await Self.output(of: "/bin/bash", [script, "--port", String(gatewayURL.port!), "--run-dir", runDirectory.path,
-                                                       root.appendingPathComponent("deploy/nginx.conf").path])
-        var groups: [String] = []
+                                                       "--replicas", String(replicas), root.appendingPathComponent("deploy/nginx.conf").path])
         for service in Service.allCases {
             // A service that is not running gets a port nothing listens on: 502, never another stack's service.
-            guard replicas > 1 else {
-                conf = conf.replacingOccurrences(of: "127.0.0.1:\(service.composePort);", with: "127.0.0.1:\(port(service));")
-                continue
+            for replica in 0..<replicas {
+                let planned = "127.0.0.1:\(service.composePort + 100 * replica)"
+                let chosen = "127.0.0.1:\(port(service, replica: replica))"
+                conf = conf.replacingOccurrences(of: "\(planned);", with: "\(chosen);")
+                    .replacingOccurrences(of: "server \(planned) ", with: "server \(chosen) ")
             }
-            // What Docker's DNS gives nginx for a scaled service, as a group: a variable in
-            // proxy_pass that names an upstream group uses it (round robin, next on error).
-            let group = service.rawValue.replacingOccurrences(of: "-", with: "_") + "_replicas"
-            conf = conf.replacingOccurrences(of: "127.0.0.1:\(service.composePort);", with: "\(group);")
-            let servers = (ports[service] ?? []).map { "        server 127.0.0.1:\($0) max_fails=1 fail_timeout=2s;" }
-            groups.append("    upstream \(group) {\n\(servers.joined(separator: "\n"))\n    }")
-        }
-        if !groups.isEmpty, let http = conf.range(of: "http {\n") {
-            conf.insert(contentsOf: groups.joined(separator: "\n") + "\n", at: http.upperBound)
         }
         let file = runDirectory.appendingPathComponent("nginx.conf")
         try conf.write(to: file, atomically: true, encoding: .utf8)
