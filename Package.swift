@@ -320,7 +320,7 @@ let package = Package(
         .testTarget(name: "CommonsClientTests", dependencies: ["CommonsClient"], path: "Tests/CommonsClientTests", swiftSettings: strict),
         // The whole system through its gateway, driven with CommonsClient as an app would;
         // it starts the service binaries of .build/debug itself (Tests/EndToEndTests/Topology.swift).
-        .testTarget(name: "EndToEndTests", dependencies: ["CommonsClient", "Spawn", "PhotoTestSupport"], path: "Tests/EndToEndTests", swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["CommonsClient", "Spawn", "PhotoTestSupport", "EventLogTestSupport"], path: "Tests/EndToEndTests", swiftSettings: strict),
         .testTarget(
             name: "ContractsTests",
             dependencies: ["EventLog", "Contracts"],

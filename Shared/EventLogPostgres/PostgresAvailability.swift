@@ -11,6 +11,8 @@ public enum PostgresAvailability {
         // from a module PostgresNIO does not export.
         if String(reflecting: type(of: error)).hasSuffix("ConnectionPoolError") { return true }
         if error is PostgresQueryAbandoned { return true }
+        // The store reports a statement's failure in its own words, keeping the driver's error.
+        if let reported = error as? PostgresEventStoreError { return reported.underlying.map(isUnavailable) ?? false }
         guard let error = error as? PSQLError else { return false }
         switch error.code {
         case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed,

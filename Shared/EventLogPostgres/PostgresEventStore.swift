@@ -414,10 +414,16 @@ struct EncodedBatch {
 /// A database failure that is not part of the event-log contract, with PostgreSQL's own words.
 public struct PostgresEventStoreError: Error, CustomStringConvertible {
     public let description: String
-    init(_ description: String) { self.description = description }
+    /// The driver's error this one reports, if any: ``PostgresAvailability`` reads it.
+    public let underlying: PSQLError?
+    init(_ description: String) {
+        self.description = description
+        underlying = nil
+    }
     init(_ error: PSQLError) {
         let state = error.serverInfo?[.sqlState] ?? "?"
         let message = error.serverInfo?[.message] ?? String(reflecting: error)
         description = "PostgreSQL \(state): \(message)"
+        underlying = error
     }
 }

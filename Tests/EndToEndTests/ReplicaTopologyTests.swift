@@ -3,29 +3,80 @@ import Foundation
 import Testing
 
 /// The compose file scaled: two processes of every service, accounts included, each with its
-/// own read model on the one PostgreSQL log, behind nginx with an upstream group a service.
-@Suite("end to end: two replicas of every service", .topology(replicas: 2))
+/// own read model on the one PostgreSQL log (a cluster of the suite's own, which it stops),
+/// behind nginx with an upstream group a service.
+@Suite("end to end: two replicas of every service", .topology(replicas: 2, ownPostgres: true), .serialized)
 struct ReplicaTopologyTests {
     @Test("one replica of each service SIGKILLed while 4 people post through the gateway: every post lands once, and both replicas of each read model agree")
     func killOneReplicaOfEach() async throws {
         let topology = try Topology.running()
         try topology.require(.accounts, .listings, .geoSearch, .donations, .shoppingLists)
-        let place = E2E.place()
-        // Phones that keep trying for over a minute with the same key, as an app would: a post
-        // that was running on the killed replica holds its key until its lease ends.
-        let patience = RetryPolicy(attempts: 90, initialDelay: .milliseconds(250), maximumDelay: .seconds(1))
-        var people: [CommonsClient] = []
+        let crowd = try await Crowd(topology)
+        let writers = crowd.post()
+        try await Task.sleep(for: .milliseconds(400))
+        for service in Topology.Service.allCases { try await topology.kill(service, replica: 1) }
+        let posted = try await writers.value
+        try await crowd.expectEachPostOnce(posted)
+
+        // The killed replicas start again on their own read models and catch up; then every
+        // replica answers the same, each asked directly with the position of the last write.
+        for service in Topology.Service.allCases { try await topology.restart(service, replica: 1) }
+        try await crowd.expectReplicasAgree(on: posted)
+    }
+
+    @Test("PostgreSQL stopped for 4 s while 4 people post through the gateway: every replica reports not ready, every post lands once, and all recover unaided")
+    func postgresRestarted() async throws {
+        let topology = try Topology.running()
+        try topology.require(.accounts, .listings, .geoSearch, .donations, .shoppingLists)
+        let crowd = try await Crowd(topology)
+        let writers = crowd.post()
+        try await Task.sleep(for: .milliseconds(300))
+        try await topology.stopPostgres()
+        let during = await topology.readiness()
+        #expect(during.values.allSatisfy { $0 == 503 }, "every replica says it is not ready while the log is away: \(during)")
+        try await Task.sleep(for: .seconds(4))
+        try await topology.startPostgres()
+        let back = ContinuousClock.now
+        let recovered = Task {
+            try await topology.waitUntilReady(Topology.Service.allCases, patience: .seconds(60))
+            return ContinuousClock.now - back
+        }
+
+        let posted = try await writers.value
+        try await crowd.expectEachPostOnce(posted)
+        print("end-to-end: every replica ready again \(try await recovered.value) after PostgreSQL came back")
+        try await crowd.expectReplicasAgree(on: posted)
+    }
+}
+
+/// Four people with patient phones, posting through the gateway.
+private struct Crowd {
+    let topology: Topology
+    let phones: [CommonsClient]
+    let place = E2E.place()
+    let perPerson = 8
+    /// Phones that keep trying for over a minute with the same key, as an app would: a post
+    /// that was running on a killed replica holds its key until its lease ends.
+    static let patience = RetryPolicy(attempts: 90, initialDelay: .milliseconds(250), maximumDelay: .seconds(1))
+
+    init(_ topology: Topology) async throws {
+        self.topology = topology
+        var phones: [CommonsClient] = []
         for n in 0..<4 {
             let (_, _, email) = try await E2E.person(topology, "Replica\(n)")
-            let phone = CommonsClient(baseURL: topology.gatewayURL, retry: patience, userAgent: "replica test phone \(n)")
+            let phone = CommonsClient(baseURL: topology.gatewayURL, retry: Self.patience, userAgent: "replica test phone \(n)")
             _ = try await phone.accounts.signIn(email: email, password: E2E.password)
-            people.append(phone)
+            phones.append(phone)
         }
-        let perPerson = 8
-        let crowd = people
-        let writers = Task {
+        self.phones = phones
+    }
+
+    /// Each person posts `perPerson` listings, one after another; the ids of all.
+    func post() -> Task<[UUID], any Error> {
+        let (phones, place, perPerson) = (phones, place, perPerson)
+        return Task {
             try await withThrowingTaskGroup(of: [UUID].self) { group in
-                for (n, phone) in crowd.enumerated() {
+                for (n, phone) in phones.enumerated() {
                     group.addTask {
                         var ids: [UUID] = []
                         for i in 0..<perPerson {
@@ -39,27 +90,27 @@ struct ReplicaTopologyTests {
                 return try await group.reduce(into: [UUID]()) { $0 += $1 }
             }
         }
-        try await Task.sleep(for: .milliseconds(400))
-        for service in Topology.Service.allCases { try await topology.kill(service, replica: 1) }
-        let posted = try await writers.value
-        #expect(posted.count == 4 * perPerson)
-        #expect(Set(posted).count == posted.count)
+    }
 
-        // Through the gateway, on the replicas left: each person's posts, each once.
-        for phone in people {
+    /// Through the gateway: each person's posts, each once.
+    func expectEachPostOnce(_ posted: [UUID]) async throws {
+        #expect(posted.count == phones.count * perPerson)
+        #expect(Set(posted).count == posted.count)
+        for phone in phones {
             let mine = try await phone.listings.feed(ListingFeedQuery(author: "me", limit: 50))
             #expect(mine.items.count == perPerson, "each post once: \(mine.items.map(\.title).sorted())")
         }
+    }
 
-        // The killed replicas start again on their own read models and catch up; then every
-        // replica answers the same, each asked directly with the position of the last write.
-        for service in Topology.Service.allCases { try await topology.restart(service, replica: 1) }
+    /// Every replica of geo-search finds every post, and every replica of listings serves the
+    /// same listings at the same versions, each asked directly with the last write's position.
+    func expectReplicasAgree(on posted: [UUID]) async throws {
         var counts: [Int] = []
         var views: [[String]] = []
         for replica in 0..<topology.replicas {
-            let geo = CommonsClient(baseURL: URL(string: "http://127.0.0.1:\(topology.port(.geoSearch, replica: replica))")!, retry: patience)
-            let listings = CommonsClient(baseURL: URL(string: "http://127.0.0.1:\(topology.port(.listings, replica: replica))")!, retry: patience)
-            for phone in people {
+            let geo = CommonsClient(baseURL: URL(string: "http://127.0.0.1:\(topology.port(.geoSearch, replica: replica))")!, retry: Self.patience)
+            let listings = CommonsClient(baseURL: URL(string: "http://127.0.0.1:\(topology.port(.listings, replica: replica))")!, retry: Self.patience)
+            for phone in phones {
                 E2E.carryPosition(from: phone, to: geo)
                 E2E.carryPosition(from: phone, to: listings)
             }

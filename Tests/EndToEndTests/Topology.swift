@@ -1,4 +1,5 @@
 import CommonsClient
+import EventLogTestSupport
 import Foundation
 import Spawn
 #if canImport(Glibc)
@@ -87,6 +88,8 @@ actor Topology {
     private var watchdog: SpawnedProcess?
     /// The database made for this run, dropped at the end: (server URL, name).
     private var database: (server: String, name: String)?
+    /// A PostgreSQL of the run's own, which a test may stop and start (see ``start(replicas:ownPostgres:)``).
+    private var cluster: ThrowawayPostgres?
 
     private init(root: URL, binDirectory: URL, gateway: Gateway, gatewayPort: Int, adminEmail: String, runDirectory: URL,
                  started: Set<Service>, ports: [Service: [Int]]) {
@@ -135,11 +138,14 @@ actor Topology {
 
     // MARK: Starting
 
-    static func start(replicas: Int = 1) async throws -> Topology {
+    /// Starts the topology; with `ownPostgres`, on a throwaway PostgreSQL cluster of its own
+    /// that ``stopPostgres()`` and ``startPostgres()`` can take away and bring back.
+    static func start(replicas: Int = 1, ownPostgres: Bool = false) async throws -> Topology {
         let environment = ProcessInfo.processInfo.environment
+        let cluster = ownPostgres ? try await ThrowawayPostgres.start() : nil
         // A cluster of its own when there is one (scripts/with-postgres.sh makes it): other
         // suites' open transactions would hold back the visibility horizon of a shared one.
-        guard let postgres = [environment["COMMONS_E2E_POSTGRES_URL"], environment["COMMONS_TEST_POSTGRES_URL"]]
+        guard let postgres = [cluster?.url, environment["COMMONS_E2E_POSTGRES_URL"], environment["COMMONS_TEST_POSTGRES_URL"]]
             .compactMap({ $0 }).first(where: { !$0.isEmpty }) else {
             throw Failure("set COMMONS_TEST_POSTGRES_URL, e.g. scripts/with-postgres.sh swift test --filter EndToEndTests")
         }
@@ -171,7 +177,7 @@ actor Topology {
             let gatewayPort = try freePort()
             let topology = Topology(root: root, binDirectory: bin, gateway: .nginx, gatewayPort: gatewayPort, adminEmail: admin,
                                     runDirectory: run, started: found, ports: ports)
-            try await topology.owns(databaseName.map { (postgres, $0) })
+            try await topology.owns(databaseName.map { (postgres, $0) }, cluster: cluster)
             print("end-to-end: nginx gateway on \(topology.gatewayURL), services \(found.map(\.rawValue).sorted()), run dir \(run.path)")
             do {
                 try await topology.startServices(composeInputs: composeInputs, postgres: database)
@@ -191,7 +197,7 @@ actor Topology {
         for service in Service.allCases { ports[service] = [service.composePort + offset] }
         let topology = Topology(root: root, binDirectory: bin, gateway: .commonsUp, gatewayPort: gatewayPort, adminEmail: admin,
                                 runDirectory: run, started: found, ports: ports)
-        try await topology.owns(databaseName.map { (postgres, $0) })
+        try await topology.owns(databaseName.map { (postgres, $0) }, cluster: cluster)
         print("end-to-end: no nginx; commons up's gateway on \(topology.gatewayURL), services \(found.map(\.rawValue).sorted())")
         do {
             try await topology.startCommonsUp(offset: offset, gatewayPort: gatewayPort, inputs: composeInputs, postgres: database)
@@ -203,8 +209,9 @@ actor Topology {
         return topology
     }
 
-    private func owns(_ database: (server: String, name: String)?) throws {
+    private func owns(_ database: (server: String, name: String)?, cluster: ThrowawayPostgres?) throws {
         self.database = database
+        self.cluster = cluster
         try startWatchdog()
     }
 
@@ -399,6 +406,30 @@ actor Topology {
         return stat[stat.index(after: close)...].split(separator: " ").first == "Z"
     }
 
+    // MARK: PostgreSQL going away
+
+    /// Stops the run's own PostgreSQL at once (clients disconnected, open transactions rolled back).
+    func stopPostgres() async throws {
+        guard let cluster else { throw Failure("this topology runs on a shared PostgreSQL: start it with ownPostgres") }
+        try await cluster.pause()
+    }
+
+    /// Starts the run's own PostgreSQL again; returns once it accepts connections.
+    func startPostgres() async throws {
+        guard let cluster else { throw Failure("this topology runs on a shared PostgreSQL: start it with ownPostgres") }
+        try await cluster.resume()
+    }
+
+    /// Each process's `/health/ready` status now (nil when it does not answer), asked at once.
+    func readiness() async -> [String: Int?] {
+        let targets = Service.allCases.filter(started.contains).flatMap(instances)
+            .map { (name: $0.name, url: URL(string: "http://127.0.0.1:\(port($0.service, replica: $0.replica))/health/ready")!) }
+        return await withTaskGroup(of: (String, Int?).self) { group in
+            for target in targets { group.addTask { (target.name, await Self.status(target.url)) } }
+            return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+    }
+
     // MARK: Stopping
 
     /// Stops everything started here: SIGTERM, then SIGKILL after 10 s; removes the run directory.
@@ -416,6 +447,10 @@ actor Topology {
         if let database {
             _ = try? await Self.output(of: "/usr/bin/env", ["psql", "-q", database.server, "-c", "DROP DATABASE IF EXISTS \(database.name) WITH (FORCE)"])
             self.database = nil
+        }
+        if let cluster {
+            await cluster.destroy()
+            self.cluster = nil
         }
         if ProcessInfo.processInfo.environment["COMMONS_E2E_KEEP"] == nil {
             try? FileManager.default.removeItem(at: runDirectory)

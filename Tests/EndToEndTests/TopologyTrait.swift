@@ -8,10 +8,12 @@ import Testing
 struct TopologyTrait: SuiteTrait, TestScoping {
     /// How many processes each service runs (above 1 needs nginx).
     var replicas = 1
+    /// Whether the topology runs on a PostgreSQL of its own, which its tests may stop.
+    var ownPostgres = false
     var isRecursive: Bool { false }
 
     func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
-        let topology = try await Topology.start(replicas: replicas)
+        let topology = try await Topology.start(replicas: replicas, ownPostgres: ownPostgres)
         do {
             try await Topology.$current.withValue(topology) { try await function() }
         } catch {
@@ -26,8 +28,9 @@ extension Trait where Self == TopologyTrait {
     /// The whole system, started from this process's build (see ``Topology``).
     static var topology: Self { Self() }
 
-    /// The whole system with `replicas` processes of every service behind nginx.
-    static func topology(replicas: Int) -> Self { Self(replicas: replicas) }
+    /// The whole system with `replicas` processes of every service behind nginx; with
+    /// `ownPostgres`, on a PostgreSQL cluster of its own that its tests may stop and start.
+    static func topology(replicas: Int, ownPostgres: Bool = false) -> Self { Self(replicas: replicas, ownPostgres: ownPostgres) }
 }
 
 /// What the flows share: clients on the gateway, people, places and waiting.

@@ -1,4 +1,6 @@
 import EventLog
+@testable import EventLogPostgres
+import PostgresNIO
 import EventLogTestSupport
 import Foundation
 import Testing
@@ -20,6 +22,34 @@ struct PostgresConcurrencyTests {
         try await holder.value
         let seen = try await collect(log.store.subscribe(), timeout: .seconds(10)) { $0.count >= 2 }
         #expect(seen.map(\.type) == ["Slow", "Fast"])
+        await log.close()
+    }
+}
+
+/// What a statement cut off by the server says about itself.
+@Suite("PostgreSQL cutting a statement off")
+struct PostgresCutOffTests {
+    @Test("an append whose session the server terminates (57P01) reads as 'PostgreSQL unavailable', not as a fault of the request")
+    func terminatedAppend() async throws {
+        let log = try await Backend.postgres.makeLog()
+        let store = try #require(log.store as? PostgresEventStore)
+        // The append waits on the holder's uncommitted row of the same stream version...
+        let holder = await log.holdTransaction(stream: "cut-1", events: [testEvent("First")], hold: .seconds(5), commit: false)
+        let blocked = Task { try await store.append(to: "cut-1", expected: .any, events: [testEvent("Second")]) }
+        // ...until its session is ended, as a restart or fail-over ends it. Only this test's schema.
+        let waiting: PostgresQuery = """
+            SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid() AND query LIKE \("%" + store.configuration.schema + ".events%")
+            """
+        var terminated = false
+        for _ in 0..<50 where !terminated {
+            try await Task.sleep(for: .milliseconds(100))
+            for try await ended in try await store.client.query(waiting).decode(Bool.self) { terminated = terminated || ended }
+        }
+        #expect(terminated, "the append was seen waiting")
+        let error = await #expect(throws: (any Error).self) { _ = try await blocked.value }
+        #expect(error.map(PostgresAvailability.isUnavailable) == true, "\(error.map { String(reflecting: $0) } ?? "none")")
+        try await holder.value
         await log.close()
     }
 }
