@@ -24,6 +24,19 @@ struct ReplicaTopologyTests {
         try await crowd.expectReplicasAgree(on: posted)
     }
 
+    @Test("a replica started late, with no read model, reports ready only once it has caught up with the log")
+    func lateReplica() async throws {
+        let topology = try Topology.running()
+        try topology.require(.accounts, .listings, .geoSearch)
+        let crowd = try await Crowd(topology)
+        try await topology.kill(.geoSearch, replica: 1)
+        let posted = try await crowd.post().value
+        try await topology.restart(.geoSearch, replica: 1, fresh: true)
+        // Asked the moment it first says ready, without a position to wait for: it has every post.
+        let direct = CommonsClient(baseURL: URL(string: "http://127.0.0.1:\(topology.port(.geoSearch, replica: 1))")!, retry: Crowd.patience)
+        #expect(try await direct.geo.countListings(.nearby(lat: crowd.place.lat, lon: crowd.place.lon, radius: 5)) == posted.count)
+    }
+
     @Test("PostgreSQL stopped for 4 s while 4 people post through the gateway: every replica reports not ready, every post lands once, and all recover unaided")
     func postgresRestarted() async throws {
         let topology = try Topology.running()

@@ -381,8 +381,15 @@ actor Topology {
 
     /// Starts a killed service again (same port, same read model) and waits until it is ready.
     /// Under `commons up`, its supervisor does the starting; this waits for it.
-    func restart(_ service: Service, replica: Int = 0) async throws {
+    /// With `fresh`, its data directory is emptied first: a replica started late, with no
+    /// read model yet (nginx only).
+    func restart(_ service: Service, replica: Int = 0, fresh: Bool = false) async throws {
         let instance = Instance(service: service, replica: replica)
+        if fresh {
+            let data = runDirectory.appendingPathComponent("data/\(instance.name)")
+            try FileManager.default.removeItem(at: data)
+            try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        }
         if gateway == .nginx { try launch(instance) }
         try await waitFor(instance, path: "/health/ready")
         try await waitUntilReady([service])
