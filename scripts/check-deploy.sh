@@ -36,9 +36,10 @@ elif command -v docker-compose >/dev/null 2>&1; then
 else
   fail "neither 'docker compose' nor 'docker-compose' found (apt-get install -y --no-install-recommends docker-compose)"
 fi
+: >"$work/no.env"   # a .env beside the compose file must not supply what is checked here
 for secret in POSTGRES_PASSWORD COMMONS_SIGNING_KEY_SECRET; do
   if (export POSTGRES_PASSWORD=checkonly COMMONS_SIGNING_KEY_SECRET=checkonly; unset "$secret"
-      "${compose[@]}" -f docker-compose.yml config -q) >/dev/null 2>&1; then
+      "${compose[@]}" --env-file "$work/no.env" -f docker-compose.yml config -q) >/dev/null 2>&1; then
     fail "docker-compose.yml starts without $secret"
   fi
 done
