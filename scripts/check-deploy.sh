@@ -11,7 +11,10 @@
 #    as Docker runs it, and as scripts/gateway-conf.sh rewrites it for runs without
 #    Docker. The Docker service names need no mapping here: the upstreams are variables
 #    that nginx resolves per request through Docker's DNS, so `nginx -t` never looks them
-#    up (an `upstream` block would have needed the names in a hosts file).
+#    up (an `upstream` block would have needed the names in a hosts file). Then the
+#    rewritten copy runs on a free loopback port with nothing behind it, and a burst of
+#    400 requests from one address must meet the flood guard: 200 pass, later ones get
+#    429 problem documents with `Retry-After: 1`.
 # 3. That the gateway, the compose file and the Dockerfile agree with Tools/StackKit/ServiceTable.swift,
 #    the one list of services, ports and path prefixes: every prefix routed (exactly and
 #    with a `/`) to its service and nothing else routed, every service in the compose file
@@ -60,6 +63,54 @@ for variant in docker local; do
 done
 echo "check-deploy: deploy/nginx.conf valid (nginx -t, as Docker runs it and as rewritten for 127.0.0.1)"
 grep -E '_upstream [a-z-]+:[0-9]+;' "$work/local.conf" && fail "gateway-conf.sh left Docker names in the local copy"
+
+# The flood guard, live: nginx runs the local copy with nothing behind it (upstreams on
+# 127.0.0.2, where nothing listens: 502); one client's burst past 200 gets 429 problem
+# documents with Retry-After, before any service would be reached.
+chmod 755 "$work"   # nginx's workers (another user when run as root) write temp files here
+guard_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+scripts/gateway-conf.sh --port "$guard_port" --upstream-host 127.0.0.2 --run-dir "$work" deploy/nginx.conf >"$work/guard.conf"
+"$nginx" -p "$work/" -e stderr -c "$work/guard.conf" -g "pid $work/guard.pid; daemon off;" >"$work/guard.log" 2>&1 &
+guard_pid=$!
+trap 'kill "$guard_pid" 2>/dev/null; rm -rf "$work"' EXIT
+python3 - "$guard_port" <<'PY' || { tail -n 5 "$work/guard.log" >&2; fail "the gateway's flood guard does not hold"; }
+import http.client, json, sys, time
+port = int(sys.argv[1])
+deadline = time.time() + 10
+while True:
+    try:
+        probe = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+        probe.request("GET", "/health")
+        probe.getresponse().read()
+        break
+    except OSError:
+        if time.time() > deadline:
+            sys.exit("nginx did not start")
+        time.sleep(0.05)
+connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+statuses, refused = {}, None
+for _ in range(400):
+    connection.request("GET", "/v1/listings")
+    response = connection.getresponse()
+    body = response.read()
+    statuses[response.status] = statuses.get(response.status, 0) + 1
+    if response.status == 429 and refused is None:
+        refused = (response.getheader("Content-Type"), response.getheader("Retry-After"), json.loads(body))
+passed = sum(count for status, count in statuses.items() if status != 429)
+problems = []
+if not 200 <= passed < 400:
+    problems.append(f"{passed} of 400 passed the guard; the burst is 200 (statuses {statuses})")
+if refused is None:
+    problems.append(f"no 429 in 400 requests (statuses {statuses})")
+else:
+    kind, retry, document = refused
+    if kind != "application/problem+json" or retry != "1" or document.get("status") != 429 or not document.get("type", "").endswith("/rate-limited"):
+        problems.append(f"the 429 is not a rate-limited problem document with Retry-After: 1: {refused}")
+if problems:
+    sys.exit("; ".join(problems))
+print(f"check-deploy: the flood guard holds (400 requests from one address: {passed} passed, {statuses.get(429, 0)} got 429 problem documents)")
+PY
+kill "$guard_pid" 2>/dev/null; wait "$guard_pid" 2>/dev/null || true
 
 # 3. Agreement with StackKit. PyYAML comes with docker-compose; use a python3 that has it.
 python=
