@@ -72,7 +72,7 @@ guard_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1"
 scripts/gateway-conf.sh --port "$guard_port" --upstream-host 127.0.0.2 --run-dir "$work" deploy/nginx.conf >"$work/guard.conf"
 "$nginx" -p "$work/" -e stderr -c "$work/guard.conf" -g "pid $work/guard.pid; daemon off;" >"$work/guard.log" 2>&1 &
 guard_pid=$!
-trap 'kill "$guard_pid" 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill "$guard_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 python3 - "$guard_port" <<'PY' || { tail -n 5 "$work/guard.log" >&2; fail "the gateway's flood guard does not hold"; }
 import http.client, json, sys, time
 port = int(sys.argv[1])
