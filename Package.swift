@@ -173,7 +173,7 @@ let package = Package(
         .executableTarget(
             name: "commons",
             dependencies: [
-                "StackKit", "Spawn", "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "ServiceKit", "Contracts", "AccountsService",
+                "StackKit", "Spawn", "TopologyKit", "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "ServiceKit", "Contracts", "AccountsService",
                 "GeoSearchService", "DonationsService", "ShoppingListsService", "ListingsService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -320,7 +320,11 @@ let package = Package(
         .testTarget(name: "CommonsClientTests", dependencies: ["CommonsClient"], path: "Tests/CommonsClientTests", swiftSettings: strict),
         // The whole system through its gateway, driven with CommonsClient as an app would;
         // it starts the service binaries of .build/debug itself (Tests/EndToEndTests/Topology.swift).
-        .testTarget(name: "EndToEndTests", dependencies: ["CommonsClient", "Spawn", "PhotoTestSupport", "EventLogTestSupport"], path: "Tests/EndToEndTests", swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["CommonsClient", "Spawn", "PhotoTestSupport", "EventLogTestSupport", "TopologyKit"],
+                    path: "Tests/EndToEndTests", swiftSettings: strict),
+        // The compose topology started from Swift (service binaries, nginx, PostgreSQL): for the
+        // end-to-end suite and `commons bench topology`.
+        .target(name: "TopologyKit", dependencies: ["CommonsClient", "Spawn", "EventLogTestSupport"], path: "Tools/TopologyKit", swiftSettings: strict),
         .testTarget(
             name: "ContractsTests",
             dependencies: ["EventLog", "Contracts"],

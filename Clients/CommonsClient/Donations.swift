@@ -203,6 +203,8 @@ public struct TopUp: Codable, Sendable, Equatable {
     public var currency: String
     public var balanceMinor: Int
     public var at: Date
+    /// True when the server runs the simulated card processor: no money moved.
+    public var simulated: Bool?
 }
 
 /// A donation, as its donor sees it.
@@ -254,6 +256,8 @@ public struct Receipt: Codable, Sendable, Equatable {
     public var currency: String
     public var donatedAt: Date
     public var statement: String
+    /// True when the server runs the simulated card processor: no money was received.
+    public var simulated: Bool?
 }
 
 /// One year's donations, in all and by category.

@@ -15,12 +15,15 @@ struct DonationsHarness {
     let dataDirectory: String
     let ring = SigningKeyRing.generate()
     let clock = AdjustableClock(DonationsHarness.start)
+    /// `COMMONS_PAYMENTS` of the service: the simulated processor, unless a test says none ("").
+    let payments: String
 
     /// 15 March 2027, 10:00 UTC.
     static let start = Date(timeIntervalSince1970: 1_805_364_000)
 
-    init(backend: Backend = .sqlite) async throws {
+    init(backend: Backend = .sqlite, payments: String = "simulated") async throws {
         log = try await backend.makeLog()
+        self.payments = payments
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("commons-donations-\(UUID().uuidString)").path
     }
 
@@ -34,7 +37,8 @@ struct DonationsHarness {
     func replica(dataDirectory: String = FileManager.default.temporaryDirectory.appendingPathComponent("commons-donations-\(UUID().uuidString)").path,
                  _ body: @escaping @Sendable (Client) async throws -> Void) async throws {
         // The service's own scheduler ticks once at start and then waits a day: tests tick schedulers by hand.
-        let environment = EnvironmentVariables(["COMMONS_DATA_DIR": dataDirectory, "COMMONS_RECURRING_INTERVAL_SECONDS": "86400"])
+        let environment = EnvironmentVariables(["COMMONS_DATA_DIR": dataDirectory, "COMMONS_RECURRING_INTERVAL_SECONDS": "86400",
+                                                "COMMONS_PAYMENTS": payments])
         var configuration = try ServiceConfiguration(service: DonationsService.name, defaultPort: 0, environment: environment)
         configuration.readYourWritesPatience = .seconds(15)  // another test may hold a PostgreSQL transaction for 10 s
         configuration.rateLimitPerMinute = 1_000_000

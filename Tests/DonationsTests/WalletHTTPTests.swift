@@ -74,6 +74,25 @@ struct WalletHTTPTests {
         }
     }
 
+    @Test("without a configured card processor, a top-up is refused with a 503 problem and the wallet stays empty")
+    func noProcessor() async throws {
+        try await DonationsHarness(payments: "").test { client in
+            let token = try await client.token()
+            let refused = try await client.call(.post, "/v1/wallet/top-ups", token: token,
+                                                json: ["amountMinor": 5_000, "currency": "USD", "cardNumber": DonationsHarness.Client.goodCard], key: "top-up-1")
+            #expect(refused.status == .serviceUnavailable)
+            #expect(refused.json["type"] as? String == "https://commons.example/problems/payments-not-configured")
+            #expect(try await client.balance(token) == 0)
+        }
+    }
+
+    @Test("COMMONS_PAYMENTS: unset is no processor, simulated the simulated one, anything else stops the service")
+    func paymentsSetting() throws {
+        #expect(try PaymentsSetting.provider(from: EnvironmentVariables([:])) == nil)
+        #expect(try PaymentsSetting.provider(from: EnvironmentVariables(["COMMONS_PAYMENTS": "simulated"]))?.isSimulated == true)
+        #expect(throws: ConfigurationError.self) { try DonationsService.definition(environment: EnvironmentVariables(["COMMONS_PAYMENTS": "stripe"])) }
+    }
+
     @Test("only the owner sees a wallet, a history, a donation and its receipt; others get 404", arguments: Backend.allCases)
     func ownerOnly(backend: Backend) async throws {
         try await DonationsHarness(backend: backend).test { client in
@@ -90,6 +109,9 @@ struct WalletHTTPTests {
             #expect(receipt.status == .ok)
             #expect(receipt.json["amountMinor"] as? Int == 700)
             #expect((receipt.json["receiptNumber"] as? String)?.hasPrefix("CMN-2027-") == true)
+            // The harness runs the simulated processor: the receipt must not pass for a real one.
+            #expect(receipt.json["simulated"] as? Bool == true)
+            #expect((receipt.json["statement"] as? String)?.hasPrefix("SIMULATED:") == true, "\(receipt.text)")
 
             #expect(try await client.call(.get, "/v1/donations/\(id)", token: other).status == .notFound)
             #expect(try await client.call(.get, "/v1/donations/\(id)/receipt", token: other).status == .notFound)

@@ -1,6 +1,7 @@
 import CommonsClient
 import Foundation
 import Testing
+import TopologyKit
 
 extension EndToEndTests {
     @Test("deleting an account removes its personal data from every service's answers")

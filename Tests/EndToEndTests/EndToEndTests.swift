@@ -1,6 +1,7 @@
 import CommonsClient
 import Foundation
 import Testing
+import TopologyKit
 
 /// The whole system through its gateway, driven with CommonsClient as the apps drive it.
 /// One topology for the suite; the tests run one at a time (one of them kills a service).

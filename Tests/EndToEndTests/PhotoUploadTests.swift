@@ -2,6 +2,7 @@ import CommonsClient
 import Foundation
 import PhotoTestSupport
 import Testing
+import TopologyKit
 
 extension EndToEndTests {
     @Test("a phone photo with its position uploads through the gateway with the SDK's Idempotency-Key; every size comes back without it")

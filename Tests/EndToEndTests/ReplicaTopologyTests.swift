@@ -1,6 +1,7 @@
 import CommonsClient
 import Foundation
 import Testing
+import TopologyKit
 
 /// The compose file scaled: two processes of every service, accounts included, each with its
 /// own read model on the one PostgreSQL log (a cluster of the suite's own, which it stops),

@@ -1,6 +1,18 @@
 import CommonsClient
 import Foundation
 import Testing
+import TopologyKit
+
+extension Topology {
+    /// The topology of the running suite (see ``TopologyTrait``).
+    @TaskLocal static var current: Topology?
+
+    /// The running topology; fails when the test runs outside the `.topology` trait.
+    static func running() throws -> Topology {
+        guard let current else { throw Failure("no topology: the suite needs the .topology trait") }
+        return current
+    }
+}
 
 /// Starts the topology once for the suite it is applied to, runs the suite's tests with it
 /// (``Topology/current``), and stops it afterwards, whatever happened. A topology that cannot

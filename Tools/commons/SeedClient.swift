@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import ServiceKit
 
 /// The public HTTP API as the seed uses it: JSON in and out, through the gateway.
@@ -18,6 +19,8 @@ struct SeedClient: Sendable {
     struct Answer: Sendable {
         let status: Int
         let body: Data
+        /// The log position the answer reflects (`Commons-Position`), to send on as `Commons-Min-Position`.
+        var position: String? = nil
 
         func decode<T: Decodable>(_ type: T.Type) throws -> T {
             try ServiceJSON.decoder.decode(type, from: body)
@@ -32,20 +35,28 @@ struct SeedClient: Sendable {
     }
 
     /// `POST path` with `body` as JSON, as the holder of `token` if one is given.
-    func post(_ path: String, _ body: some Encodable, token: String? = nil, idempotencyKey: String? = nil) async throws -> Answer {
-        var request = HTTPClientRequest(url: gateway + path)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        if let idempotencyKey { request.headers.add(name: "Idempotency-Key", value: idempotencyKey) }
-        request.body = .bytes(ByteBuffer(bytes: try ServiceJSON.encoder.encode(body)))
-        return try await send(request, token: token)
+    func post(_ path: String, _ body: some Encodable, token: String? = nil, idempotencyKey: String? = nil,
+              headers: [String: String] = [:]) async throws -> Answer {
+        var headers = headers
+        if let idempotencyKey { headers["Idempotency-Key"] = idempotencyKey }
+        return try await send(.POST, path, body, token: token, headers: headers)
     }
 
     /// `PUT path` with `body` as JSON, as the holder of `token`.
     func put(_ path: String, _ body: some Encodable, token: String) async throws -> Answer {
+        try await send(.PUT, path, body, token: token)
+    }
+
+    /// `PATCH path` with `body` as JSON, as the holder of `token`, with `headers` besides.
+    func patch(_ path: String, _ body: some Encodable, token: String, headers: [String: String] = [:]) async throws -> Answer {
+        try await send(.PATCH, path, body, token: token, headers: headers)
+    }
+
+    private func send(_ method: HTTPMethod, _ path: String, _ body: some Encodable, token: String?, headers: [String: String] = [:]) async throws -> Answer {
         var request = HTTPClientRequest(url: gateway + path)
-        request.method = .PUT
+        request.method = method
         request.headers.add(name: "Content-Type", value: "application/json")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.body = .bytes(ByteBuffer(bytes: try ServiceJSON.encoder.encode(body)))
         return try await send(request, token: token)
     }
@@ -65,7 +76,7 @@ struct SeedClient: Sendable {
         do {
             let response = try await client.execute(request, timeout: .seconds(30))
             let body = try await response.body.collect(upTo: 1 << 20)
-            return Answer(status: Int(response.status.code), body: Data(body.readableBytesView))
+            return Answer(status: Int(response.status.code), body: Data(body.readableBytesView), position: response.headers.first(name: "Commons-Position"))
         } catch {
             throw CommandFailure("cannot reach \(gateway) (is `commons up` running?): \(error)")
         }

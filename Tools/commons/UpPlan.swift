@@ -67,6 +67,8 @@ struct UpPlan {
         if inherited.string("COMMONS_SIGNING_KEY_SECRET") == nil && inherited.string("COMMONS_SIGNING_KEY_SECRET_FILE") == nil {
             environment["COMMONS_SIGNING_KEY_SECRET_FILE"] = Self.signingSecretFile(in: self.dataDirectory)
         }
+        // A development stack takes the simulated processor's test cards; receipts say so.
+        if inherited.string("COMMONS_PAYMENTS") == nil { environment["COMMONS_PAYMENTS"] = "simulated" }
         self.environment = environment
     }
 

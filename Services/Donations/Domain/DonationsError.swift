@@ -13,6 +13,8 @@ public enum DonationsError: Error, Equatable, Sendable {
     /// The wallet holds less than the donation in that currency.
     case insufficientFunds(balanceMinor: Int, currency: String)
     case cardDeclined(reason: String)
+    /// The deployment has no card processor (`COMMONS_PAYMENTS` unset).
+    case paymentsNotConfigured
     case donationNotFound
     case recurringNotFound
     case recurringCancelled

@@ -15,18 +15,21 @@ import ServiceLifecycle
 /// | variable | default | meaning |
 /// |---|---|---|
 /// | `COMMONS_RECURRING_INTERVAL_SECONDS` | `60` | how often the scheduler looks for monthly donations due (1–86400) |
+/// | `COMMONS_PAYMENTS` | unset | the card processor for top-ups: unset, none (top-ups refused); `simulated` (see ``PaymentsSetting``) |
 public enum DonationsService {
     public static let name = "donations"
     public static let port = 8084
     /// The projections of the service's read model (the kit adds its revocation list).
     public static let projections: [any Projection] = [DonationsProjection()]
 
-    /// The service. `clock` and `payments` are the live ones unless a test passes others.
+    /// The service. `clock` is the live one, and `payments` the processor `COMMONS_PAYMENTS`
+    /// names, unless a test passes others.
     public static func definition(
         environment: EnvironmentVariables = EnvironmentVariables(), clock: any DonationsClock = SystemClock(),
-        payments: any PaymentProvider = SimulatedCardProcessor()
+        payments: (any PaymentProvider)? = nil
     ) throws -> ServiceDefinition {
         let interval = try environment.integer("COMMONS_RECURRING_INTERVAL_SECONDS", default: 60, in: 1...86_400)
+        let payments = try payments ?? PaymentsSetting.provider(from: environment)
         return ServiceDefinition(
             name: name, defaultPort: port, projections: projections, openAPI: DonationsAPI.document,
             backgroundServices: { runtime in

@@ -21,6 +21,7 @@ extension DonationsCommands {
     /// Idempotency-Key: a top-up found made already is returned as it was, not charged again.
     func topUp(_ request: TopUpRequest, account: UUID, topUpId: UUID, metadata: EventMetadata) async throws -> (WalletToppedUp, Checkpoint, balance: Int) {
         let card = try request.validated()
+        guard let payments else { throw DonationsError.paymentsNotConfigured }
         return try await wallets.withWallet(account) { state -> (WalletToppedUp, Checkpoint, balance: Int) in
             if state.hasTopUp(topUpId) { return try await existingTopUp(topUpId, account: account) }
             switch try await payments.charge(card, amountMinor: request.amountMinor, currency: request.currency, idempotencyKey: topUpId) {

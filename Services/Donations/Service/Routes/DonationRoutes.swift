@@ -29,6 +29,8 @@ struct ReceiptView: Codable, Sendable {
     var currency: String
     var donatedAt: Date
     var statement: String
+    /// True when the deployment's card processor is the simulated one: no money moved.
+    var simulated: Bool
 }
 
 /// `GET /v1/donations/totals`: one year's donations, in all and by the organisations' categories.
@@ -107,10 +109,18 @@ extension DonationsAPI {
             return try Response.json(ReceiptView(
                 receiptNumber: "CMN-\(Month(containing: record.donatedAt).year)-\(record.id.key.prefix(8).uppercased())", donationId: record.id,
                 donorAccountId: record.accountId, organization: record.organization, amountMinor: record.amountMinor, currency: record.currency,
-                donatedAt: record.donatedAt,
-                statement: "Commons received this donation and passes it on in full to the organisation named; no goods or services were given in return."))
+                donatedAt: record.donatedAt, statement: simulated ? Self.simulatedStatement : Self.statement, simulated: simulated))
         }
     }
+
+    static let statement = "Commons received this donation and passes it on in full to the organisation named; no goods or services were given in return."
+    static let simulatedStatement = """
+        SIMULATED: this deployment runs the simulated card processor, so no money was received and nothing is passed on. \
+        This receipt is not evidence of a donation.
+        """
+
+    /// Whether the deployment's card processor is the simulated one.
+    var simulated: Bool { commands.payments?.isSimulated ?? false }
 
     func view(_ record: DonationRecord) async throws -> DonationView {
         DonationView(id: record.id, organization: record.organization, amountMinor: record.amountMinor, currency: record.currency,

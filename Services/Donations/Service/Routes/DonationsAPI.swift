@@ -72,6 +72,9 @@ extension DonationsError {
                       type: "insufficient-funds", extensions: ["balanceMinor": String(balance), "currency": currency])
         case .cardDeclined(let reason):
             Problem(HTTPResponse.Status(code: 402, reasonPhrase: "Payment Required"), type: "card-declined", detail: "The card was not charged: \(reason).")
+        case .paymentsNotConfigured:
+            Problem(.serviceUnavailable, type: "payments-not-configured",
+                    detail: "This deployment takes no card payments: its operator has configured no card processor (COMMONS_PAYMENTS).")
         case .donationNotFound:
             .notFound("You have no such donation.")
         case .recurringNotFound:

@@ -17,6 +17,8 @@ struct TopUpView: Codable, Sendable {
     var currency: String
     var balanceMinor: Int
     var at: Date
+    /// True when the deployment's card processor is the simulated one: no money moved.
+    var simulated: Bool
 }
 
 extension DonationsAPI {
@@ -35,7 +37,8 @@ extension DonationsAPI {
                 try await commands.topUp(TopUpRequest(amountMinor: body.amountMinor, currency: body.currency, cardNumber: body.cardNumber),
                                          account: identity.accountId, topUpId: topUpId, metadata: context.eventMetadata)
             }
-            return try Response.json(TopUpView(id: event.topUpId, amountMinor: event.amountMinor, currency: event.currency, balanceMinor: balance, at: event.at),
+            return try Response.json(TopUpView(id: event.topUpId, amountMinor: event.amountMinor, currency: event.currency, balanceMinor: balance, at: event.at,
+                                                  simulated: commands.payments?.isSimulated ?? false),
                                      status: .created, position: position, location: "/v1/wallet")
         }
     }

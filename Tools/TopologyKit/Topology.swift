@@ -8,7 +8,8 @@ import Glibc
 import Darwin
 #endif
 
-/// The production topology on this machine, started by the test process itself: the
+/// The production topology on this machine, started by the process that uses it (the
+/// end-to-end suite, `commons bench topology`): the
 /// service executables that `swift build` / `swift test` put in `.build/debug` (or
 /// `COMMONS_E2E_BIN_DIR`), each on a free port with the environment `docker-compose.yml`
 /// gives it, on the PostgreSQL of `COMMONS_E2E_POSTGRES_URL`, else `COMMONS_TEST_POSTGRES_URL`
@@ -28,12 +29,12 @@ import Darwin
 /// With `replicas` above 1 (nginx only), every service runs that many processes, each with
 /// its own port and data directory (its own read model) on the one log, and nginx spreads
 /// requests over them as over Docker's replicas: an `upstream` group per service.
-actor Topology {
-    enum Service: String, CaseIterable, Sendable {
+package actor Topology {
+    package enum Service: String, CaseIterable, Sendable {
         case accounts, listings, geoSearch = "geo-search", donations, shoppingLists = "shopping-lists"
 
         /// The port in docker-compose.yml (and `commons up`'s default).
-        var composePort: Int {
+        package var composePort: Int {
             switch self {
             case .accounts: 8081
             case .listings: 8082
@@ -44,44 +45,35 @@ actor Topology {
         }
     }
 
-    enum Gateway: String, Sendable { case nginx, commonsUp = "commons up" }
+    package enum Gateway: String, Sendable { case nginx, commonsUp = "commons up" }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-        init(_ description: String) { self.description = description }
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
+        package init(_ description: String) { self.description = description }
     }
 
-    /// The topology of the running suite (see ``TopologyTrait``).
-    @TaskLocal static var current: Topology?
-
-    /// The running topology; fails when the test runs outside the `.topology` trait.
-    static func running() throws -> Topology {
-        guard let current else { throw Failure("no topology: the suite needs the .topology trait") }
-        return current
-    }
-
-    nonisolated let root: URL
-    nonisolated let binDirectory: URL
-    nonisolated let gateway: Gateway
-    nonisolated let gatewayURL: URL
+    package nonisolated let root: URL
+    package nonisolated let binDirectory: URL
+    package nonisolated let gateway: Gateway
+    package nonisolated let gatewayURL: URL
     /// Whoever registers with this email is an admin (COMMONS_BOOTSTRAP_ADMIN_EMAIL).
-    nonisolated let adminEmail: String
-    nonisolated let runDirectory: URL
+    package nonisolated let adminEmail: String
+    package nonisolated let runDirectory: URL
     /// The services whose executables were found and started.
-    nonisolated let started: Set<Service>
+    package nonisolated let started: Set<Service>
     /// How many processes each service runs.
-    nonisolated let replicas: Int
+    package nonisolated let replicas: Int
     /// Each service's ports, one a replica.
     private nonisolated let ports: [Service: [Int]]
     private var children: [Instance: SpawnedProcess] = [:]
     private var environments: [Instance: [String: String]] = [:]
 
     /// One process of a service.
-    struct Instance: Hashable, Sendable {
-        var service: Service
-        var replica: Int
+    package struct Instance: Hashable, Sendable {
+        package var service: Service
+        package var replica: Int
         /// Its log's and data directory's name: the service's, with the replica after the first.
-        var name: String { replica == 0 ? service.rawValue : "\(service.rawValue)-\(replica + 1)" }
+        package var name: String { replica == 0 ? service.rawValue : "\(service.rawValue)-\(replica + 1)" }
     }
     private var gatewayProcess: SpawnedProcess?
     /// Kills what this run started if the test process dies without stopping it (a crash).
@@ -90,6 +82,8 @@ actor Topology {
     private var database: (server: String, name: String)?
     /// A PostgreSQL of the run's own, which a test may stop and start (see ``start(replicas:ownPostgres:)``).
     private var cluster: ThrowawayPostgres?
+    /// The gateway's requests a second per client address, when not deploy/nginx.conf's.
+    private var perClientRate: Int?
 
     private init(root: URL, binDirectory: URL, gateway: Gateway, gatewayPort: Int, adminEmail: String, runDirectory: URL,
                  started: Set<Service>, ports: [Service: [Int]]) {
@@ -107,12 +101,12 @@ actor Topology {
     // MARK: Finding things
 
     /// The repository: three levels above this file.
-    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    package static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// `COMMONS_E2E_BIN_DIR`, else the `.build/debug` that `swift test` built into; that one is
     /// found from this test bundle's own location first (it runs from there), then from the
     /// repository.
-    static func binDirectory(root: URL) -> URL {
+    package static func binDirectory(root: URL) -> URL {
         let environment = ProcessInfo.processInfo.environment
         if let explicit = environment["COMMONS_E2E_BIN_DIR"], !explicit.isEmpty { return URL(fileURLWithPath: explicit) }
         var candidate = Bundle.main.bundleURL
@@ -123,10 +117,10 @@ actor Topology {
         return root.appendingPathComponent(".build/debug")
     }
 
-    nonisolated func executable(_ service: Service) -> URL { binDirectory.appendingPathComponent(service.rawValue) }
+    package nonisolated func executable(_ service: Service) -> URL { binDirectory.appendingPathComponent(service.rawValue) }
 
     /// Fails with what to do when a service the test drives has no executable.
-    nonisolated func require(_ services: Service...) throws {
+    package nonisolated func require(_ services: Service...) throws {
         let missing = services.filter { !started.contains($0) }
         guard missing.isEmpty else {
             throw Failure("""
@@ -140,7 +134,12 @@ actor Topology {
 
     /// Starts the topology; with `ownPostgres`, on a throwaway PostgreSQL cluster of its own
     /// that ``stopPostgres()`` and ``startPostgres()`` can take away and bring back.
-    static func start(replicas: Int = 1, ownPostgres: Bool = false) async throws -> Topology {
+    /// `settings` are values docker-compose.yml reads from the environment, over this run's
+    /// defaults (below). `perClientRate` replaces the gateway's flood guard of 50 requests a
+    /// second per address: a benchmark sends everything from 127.0.0.1, where real clients
+    /// each have their own address.
+    package static func start(replicas: Int = 1, ownPostgres: Bool = false, settings: [String: String] = [:],
+                              perClientRate: Int? = nil) async throws -> Topology {
         let environment = ProcessInfo.processInfo.environment
         let cluster = ownPostgres ? try await ThrowawayPostgres.start() : nil
         // A cluster of its own when there is one (scripts/with-postgres.sh makes it): other
@@ -164,8 +163,9 @@ actor Topology {
         let signingSecret = Data((0..<32).map { _ in UInt8.random(in: .min ... .max) }).base64EncodedString()
         let composeInputs = ["COMMONS_BCRYPT_COST": "4", "COMMONS_BOOTSTRAP_ADMIN_EMAIL": admin, "COMMONS_SIGNING_KEY_SECRET": signingSecret,
                              "COMMONS_RATE_LIMIT_PER_MINUTE": "100000", "COMMONS_LOG_LEVEL": "info",
+                             "COMMONS_PAYMENTS": "simulated",
                              // Required by the compose file; unused, as COMMONS_EVENT_STORE is replaced.
-                             "POSTGRES_PASSWORD": "unused"]
+                             "POSTGRES_PASSWORD": "unused"].merging(settings) { $1 }
 
         let nginx = findNginx()
         if nginx == nil, environment["COMMONS_E2E_GATEWAY"] == "nginx" {
@@ -178,7 +178,8 @@ actor Topology {
             let topology = Topology(root: root, binDirectory: bin, gateway: .nginx, gatewayPort: gatewayPort, adminEmail: admin,
                                     runDirectory: run, started: found, ports: ports)
             try await topology.owns(databaseName.map { (postgres, $0) }, cluster: cluster)
-            print("end-to-end: nginx gateway on \(topology.gatewayURL), services \(found.map(\.rawValue).sorted()), run dir \(run.path)")
+            await topology.limitEachClient(to: perClientRate)
+            Self.announce("nginx gateway on \(topology.gatewayURL), services \(found.map(\.rawValue).sorted()), run dir \(run.path)")
             do {
                 try await topology.startServices(composeInputs: composeInputs, postgres: database)
                 try await topology.startNginx(nginx)
@@ -198,7 +199,7 @@ actor Topology {
         let topology = Topology(root: root, binDirectory: bin, gateway: .commonsUp, gatewayPort: gatewayPort, adminEmail: admin,
                                 runDirectory: run, started: found, ports: ports)
         try await topology.owns(databaseName.map { (postgres, $0) }, cluster: cluster)
-        print("end-to-end: no nginx; commons up's gateway on \(topology.gatewayURL), services \(found.map(\.rawValue).sorted())")
+        Self.announce("no nginx; commons up's gateway on \(topology.gatewayURL), services \(found.map(\.rawValue).sorted())")
         do {
             try await topology.startCommonsUp(offset: offset, gatewayPort: gatewayPort, inputs: composeInputs, postgres: database)
             try await topology.waitUntilReady(Array(found))
@@ -257,6 +258,8 @@ actor Topology {
         try? pids.joined(separator: "\n").write(to: runDirectory.appendingPathComponent("pids"), atomically: true, encoding: .utf8)
     }
 
+    private func limitEachClient(to rate: Int?) { perClientRate = rate }
+
     private func startNginx(_ nginx: String) async throws {
         let script = root.appendingPathComponent("scripts/gateway-conf.sh").path
         // With replicas, each service's line names an upstream group of servers at the compose
@@ -271,6 +274,11 @@ actor Topology {
                 conf = conf.replacingOccurrences(of: "\(planned);", with: "\(chosen);")
                     .replacingOccurrences(of: "server \(planned) ", with: "server \(chosen) ")
             }
+        }
+        if let perClientRate {
+            let guardRate = "rate=50r/s;"
+            guard conf.contains(guardRate) else { throw Failure("deploy/nginx.conf has no \(guardRate) flood guard to raise") }
+            conf = conf.replacingOccurrences(of: guardRate, with: "rate=\(perClientRate)r/s;")
         }
         let file = runDirectory.appendingPathComponent("nginx.conf")
         try conf.write(to: file, atomically: true, encoding: .utf8)
@@ -299,13 +307,13 @@ actor Topology {
 
     // MARK: Readiness
 
-    nonisolated func port(_ service: Service, replica: Int = 0) -> Int { ports[service]![replica] }
+    package nonisolated func port(_ service: Service, replica: Int = 0) -> Int { ports[service]![replica] }
 
     /// Every process of `service`.
-    nonisolated func instances(_ service: Service) -> [Instance] { (0..<replicas).map { Instance(service: service, replica: $0) } }
+    package nonisolated func instances(_ service: Service) -> [Instance] { (0..<replicas).map { Instance(service: service, replica: $0) } }
 
     /// Waits until each service says it is ready and answers through the gateway.
-    func waitUntilReady(_ services: [Service], patience: Duration = .seconds(180)) async throws {
+    package func waitUntilReady(_ services: [Service], patience: Duration = .seconds(180)) async throws {
         for service in services {
             for instance in instances(service) { try await waitFor(instance, path: "/health/ready", patience: patience) }
         }
@@ -334,13 +342,13 @@ actor Topology {
     }
 
     /// The last lines of a service's log.
-    nonisolated func tail(_ service: Service, replica: Int = 0, lines: Int = 15) -> String {
+    package nonisolated func tail(_ service: Service, replica: Int = 0, lines: Int = 15) -> String {
         let name = gateway == .nginx ? Instance(service: service, replica: replica).name : "commons-up"
         let text = (try? String(contentsOf: runDirectory.appendingPathComponent("\(name).log"), encoding: .utf8)) ?? ""
         return text.split(separator: "\n").suffix(lines).joined(separator: "\n")
     }
 
-    static func status(_ url: URL) async -> Int? {
+    package static func status(_ url: URL) async -> Int? {
         let transport = URLSessionTransport(timeout: 3)
         return try? await transport.send(HTTPRequestData(method: "GET", url: url, headers: ["User-Agent": "end-to-end"])).status
     }
@@ -349,7 +357,7 @@ actor Topology {
 
     /// Kills a service's process (its first, or `replica`) with SIGKILL (no chance to finish
     /// anything) and waits until it is gone.
-    func kill(_ service: Service, replica: Int = 0) async throws {
+    package func kill(_ service: Service, replica: Int = 0) async throws {
         try require(service)
         let instance = Instance(service: service, replica: replica)
         let pid: pid_t
@@ -383,7 +391,7 @@ actor Topology {
     /// Under `commons up`, its supervisor does the starting; this waits for it.
     /// With `fresh`, its data directory is emptied first: a replica started late, with no
     /// read model yet (nginx only).
-    func restart(_ service: Service, replica: Int = 0, fresh: Bool = false) async throws {
+    package func restart(_ service: Service, replica: Int = 0, fresh: Bool = false) async throws {
         let instance = Instance(service: service, replica: replica)
         if fresh {
             let data = runDirectory.appendingPathComponent("data/\(instance.name)")
@@ -416,19 +424,19 @@ actor Topology {
     // MARK: PostgreSQL going away
 
     /// Stops the run's own PostgreSQL at once (clients disconnected, open transactions rolled back).
-    func stopPostgres() async throws {
+    package func stopPostgres() async throws {
         guard let cluster else { throw Failure("this topology runs on a shared PostgreSQL: start it with ownPostgres") }
         try await cluster.pause()
     }
 
     /// Starts the run's own PostgreSQL again; returns once it accepts connections.
-    func startPostgres() async throws {
+    package func startPostgres() async throws {
         guard let cluster else { throw Failure("this topology runs on a shared PostgreSQL: start it with ownPostgres") }
         try await cluster.resume()
     }
 
     /// Each process's `/health/ready` status now (nil when it does not answer), asked at once.
-    func readiness() async -> [String: Int?] {
+    package func readiness() async -> [String: Int?] {
         let targets = Service.allCases.filter(started.contains).flatMap(instances)
             .map { (name: $0.name, url: URL(string: "http://127.0.0.1:\(port($0.service, replica: $0.replica))/health/ready")!) }
         return await withTaskGroup(of: (String, Int?).self) { group in
@@ -440,7 +448,7 @@ actor Topology {
     // MARK: Stopping
 
     /// Stops everything started here: SIGTERM, then SIGKILL after 10 s; removes the run directory.
-    func stop() async {
+    package func stop() async {
         var all = Array(children.values)
         if let gatewayProcess { all.append(gatewayProcess) }
         for process in all where process.isRunning { process.terminate() }
@@ -462,15 +470,20 @@ actor Topology {
         if ProcessInfo.processInfo.environment["COMMONS_E2E_KEEP"] == nil {
             try? FileManager.default.removeItem(at: runDirectory)
         } else {
-            print("end-to-end: kept \(runDirectory.path)")
+            Self.announce("kept \(runDirectory.path)")
         }
     }
 
     // MARK: Helpers
 
+    /// A line about the run on stderr (stdout is a benchmark's report).
+    static func announce(_ line: String) {
+        FileHandle.standardError.write(Data("topology: \(line)\n".utf8))
+    }
+
     /// Each service's environment from docker-compose.yml, its `${VAR:-default}` values read
     /// from `inputs` and this process's environment, as Compose (and run-topology.sh) reads them.
-    static func composeEnvironments(root: URL, inputs: [String: String]) async throws -> [String: [String: String]] {
+    package static func composeEnvironments(root: URL, inputs: [String: String]) async throws -> [String: [String: String]] {
         let script = """
             import json, os, re, sys, yaml
             compose = yaml.safe_load(open(sys.argv[1]))['services']
@@ -508,27 +521,27 @@ actor Topology {
 
     /// A new database in the PostgreSQL of `url` (via psql), so that this run's log holds only
     /// its own events; the URL itself when psql is missing.
-    static func freshDatabase(in url: String) async throws -> (url: String, name: String?) {
+    package static func freshDatabase(in url: String) async throws -> (url: String, name: String?) {
         guard var components = URLComponents(string: url) else { throw Failure("the PostgreSQL URL is not a URL: \(url)") }
         let name = "commons_e2e_\(UUID().uuidString.prefix(8).lowercased())"
         do {
             _ = try await output(of: "/usr/bin/env", ["psql", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", "CREATE DATABASE \(name)"])
         } catch {
-            print("end-to-end: could not create a database (\(error)); using \(components.path) as it is")
+            Self.announce("could not create a database (\(error)); using \(components.path) as it is")
             return (url, nil)
         }
         components.path = "/\(name)"
         return (components.string ?? url, name)
     }
 
-    static func findNginx() -> String? {
+    package static func findNginx() -> String? {
         if ProcessInfo.processInfo.environment["COMMONS_E2E_GATEWAY"] == "commons-up" { return nil }
         let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/sbin", "/usr/local/sbin"]
         return path.map { "\($0)/nginx" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     /// What `executable` wrote to stdout; throws with its stderr when it fails.
-    static func output(of executable: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> String {
+    package static func output(of executable: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> String {
         let result = try await SpawnedProcess.output(of: executable, arguments, environment: environment)
         guard result.status == .exited(0) else {
             throw Failure("\(executable) \(arguments.prefix(2).joined(separator: " ")) \(result.status): \(result.stderr)")
@@ -537,12 +550,12 @@ actor Topology {
     }
 
     /// Where a process's output goes: `<name>.log` in `directory`, appended to.
-    static func log(named name: String, in directory: URL) -> ForkExec.Stream {
+    package static func log(named name: String, in directory: URL) -> ForkExec.Stream {
         .file(directory.appendingPathComponent("\(name).log").path)
     }
 
     /// A port on 127.0.0.1 that nothing listens on now (the kernel's choice).
-    static func freePort() throws -> Int {
+    package static func freePort() throws -> Int {
         let fd = socket(AF_INET, socketStream, 0)
         guard fd >= 0 else { throw Failure("socket() failed") }
         defer { close(fd) }
@@ -559,7 +572,7 @@ actor Topology {
     }
 
     /// Whether `port` on 127.0.0.1 can be bound now.
-    static func isFree(_ port: Int) -> Bool {
+    package static func isFree(_ port: Int) -> Bool {
         let fd = socket(AF_INET, socketStream, 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -573,7 +586,7 @@ actor Topology {
     }
 
     /// A `--port-offset` whose five service ports are all free.
-    static func freeOffset() throws -> Int {
+    package static func freeOffset() throws -> Int {
         for _ in 0..<50 {
             let offset = Int.random(in: 1_000...40_000)
             if Service.allCases.allSatisfy({ isFree($0.composePort + offset) }) { return offset }
@@ -582,8 +595,8 @@ actor Topology {
     }
 
     #if os(Linux)
-    static let socketStream = Int32(SOCK_STREAM.rawValue)
+    package static let socketStream = Int32(SOCK_STREAM.rawValue)
     #else
-    static let socketStream = SOCK_STREAM
+    package static let socketStream = SOCK_STREAM
     #endif
 }
