@@ -178,14 +178,16 @@ struct AccountsHTTPTests {
         }
     }
 
-    @Test("the bootstrap admin email registers an admin", arguments: Backend.allCases)
-    func bootstrapAdmin(backend: Backend) async throws {
-        try await AccountsHarness(backend: backend, extra: ["COMMONS_BOOTSTRAP_ADMIN_EMAIL": "Root@Example.org"]).test { client in
-            let admin = try await client.register("root@example.org")
-            let member = try await client.register("someone@example.org")
-            #expect(try await client.call(.get, "/v1/me", token: admin.accessToken).json["role"] as? String == "admin")
-            #expect(try await client.call(.get, "/v1/me", token: member.accessToken).json["role"] as? String == "member")
+    @Test("registering makes a member, whatever the address; the old bootstrap-admin setting stops the service with one line")
+    func noAdminByRegistering() async throws {
+        try await AccountsHarness().test { client in
+            let root = try await client.register("root@example.org")
+            #expect(try await client.call(.get, "/v1/me", token: root.accessToken).json["role"] as? String == "member")
         }
+        let environment = EnvironmentVariables(["COMMONS_DATA_DIR": NSTemporaryDirectory(), "COMMONS_BOOTSTRAP_ADMIN_EMAIL": "root@example.org"])
+        let error = try #require(throws: ConfigurationError.self) { try AccountsService.definition(environment: environment) }
+        #expect(error.key == "COMMONS_BOOTSTRAP_ADMIN_EMAIL")
+        #expect(error.problem.contains("commons accounts create-admin"))
     }
 
     @Test("every route is in the OpenAPI document, and every documented route exists")

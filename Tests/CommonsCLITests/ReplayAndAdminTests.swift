@@ -14,12 +14,14 @@ struct ReplayAndAdminTests {
         return try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sessions") ?? 0 }
     }
 
-    @Test("create-admin makes an account, then promotes it; without a password for a new email it fails", arguments: Backend.allCases)
+    @Test("create-admin makes an account with the password from stdin, then promotes it; without a password for a new email it fails",
+          arguments: Backend.allCases)
     func createAdmin(backend: Backend) async throws {
         let log = try await backend.makeLog()
         let data = try scratchDirectory().path
         let environment = ["COMMONS_DATA_DIR": data, "COMMONS_BCRYPT_COST": "4"]
-        let created = try await commons("accounts", "create-admin", "Boss@Example.org", "--password", "a long enough phrase", log: log, environment: environment)
+        let created = try await commons("accounts", "create-admin", "Boss@Example.org", "--password-stdin", log: log,
+                                        stdin: Data("a long enough phrase\n".utf8), environment: environment)
         #expect(created.status == 0, "\(created)")
         #expect(created.stdout.hasPrefix("Boss@Example.org is an admin (account "))
         let again = try await commons("accounts", "create-admin", "boss@example.org", log: log, environment: environment)
@@ -30,7 +32,12 @@ struct ReplayAndAdminTests {
 
         let refused = try await commons("accounts", "create-admin", "nobody@example.org", log: log, environment: environment)
         #expect(refused.status != 0)
-        #expect(refused.stderr.contains("give --password"), "\(refused)")
+        #expect(refused.stderr.contains("--password-stdin"), "\(refused)")
+        let passwordless = try await commons("accounts", "create-admin", "nobody@example.org", "--password-stdin", log: log, environment: environment)
+        #expect(passwordless.status != 0)
+        #expect(passwordless.stderr.contains("stdin held no password"), "\(passwordless)")
+        #expect(try await commons("accounts", "create-admin", "nobody@example.org", "--password", "x", log: log, environment: environment).status != 0,
+                "a password on the command line is not taken")
         await log.close()
     }
 

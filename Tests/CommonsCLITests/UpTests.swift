@@ -88,7 +88,9 @@ struct UpTests {
                 #expect(session.status == 201, "\(email): \(session)")
             }
 
-            let again = try await commons("seed", "--gateway", stack.gateway, log: nil)
+            let refused = try await commons("seed", "--gateway", stack.gateway, log: nil)
+            #expect(refused.status != 0 && refused.stderr.contains("pass --demo"), "without --demo it refuses: \(refused)")
+            let again = try await commons("seed", "--demo", "--gateway", stack.gateway, log: nil)
             #expect(again.status == 0, "\(again)")
             #expect(again.lines.filter { $0.hasSuffix("exists already") }.count == emails.count, "\(again)")
 
@@ -172,7 +174,7 @@ struct UpTests {
     @Test("seed fails with one line when no gateway answers")
     func seedWithoutStack() async throws {
         let port = try freePort()
-        let result = try await commons("seed", "--gateway", "http://127.0.0.1:\(port)", log: nil)
+        let result = try await commons("seed", "--demo", "--gateway", "http://127.0.0.1:\(port)", log: nil)
         #expect(result.status == 1)
         #expect(result.stderr.contains("cannot reach http://127.0.0.1:\(port)"), "\(result)")
     }

@@ -65,14 +65,10 @@ enum E2E {
         return (app, tokens, address)
     }
 
-    /// The admin (COMMONS_BOOTSTRAP_ADMIN_EMAIL), registered on first use in each test.
+    /// The topology's admin (made by `commons accounts create-admin`), signed in on a new app.
     static func admin(_ topology: Topology) async throws -> CommonsClient {
         let app = app(topology, device: "admin console")
-        do {
-            try await app.accounts.register(email: topology.adminEmail, password: password, displayName: "Admin")
-        } catch let problem as CommonsProblem where problem.status == 409 {
-            try await app.accounts.signIn(email: topology.adminEmail, password: password)
-        }
+        try await app.accounts.signIn(email: topology.adminEmail, password: topology.adminPassword)
         return app
     }
 

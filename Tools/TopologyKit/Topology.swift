@@ -56,8 +56,10 @@ package actor Topology {
     package nonisolated let binDirectory: URL
     package nonisolated let gateway: Gateway
     package nonisolated let gatewayURL: URL
-    /// Whoever registers with this email is an admin (COMMONS_BOOTSTRAP_ADMIN_EMAIL).
+    /// An admin, made as an operator makes one (`commons accounts create-admin --password-stdin`),
+    /// with ``adminPassword``.
     package nonisolated let adminEmail: String
+    package nonisolated let adminPassword = "admin-\(UUID().uuidString)"
     package nonisolated let runDirectory: URL
     /// The services whose executables were found and started.
     package nonisolated let started: Set<Service>
@@ -161,7 +163,7 @@ package actor Topology {
         // Values docker-compose.yml reads from the environment (`${VAR:-default}`), set here as
         // an operator would: a cheap bcrypt cost for speed, an admin, no rate limit in the way.
         let signingSecret = Data((0..<32).map { _ in UInt8.random(in: .min ... .max) }).base64EncodedString()
-        let composeInputs = ["COMMONS_BCRYPT_COST": "4", "COMMONS_BOOTSTRAP_ADMIN_EMAIL": admin, "COMMONS_SIGNING_KEY_SECRET": signingSecret,
+        let composeInputs = ["COMMONS_BCRYPT_COST": "4", "COMMONS_SIGNING_KEY_SECRET": signingSecret,
                              "COMMONS_RATE_LIMIT_PER_MINUTE": "100000", "COMMONS_LOG_LEVEL": "info",
                              "COMMONS_PAYMENTS": "simulated",
                              // Required by the compose file; unused, as COMMONS_EVENT_STORE is replaced.
@@ -184,6 +186,7 @@ package actor Topology {
                 try await topology.startServices(composeInputs: composeInputs, postgres: database)
                 try await topology.startNginx(nginx)
                 try await topology.waitUntilReady(Array(found))
+                try await topology.createAdmin(environment: try topology.environment(of: Instance(service: .accounts, replica: 0)))
             } catch {
                 await topology.stop()
                 throw error
@@ -203,6 +206,10 @@ package actor Topology {
         do {
             try await topology.startCommonsUp(offset: offset, gatewayPort: gatewayPort, inputs: composeInputs, postgres: database)
             try await topology.waitUntilReady(Array(found))
+            var environment = ProcessInfo.processInfo.environment.merging(composeInputs) { $1 }
+            environment["COMMONS_EVENT_STORE"] = database
+            environment["COMMONS_DATA_DIR"] = run.appendingPathComponent("data/accounts").path
+            try await topology.createAdmin(environment: environment)
         } catch {
             await topology.stop()
             throw error
@@ -238,6 +245,31 @@ package actor Topology {
                 try launch(instance)
                 if service == .accounts { try await waitFor(instance, path: "/health/live") }
             }
+        }
+    }
+
+    private func environment(of instance: Instance) throws -> [String: String] {
+        guard let environment = environments[instance] else { throw Failure("\(instance.name) was not started") }
+        return environment
+    }
+
+    /// Makes ``adminEmail`` an admin with ``adminPassword`` the way an operator does: the
+    /// `commons accounts create-admin` command on the log, the password on its stdin.
+    private func createAdmin(environment: [String: String]) async throws {
+        let commons = binDirectory.appendingPathComponent("commons").path
+        guard FileManager.default.isExecutableFile(atPath: commons) else {
+            throw Failure("no commons executable in \(binDirectory.path) to make the admin with: build it (swift build --product commons)")
+        }
+        let passwordFile = runDirectory.appendingPathComponent("admin-password")
+        try Data((adminPassword + "\n").utf8).write(to: passwordFile)
+        defer { try? FileManager.default.removeItem(at: passwordFile) }
+        let log = Self.log(named: "create-admin", in: runDirectory)
+        let process = try SpawnedProcess(commons, ["accounts", "create-admin", adminEmail, "--password-stdin", "--name", "Admin"],
+                                         environment: environment, stdin: .file(passwordFile.path), stdout: log, stderr: log)
+        let status = await process.waitUntilExit()
+        guard status == .exited(0) else {
+            let output = (try? String(contentsOf: runDirectory.appendingPathComponent("create-admin.log"), encoding: .utf8)) ?? ""
+            throw Failure("commons accounts create-admin \(status): \(output)")
         }
     }
 

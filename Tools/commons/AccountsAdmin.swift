@@ -10,15 +10,20 @@ struct AccountsGroup: AsyncParsableCommand {
 }
 
 /// `commons accounts create-admin EMAIL`: makes an account an admin, creating it if needed.
+/// This operator command, run where the log is, is the only way to an admin: registering
+/// an address proves nothing. A password never goes on the command line (where `ps` and
+/// shell history show it): it is read from stdin, without echo on a terminal.
 struct CreateAdmin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "create-admin", abstract: "Make the account with this email an admin (creating it with --password if there is none).")
+        commandName: "create-admin",
+        abstract: "Make the account with this email an admin (creating it, with a password read from stdin, if there is none).",
+        discussion: "printf '%s\\n' \"$PASSWORD\" | commons accounts create-admin admin@example.org --password-stdin")
 
     @Argument(help: "The account's email.")
     var email: String
 
-    @Option(help: "The password, when the account does not exist yet.")
-    var password: String?
+    @Flag(help: "Read the new account's password from the first line of stdin (prompted for, without echo, on a terminal).")
+    var passwordStdin = false
 
     @Option(help: "The display name, when the account does not exist yet.")
     var name = "Administrator"
@@ -26,6 +31,7 @@ struct CreateAdmin: AsyncParsableCommand {
     @OptionGroup var store: EventStoreOption
 
     func run() async throws {
+        let password = passwordStdin ? try PasswordInput.read(prompt: "password for \(email): ") : nil
         try await store.withStore { log in
             let id = try await AccountsAdministration.makeAdmin(
                 email: email, password: password, displayName: name, store: log, environment: EnvironmentVariables())

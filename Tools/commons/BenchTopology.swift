@@ -85,7 +85,7 @@ struct BenchTopology: AsyncParsableCommand {
         do {
             let api = SeedClient(gateway: topology.gatewayURL.absoluteString, client: client)
             Bench.note("registering \(people) people, a verified organisation, wallets, lists and listings")
-            let (workload, pool) = try await MixedWorkload.prepare(api: api, people: people, adminEmail: topology.adminEmail)
+            let (workload, pool) = try await MixedWorkload.prepare(api: api, people: people, admin: (topology.adminEmail, topology.adminPassword))
             Bench.note("mixed workload for \(seconds) s")
             let duration = Duration.milliseconds(Int64(seconds * 1000))
             let outcome = try await workload.run(for: duration, pool: pool)

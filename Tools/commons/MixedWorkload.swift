@@ -75,11 +75,13 @@ struct MixedWorkload: Sendable {
 
     // MARK: Setting up
 
-    /// Registers the admin and `count` people, makes one verified organisation, gives each
+    /// Signs in as the admin, registers `count` people, makes one verified organisation, gives each
     /// person a topped-up wallet, a list with an item, and one listing for others to ask for.
-    static func prepare(api: SeedClient, people count: Int, adminEmail: String) async throws -> (MixedWorkload, ListingPool) {
+    static func prepare(api: SeedClient, people count: Int, admin: (email: String, password: String)) async throws -> (MixedWorkload, ListingPool) {
         let password = "bench-password-\(UUID().uuidString.prefix(8))"
-        let admin = try await register(api, email: adminEmail, password: password)
+        let signedIn = try await api.post("/v1/sessions", SignIn(email: admin.email, password: admin.password))
+        try expect(201, signedIn, "signing in as the admin")
+        let admin = try signedIn.decode(IssuedTokens.self).accessToken
         guard let file = SeedData.organizationsFile(), let first = try SeedData.decode(file).organizations.first else {
             throw CommandFailure("bench: Data/organizations.json not found (set COMMONS_ORGANIZATIONS_FILE)")
         }

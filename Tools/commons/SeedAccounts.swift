@@ -1,6 +1,8 @@
-/// The demo people, all with one password, so that anyone trying Commons can sign in as them.
+/// The demo people, all with one published password, so that anyone trying Commons can
+/// sign in as them: which is why `commons seed` runs only with `--demo`.
 enum DemoAccounts {
     static let password = "share-and-care-42"
+
     static let people: [(email: String, displayName: String)] = [
         ("ada@commons.local", "Ada Lovelace"),
         ("grace@commons.local", "Grace Hopper"),
@@ -10,12 +12,12 @@ enum DemoAccounts {
 
 /// Registers the demo accounts (`409`: it exists already, which is fine) and prints their credentials.
 func seedAccounts(_ api: SeedClient, _ state: inout SeedState, _ report: (String) -> Void) async throws {
-    report("accounts: \(DemoAccounts.people.count) demo accounts, each with the password \"\(DemoAccounts.password)\"")
+    report("accounts: \(DemoAccounts.people.count) demo accounts and the demo admin \(DemoAdmin.email), each with the password \"\(state.password)\"")
     let emailWidth = DemoAccounts.people.map(\.email.count).max() ?? 0
     let nameWidth = DemoAccounts.people.map(\.displayName.count).max() ?? 0
     for person in DemoAccounts.people {
         let answer = try await api.post(
-            "/v1/accounts", Registration(email: person.email, password: DemoAccounts.password, displayName: person.displayName))
+            "/v1/accounts", Registration(email: person.email, password: state.password, displayName: person.displayName))
         let outcome: String
         switch answer.status {
         case 201:

@@ -87,13 +87,13 @@ enum SeedData {
     /// An admin token: the demo admin signs in; the first time, the account is created (or
     /// made an admin) on the stack's log through the operator command.
     static func adminToken(_ api: SeedClient, state: SeedState) async throws -> String {
-        if let token = try await signIn(api), isAdmin(token) { return token }
+        if let token = try await signIn(api, password: state.password), isAdmin(token) { return token }
         let location = state.eventStore
         var logger = Logger(label: "commons")
         logger.logLevel = .critical
         let store = try await location.open(logger: logger)
         do {
-            _ = try await AccountsAdministration.makeAdmin(email: DemoAdmin.email, password: DemoAccounts.password, displayName: DemoAdmin.displayName,
+            _ = try await AccountsAdministration.makeAdmin(email: DemoAdmin.email, password: state.password, displayName: DemoAdmin.displayName,
                                                            store: store, environment: EnvironmentVariables())
         } catch {
             await store.shutdown()
@@ -102,14 +102,14 @@ enum SeedData {
         await store.shutdown()
         // The accounts service learns the new account from the log; give it a moment.
         for _ in 0..<50 {
-            if let token = try await signIn(api), isAdmin(token) { return token }
+            if let token = try await signIn(api, password: state.password), isAdmin(token) { return token }
             try await Task.sleep(for: .milliseconds(200))
         }
         throw CommandFailure("donations: \(DemoAdmin.email) was made an admin but cannot sign in as one")
     }
 
-    private static func signIn(_ api: SeedClient) async throws -> String? {
-        let answer = try await api.post("/v1/sessions", SignIn(email: DemoAdmin.email, password: DemoAccounts.password))
+    private static func signIn(_ api: SeedClient, password: String) async throws -> String? {
+        let answer = try await api.post("/v1/sessions", SignIn(email: DemoAdmin.email, password: password))
         guard answer.status == 201 else { return nil }
         return try answer.decode(IssuedTokens.self).accessToken
     }

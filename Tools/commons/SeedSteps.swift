@@ -10,6 +10,8 @@ struct Seeder {
     let api: SeedClient
     /// The stack's event log, for steps that need an operator command (making the demo admin).
     var eventStore: EventStoreLocation? = nil
+    /// The password of the demo accounts and the demo admin.
+    var password: String
 
     /// The steps in order; a later step may use what an earlier one made (see ``SeedState``).
     static let steps: [SeedStep] = [
@@ -24,7 +26,7 @@ struct Seeder {
     /// missing; seeding again once they are there adds it).
     @discardableResult
     func run(running: Set<String>?, report: (String) -> Void) async throws -> [String] {
-        var state = SeedState()
+        var state = SeedState(password: password)
         state.eventStore = eventStore ?? EnvironmentVariables().eventStore
         for step in Self.steps {
             guard running?.contains(step.service) ?? true else {
@@ -65,6 +67,10 @@ struct SeedState: Sendable {
     var eventStore = EnvironmentVariables().eventStore
     /// Demo data files a step did not find, so its data is missing.
     var missing: [String] = []
+    /// The password of the demo accounts and the demo admin.
+    let password: String
+    init(password: String) { self.password = password }
+
     /// Access tokens of demo accounts by email, for steps that act as someone.
     private var accessTokens: [String: String] = [:]
 
@@ -76,9 +82,9 @@ struct SeedState: Sendable {
     /// An access token of the demo account `email`, signing in when there is none yet.
     mutating func accessToken(of email: String, api: SeedClient) async throws -> String {
         if let token = accessTokens[email] { return token }
-        let answer = try await api.post("/v1/sessions", SignIn(email: email, password: DemoAccounts.password))
+        let answer = try await api.post("/v1/sessions", SignIn(email: email, password: password))
         guard answer.status == 201 else {
-            throw CommandFailure("accounts: cannot sign in as \(email) with the demo password: \(answer.status) \(answer.detail)")
+            throw CommandFailure("accounts: cannot sign in as \(email) with the seed's password: \(answer.status) \(answer.detail)")
         }
         let token = try answer.decode(IssuedTokens.self).accessToken
         accessTokens[email] = token

@@ -131,8 +131,9 @@ struct UpStack {
     /// when that worked (so a failed seed runs again on the next start).
     private func seedFirstStart(client: HTTPClient, console: UpConsole) async {
         console.say("first start in this data directory: creating demo data (--no-seed skips this)")
+        // A development stack on this machine: the published demo password, so anyone trying it can sign in.
         let seeder = Seeder(api: SeedClient(gateway: plan.gatewayURL, client: client),
-                            eventStore: EventStoreLocation(plan.eventStore, dataDirectory: plan.dataDirectory))
+                            eventStore: EventStoreLocation(plan.eventStore, dataDirectory: plan.dataDirectory), password: DemoAccounts.password)
         // Printed in one piece at the end, rather than between the services' log lines.
         var report: [String] = []
         let missing: [String]

@@ -23,7 +23,6 @@ struct AccountsCommands: Sendable {
     let hasher: PasswordHasher
     let keys: SigningKeyStore
     let mailer: any Mailer
-    let bootstrapAdminEmail: String?
     /// Waits (bounded) until the read model has applied a checkpoint.
     let waitUntilApplied: @Sendable (Checkpoint) async -> Void
     let accessTokenLifetime: TimeInterval = 15 * 60
@@ -34,15 +33,14 @@ struct AccountsCommands: Sendable {
     /// the outbox) on the log `store` and the key vault beside it.
     static func live(
         store: any EventStore, vault: any KeyVault, blobs: (any BlobStore)? = nil, environment: EnvironmentVariables, logger: Logger,
-        keys: SigningKeyStore? = nil,
-        bootstrapAdminEmail: String? = nil, waitUntilApplied: @escaping @Sendable (Checkpoint) async -> Void = { _ in }
+        keys: SigningKeyStore? = nil, waitUntilApplied: @escaping @Sendable (Checkpoint) async -> Void = { _ in }
     ) throws -> AccountsCommands {
         AccountsCommands(
             store: store, vault: vault, blobs: try blobs ?? ServiceRuntime.blobStore(beside: store), sealer: PersonalDataSealer(vault: vault),
             hasher: PasswordHasher(cost: UInt8(try environment.integer("COMMONS_BCRYPT_COST", default: 11, in: 4...16))),
             keys: try keys ?? SigningKeyStore.live(environment: environment, store: store),
             mailer: OutboxMailer(directory: URL(fileURLWithPath: environment.dataDirectory).appendingPathComponent("outbox"), logger: logger),
-            bootstrapAdminEmail: bootstrapAdminEmail, waitUntilApplied: waitUntilApplied)
+            waitUntilApplied: waitUntilApplied)
     }
 
     /// What a client gets when a session starts or is refreshed.
@@ -68,7 +66,7 @@ struct AccountsCommands: Sendable {
         guard problems.isEmpty, let email = EmailAddress(registration.email) else { throw AccountsError.invalid(problems) }
         let accountId = UUID()
         try await reserve(email, for: accountId, metadata: metadata)
-        let role = email.normalized == bootstrapAdminEmail.flatMap(EmailAddress.init)?.normalized ? Identity.Role.admin : .member
+        let role = Identity.Role.member
         let personal = PersonalData(email: email.normalized, displayName: registration.displayName.trimmingCharacters(in: .whitespacesAndNewlines))
         let registered = AccountRegistered(
             accountId: accountId, role: role.rawValue,

@@ -13,7 +13,6 @@ import ServiceKit
 /// | variable | default | meaning |
 /// |---|---|---|
 /// | `COMMONS_BCRYPT_COST` | `11` | bcrypt cost for password hashes (4–16) |
-/// | `COMMONS_BOOTSTRAP_ADMIN_EMAIL` | none | whoever registers with this email becomes an admin |
 /// | `COMMONS_SIGNING_KEY_DAYS` | `30` | rotate the token-signing key after this many days |
 /// | `COMMONS_SIGNING_KEY_SECRET` (or `_FILE`) | a file in the data directory, SQLite log only | seals the shared signing keys; see ``SigningSecret`` |
 public enum AccountsService {
@@ -26,6 +25,13 @@ public enum AccountsService {
     public static func definition(environment: EnvironmentVariables = EnvironmentVariables()) throws -> ServiceDefinition {
         // Read now, so that a bad value stops the service before it listens.
         _ = try environment.integer("COMMONS_BCRYPT_COST", default: 11, in: 4...16)
+        // It made whoever registered the address first an admin, with no proof of owning the mailbox.
+        if environment.string("COMMONS_BOOTSTRAP_ADMIN_EMAIL") != nil {
+            throw ConfigurationError(key: "COMMONS_BOOTSTRAP_ADMIN_EMAIL", problem: """
+                is no longer read (registering an address proves nothing); unset it and make admins with \
+                `commons accounts create-admin EMAIL --password-stdin`
+                """)
+        }
         let rotationDays = try environment.integer("COMMONS_SIGNING_KEY_DAYS", default: 30, in: 1...3_650)
         // The keys live beside the log, which the runtime opens: attached once it exists.
         let keys = SigningKeyStore(
@@ -41,8 +47,7 @@ public enum AccountsService {
             let keys = try attached(runtime)
             let commands = try AccountsCommands.live(
                 store: runtime.store, vault: runtime.keyVault, blobs: runtime.blobStore, environment: runtime.configuration.environment, logger: runtime.logger,
-                keys: keys, bootstrapAdminEmail: environment.string("COMMONS_BOOTSTRAP_ADMIN_EMAIL"),
-                waitUntilApplied: { _ = await runtime.waitUntilApplied($0) })
+                keys: keys, waitUntilApplied: { _ = await runtime.waitUntilApplied($0) })
             AccountsAPI(commands: commands, runtime: runtime, keys: keys).addRoutes(to: router)
         }
     }
