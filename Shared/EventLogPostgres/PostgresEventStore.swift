@@ -40,11 +40,38 @@ public final class PostgresEventStore: EventStore {
             configuration: listenConfiguration, channel: channel, changes: changes, logger: logger)
         do {
             try await PostgresMigrations.migrate(client: client, schema: schema, logger: logger)
+            try await Self.refuseTransactionsFromAnotherCluster(client: client, schema: schema, logger: logger)
         } catch {
             clientTask.cancel()
             throw error
         }
         listener.start()
+    }
+
+    /// Refuses a log whose newest stored transaction id is not below the next one this cluster
+    /// will assign. That happens when a log is copied into another cluster with `pg_dump`:
+    /// the ids come along, the new cluster's counter does not, and every new event would sort
+    /// before the stored checkpoints of every reader and never be delivered. Copies that keep
+    /// the counter (a physical backup, a replica promoted) pass; so does `commons events
+    /// export` then `import`, which appends afresh.
+    static func refuseTransactionsFromAnotherCluster(client: PostgresClient, schema: String, logger: Logger) async throws {
+        let query: PostgresQuery = """
+            SELECT (SELECT max(transaction_id) FROM \(unescaped: schema).events)::text,
+                   pg_snapshot_xmax(pg_current_snapshot())::text
+            """
+        var stored: String?
+        var next = ""
+        for try await (newest, counter) in try await client.queryAbandonable(query, logger: logger).decode((String?, String).self) {
+            stored = newest
+            next = counter
+        }
+        guard let stored, let newest = UInt64(stored), let counter = UInt64(next), newest >= counter else { return }
+        throw PostgresEventStoreError("""
+            the log in schema \(schema) holds events of transaction \(newest), but this PostgreSQL cluster has only reached \(counter): \
+            it was copied from another cluster (pg_dump/pg_restore?), and new events would sort before those already read and never \
+            be delivered. Move a log with `commons events export` and `commons events import`, or a physical copy of the cluster \
+            (pg_basebackup, a promoted replica); see the README, "Moving a log"
+            """)
     }
 
     /// Makes one connection and closes it, before the pool starts: a server that refuses us

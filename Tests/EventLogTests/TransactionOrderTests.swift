@@ -1,0 +1,32 @@
+import EventLog
+@testable import EventLogPostgres
+import EventLogTestSupport
+import Foundation
+import PostgresNIO
+import Testing
+
+/// A log copied from another cluster carries transaction ids this cluster has not reached.
+@Suite("PostgreSQL log moved between clusters")
+struct TransactionOrderTests {
+    @Test("a log whose stored transaction ids are ahead of the cluster is refused at start, with what to do; a normal log opens")
+    func refusesIdsFromAnotherCluster() async throws {
+        var configuration = try PostgresEventStoreConfiguration(url: try Backend.postgresURL())
+        configuration.schema = "t_" + UUID().uuidString.prefix(8).lowercased()
+        let store = try await PostgresEventStore(configuration: configuration)
+        _ = try await store.append(to: "moved-1", expected: .noStream, events: [testEvent("BeforeTheMove")])
+        await store.shutdown()
+
+        // Reopening the same log is fine.
+        let again = try await PostgresEventStore(configuration: configuration)
+        // As pg_restore into a younger cluster leaves it: ids a million transactions ahead.
+        try await again.client.query("""
+            UPDATE \(unescaped: configuration.schema).events
+            SET transaction_id = ((pg_snapshot_xmax(pg_current_snapshot())::text::bigint + 1000000)::text)::xid8
+            """)
+        await again.shutdown()
+
+        let error = await #expect(throws: PostgresEventStoreError.self) { _ = try await PostgresEventStore(configuration: configuration) }
+        #expect(error?.description.contains("copied from another cluster") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("commons events export") == true)
+    }
+}
