@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import GRDB
+import Logging
 import Synchronization
 
 /// A service's read model: a SQLite file (GRDB, WAL) that one process owns and writes.
@@ -15,21 +16,56 @@ public final class ReadModelDatabase: Sendable {
     private let state: Mutex<(pool: DatabasePool, file: String)>
 
     /// Opens the live file of read model `name` in `directory`, creating and migrating it as needed.
-    public init(directory: URL, name: String, projections: [any Projection]) throws {
+    ///
+    /// A live file that SQLite finds damaged (`file is not a database`, `database disk image
+    /// is malformed`, e.g. after a disk fault) is moved aside, with its `-wal` and `-shm`, as
+    /// `<file>.damaged-<time>` for inspection, logged as critical, and replaced by an empty
+    /// file: the projections then rebuild it from the event log, which holds everything,
+    /// while the service reports not ready.
+    public init(directory: URL, name: String, projections: [any Projection],
+                logger: Logger = Logger(label: "commons.readmodel")) throws {
         self.directory = directory
         self.name = name
         self.projections = projections
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let pointer = directory.appendingPathComponent("\(name).current")
-        let file: String
+        var file: String
         if let current = try? String(contentsOf: pointer, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), !current.isEmpty {
             file = current
         } else {
             file = "\(name).sqlite"
             try Self.writePointer(pointer, to: file)
         }
-        let pool = try Self.open(path: directory.appendingPathComponent(file).path, projections: projections)
+        let pool: DatabasePool
+        do {
+            pool = try Self.open(path: directory.appendingPathComponent(file).path, projections: projections)
+        } catch let error as DatabaseError where Self.isDamage(error) {
+            let kept = try Self.moveAside(directory.appendingPathComponent(file))
+            let fresh = URL(fileURLWithPath: Self.newFilePath(directory: directory, name: name)).lastPathComponent
+            logger.critical("read model damaged; moved aside and rebuilding from the event log", metadata: [
+                "file": "\(file)", "error": "\(error.message ?? "\(error.resultCode)")", "keptAs": "\(kept)", "rebuildingInto": "\(fresh)",
+            ])
+            file = fresh
+            pool = try Self.open(path: directory.appendingPathComponent(file).path, projections: projections)
+            try Self.writePointer(pointer, to: file)
+        }
         state = Mutex((pool, file))
+    }
+
+    /// Whether SQLite's error says the file itself is damaged (not busy, not full, not missing).
+    static func isDamage(_ error: DatabaseError) -> Bool {
+        error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
+    }
+
+    /// Renames a damaged file and its `-wal` and `-shm` to `<file>.damaged-<time>…`; returns the new name of the file.
+    private static func moveAside(_ file: URL) throws -> String {
+        let kept = "\(file.lastPathComponent).damaged-\(Int(Date().timeIntervalSince1970 * 1000))"
+        for suffix in ["", "-wal", "-shm"] {
+            let from = file.path + suffix
+            guard FileManager.default.fileExists(atPath: from) else { continue }
+            try FileManager.default.moveItem(atPath: from, toPath: file.deletingLastPathComponent().appendingPathComponent(kept + suffix).path)
+        }
+        return kept
     }
 
     /// The pool of the live file. Take it once per request and use it throughout.
@@ -40,6 +76,10 @@ public final class ReadModelDatabase: Sendable {
 
     /// A path for a new file to rebuild into, beside the live one.
     public func newFilePath() -> String {
+        Self.newFilePath(directory: directory, name: name)
+    }
+
+    private static func newFilePath(directory: URL, name: String) -> String {
         let stamp = Int(Date().timeIntervalSince1970 * 1000)
         return directory.appendingPathComponent("\(name).\(stamp).sqlite").path
     }

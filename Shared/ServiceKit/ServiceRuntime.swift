@@ -24,7 +24,7 @@ public final class ServiceRuntime: Sendable {
         self.store = InstrumentedEventStore(store, service: configuration.service)
         self.logger = logger
         let readModel = try ReadModelDatabase(
-            directory: URL(fileURLWithPath: configuration.dataDirectory), name: configuration.service, projections: projections)
+            directory: URL(fileURLWithPath: configuration.dataDirectory), name: configuration.service, projections: projections, logger: logger)
         self.readModel = readModel
         runners = projections.map {
             ProjectionRunner(store: store, database: readModel, projection: $0, logger: logger)

@@ -38,6 +38,38 @@ struct ReplicaTopologyTests {
         #expect(try await direct.geo.countListings(.nearby(lat: crowd.place.lat, lon: crowd.place.lon, radius: 5)) == posted.count)
     }
 
+    @Test("a replica of each service whose read-model file is damaged keeps it aside, rebuilds from the log, reports ready only then, and agrees with the other")
+    func damagedReadModels() async throws {
+        let topology = try Topology.running()
+        try topology.require(.accounts, .listings, .geoSearch, .donations, .shoppingLists)
+        let crowd = try await Crowd(topology)
+        let posted = try await crowd.post().value
+        for (n, service) in Topology.Service.allCases.enumerated() {
+            try await topology.kill(service, replica: 1)
+            let data = topology.runDirectory.appendingPathComponent("data/\(service.rawValue)-2")
+            let live = try String(contentsOf: data.appendingPathComponent("\(service.rawValue).current"), encoding: .utf8)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            // A disk fault: half the services lose the file's header ("file is not a database"), the
+            // others keep it but lose the schema page behind it ("database disk image is malformed").
+            try Self.damage(data.appendingPathComponent(live), at: n.isMultiple(of: 2) ? 0..<100 : 100..<4_096)
+            try await topology.restart(service, replica: 1)
+            let kept = try FileManager.default.contentsOfDirectory(atPath: data.path).filter { $0.hasPrefix("\(live).damaged-") }
+            #expect(!kept.isEmpty, "\(service.rawValue): the damaged file is kept for inspection")
+            #expect(topology.tail(service, replica: 1, lines: 200).contains("read model damaged"), "\(service.rawValue) says so loudly")
+        }
+        try await crowd.expectReplicasAgree(on: posted)
+    }
+
+    /// Overwrites `bytes` of a SQLite file with garbage and drops its WAL, whose pages would
+    /// otherwise stand in for the damaged ones.
+    private static func damage(_ file: URL, at bytes: Range<Int>) throws {
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file.path + suffix) }
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.seek(toOffset: UInt64(bytes.lowerBound))
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: bytes.count))
+        try handle.close()
+    }
+
     @Test("PostgreSQL stopped for 4 s while 4 people post through the gateway: every replica reports not ready, every post lands once, and all recover unaided")
     func postgresRestarted() async throws {
         let topology = try Topology.running()
