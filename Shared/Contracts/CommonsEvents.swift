@@ -16,6 +16,7 @@ public enum CommonsEvents {
         catalog.register(RoleChanged.self)
         catalog.register(AccountDeleted.self)
         catalog.register(SignInFailed.self)
+        catalog.register(SignInAttempted.self)
         catalog.register(SignInSucceeded.self)
         catalog.register(SessionStarted.self)
         catalog.register(SessionOpened.self)

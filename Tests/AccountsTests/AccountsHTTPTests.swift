@@ -63,6 +63,19 @@ struct AccountsHTTPTests {
         }
     }
 
+    @Test("20 wrong passwords at once: only the five free attempts reach the password check, the rest wait", arguments: Backend.allCases)
+    func concurrentWrongPasswords(backend: Backend) async throws {
+        try await AccountsHarness(backend: backend).test { client in
+            _ = try await client.register("burst@example.org")
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for _ in 0..<20 { group.addTask { try await client.signIn("burst@example.org", password: "wrong wrong wrong").status } }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .unauthorized }.count == 5, "\(statuses)")
+            #expect(statuses.filter { $0 == .tooManyRequests }.count == 15, "\(statuses)")
+        }
+    }
+
     @Test("refresh rotates the token; reusing an old one ends the whole session", arguments: Backend.allCases)
     func refreshRotation(backend: Backend) async throws {
         try await AccountsHarness(backend: backend).test { client in

@@ -61,6 +61,7 @@ public extension SignInLockout {
         events.reduce(into: SignInLockout()) { lockout, event in
             switch event {
             case let failed as SignInFailed: lockout = lockout.recordingFailure(at: failed.at)
+            case let attempted as SignInAttempted: lockout = lockout.recordingFailure(at: attempted.at)
             case is SignInSucceeded: lockout = SignInLockout()
             default: break
             }

@@ -99,25 +99,37 @@ struct AccountsCommands: Sendable {
             try await hasher.verifyAgainstNothing(password)
             throw AccountsError.invalidCredentials
         }
-        let (attempts, attemptsVersion) = try await Streams.load(Streams.signIn(accountId), from: store)
-        let lockout = SignInLockout.replay(attempts)
-        if let until = lockout.lockedUntil(now: now) { throw AccountsError.lockedOut(until: until) }
+        try await reserveSignInAttempt(accountId, metadata: metadata, now: now)
         let account = AccountState.replay(try await Streams.load(Streams.account(accountId), from: store).events)
         guard !account.isDeleted, let sealedHash = account.passwordHash,
               let hash = try await sealer.open(sealedHash, as: String.self), try await hasher.verify(password, hash: hash)
         else {
             if account.isDeleted { try await hasher.verifyAgainstNothing(password) }
-            _ = try await store.append(to: Streams.signIn(accountId), expected: .any, events: [
-                try EventCatalog.encode(SignInFailed(accountId: accountId, at: now), metadata: metadata),
-            ])
-            throw AccountsError.invalidCredentials
+            throw AccountsError.invalidCredentials  // the reserved attempt stays counted as a failure
         }
-        if lockout.failures > 0 {
-            _ = try await store.append(to: Streams.signIn(accountId), expected: .exact(attemptsVersion), events: [
-                try EventCatalog.encode(SignInSucceeded(accountId: accountId, at: now), metadata: metadata),
-            ])
-        }
+        _ = try await store.append(to: Streams.signIn(accountId), expected: .any, events: [
+            try EventCatalog.encode(SignInSucceeded(accountId: accountId, at: now), metadata: metadata),
+        ])
         return try await startSession(accountId: accountId, role: Identity.Role(rawValue: account.role) ?? .member, device: device, metadata: metadata, now: now)
+    }
+
+    /// Counts a sign-in attempt before its password is checked (``SignInAttempted``), at the
+    /// stream's exact version: attempts racing each other take turns, and each checks the
+    /// lockout with every earlier one counted. Throws `lockedOut` when sign-in must wait.
+    private func reserveSignInAttempt(_ accountId: UUID, metadata: EventMetadata, now: Date) async throws {
+        for _ in 0..<50 {
+            let (attempts, version) = try await Streams.load(Streams.signIn(accountId), from: store)
+            if let until = SignInLockout.replay(attempts).lockedUntil(now: now) { throw AccountsError.lockedOut(until: until) }
+            do {
+                _ = try await store.append(to: Streams.signIn(accountId), expected: version == 0 ? .noStream : .exact(version), events: [
+                    try EventCatalog.encode(SignInAttempted(accountId: accountId, at: now), metadata: metadata),
+                ])
+                return
+            } catch EventStoreError.wrongExpectedVersion {
+                continue  // another attempt went first: look at the lockout again
+            }
+        }
+        throw AccountsError.lockedOut(until: now.addingTimeInterval(1))
     }
 
     func accountId(for email: EmailAddress) async throws -> UUID? {

@@ -98,9 +98,25 @@ public struct AccountDeleted: EventContract, Equatable {
 }
 
 /// A sign-in failed for a known account; repeated failures lock sign-in with back-off.
-/// Stream: `signin-<accountId>`.
+/// Stream: `signin-<accountId>`. Written before attempts were reserved (see
+/// ``SignInAttempted``); still counted when replayed.
 public struct SignInFailed: EventContract, Equatable {
     public static let eventType = "SignInFailed"
+    public var accountId: UUID
+    public var at: Date
+
+    public init(accountId: UUID, at: Date) {
+        self.accountId = accountId
+        self.at = at
+    }
+}
+
+/// A sign-in to a known account began, before its password was checked: the attempt counts
+/// as a failure until a ``SignInSucceeded`` follows. Appended at the stream's exact version,
+/// so concurrent attempts take turns and each sees the ones before it: a burst of wrong
+/// passwords cannot all pass the lockout before any is counted. Stream: `signin-<accountId>`.
+public struct SignInAttempted: EventContract, Equatable {
+    public static let eventType = "SignInAttempted"
     public var accountId: UUID
     public var at: Date
 
