@@ -14,10 +14,12 @@ run: build
 test:
 	scripts/with-postgres.sh swift test
 
-## Measures the event log on a throwaway PostgreSQL, then accounts and geo-search, in release mode.
+## Measures the event log on a throwaway PostgreSQL, then accounts, geo-search, photos and
+## the whole topology (every service behind nginx, one and two replicas), in release mode.
 bench:
-	swift build -c release --product commons
+	swift build -c release
 	COMMONS_TEST_POSTGRES_OPTIONS="$(BENCH_POSTGRES_OPTIONS)" scripts/with-postgres.sh sh -c '.build/release/commons bench eventlog --postgres "$$COMMONS_TEST_POSTGRES_URL"'
 	.build/release/commons bench accounts
 	.build/release/commons bench geo-search
 	.build/release/commons bench images
+	.build/release/commons bench topology
