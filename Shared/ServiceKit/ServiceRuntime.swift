@@ -18,6 +18,8 @@ public final class ServiceRuntime: Sendable {
     /// First answers to `Idempotency-Key` requests, shared by every replica.
     public let idempotency: any IdempotencyRecords
     public let logger: Logger
+    /// Signed-in callers' live streams: capped per account, ended with their session.
+    public let streams = SessionStreams()
 
     init(configuration: ServiceConfiguration, store: any EventStore, projections: [any Projection], logger: Logger) throws {
         self.configuration = configuration

@@ -22,6 +22,43 @@ struct LiveAndPrivacyTests {
         }
     }
 
+    @Test("an account holds at most 8 live streams in a process (the 9th gets 429), and every stream of a session ends once it is revoked")
+    func streamsCapAndRevocation() async throws {
+        try await ShoppingListsHarness().test { client in
+            let ada = try await client.account()
+            let list = try await client.list("Party", by: ada)
+            let session = UUID()
+            let (signer, kid) = try await client.ring.signer()
+            let token = try await signer.sign(AccessTokenClaims(accountId: ada.id, sessionId: session, role: .member, issuedAt: Date(), lifetime: 900),
+                                              kid: .init(string: kid))
+            let bearer: [HTTPField.Name: String] = [.authorization: "Bearer \(token)"]
+            let streams = Task {
+                try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                    for _ in 0..<8 { group.addTask { try await client.call(.get, "/v1/lists/\(list.key)/events", headers: bearer).status } }
+                    return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+                }
+            }
+            let deadline = ContinuousClock.now + .seconds(20)
+            while client.runtime.streams.count(of: ada.id) < 8, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            let ninth = try await client.call(.get, "/v1/lists/\(list.key)/events", headers: bearer)
+            #expect(ninth.status == .tooManyRequests)
+            #expect(ninth.json["type"] as? String == "https://commons.example/problems/too-many-streams")
+
+            // Signed out: the open streams end by themselves, as a request with the token would be refused.
+            _ = try await client.store.append(to: "session-\(session.uuidString.lowercased())", expected: .any, events: [
+                try EventCatalog.encode(SessionRevoked(sessionId: session, accountId: ada.id, reason: "signed out", at: Date())),
+            ])
+            let ended = try await withThrowingTaskGroup(of: [HTTPResponse.Status]?.self) { group in
+                group.addTask { try await streams.value }
+                group.addTask { try await Task.sleep(for: .seconds(20)); return nil }
+                defer { group.cancelAll() }
+                return try await group.next() ?? nil
+            }
+            #expect(ended == Array(repeating: .ok, count: 8), "every stream ended within 20 s of the revocation")
+            #expect(client.runtime.streams.count(of: ada.id) == 0)
+        }
+    }
+
     @Test("live changes as server-sent events: collaborators see each change as it happens and resume after Last-Event-ID",
           arguments: Backend.allCases)
     func liveChanges(backend: Backend) async throws {

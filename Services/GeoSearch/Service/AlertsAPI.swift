@@ -113,7 +113,8 @@ struct AlertsAPI: Sendable {
     /// `GET /v1/alerts/stream`: matches as server-sent events (`event: match`, the match's id
     /// as the event id), from `Last-Event-ID` when a client resumes, else from the read marker.
     private func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let owner = try context.requireIdentity().accountId
+        let identity = try context.requireIdentity()
+        let owner = identity.accountId
         let resumeFrom = try request.lastEventID.map { text in
             guard let checkpoint = Checkpoint(text) else {
                 throw Problem.malformed("Last-Event-ID is not an id this stream sent.", errors: ["Last-Event-ID": ["is not a match id"]])
@@ -122,7 +123,7 @@ struct AlertsAPI: Sendable {
         }
         let matcher = matcher
         let runtime = runtime
-        return .serverSentEvents { sink in
+        return try runtime.sessionEvents(for: identity) { sink in
             var after = resumeFrom
             var applied = Self.applied(runtime)
             var quietSince = ContinuousClock.now

@@ -44,10 +44,12 @@ public struct ServerSentEvent: Sendable, Hashable {
 /// connection alive through proxies that close idle ones.
 public struct ServerSentEventSink {
     fileprivate var writer: any ResponseBodyWriter
+    fileprivate var end: StreamEnd?
 
     /// False once the server has begun a graceful shutdown (the client then reconnects to
-    /// another replica with its `Last-Event-ID`) or the request's task was cancelled.
-    public var isOpen: Bool { !Task.isShuttingDownGracefully && !Task.isCancelled }
+    /// another replica with its `Last-Event-ID`), the request's task was cancelled, or the
+    /// stream's session ended (see `ServiceRuntime.sessionEvents`).
+    public var isOpen: Bool { !Task.isShuttingDownGracefully && !Task.isCancelled && !(end?.isSet ?? false) }
 
     /// Sends one event; throws once the client has gone, which ends the producer.
     public mutating func send(_ event: ServerSentEvent) async throws {
@@ -69,13 +71,20 @@ extension Response {
         retryMilliseconds: Int = 3_000,
         _ produce: @escaping @Sendable (inout ServerSentEventSink) async throws -> Void
     ) -> Response {
+        serverSentEvents(retryMilliseconds: retryMilliseconds, ending: nil, produce)
+    }
+
+    static func serverSentEvents(
+        retryMilliseconds: Int = 3_000, ending end: StreamEnd?,
+        _ produce: @escaping @Sendable (inout ServerSentEventSink) async throws -> Void
+    ) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream; charset=utf-8"
         headers[.cacheControl] = "no-store"
         headers[HTTPField.Name("X-Accel-Buffering")!] = "no"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             try await writer.write(ByteBuffer(string: "retry: \(retryMilliseconds)\n\n"))
-            var sink = ServerSentEventSink(writer: writer)
+            var sink = ServerSentEventSink(writer: writer, end: end)
             do {
                 try await produce(&sink)
             } catch is CancellationError {

@@ -38,7 +38,7 @@ extension ShoppingListsAPI {
             guard try await watchable(listId, by: identity.accountId) else { throw ShoppingListError.listNotFound.problem }
             let store = runtime.store
             let stream = ShoppingStreams.list(listId)
-            return Response.serverSentEvents { sink in
+            return try runtime.sessionEvents(for: identity) { sink in
                 var sent = resumeAfter
                 let history = try await store.read(stream: stream)
                 var watch = ListWatch(
@@ -46,7 +46,7 @@ extension ShoppingListsAPI {
                     watcher: identity.accountId)
                 var stateVersion = history.last?.version ?? 0
                 var quietSince = ContinuousClock.now
-                while !Task.isCancelled {
+                while sink.isOpen {
                     if let until, sent >= until { return }
                     let seen = store.changes.generation
                     let fresh = try await store.read(stream: stream, from: sent + 1, direction: .forwards, limit: 500)
