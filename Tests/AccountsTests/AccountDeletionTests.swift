@@ -1,3 +1,4 @@
+import Contracts
 import Crypto
 import EventLog
 import EventLogTestSupport
@@ -16,6 +17,46 @@ struct AccountDeletionTests {
             if let data = FileManager.default.contents(atPath: (directory as NSString).appendingPathComponent(file)) { all.append(data) }
         }
         return all
+    }
+
+    @Test("deleting needs a sign-in within 10 minutes: a session begun an hour ago, however fresh its token, gets 403")
+    func recentSignIn() async throws {
+        try await AccountsHarness().test { client in
+            let tokens = try await client.register("old.session@example.org")
+            // A session of the same account signed in an hour ago, refreshed just now.
+            let secret = "an-hour-old-session-secret"
+            let session = UUID()
+            let startedAt = Date().addingTimeInterval(-3_600)
+            _ = try await client.runtime.store.append(to: "session-\(session.uuidString.lowercased())", expected: .noStream, events: [
+                try EventCatalog.encode(SessionStarted(sessionId: session, accountId: tokens.accountId, device: "old phone",
+                                                       refreshTokenHash: SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined(),
+                                                       startedAt: startedAt)),
+            ])
+            let refreshed = try await client.call(.post, "/v1/sessions/refresh", json: ["refreshToken": "\(session.uuidString.lowercased()).\(secret)"])
+            #expect(refreshed.status == .ok, "\(refreshed.text)")
+            let old = try refreshed.decode(AccountsHarness.Tokens.self)
+            let refused = try await client.call(.delete, "/v1/me", token: old.accessToken)
+            #expect(refused.status == .forbidden)
+            #expect(refused.json["type"] as? String == "https://commons.example/problems/reauthentication-required")
+            #expect(try await client.call(.get, "/v1/me", token: old.accessToken).status == .ok, "nothing was deleted")
+            #expect(try await client.call(.delete, "/v1/me", token: tokens.accessToken).status == .noContent, "a fresh sign-in may")
+        }
+    }
+
+    @Test("a deletion cut off after the key was destroyed is finished by the retry, not answered 404", arguments: Backend.allCases)
+    func retryAfterKeyDestroyed(backend: Backend) async throws {
+        try await AccountsHarness(backend: backend).test { client in
+            let email = "half.deleted@example.org"
+            let tokens = try await client.register(email)
+            // The first try got as far as the key, then its process died.
+            try await client.runtime.keyVault.destroyKey(for: tokens.accountId)
+            let retried = try await client.call(.delete, "/v1/me", token: tokens.accessToken)
+            #expect(retried.status == .noContent, "\(retried.text)")
+            let types = try await client.runtime.store.read(stream: "account-\(tokens.accountId.uuidString.lowercased())").map(\.type)
+            #expect(types.last == "AccountDeleted")
+            let position = try #require(retried.headers[.commonsPosition])
+            #expect(try await client.call(.get, "/v1/me", token: tokens.accessToken, headers: [.commonsMinPosition: position]).status == .unauthorized)
+        }
     }
 
     @Test("after deletion no email, phone or name of the account is readable in the log or any read-model file", arguments: Backend.allCases)

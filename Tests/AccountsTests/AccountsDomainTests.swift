@@ -53,14 +53,35 @@ struct AccountsDomainTests {
         #expect(try state.refresh(presentedHash: "h1", newHash: "h2", now: now) == SessionRefreshed(sessionId: session, refreshTokenHash: "h2", at: now))
     }
 
-    @Test("given a rotated session, when an old refresh token is presented, then reuse is detected")
+    @Test("a session ends 30 days after its last refresh, or 90 days after its sign-in however often it is refreshed")
+    func sessionLifetimes() throws {
+        let (session, account) = (UUID(), UUID())
+        let signIn = Date(timeIntervalSince1970: 1_800_000_000)
+        let day: TimeInterval = 86_400
+        let idle = SessionState.replay([
+            SessionStarted(sessionId: session, accountId: account, device: "phone", refreshTokenHash: "h1", startedAt: signIn),
+        ])
+        #expect(try idle.refresh(presentedHash: "h1", newHash: "h2", now: signIn.addingTimeInterval(29 * day)).refreshTokenHash == "h2")
+        #expect(throws: AccountsError.sessionEnded) { try idle.refresh(presentedHash: "h1", newHash: "h2", now: signIn.addingTimeInterval(31 * day)) }
+
+        var busy = idle
+        for week in 1...12 { busy.evolve(SessionRefreshed(sessionId: session, refreshTokenHash: "w\(week)", at: signIn.addingTimeInterval(Double(week) * 7 * day))) }
+        #expect(try busy.refresh(presentedHash: "w12", newHash: "n", now: signIn.addingTimeInterval(85 * day)).refreshTokenHash == "n")
+        #expect(throws: AccountsError.sessionEnded) { try busy.refresh(presentedHash: "w12", newHash: "n", now: signIn.addingTimeInterval(91 * day)) }
+        #expect(idle.isRecentSignIn(now: signIn.addingTimeInterval(9 * 60)))
+        #expect(!idle.isRecentSignIn(now: signIn.addingTimeInterval(11 * 60)))
+    }
+
+    @Test("given a rotated session, when the replaced token is presented: within 30 s a race (superseded), later reuse")
     func refreshReuse() {
         let (session, account) = (UUID(), UUID())
+        let rotatedAt = Date(timeIntervalSince1970: 1_800_000_000)
         let state = SessionState.replay([
-            SessionStarted(sessionId: session, accountId: account, device: "phone", refreshTokenHash: "h1", startedAt: Date()),
-            SessionRefreshed(sessionId: session, refreshTokenHash: "h2", at: Date()),
+            SessionStarted(sessionId: session, accountId: account, device: "phone", refreshTokenHash: "h1", startedAt: rotatedAt.addingTimeInterval(-60)),
+            SessionRefreshed(sessionId: session, refreshTokenHash: "h2", at: rotatedAt),
         ])
-        #expect(throws: AccountsError.refreshTokenReused) { try state.refresh(presentedHash: "h1", newHash: "h3", now: Date()) }
+        #expect(throws: AccountsError.refreshSuperseded) { try state.refresh(presentedHash: "h1", newHash: "h3", now: rotatedAt.addingTimeInterval(5)) }
+        #expect(throws: AccountsError.refreshTokenReused) { try state.refresh(presentedHash: "h1", newHash: "h3", now: rotatedAt.addingTimeInterval(31)) }
         #expect(throws: AccountsError.sessionNotFound) { try state.refresh(presentedHash: "never", newHash: "h3", now: Date()) }
         #expect(state.revoke(reason: "reuse", now: Date())?.sessionId == session)
     }

@@ -76,16 +76,23 @@ struct AccountsHTTPTests {
         }
     }
 
-    @Test("refresh rotates the token; reusing an old one ends the whole session", arguments: Backend.allCases)
+    @Test("refresh rotates the token; the token just replaced gets 409 (a race); reusing an older one ends the whole session", arguments: Backend.allCases)
     func refreshRotation(backend: Backend) async throws {
         try await AccountsHarness(backend: backend).test { client in
             let tokens = try await client.register("hopper@example.org")
             let rotated = try await client.call(.post, "/v1/sessions/refresh", json: ["refreshToken": tokens.refreshToken])
             #expect(rotated.status == .ok)
-            let next = try rotated.decode(AccountsHarness.Tokens.self)
-            #expect(next.refreshToken != tokens.refreshToken)
-            #expect(next.sessionId == tokens.sessionId)
-            // The old refresh token again: someone has copied it.
+            let first = try rotated.decode(AccountsHarness.Tokens.self)
+            #expect(first.refreshToken != tokens.refreshToken)
+            #expect(first.sessionId == tokens.sessionId)
+            // A second request of the same app refreshing at the same moment: told, not punished.
+            let raced = try await client.call(.post, "/v1/sessions/refresh", json: ["refreshToken": tokens.refreshToken])
+            #expect(raced.status == .conflict)
+            #expect(raced.json["type"] as? String == "https://commons.example/problems/refresh-superseded")
+            let again = try await client.call(.post, "/v1/sessions/refresh", json: ["refreshToken": first.refreshToken])
+            #expect(again.status == .ok, "the session lives on after the race")
+            let next = try again.decode(AccountsHarness.Tokens.self)
+            // A token two rotations old: someone has copied it.
             let reuse = try await client.call(.post, "/v1/sessions/refresh", json: ["refreshToken": tokens.refreshToken])
             #expect(reuse.status == .unauthorized)
             let position = try #require(reuse.headers[.commonsPosition], "the 401 tells where the session ended")

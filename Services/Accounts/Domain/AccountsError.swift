@@ -12,5 +12,10 @@ public enum AccountsError: Error, Equatable, Sendable {
     case sessionEnded
     /// A refresh token was used twice: the session has been revoked.
     case refreshTokenReused
+    /// The refresh token was rotated moments ago by another request (two refreshes racing):
+    /// the session lives on, and the tokens that request got are the ones to use.
+    case refreshSuperseded
+    /// Deleting an account needs a sign-in within ``SessionState/recentAuthentication``.
+    case reauthenticationRequired
     case resetTokenInvalid
 }

@@ -12,6 +12,22 @@ public struct SessionState: Sendable, Equatable {
     public var usedRefreshHashes: Set<String> = []
     public var isRevoked = false
     public var version: Int64 = 0
+    /// When the person signed in (the session began).
+    public var startedAt: Date?
+    /// When a refresh token was last issued (the sign-in or the last refresh).
+    public var lastIssuedAt: Date?
+    /// The token the last refresh rotated away, and when: a race gets ``refreshGrace``.
+    public var previousRefreshHash: String?
+
+    /// A session not refreshed for this long has ended: an app unused for a month signs in again.
+    public static let idleLifetime: TimeInterval = 30 * 86_400
+    /// A session ends this long after its sign-in, however often it is refreshed.
+    public static let absoluteLifetime: TimeInterval = 90 * 86_400
+    /// How long the token a refresh just replaced is answered "superseded" (409) rather than
+    /// taken as stolen: two requests of one app refreshing at once.
+    public static let refreshGrace: TimeInterval = 30
+    /// How recent a sign-in must be to delete the account.
+    public static let recentAuthentication: TimeInterval = 10 * 60
 
     public init() {}
 
@@ -27,9 +43,13 @@ public struct SessionState: Sendable, Equatable {
             accountId = started.accountId
             device = started.device
             currentRefreshHash = started.refreshTokenHash
+            startedAt = started.startedAt
+            lastIssuedAt = started.startedAt
         case let refreshed as SessionRefreshed:
             if let current = currentRefreshHash { usedRefreshHashes.insert(current) }
+            previousRefreshHash = currentRefreshHash
             currentRefreshHash = refreshed.refreshTokenHash
+            lastIssuedAt = refreshed.at
         case is SessionRevoked:
             isRevoked = true
         default:
@@ -37,18 +57,35 @@ public struct SessionState: Sendable, Equatable {
         }
     }
 
-    /// Decides what presenting a refresh token does: rotate it, or — when it is one that
-    /// was already rotated away — end the whole session, because someone else has it.
+    /// Decides what presenting a refresh token does: rotate it; refuse it when the session
+    /// has outlived ``idleLifetime`` or ``absoluteLifetime``; answer "superseded" when it is
+    /// the token rotated away within the last ``refreshGrace`` (a race, not a theft); and
+    /// for any older rotated token end the whole session, because someone else has it.
     public func refresh(presentedHash: String, newHash: String, now: Date) throws -> SessionRefreshed {
         guard let sessionId, accountId != nil else { throw AccountsError.sessionNotFound }
-        guard !isRevoked else { throw AccountsError.sessionEnded }
+        guard !isRevoked, !hasExpired(now: now) else { throw AccountsError.sessionEnded }
         if presentedHash == currentRefreshHash {
             return SessionRefreshed(sessionId: sessionId, refreshTokenHash: newHash, at: now)
+        }
+        if presentedHash == previousRefreshHash, let lastIssuedAt, now.timeIntervalSince(lastIssuedAt) <= Self.refreshGrace {
+            throw AccountsError.refreshSuperseded
         }
         if usedRefreshHashes.contains(presentedHash) {
             throw AccountsError.refreshTokenReused
         }
         throw AccountsError.sessionNotFound
+    }
+
+    /// Whether the session has outlived its idle or its absolute lifetime at `now`.
+    public func hasExpired(now: Date) -> Bool {
+        guard let startedAt, let lastIssuedAt else { return false }
+        return now.timeIntervalSince(lastIssuedAt) > Self.idleLifetime || now.timeIntervalSince(startedAt) > Self.absoluteLifetime
+    }
+
+    /// Whether the person signed in to this session within ``recentAuthentication`` of `now`.
+    public func isRecentSignIn(now: Date) -> Bool {
+        guard let startedAt else { return false }
+        return now.timeIntervalSince(startedAt) <= Self.recentAuthentication
     }
 
     /// The event that ends this session, if it is still live.

@@ -296,23 +296,36 @@ struct AccountsCommands: Sendable {
     /// Deletes the account: deletes its photos, records the deletion, ends its sessions,
     /// gives its email back, and destroys its personal-data key, which makes its personal
     /// data unreadable everywhere.
+    /// Refuses unless `session` began (its sign-in) within ``SessionState/recentAuthentication``:
+    /// a phone left unlocked, or a stolen refresh token, cannot delete the account.
+    func requireRecentSignIn(_ session: UUID, now: Date = Date()) async throws {
+        let state = SessionState.replay(try await Streams.load(Streams.session(session), from: store).events)
+        guard state.isRecentSignIn(now: now) else { throw AccountsError.reauthenticationRequired }
+    }
+
+    /// Deletes the account, in an order that a retry after a crash at any step finishes:
+    /// photos, then the email (released while its address is still readable), then the key
+    /// that seals the personal data, and only then `AccountDeleted` and the sessions. A retry
+    /// that finds the key already gone goes straight on to the rest.
     func delete(accountId: UUID, metadata: EventMetadata, now: Date = Date()) async throws -> Checkpoint {
-        let (account, personal) = try await profile(of: accountId)
-        // First, while the account still answers: a failure here leaves it whole to retry.
+        let account = try AccountState.replay(try await Streams.load(Streams.account(accountId), from: store).events).requireActive()
         // Pictures someone else uploaded too stay theirs.
         _ = try await blobs.removeOwner(accountId)
+        // Nil when a first try destroyed the key already; it released the email before that.
+        if let sealed = account.personal, let personal = try await sealer.open(sealed, as: PersonalData.self) {
+            let emailStream = Streams.email(personal.email)
+            let (reservations, version) = try await Streams.load(emailStream, from: store)
+            if (reservations.last as? EmailReserved)?.accountId == accountId {
+                _ = try await store.append(to: emailStream, expected: .exact(version), events: [
+                    try EventCatalog.encode(EmailReleased(accountId: accountId), metadata: metadata),
+                ])
+            }
+        }
+        try await vault.destroyKey(for: accountId)
         var last = try await store.append(to: Streams.account(accountId), expected: .exact(account.version), events: [
             try EventCatalog.encode(AccountDeleted(accountId: accountId, deletedAt: now), metadata: metadata),
         ]).checkpoint
         if let revoked = try await revokeSessions(of: accountId, except: nil, reason: "account deleted", metadata: metadata) { last = revoked }
-        let emailStream = Streams.email(personal.email)
-        let (reservations, version) = try await Streams.load(emailStream, from: store)
-        if (reservations.last as? EmailReserved)?.accountId == accountId {
-            last = try await store.append(to: emailStream, expected: .exact(version), events: [
-                try EventCatalog.encode(EmailReleased(accountId: accountId), metadata: metadata),
-            ]).checkpoint
-        }
-        try await vault.destroyKey(for: accountId)
         return last
     }
 }

@@ -67,6 +67,11 @@ extension AccountsError {
         case .sessionNotFound: .unauthorized("This refresh token is not valid.")
         case .sessionEnded: .unauthorized("This session has ended; sign in again.")
         case .refreshTokenReused: .unauthorized("This refresh token was used already; the session has been ended to protect you.")
+        case .refreshSuperseded:
+            .conflict("Another request refreshed this session a moment ago; use the tokens it received.", type: "refresh-superseded")
+        case .reauthenticationRequired:
+            Problem(.forbidden, type: "reauthentication-required",
+                    detail: "Deleting an account needs a recent sign-in: sign in again, then delete within 10 minutes.")
         case .resetTokenInvalid:
             Problem(.badRequest, type: "invalid-reset-token", detail: "This reset code is invalid, used or expired; ask for a new one.")
         }

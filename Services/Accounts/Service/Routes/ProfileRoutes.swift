@@ -80,7 +80,10 @@ extension AccountsAPI {
         }
         router.delete("/v1/me") { _, context in
             let identity = try context.requireIdentity()
-            let position = try await run { try await commands.delete(accountId: identity.accountId, metadata: context.eventMetadata) }
+            let position = try await run {
+                try await commands.requireRecentSignIn(identity.sessionId)
+                return try await commands.delete(accountId: identity.accountId, metadata: context.eventMetadata)
+            }
             return await settled(position)
         }
         router.get("/v1/users/{id}") { _, context in
