@@ -467,6 +467,17 @@ package actor Topology {
         try await cluster.resume()
     }
 
+    /// The process id of each service process (by log name), to tell a restart from a survivor.
+    package func processIDs() -> [String: Int32] {
+        switch gateway {
+        case .nginx:
+            return children.reduce(into: [:]) { ids, child in if child.value.isRunning { ids[child.key.name] = child.value.processIdentifier } }
+        case .commonsUp:
+            guard let up = gatewayProcess?.processIdentifier else { return [:] }
+            return Service.allCases.reduce(into: [:]) { ids, service in ids[service.rawValue] = Self.child(of: up, named: service.rawValue) }
+        }
+    }
+
     /// Each process's `/health/ready` status now (nil when it does not answer), asked at once.
     package func readiness() async -> [String: Int?] {
         let targets = Service.allCases.filter(started.contains).flatMap(instances)
