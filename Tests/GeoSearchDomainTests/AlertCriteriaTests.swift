@@ -52,6 +52,7 @@ struct NearestSearchTests {
         #expect(NearestSearch.firstRadius(queryRadius: 400, cursorDistance: nil) == 50)
         #expect(NearestSearch.firstRadius(queryRadius: 30, cursorDistance: nil) == 30)
         #expect(NearestSearch.firstRadius(queryRadius: 5_000, cursorDistance: 2_000) == 2_500)
+        #expect(NearestSearch.firstRadius(queryRadius: 20_000_000, cursorDistance: nil) == 2_000, "a whole-Earth radius starts at a neighbourhood")
         #expect(NearestSearch.nextRadius(after: 100, found: 0, needed: 21, queryRadius: 5_000) == 400)
         #expect(NearestSearch.nextRadius(after: 100, found: 20, needed: 21, queryRadius: 5_000) == 200)
         let scaled = NearestSearch.nextRadius(after: 100, found: 1, needed: 25, queryRadius: 5_000)

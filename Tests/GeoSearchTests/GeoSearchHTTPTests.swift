@@ -106,6 +106,25 @@ struct GeoSearchHTTPTests {
         }
     }
 
+    @Test("a search that would read more listings than COMMONS_SEARCH_SCAN_LIMIT gets 422; a nearest-first page nearby does not")
+    func scanLimit() async throws {
+        try await GeoSearchHarness(settings: ["COMMONS_SEARCH_SCAN_LIMIT": "100"]).test { client in
+            var last = ""
+            for index in 0..<150 {
+                last = try await client.post(at: Coordinate(lat: 37.70 + Double(index) * 0.001, lon: -122.42))
+            }
+            for uri in ["/v1/area/listings?swLat=-90&swLon=-180&neLat=90&neLon=180", "/v1/nearby/listings?\(Self.sf)&radius=20000&count=true",
+                        "/v1/nearby/listings?\(Self.sf)&radius=20000&sort=recent"] {
+                let refused = try await client.get(uri, after: last)
+                #expect(refused.status == .unprocessableContent, "\(uri): \(refused.text)")
+                #expect(refused.json["type"] as? String == "https://commons.example/problems/query-too-broad")
+            }
+            // Nearest first stops growing its circle once the page is full: far below the limit.
+            #expect(try await client.items("/v1/nearby/listings?\(Self.sf)&radius=20000&limit=20", after: last).count == 20)
+            #expect(try await client.get("/v1/nearby/listings?\(Self.sf)&radius=1&count=true", after: last).status == .ok)
+        }
+    }
+
     @Test("25 listings in pages of 10: each exactly once, in order; count=true", arguments: Backend.allCases)
     func paging(backend: Backend) async throws {
         try await GeoSearchHarness(backend: backend).test { client in
@@ -252,7 +271,7 @@ struct GeoSearchHTTPTests {
     @Test("every route is in the OpenAPI document")
     func openAPI() async throws {
         try await GeoSearchHarness().test { client in
-            #expect(Set(client.routes) == GeoSearchService.definition().openAPI.documentedRoutes)
+            #expect(Set(client.routes) == (try GeoSearchService.definition()).openAPI.documentedRoutes)
             let reply = try await client.get("/openapi.json")
             #expect(reply.status == .ok)
             let paths = reply.json["paths"] as? [String: Any] ?? [:]

@@ -16,7 +16,11 @@ struct GeoSearchHarness {
     let log: TestLog
     let dataDirectory: String
 
-    init(backend: Backend = .sqlite) async throws {
+    /// The service's own settings (e.g. `COMMONS_SEARCH_SCAN_LIMIT`).
+    var settings: [String: String] = [:]
+
+    init(backend: Backend = .sqlite, settings: [String: String] = [:]) async throws {
+        self.settings = settings
         log = try await backend.makeLog()
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("commons-geo-\(UUID().uuidString)").path
     }
@@ -28,7 +32,8 @@ struct GeoSearchHarness {
         configuration.readYourWritesPatience = .seconds(15)
         let ring = SigningKeyRing.generate()
         let (application, runtime, routes) = try await ServiceApp.build(
-            GeoSearchService.definition(), configuration: configuration, store: log.store, publicKeys: LocalPublicKeySource { ring })
+            try GeoSearchService.definition(environment: EnvironmentVariables(settings)), configuration: configuration, store: log.store,
+            publicKeys: LocalPublicKeySource { ring })
         let store = log.store
         try await application.test(mode) { client in try await body(Client(client: client, store: store, routes: routes, ring: ring, runtime: runtime)) }
         await log.close()

@@ -4,10 +4,11 @@
 /// in the index boxes that cover it, so once the circle holds `needed` matches, no match
 /// outside can come before them; the page is then exact.
 public enum NearestSearch {
-    /// The first circle's radius: a sixteenth of the query's, but never less than 50 m nor
-    /// short of the cursor's distance (a later page starts where the last one ended).
+    /// The first circle's radius: a sixteenth of the query's, but at most 2 km (a huge radius
+    /// must not start by reading a country), never less than 50 m, nor short of the cursor's
+    /// distance (a later page starts where the last one ended).
     public static func firstRadius(queryRadius: Double, cursorDistance: Double?) -> Double {
-        min(queryRadius, max(50, queryRadius / 16, (cursorDistance ?? 0) * 1.25))
+        min(queryRadius, max(50, min(queryRadius / 16, 2_000), (cursorDistance ?? 0) * 1.25))
     }
 
     /// The next circle after `radius` held only `found` of the `needed` matches: scaled by the

@@ -1,5 +1,11 @@
+import Foundation
 import GeoSearchService
 import ServiceKit
 
-// Build and run: see GeoSearchService for what it serves and reads.
-await ServiceMain.run(GeoSearchService.definition())
+// Read configuration, build, run: see GeoSearchService for what it serves and reads.
+do {
+    await ServiceMain.run(try GeoSearchService.definition())
+} catch {
+    FileHandle.standardError.write(Data("geo-search: \(error)\n".utf8))
+    exit(2)
+}

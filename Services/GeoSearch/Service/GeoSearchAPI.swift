@@ -16,6 +16,8 @@ import ServiceKit
 /// inside the area, edges included), sort by `PagePosition` and cut the page after the cursor.
 struct GeoSearchAPI: Sendable {
     let readModel: ReadModelDatabase
+    /// The most listings one query may read (see ``ScanBudget``).
+    var scanLimit = GeoSearchService.defaultScanLimit
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/v1/nearby/listings") { request, _ in
@@ -66,7 +68,10 @@ struct GeoSearchAPI: Sendable {
             return try page(try await nearest(query, filters: filters, needed: paging.limit + 1, after: after),
                             paging: paging, after: after, key: key)
         }
-        let rows = try await readModel.pool.read { db in try Self.listingCandidates(place.boxes, filters: filters, in: db) }
+        let scanLimit = scanLimit
+        let rows = try await readModel.pool.read { db in
+            try Self.listingCandidates(place.boxes, filters: filters, in: db, budget: ScanBudget(limit: scanLimit))
+        }
         var ranked: [(position: PagePosition, item: ListingResult)] = []
         for row in rows {
             guard let point = GeoCoordinate(lat: row.lat, lon: row.lon), place.contains(point) else { continue }
@@ -82,13 +87,15 @@ struct GeoSearchAPI: Sendable {
     /// grows over ids and points alone; only the rows of the page are read whole.
     func nearest(_ query: NearbyQuery, filters: ListingFilters, needed: Int, after: PagePosition?)
         async throws -> [(position: PagePosition, item: ListingResult)] {
-        try await readModel.pool.read { db in
+        let scanLimit = scanLimit
+        return try await readModel.pool.read { db in
+            let budget = ScanBudget(limit: scanLimit)
             var radius = NearestSearch.firstRadius(queryRadius: query.radiusMeters, cursorDistance: after?.value)
             while true {
                 var ranked: [(position: PagePosition, rowid: Int64, point: GeoCoordinate)] = []
                 var seen = Set<Int64>()
                 let boxes = LatLonBox.covering(center: query.center, radiusMeters: radius)
-                try Self.forEachCandidate(columns: "l.id, l.listing_id, l.lat, l.lon", in: boxes, filters: filters, db: db) { row in
+                try Self.forEachCandidate(columns: "l.id, l.listing_id, l.lat, l.lon", in: boxes, filters: filters, db: db, budget: budget) { row in
                     guard seen.insert(row[0]).inserted, let point = GeoCoordinate(lat: row[2], lon: row[3]) else { return }
                     let meters = query.center.distanceMeters(to: point)
                     guard meters <= radius, let id = UUID(uuidString: row[1]) else { return }
@@ -129,9 +136,9 @@ struct GeoSearchAPI: Sendable {
         l.lat, l.lon, l.posted_at, l.posted_tx, l.posted_pos
         """
 
-    static func listingCandidates(_ boxes: [LatLonBox], filters: ListingFilters, in db: Database) throws -> [ListingRow] {
+    static func listingCandidates(_ boxes: [LatLonBox], filters: ListingFilters, in db: Database, budget: ScanBudget? = nil) throws -> [ListingRow] {
         var seen: [UUID: ListingRow] = [:]
-        try forEachCandidate(columns: listingColumns, in: boxes, filters: filters, db: db) { row in
+        try forEachCandidate(columns: listingColumns, in: boxes, filters: filters, db: db, budget: budget) { row in
             if let listing = listingRow(row) { seen[listing.id] = listing }
         }
         return Array(seen.values)
@@ -163,7 +170,7 @@ struct GeoSearchAPI: Sendable {
 
     /// Calls `body` with `columns` of each listing in `boxes` that passes `filters` (a listing
     /// in two boxes comes twice). The R*Tree is walked in the band of each category asked for.
-    static func forEachCandidate(columns: String, in boxes: [LatLonBox], filters: ListingFilters, db: Database,
+    static func forEachCandidate(columns: String, in boxes: [LatLonBox], filters: ListingFilters, db: Database, budget: ScanBudget? = nil,
                                  _ body: (Row) throws -> Void) throws {
         var sql = """
             SELECT \(columns)
@@ -199,7 +206,10 @@ struct GeoSearchAPI: Sendable {
                 let offset = GeoSearchProjection.bandHeight * Double(band)
                 let bounds: [(any DatabaseValueConvertible)?] = [box.south + offset, box.north + offset, box.west, box.east]
                 let rows = try Row.fetchCursor(statement, arguments: StatementArguments(bounds + extra))
-                while let row = try rows.next() { try body(row) }
+                while let row = try rows.next() {
+                    try budget?.spend()
+                    try body(row)
+                }
             }
         }
     }
@@ -282,6 +292,25 @@ struct GeoSearchAPI: Sendable {
         let items = sorted.prefix(paging.limit)
         let next = sorted.count > paging.limit ? items.last.map { PageCursor.encode($0.position, queryKey: key) } : nil
         return try Response.json(ResultPage(items: items.map(\.item), nextCursor: next))
+    }
+}
+
+/// How many listings one query may read before it is refused: a whole-world area, a
+/// 20,000 km radius or a count over a whole country would otherwise read every listing for
+/// one anonymous request. Nearest-first pages grow a circle only until the page is full, so
+/// they meet the limit only when few listings match over a very large radius.
+final class ScanBudget {
+    let limit: Int
+    private var spent = 0
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Counts one listing read; 422 `query-too-broad` past the limit.
+    func spend() throws {
+        spent += 1
+        guard spent > limit else { return }
+        throw Problem(.unprocessableContent, type: "query-too-broad", title: "Query too broad",
+                      detail: "This search would read more than \(limit) listings: make the area or the radius smaller, or sort by distance.")
     }
 }
 

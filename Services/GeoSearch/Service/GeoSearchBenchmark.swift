@@ -113,7 +113,7 @@ public enum GeoSearchBenchmark {
             ]))
         configuration.host = "127.0.0.1"
         let (application, runtime, _) = try await ServiceApp.build(
-            GeoSearchService.definition(), configuration: configuration, store: store, publicKeys: LocalPublicKeySource { SigningKeyRing.generate() })
+            try GeoSearchService.definition(), configuration: configuration, store: store, publicKeys: LocalPublicKeySource { SigningKeyRing.generate() })
         let server = Task { try await application.runService(gracefulShutdownSignals: []) }
         defer { server.cancel() }
         while !runtime.isReady { try await Task.sleep(for: .milliseconds(50)) }

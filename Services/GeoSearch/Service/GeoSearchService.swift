@@ -11,17 +11,26 @@ import ServiceKit
 /// It builds its read model from the listings and organisations events (and `AccountDeleted`,
 /// to drop a deleted account's listings and alerts). The only streams it writes are its
 /// saved searches' (`alert-…`, `alertreads-…`). Routes live under `/v1/nearby`, `/v1/area`
-/// and `/v1/alerts`. It reads no settings beyond the kit's.
+/// and `/v1/alerts`.
+///
+/// Its own settings, beyond the kit's:
+/// | variable | default | meaning |
+/// |---|---|---|
+/// | `COMMONS_SEARCH_SCAN_LIMIT` | `50000` | the most listings one search may read before it is refused with 422 (100–10,000,000) |
 public enum GeoSearchService {
     public static let name = "geo-search"
     public static let port = 8083
     /// The projections of the service's read model (the kit adds its revocation list).
     public static let projections: [any Projection] = [GeoSearchProjection(), AlertsProjection()]
 
-    /// The service.
-    public static func definition() -> ServiceDefinition {
-        ServiceDefinition(name: name, defaultPort: port, projections: projections, openAPI: GeoSearchAPI.document) { router, runtime in
-            GeoSearchAPI(readModel: runtime.readModel).addRoutes(to: router)
+    /// The most listings one search reads by default (see `ScanBudget`): about 25 ms of work here.
+    public static let defaultScanLimit = 50_000
+
+    /// The service, configured from `environment`.
+    public static func definition(environment: EnvironmentVariables = EnvironmentVariables()) throws -> ServiceDefinition {
+        let scanLimit = try environment.integer("COMMONS_SEARCH_SCAN_LIMIT", default: defaultScanLimit, in: 100...10_000_000)
+        return ServiceDefinition(name: name, defaultPort: port, projections: projections, openAPI: GeoSearchAPI.document) { router, runtime in
+            GeoSearchAPI(readModel: runtime.readModel, scanLimit: scanLimit).addRoutes(to: router)
             AlertsAPI(runtime: runtime).addRoutes(to: router)
         }
     }
