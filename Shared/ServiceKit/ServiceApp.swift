@@ -43,7 +43,9 @@ public enum ServiceApp {
         // write is refused.
         router.middlewares.add(ReadYourWritesMiddleware(runners: runtime.runners, patience: configuration.readYourWritesPatience))
         router.middlewares.add(AuthMiddleware(verifier: verifier, revocations: runtime.readModel))
-        router.middlewares.add(RateLimitMiddleware(limiter: RateLimiter(limit: configuration.rateLimitPerMinute), problems: problems))
+        router.middlewares.add(RateLimitMiddleware(
+            limiter: RateLimiter(limit: configuration.rateLimitPerMinute), problems: problems,
+            credentialRoutes: definition.credentialRoutes, credentialLimiter: RateLimiter(limit: configuration.credentialRateLimitPerMinute)))
         router.middlewares.add(IdempotencyMiddleware(
             records: runtime.idempotency, service: definition.name, bodyLimits: definition.bodyLimits,
             lease: Double(configuration.requestDeadline.components.seconds) + 5))

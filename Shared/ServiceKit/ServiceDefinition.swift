@@ -24,6 +24,10 @@ public struct ServiceDefinition: Sendable {
     /// Long-running work of the service (a scheduler, a periodic sweep), run with the app,
     /// started after the projections and stopped on graceful shutdown before them.
     public var backgroundServices: @Sendable (_ runtime: ServiceRuntime) throws -> [any Service]
+    /// Routes where each request is a guess at a secret or creates an account (`POST
+    /// /v1/sessions`): each has a budget of its own per client address, far below the
+    /// general one (`COMMONS_CREDENTIAL_RATE_LIMIT_PER_MINUTE`), signed in or not.
+    public var credentialRoutes: Set<String> = []
 
     public init(
         name: String, defaultPort: Int, projections: [any Projection], openAPI: OpenAPIDocument, bodyLimits: [String: Int] = [:],

@@ -63,6 +63,21 @@ struct AccountsHTTPTests {
         }
     }
 
+    @Test("sign-in, registration and reset each allow 10 requests a minute per client address, apart from the general limit and each other")
+    func credentialRouteLimits() async throws {
+        try await AccountsHarness(extra: ["COMMONS_CREDENTIAL_RATE_LIMIT_PER_MINUTE": "10"]).test { client in
+            var signIns: [HTTPResponse.Status] = []
+            for _ in 0..<12 { signIns.append(try await client.signIn("nobody@example.org", password: "not the password").status) }
+            #expect(signIns.prefix(10).allSatisfy { $0 == .unauthorized } && signIns.suffix(2).allSatisfy { $0 == .tooManyRequests }, "\(signIns)")
+            let limited = try await client.signIn("nobody@example.org", password: "not the password")
+            #expect(Int(limited.headers[.retryAfter] ?? "") ?? 0 > 0)
+            // Registration has a budget of its own, and other routes the general one.
+            #expect(try await client.call(.post, "/v1/accounts", json: ["email": "new@example.org", "password": "a long enough phrase",
+                                                                        "displayName": "New"]).status == .created)
+            #expect(try await client.call(.get, "/.well-known/jwks.json").status == .ok)
+        }
+    }
+
     @Test("20 wrong passwords at once: only the five free attempts reach the password check, the rest wait", arguments: Backend.allCases)
     func concurrentWrongPasswords(backend: Backend) async throws {
         try await AccountsHarness(backend: backend).test { client in

@@ -164,7 +164,7 @@ package actor Topology {
         // an operator would: a cheap bcrypt cost for speed, an admin, no rate limit in the way.
         let signingSecret = Data((0..<32).map { _ in UInt8.random(in: .min ... .max) }).base64EncodedString()
         let composeInputs = ["COMMONS_BCRYPT_COST": "4", "COMMONS_SIGNING_KEY_SECRET": signingSecret,
-                             "COMMONS_RATE_LIMIT_PER_MINUTE": "100000", "COMMONS_LOG_LEVEL": "info",
+                             "COMMONS_RATE_LIMIT_PER_MINUTE": "100000", "COMMONS_CREDENTIAL_RATE_LIMIT_PER_MINUTE": "100000", "COMMONS_LOG_LEVEL": "info",
                              "COMMONS_PAYMENTS": "simulated",
                              // Required by the compose file; unused, as COMMONS_EVENT_STORE is replaced.
                              "POSTGRES_PASSWORD": "unused"].merging(settings) { $1 }

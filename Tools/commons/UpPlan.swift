@@ -69,6 +69,8 @@ struct UpPlan {
         }
         // A development stack takes the simulated processor's test cards; receipts say so.
         if inherited.string("COMMONS_PAYMENTS") == nil { environment["COMMONS_PAYMENTS"] = "simulated" }
+        // One developer signs in as every demo person from one address.
+        if inherited.string("COMMONS_CREDENTIAL_RATE_LIMIT_PER_MINUTE") == nil { environment["COMMONS_CREDENTIAL_RATE_LIMIT_PER_MINUTE"] = "120" }
         self.environment = environment
     }
 

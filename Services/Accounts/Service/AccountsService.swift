@@ -41,7 +41,7 @@ public enum AccountsService {
             keys.attach(try ServiceRuntime.serviceSecrets(beside: runtime.store))
             return keys
         }
-        return ServiceDefinition(
+        var definition = ServiceDefinition(
             name: name, defaultPort: port, projections: projections, openAPI: AccountsAPI.document, publicKeys: attached
         ) { router, runtime in
             let keys = try attached(runtime)
@@ -50,6 +50,8 @@ public enum AccountsService {
                 keys: keys, waitUntilApplied: { _ = await runtime.waitUntilApplied($0) })
             AccountsAPI(commands: commands, runtime: runtime, keys: keys).addRoutes(to: router)
         }
+        definition.credentialRoutes = ["POST /v1/sessions", "POST /v1/accounts", "POST /v1/password-resets", "POST /v1/password-resets/confirm"]
+        return definition
     }
 }
 

@@ -23,6 +23,8 @@ public struct ServiceConfiguration: Sendable {
     public var accountsURL: String
     public var logLevel: Logger.Level
     public var rateLimitPerMinute: Int
+    /// Requests a minute per client address to each credential route (sign-in, registration, password reset).
+    public var credentialRateLimitPerMinute: Int
     /// Peers (the gateway) whose `X-Forwarded-For` is believed when telling clients apart.
     public var trustedProxies: Set<String>
     /// How long a request may take to produce its answer (not to stream its body).
@@ -49,6 +51,7 @@ public struct ServiceConfiguration: Sendable {
         }
         self.logLevel = logLevel
         rateLimitPerMinute = try environment.integer("COMMONS_RATE_LIMIT_PER_MINUTE", default: 600, in: 1...1_000_000)
+        credentialRateLimitPerMinute = try environment.integer("COMMONS_CREDENTIAL_RATE_LIMIT_PER_MINUTE", default: 10, in: 1...1_000_000)
         requestDeadline = .seconds(try environment.integer("COMMONS_REQUEST_DEADLINE_SECONDS", default: 30, in: 1...3_600))
         trustedProxies = Set(environment.string("COMMONS_TRUSTED_PROXIES", default: "127.0.0.1,::1")
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })

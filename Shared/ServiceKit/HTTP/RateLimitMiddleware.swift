@@ -9,9 +9,23 @@ struct RateLimitMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let limiter: RateLimiter
     let problems: ProblemMiddleware
+    /// `METHOD /path` of the routes with a budget of their own per client address.
+    var credentialRoutes: Set<String> = []
+    var credentialLimiter: RateLimiter?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if request.uri.path.hasPrefix("/health") || request.uri.path == "/metrics" { return try await next(request, context) }
+        let route = "\(request.method.rawValue) \(request.uri.path)"
+        if let credentialLimiter, credentialRoutes.contains(route) {
+            // Per address even when signed in: a token does not buy more guesses.
+            let guarded = credentialLimiter.take("\(route) client:\(context.clientAddress)")
+            guard guarded.allowed else {
+                var problem = Problem.rateLimited(retryAfter: guarded.resetSeconds)
+                problem.headers["RateLimit"] = guarded.header
+                problem.headers["RateLimit-Policy"] = credentialLimiter.policy
+                throw problem
+            }
+        }
         let key = context.identity.map { "account:\($0.accountId)" } ?? "client:\(context.clientAddress)"
         let decision = limiter.take(key)
         guard decision.allowed else {
