@@ -17,6 +17,9 @@ public protocol IdempotencyRecords: Sendable {
     func release(scope: String, key: String) async throws
     /// Forgets records made before `cutoff`; returns how many.
     func purge(before cutoff: Date) async throws -> Int
+    /// Forgets every record of `caller` in every service (a deleted account's): scopes are
+    /// `<service> <caller> <method> <path>`. Returns how many.
+    func forget(caller: String) async throws -> Int
 }
 
 /// What claiming an idempotency key found.

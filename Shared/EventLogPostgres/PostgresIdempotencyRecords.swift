@@ -50,6 +50,15 @@ public final class PostgresIdempotencyRecords: IdempotencyRecords {
             """, logger: connection.logger)
     }
 
+    public func forget(caller: String) async throws -> Int {
+        let rows = try await connection.client.queryAbandonable("""
+            WITH gone AS (DELETE FROM \(unescaped: connection.schema).idempotency_records WHERE split_part(scope, ' ', 2) = \(caller) RETURNING 1)
+            SELECT count(*) FROM gone
+            """, logger: connection.logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+
     public func purge(before cutoff: Date) async throws -> Int {
         let rows = try await connection.client.queryAbandonable("""
             WITH gone AS (DELETE FROM \(unescaped: connection.schema).idempotency_records WHERE created_at < \(cutoff) RETURNING 1)

@@ -49,6 +49,14 @@ public final class SQLiteIdempotencyRecords: IdempotencyRecords {
         }
     }
 
+    public func forget(caller: String) async throws -> Int {
+        try await queue.write { db in
+            // instr, not LIKE: a caller is matched as a whole word, wildcards and all.
+            try db.execute(sql: "DELETE FROM idempotency_records WHERE instr(scope, ' ' || ? || ' ') > 0", arguments: [caller])
+            return db.changesCount
+        }
+    }
+
     public func purge(before cutoff: Date) async throws -> Int {
         try await queue.write { db in
             try db.execute(sql: "DELETE FROM idempotency_records WHERE created_at < ?", arguments: [cutoff.timeIntervalSince1970])

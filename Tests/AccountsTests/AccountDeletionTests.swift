@@ -43,6 +43,34 @@ struct AccountDeletionTests {
         }
     }
 
+    @Test("deletion forgets the account's first answers in every service's idempotency records and its mail in the outbox", arguments: Backend.allCases)
+    func forgetsRecordsAndMail(backend: Backend) async throws {
+        let harness = try await AccountsHarness(backend: backend)
+        try await harness.test { client in
+            let email = "forget.me@example.org"
+            let tokens = try await client.register(email)
+            #expect(try await client.call(.post, "/v1/password-resets", json: ["email": email]).status == .accepted)
+            let outbox = URL(fileURLWithPath: harness.dataDirectory).appendingPathComponent("outbox")
+            func mailTo() -> Int {
+                ((try? FileManager.default.contentsOfDirectory(atPath: outbox.path)) ?? []).filter { name in
+                    (try? String(contentsOf: outbox.appendingPathComponent(name), encoding: .utf8))?.contains(email) == true
+                }.count
+            }
+            #expect(mailTo() == 1)
+            // What another service kept for this account's retries: a listing with its pickup point.
+            let records = client.runtime.idempotency
+            let scope = "listings \(tokens.accountId.uuidString.lowercased()) POST /v1/listings"
+            let now = Date()
+            #expect(try await records.claim(scope: scope, key: "post-1", requestHash: "h", now: now, leaseUntil: now.addingTimeInterval(60)) == .claimed)
+            try await records.finish(scope: scope, key: "post-1", response: Data("12 Harbour Lane".utf8))
+
+            #expect(try await client.call(.delete, "/v1/me", token: tokens.accessToken).status == .noContent)
+            #expect(mailTo() == 0, "the reset mail with the address and code is gone")
+            #expect(try await records.claim(scope: scope, key: "post-1", requestHash: "h", now: now, leaseUntil: now.addingTimeInterval(60)) == .claimed,
+                    "the first answer is forgotten")
+        }
+    }
+
     @Test("a deletion cut off after the key was destroyed is finished by the retry, not answered 404", arguments: Backend.allCases)
     func retryAfterKeyDestroyed(backend: Backend) async throws {
         try await AccountsHarness(backend: backend).test { client in

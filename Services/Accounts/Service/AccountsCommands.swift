@@ -23,6 +23,8 @@ struct AccountsCommands: Sendable {
     let hasher: PasswordHasher
     let keys: SigningKeyStore
     let mailer: any Mailer
+    /// Every service's first answers to `Idempotency-Key` requests; a deleted account's go.
+    var idempotency: (any IdempotencyRecords)?
     /// Waits (bounded) until the read model has applied a checkpoint.
     let waitUntilApplied: @Sendable (Checkpoint) async -> Void
     let accessTokenLifetime: TimeInterval = 15 * 60
@@ -33,14 +35,15 @@ struct AccountsCommands: Sendable {
     /// the outbox) on the log `store` and the key vault beside it.
     static func live(
         store: any EventStore, vault: any KeyVault, blobs: (any BlobStore)? = nil, environment: EnvironmentVariables, logger: Logger,
-        keys: SigningKeyStore? = nil, waitUntilApplied: @escaping @Sendable (Checkpoint) async -> Void = { _ in }
+        keys: SigningKeyStore? = nil, idempotency: (any IdempotencyRecords)? = nil,
+        waitUntilApplied: @escaping @Sendable (Checkpoint) async -> Void = { _ in }
     ) throws -> AccountsCommands {
         AccountsCommands(
             store: store, vault: vault, blobs: try blobs ?? ServiceRuntime.blobStore(beside: store), sealer: PersonalDataSealer(vault: vault),
             hasher: PasswordHasher(cost: UInt8(try environment.integer("COMMONS_BCRYPT_COST", default: 11, in: 4...16))),
             keys: try keys ?? SigningKeyStore.live(environment: environment, store: store),
             mailer: OutboxMailer(directory: URL(fileURLWithPath: environment.dataDirectory).appendingPathComponent("outbox"), logger: logger),
-            waitUntilApplied: waitUntilApplied)
+            idempotency: idempotency, waitUntilApplied: waitUntilApplied)
     }
 
     /// What a client gets when a session starts or is refreshed.
@@ -313,6 +316,7 @@ struct AccountsCommands: Sendable {
         _ = try await blobs.removeOwner(accountId)
         // Nil when a first try destroyed the key already; it released the email before that.
         if let sealed = account.personal, let personal = try await sealer.open(sealed, as: PersonalData.self) {
+            try await mailer.forget(address: personal.email)
             let emailStream = Streams.email(personal.email)
             let (reservations, version) = try await Streams.load(emailStream, from: store)
             if (reservations.last as? EmailReserved)?.accountId == accountId {
@@ -322,6 +326,8 @@ struct AccountsCommands: Sendable {
             }
         }
         try await vault.destroyKey(for: accountId)
+        // The first answers kept for its retries hold what it posted, in clear.
+        _ = try await idempotency?.forget(caller: accountId.uuidString.lowercased())
         var last = try await store.append(to: Streams.account(accountId), expected: .exact(account.version), events: [
             try EventCatalog.encode(AccountDeleted(accountId: accountId, deletedAt: now), metadata: metadata),
         ]).checkpoint

@@ -47,7 +47,7 @@ public enum AccountsService {
             let keys = try attached(runtime)
             let commands = try AccountsCommands.live(
                 store: runtime.store, vault: runtime.keyVault, blobs: runtime.blobStore, environment: runtime.configuration.environment, logger: runtime.logger,
-                keys: keys, waitUntilApplied: { _ = await runtime.waitUntilApplied($0) })
+                keys: keys, idempotency: runtime.idempotency, waitUntilApplied: { _ = await runtime.waitUntilApplied($0) })
             AccountsAPI(commands: commands, runtime: runtime, keys: keys).addRoutes(to: router)
         }
         definition.credentialRoutes = ["POST /v1/sessions", "POST /v1/accounts", "POST /v1/password-resets", "POST /v1/password-resets/confirm"]
