@@ -1,4 +1,5 @@
 import AccountsService
+import Crypto
 import EventLogTestSupport
 import Foundation
 import HTTPTypes
@@ -63,13 +64,32 @@ struct AccountsHTTPTests {
         }
     }
 
+    @Test("an address no account has is locked out exactly like one that has: the answers tell nobody which addresses exist", arguments: Backend.allCases)
+    func noEnumerationByLockout(backend: Backend) async throws {
+        try await AccountsHarness(backend: backend).test { client in
+            _ = try await client.register("known@example.org")
+            for address in ["known@example.org", "unknown@example.org"] {
+                var statuses: [HTTPResponse.Status] = []
+                for _ in 0..<6 { statuses.append(try await client.signIn(address, password: "wrong wrong wrong").status) }
+                #expect(statuses == Array(repeating: .unauthorized, count: 5) + [.tooManyRequests], "\(address): \(statuses)")
+            }
+            // The log names the throttled addresses by a keyed hash only.
+            let events = try await client.runtime.store.readAll(after: .start, limit: 10_000, filter: .all).events
+            let everything = events.map { $0.stream + String(decoding: $0.data, as: UTF8.self) }.joined()
+            let plainHash = SHA256.hash(data: Data("unknown@example.org".utf8)).map { String(format: "%02x", $0) }.joined()
+            #expect(!everything.contains("unknown@example.org") && !everything.contains(plainHash))
+            #expect(everything.contains("signinthrottle-"))
+        }
+    }
+
     @Test("sign-in, registration and reset each allow 10 requests a minute per client address, apart from the general limit and each other")
     func credentialRouteLimits() async throws {
         try await AccountsHarness(extra: ["COMMONS_CREDENTIAL_RATE_LIMIT_PER_MINUTE": "10"]).test { client in
             var signIns: [HTTPResponse.Status] = []
-            for _ in 0..<12 { signIns.append(try await client.signIn("nobody@example.org", password: "not the password").status) }
+            // Each to another address, so that no address's own lockout is what answers.
+            for n in 0..<12 { signIns.append(try await client.signIn("nobody\(n)@example.org", password: "not the password").status) }
             #expect(signIns.prefix(10).allSatisfy { $0 == .unauthorized } && signIns.suffix(2).allSatisfy { $0 == .tooManyRequests }, "\(signIns)")
-            let limited = try await client.signIn("nobody@example.org", password: "not the password")
+            let limited = try await client.signIn("nobody12@example.org", password: "not the password")
             #expect(Int(limited.headers[.retryAfter] ?? "") ?? 0 > 0)
             // Registration has a budget of its own, and other routes the general one.
             #expect(try await client.call(.post, "/v1/accounts", json: ["email": "new@example.org", "password": "a long enough phrase",

@@ -98,11 +98,18 @@ struct AccountsCommands: Sendable {
     }
 
     func signIn(email text: String, password: String, device: String, metadata: EventMetadata, now: Date = Date()) async throws -> (Tokens, Checkpoint) {
-        guard let email = EmailAddress(text), let accountId = try await accountId(for: email) else {
+        guard let email = EmailAddress(text) else {
             try await hasher.verifyAgainstNothing(password)
             throw AccountsError.invalidCredentials
         }
-        try await reserveSignInAttempt(accountId, metadata: metadata, now: now)
+        let throttle = Streams.signInThrottle(email.normalized, key: try keys.addressKey())
+        let accountId = try await accountId(for: email)
+        // Known or not, the address is counted and locked alike: the answers tell nothing.
+        try await reserveSignInAttempt(throttle, accountId: accountId, metadata: metadata, now: now)
+        guard let accountId else {
+            try await hasher.verifyAgainstNothing(password)
+            throw AccountsError.invalidCredentials
+        }
         let account = AccountState.replay(try await Streams.load(Streams.account(accountId), from: store).events)
         guard !account.isDeleted, let sealedHash = account.passwordHash,
               let hash = try await sealer.open(sealedHash, as: String.self), try await hasher.verify(password, hash: hash)
@@ -110,7 +117,7 @@ struct AccountsCommands: Sendable {
             if account.isDeleted { try await hasher.verifyAgainstNothing(password) }
             throw AccountsError.invalidCredentials  // the reserved attempt stays counted as a failure
         }
-        _ = try await store.append(to: Streams.signIn(accountId), expected: .any, events: [
+        _ = try await store.append(to: throttle, expected: .any, events: [
             try EventCatalog.encode(SignInSucceeded(accountId: accountId, at: now), metadata: metadata),
         ])
         return try await startSession(accountId: accountId, role: Identity.Role(rawValue: account.role) ?? .member, device: device, metadata: metadata, now: now)
@@ -119,12 +126,12 @@ struct AccountsCommands: Sendable {
     /// Counts a sign-in attempt before its password is checked (``SignInAttempted``), at the
     /// stream's exact version: attempts racing each other take turns, and each checks the
     /// lockout with every earlier one counted. Throws `lockedOut` when sign-in must wait.
-    private func reserveSignInAttempt(_ accountId: UUID, metadata: EventMetadata, now: Date) async throws {
+    private func reserveSignInAttempt(_ stream: String, accountId: UUID?, metadata: EventMetadata, now: Date) async throws {
         for _ in 0..<50 {
-            let (attempts, version) = try await Streams.load(Streams.signIn(accountId), from: store)
+            let (attempts, version) = try await Streams.load(stream, from: store)
             if let until = SignInLockout.replay(attempts).lockedUntil(now: now) { throw AccountsError.lockedOut(until: until) }
             do {
-                _ = try await store.append(to: Streams.signIn(accountId), expected: version == 0 ? .noStream : .exact(version), events: [
+                _ = try await store.append(to: stream, expected: version == 0 ? .noStream : .exact(version), events: [
                     try EventCatalog.encode(SignInAttempted(accountId: accountId, at: now), metadata: metadata),
                 ])
                 return

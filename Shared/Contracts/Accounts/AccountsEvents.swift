@@ -111,16 +111,20 @@ public struct SignInFailed: EventContract, Equatable {
     }
 }
 
-/// A sign-in to a known account began, before its password was checked: the attempt counts
-/// as a failure until a ``SignInSucceeded`` follows. Appended at the stream's exact version,
-/// so concurrent attempts take turns and each sees the ones before it: a burst of wrong
-/// passwords cannot all pass the lockout before any is counted. Stream: `signin-<accountId>`.
+/// A sign-in to an address began, before its password was checked: the attempt counts as a
+/// failure until a ``SignInSucceeded`` follows. Appended at the stream's exact version, so
+/// concurrent attempts take turns and each sees the ones before it: a burst of wrong
+/// passwords cannot all pass the lockout before any is counted. Addresses no account has are
+/// counted alike, so the lockout tells nobody which addresses exist. Stream:
+/// `signinthrottle-<HMAC-SHA256 of the normalised address, under a key derived from the
+/// accounts secret>`.
 public struct SignInAttempted: EventContract, Equatable {
     public static let eventType = "SignInAttempted"
-    public var accountId: UUID
+    /// Nil for an address no account has.
+    public var accountId: UUID?
     public var at: Date
 
-    public init(accountId: UUID, at: Date) {
+    public init(accountId: UUID?, at: Date) {
         self.accountId = accountId
         self.at = at
     }

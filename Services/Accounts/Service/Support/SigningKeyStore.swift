@@ -40,6 +40,12 @@ final class SigningKeyStore: PublicKeySource, Sendable {
 
     /// The store as the service and the CLI use it: sealed with ``SigningSecret``, rotated
     /// every `COMMONS_SIGNING_KEY_DAYS` (30), kept beside `store`.
+    /// A key for naming streams by an address without writing the address (or a plain hash
+    /// of it) into the log: derived from the accounts secret, the same on every replica.
+    func addressKey() throws -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: try sealingKey.get(), info: Data("commons sign-in throttle".utf8), outputByteCount: 32)
+    }
+
     static func live(environment: EnvironmentVariables, store: any EventStore) throws -> SigningKeyStore {
         let days = try environment.integer("COMMONS_SIGNING_KEY_DAYS", default: 30, in: 1...3_650)
         let keys = SigningKeyStore(

@@ -8,7 +8,11 @@ enum Streams {
     static func account(_ id: UUID) -> String { "account-\(id.uuidString.lowercased())" }
     static func session(_ id: UUID) -> String { "session-\(id.uuidString.lowercased())" }
     static func accountSessions(_ account: UUID) -> String { "accountsessions-\(account.uuidString.lowercased())" }
-    static func signIn(_ account: UUID) -> String { "signin-\(account.uuidString.lowercased())" }
+    /// Where sign-ins to an address are counted: its HMAC under `key` (see ``SigningKeyStore/addressKey()``),
+    /// so that a copy of the log does not say which addresses were tried.
+    static func signInThrottle(_ normalized: String, key: SymmetricKey) -> String {
+        "signinthrottle-" + HMAC<SHA256>.authenticationCode(for: Data(normalized.utf8), using: key).map { String(format: "%02x", $0) }.joined()
+    }
     static func passwordReset(_ id: UUID) -> String { "passwordreset-\(id.uuidString.lowercased())" }
     /// The reservation stream of a normalised email (DESIGN.md §4).
     static func email(_ normalized: String) -> String { "email-\(sha256(normalized))" }
