@@ -33,6 +33,29 @@ struct WriteProtocolTests {
         }
     }
 
+    @Test("the records keep neither the Idempotency-Key nor the first answer in clear, and the answer still replays")
+    func sealedRecords() async throws {
+        let harness = try await KitHarness(backend: .sqlite)
+        let token = try await harness.token()
+        try await harness.test { client, _, _ in
+            let headers = HTTPFields.json(token: token, [.idempotencyKey: "key-secret-77"])
+            let body = #"{"name": "12 Harbour Lane", "count": 1}"#
+            try await client.execute(uri: "/v1/widgets", method: .post, headers: headers, body: ByteBuffer(string: body)) { #expect($0.status == .created) }
+            var stored = Data()
+            for suffix in ["", "-wal"] {
+                stored += (try? Data(contentsOf: URL(fileURLWithPath: try #require(harness.log.sqliteFile) + ".idempotency" + suffix))) ?? Data()
+            }
+            #expect(!stored.isEmpty)
+            #expect(stored.range(of: Data("Harbour".utf8)) == nil, "the answer is sealed")
+            #expect(stored.range(of: Data("key-secret-77".utf8)) == nil, "the key is hashed")
+            try await client.execute(uri: "/v1/widgets", method: .post, headers: headers, body: ByteBuffer(string: body)) { response in
+                #expect(response.status == .created)
+                #expect(response.json["name"] as? String == "12 Harbour Lane")
+                #expect(response.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
+            }
+        }
+    }
+
     @Test("a duplicate sent while the first is still running gets 409")
     func concurrentDuplicate() async throws {
         let harness = try await KitHarness()

@@ -12,7 +12,8 @@ import Synchronization
 /// `Retry-After`.
 ///
 /// Keys are scoped to the service and the caller (account, or anonymous) and kept for 24
-/// hours in the store beside the log (``IdempotencyRecords``), so every replica finds them.
+/// hours in the store beside the log (``IdempotencyRecords``), so every replica finds them:
+/// under a hash of the key, the answer sealed with a key derived from it (``IdempotencySeal``).
 /// A running request holds its key for a lease of ``lease`` (the request deadline and a
 /// little more): if its process dies, or PostgreSQL was down when it should have given the
 /// key up, a retry after the lease runs again rather than being refused for a day. A request that fails
@@ -41,11 +42,13 @@ struct IdempotencyMiddleware: RouterMiddleware {
         let body = try await request.readBody(upTo: bodyLimits[request.uri.path] ?? context.maxUploadSize)
         request.body = RequestBody(buffer: body)
         let scope = "\(service) \(context.identity?.accountId.uuidString.lowercased() ?? "anonymous") \(request.method) \(request.uri.path)"
+        let seal = IdempotencySeal(idempotencyKey: key, scope: scope)
+        let storedKey = seal.storedKey
         let hash = SHA256.hash(data: Data(body.readableBytesView)).map { String(format: "%02x", $0) }.joined()
         let now = Date()
         if purges.isDue() { _ = try? await records.purge(before: now.addingTimeInterval(-Self.retention)) }
 
-        switch try await records.claim(scope: scope, key: key, requestHash: hash, now: now, leaseUntil: now.addingTimeInterval(lease)) {
+        switch try await records.claim(scope: scope, key: storedKey, requestHash: hash, now: now, leaseUntil: now.addingTimeInterval(lease)) {
         case .inProgress:
             throw Problem(.conflict, type: "idempotency-in-progress", detail: "A request with this Idempotency-Key is still being processed.",
                           headers: ["Retry-After": "1"])
@@ -53,7 +56,11 @@ struct IdempotencyMiddleware: RouterMiddleware {
             throw Problem(.unprocessableContent, type: "idempotency-key-reused",
                           detail: "This Idempotency-Key was used with a different request body.")
         case .replay(let data):
-            let stored = try JSONDecoder().decode(StoredResponse.self, from: data)
+            guard let opened = try? seal.open(data) else {
+                throw Problem(.conflict, type: "idempotency-record-unreadable",
+                              detail: "The first answer to this Idempotency-Key cannot be replayed; send the request with a new key.")
+            }
+            let stored = try JSONDecoder().decode(StoredResponse.self, from: opened)
             var headers = HTTPFields()
             for (name, value) in stored.headers { if let field = HTTPField.Name(name) { headers[field] = value } }
             headers[HTTPField.Name("Idempotent-Replayed")!] = "true"
@@ -65,11 +72,11 @@ struct IdempotencyMiddleware: RouterMiddleware {
         do {
             response = try await next(request, context)
         } catch {
-            try? await records.release(scope: scope, key: key)
+            try? await records.release(scope: scope, key: storedKey)
             throw error
         }
         guard response.status.code < 500 else {
-            try? await records.release(scope: scope, key: key)
+            try? await records.release(scope: scope, key: storedKey)
             return response
         }
         let collector = BodyCollector()
@@ -77,8 +84,8 @@ struct IdempotencyMiddleware: RouterMiddleware {
         let bytes = collector.bytes
         var headers: [String: String] = [:]
         for field in response.headers where field.name != .contentLength { headers[field.name.rawName] = field.value }
-        try await records.finish(scope: scope, key: key,
-                                 response: try JSONEncoder().encode(StoredResponse(status: response.status.code, headers: headers, body: bytes)))
+        try await records.finish(scope: scope, key: storedKey,
+                                 response: try seal.seal(try JSONEncoder().encode(StoredResponse(status: response.status.code, headers: headers, body: bytes))))
         var replayable = response
         replayable.body = .init(byteBuffer: ByteBuffer(bytes: bytes))
         return replayable
