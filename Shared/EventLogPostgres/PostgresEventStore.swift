@@ -27,7 +27,7 @@ public final class PostgresEventStore: EventStore {
     public init(configuration: PostgresEventStoreConfiguration, logger: Logger = Logger(label: "commons.eventlog.postgres")) async throws {
         try configuration.validate()
         let listenConfiguration = try configuration.connection()
-        try await Self.connectOnce(listenConfiguration, logger: logger)
+        try await Self.connectOnce(listenConfiguration, logger: logger, patience: configuration.startupPatience)
         self.configuration = configuration
         self.logger = logger
         schema = configuration.schema
@@ -80,14 +80,21 @@ public final class PostgresEventStore: EventStore {
     /// server that is not up yet (refusing connections, starting) is waited for, up to `patience`.
     static func connectOnce(_ configuration: PostgresConnection.Configuration, logger: Logger,
                             patience: Duration = .seconds(10)) async throws {
-        let deadline = ContinuousClock.now + patience
+        let started = ContinuousClock.now
+        var reported = started
         while true {
             do {
                 let connection = try await PostgresConnection.connect(
                     on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: 0, logger: logger)
                 try await connection.close()
                 return
-            } catch let error as PSQLError where Self.isNotUpYet(error) && ContinuousClock.now < deadline {
+            } catch let error as PSQLError where Self.isNotUpYet(error) {
+                let waited = ContinuousClock.now - started
+                guard waited < patience else { throw PostgresNotReachable(waited: waited, underlying: PostgresEventStoreError(error).description) }
+                if ContinuousClock.now - reported >= .seconds(10) {
+                    logger.warning("PostgreSQL is not up yet; waiting", metadata: ["waited": "\(waited)", "patience": "\(patience)"])
+                    reported = .now
+                }
                 try await Task.sleep(for: .milliseconds(250))
             }
         }
@@ -439,6 +446,15 @@ struct EncodedBatch {
 }
 
 /// A database failure that is not part of the event-log contract, with PostgreSQL's own words.
+/// PostgreSQL did not come up (refused connections, was starting) within the store's
+/// ``PostgresEventStoreConfiguration/startupPatience``: an outage, not a wrong setting, so a
+/// supervisor starting the process again is right.
+public struct PostgresNotReachable: Error, CustomStringConvertible {
+    public let waited: Duration
+    public let underlying: String
+    public var description: String { "PostgreSQL was not reachable for \(waited): \(underlying)" }
+}
+
 public struct PostgresEventStoreError: Error, CustomStringConvertible {
     public let description: String
     /// The driver's error this one reports, if any: ``PostgresAvailability`` reads it.

@@ -22,6 +22,11 @@ public struct PostgresEventStoreConfiguration: Sendable {
     /// The CA certificates (PEM) that `verify-ca` and `verify-full` trust (`sslrootcert`);
     /// without it, the system's roots.
     public var certificateAuthorityFile: String?
+    /// How long opening the store waits for a server that is not up yet (refusing
+    /// connections, starting, recovering) before giving up with ``PostgresNotReachable``.
+    /// A command-line tool wants an answer soon; a service waits longer (see
+    /// `COMMONS_STARTUP_PATIENCE_SECONDS`).
+    public var startupPatience: Duration = .seconds(10)
 
     public init(
         host: String = "127.0.0.1", port: Int = 5432, username: String = "postgres", password: String? = nil,

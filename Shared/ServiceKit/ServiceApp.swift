@@ -23,7 +23,7 @@ public enum ServiceApp {
         logger.logLevel = configuration.logLevel
         _ = MetricsRegistry.registry
         let log: any EventStore
-        if let store { log = store } else { log = try await configuration.eventStore.open(logger: logger) }
+        if let store { log = store } else { log = try await configuration.eventStore.open(logger: logger, startupPatience: configuration.startupPatience) }
         let runtime = try ServiceRuntime(
             configuration: configuration, store: log, projections: [RevocationProjection()] + definition.projections, logger: logger)
         let source = try publicKeys ?? definition.publicKeys?(runtime) ?? HTTPPublicKeySource(accountsURL: configuration.accountsURL)

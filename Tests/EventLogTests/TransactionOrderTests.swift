@@ -30,3 +30,25 @@ struct TransactionOrderTests {
         #expect(error?.description.contains("commons events export") == true)
     }
 }
+
+/// A service started while PostgreSQL is down.
+@Suite("PostgreSQL not up yet at start")
+struct StartupPatienceTests {
+    @Test("opening waits for a server that comes up within its patience, and past it reports an outage, not a wrong setting")
+    func waitsForTheServer() async throws {
+        try await ThrowawayPostgres.with { cluster in
+            try await cluster.pause()
+            var configuration = try PostgresEventStoreConfiguration(url: cluster.url)
+            configuration.startupPatience = .seconds(1)
+            await #expect(throws: PostgresNotReachable.self) { _ = try await PostgresEventStore(configuration: configuration) }
+
+            configuration.startupPatience = .seconds(60)
+            let opening = Task { try await PostgresEventStore(configuration: configuration) }
+            try await Task.sleep(for: .seconds(2))
+            try await cluster.resume()
+            let store = try await opening.value
+            _ = try await store.append(to: "late-1", expected: .noStream, events: [testEvent("AfterTheWait")])
+            await store.shutdown()
+        }
+    }
+}

@@ -24,17 +24,22 @@ public enum EventStoreLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Opens the log (migrating it) or throws a ``ConfigurationError`` that says what is wrong.
-    public func open(logger: Logger) async throws -> any EventStore {
+    /// A PostgreSQL that is not up yet is waited for up to `startupPatience`, then reported
+    /// as ``PostgresNotReachable`` (an outage, not a configuration error).
+    public func open(logger: Logger, startupPatience: Duration = .seconds(10)) async throws -> any EventStore {
         switch self {
         case .postgres(let url):
-            let configuration: PostgresEventStoreConfiguration
+            var configuration: PostgresEventStoreConfiguration
             do {
                 configuration = try PostgresEventStoreConfiguration(url: url)
             } catch {
                 throw ConfigurationError(key: "COMMONS_EVENT_STORE", problem: "\(error)")
             }
+            configuration.startupPatience = startupPatience
             do {
                 return try await PostgresEventStore(configuration: configuration, logger: logger)
+            } catch let error as PostgresNotReachable {
+                throw error
             } catch {
                 throw ConfigurationError(key: "COMMONS_EVENT_STORE", problem: "cannot open the PostgreSQL event log at \(redacted): \(Self.describe(error))")
             }

@@ -29,6 +29,9 @@ public struct ServiceConfiguration: Sendable {
     public var trustedProxies: Set<String>
     /// How long a request may take to produce its answer (not to stream its body).
     public var requestDeadline: Duration
+    /// How long the service waits at start for a PostgreSQL that is not up yet, before it
+    /// exits 1 for its supervisor to start it again (`COMMONS_STARTUP_PATIENCE_SECONDS`, 300).
+    public var startupPatience: Duration
     /// How long a read with `Commons-Min-Position` waits for the projections.
     public var readYourWritesPatience: Duration = .seconds(2)
     /// The whole environment, for service-specific settings.
@@ -53,6 +56,7 @@ public struct ServiceConfiguration: Sendable {
         rateLimitPerMinute = try environment.integer("COMMONS_RATE_LIMIT_PER_MINUTE", default: 600, in: 1...1_000_000)
         credentialRateLimitPerMinute = try environment.integer("COMMONS_CREDENTIAL_RATE_LIMIT_PER_MINUTE", default: 10, in: 1...1_000_000)
         requestDeadline = .seconds(try environment.integer("COMMONS_REQUEST_DEADLINE_SECONDS", default: 30, in: 1...3_600))
+        startupPatience = .seconds(try environment.integer("COMMONS_STARTUP_PATIENCE_SECONDS", default: 300, in: 1...86_400))
         trustedProxies = Set(environment.string("COMMONS_TRUSTED_PROXIES", default: "127.0.0.1,::1")
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
     }
