@@ -230,7 +230,8 @@ let package = Package(
         .testTarget(
             name: "ServiceKitTests",
             dependencies: [
-                "ServiceKit", "EventLog", "EventLogTestSupport",
+                "ServiceKit", "EventLog", "EventLogPostgres", "EventLogSQLite", "EventLogTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],

@@ -40,16 +40,17 @@ else
   fail "neither 'docker compose' nor 'docker-compose' found (apt-get install -y --no-install-recommends docker-compose)"
 fi
 : >"$work/no.env"   # a .env beside the compose file must not supply what is checked here
-for secret in POSTGRES_PASSWORD COMMONS_SIGNING_KEY_SECRET; do
-  if (export POSTGRES_PASSWORD=checkonly COMMONS_SIGNING_KEY_SECRET=checkonly; unset "$secret"
+for secret in POSTGRES_PASSWORD COMMONS_SIGNING_KEY_SECRET COMMONS_KEY_VAULT_SECRET; do
+  if (export POSTGRES_PASSWORD=checkonly COMMONS_SIGNING_KEY_SECRET=checkonly COMMONS_KEY_VAULT_SECRET=checkonly; unset "$secret"
       "${compose[@]}" --env-file "$work/no.env" -f docker-compose.yml config -q) >/dev/null 2>&1; then
     fail "docker-compose.yml starts without $secret"
   fi
 done
 export POSTGRES_PASSWORD="${POSTGRES_PASSWORD:-checkonly0123456789}"
 export COMMONS_SIGNING_KEY_SECRET="${COMMONS_SIGNING_KEY_SECRET:-c2lnbmluZy1rZXktc2VjcmV0LWZvci1jaGVjay1vbmx5ISE=}"
+export COMMONS_KEY_VAULT_SECRET="${COMMONS_KEY_VAULT_SECRET:-Y2hlY2stb25seSBrZXkgdmF1bHQgc2VjcmV0IDMyQiE=}"
 "${compose[@]}" -f docker-compose.yml --profile seed config -q || fail "${compose[*]} config rejects docker-compose.yml"
-echo "check-deploy: docker-compose.yml valid (${compose[*]} config -q), refused without POSTGRES_PASSWORD or COMMONS_SIGNING_KEY_SECRET"
+echo "check-deploy: docker-compose.yml valid (${compose[*]} config -q), refused without POSTGRES_PASSWORD, COMMONS_SIGNING_KEY_SECRET or COMMONS_KEY_VAULT_SECRET"
 
 # 2. The gateway configuration.
 nginx=$(command -v nginx || echo /usr/sbin/nginx)

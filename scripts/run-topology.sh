@@ -94,6 +94,7 @@ PY
 # COMMONS_TEST_POSTGRES_URL, so the value only satisfies the interpolation.
 export POSTGRES_PASSWORD="${POSTGRES_PASSWORD:-unused-the-url-is-replaced}"
 export COMMONS_SIGNING_KEY_SECRET="${COMMONS_SIGNING_KEY_SECRET:-$("$python" -c 'import base64, os; print(base64.b64encode(os.urandom(32)).decode())')}"
+export COMMONS_KEY_VAULT_SECRET="${COMMONS_KEY_VAULT_SECRET:-$("$python" -c 'import base64, os; print(base64.b64encode(os.urandom(32)).decode())')}"
 
 run_dir=$(mktemp -d /tmp/commons-topology.XXXXXX)
 chmod 755 "$run_dir"   # nginx's workers (another user when run as root) write temp files here

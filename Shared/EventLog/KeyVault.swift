@@ -13,17 +13,26 @@ public protocol KeyVault: Sendable {
     func destroyKey(for owner: UUID) async throws
 }
 
+/// Where a key vault keeps its rows: one opaque value per owner (a key as the vault wraps
+/// it), or a tombstone once destroyed. Knows nothing of what the values mean.
+public protocol KeyStorage: Sendable {
+    /// The value stored for `owner`, storing `candidate` first when there is none (the
+    /// first writer wins; a concurrent caller gets the winner's value); nil when destroyed.
+    func storeIfAbsent(_ candidate: Data, for owner: UUID) async throws -> Data?
+    /// The value stored for `owner`; nil when there is none or it was destroyed.
+    func stored(for owner: UUID) async throws -> Data?
+    /// Replaces the value, leaving a tombstone that refuses any later value.
+    func destroy(_ owner: UUID) async throws
+    /// Up to `limit` live rows with owners after `owner` (from the first when nil), in owner order.
+    func live(after owner: UUID?, limit: Int) async throws -> [(owner: UUID, value: Data)]
+    /// Stores `new` for `owner` if it still holds `old`; false when it changed meanwhile
+    /// (destroyed, or replaced by another writer).
+    func replace(_ owner: UUID, _ old: Data, with new: Data) async throws -> Bool
+}
+
 /// A key that was destroyed cannot be made again.
 public struct KeyDestroyedError: Error, CustomStringConvertible {
     public let owner: UUID
     public init(owner: UUID) { self.owner = owner }
     public var description: String { "the personal-data key of \(owner) has been destroyed" }
-}
-
-extension KeyVault {
-    /// 32 random bytes.
-    public static func newKeyMaterial() -> Data {
-        var generator = SystemRandomNumberGenerator()
-        return Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-    }
 }

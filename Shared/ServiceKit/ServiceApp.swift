@@ -26,6 +26,7 @@ public enum ServiceApp {
         if let store { log = store } else { log = try await configuration.eventStore.open(logger: logger, startupPatience: configuration.startupPatience) }
         let runtime = try ServiceRuntime(
             configuration: configuration, store: log, projections: [RevocationProjection()] + definition.projections, logger: logger)
+        try await runtime.keyVault.checkSecrets()
         let source = try publicKeys ?? definition.publicKeys?(runtime) ?? HTTPPublicKeySource(accountsURL: configuration.accountsURL)
         let verifier = TokenVerifier(source: source, logger: logger)
 

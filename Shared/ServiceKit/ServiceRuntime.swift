@@ -12,7 +12,7 @@ public final class ServiceRuntime: Sendable {
     public let store: any EventStore
     public let readModel: ReadModelDatabase
     public let runners: [ProjectionRunner]
-    public let keyVault: any KeyVault
+    public let keyVault: WrappedKeyVault
     /// Photos and their sizes, shared by every replica (see ``blobStore(beside:)``).
     public let blobStore: any BlobStore
     /// First answers to `Idempotency-Key` requests, shared by every replica.
@@ -31,7 +31,7 @@ public final class ServiceRuntime: Sendable {
         runners = projections.map {
             ProjectionRunner(store: store, database: readModel, projection: $0, logger: logger)
         }
-        keyVault = try Self.vault(beside: store)
+        keyVault = try Self.vault(beside: store, environment: configuration.environment)
         blobStore = try Self.blobStore(beside: store)
         idempotency = try Self.idempotencyRecords(beside: store)
     }
@@ -62,9 +62,19 @@ public final class ServiceRuntime: Sendable {
     }
 
     /// The key vault that lives beside a log: a table in its PostgreSQL schema, or a
-    /// `<log>.keys` SQLite file next to the embedded log.
-    public static func vault(beside store: any EventStore) throws -> any KeyVault {
-        try beside(store, "key vault", postgres: PostgresKeyVault.init, sqlite: { try SQLiteKeyVault(path: $0 + ".keys") })
+    /// `<log>.keys` SQLite file next to the embedded log, its keys wrapped by the
+    /// ``KeyVaultSecrets`` that `environment` gives (for the embedded log in development,
+    /// by a random one in `<log>.keys-secret`).
+    public static func vault(beside store: any EventStore, environment: EnvironmentVariables) throws -> WrappedKeyVault {
+        let embedded = ((store as? InstrumentedEventStore)?.base ?? store) as? SQLiteEventStore
+        return try vault(beside: store, secrets: try KeyVaultSecrets.resolve(environment: environment, developmentFile: embedded.map { $0.path + ".keys-secret" }))
+    }
+
+    /// The key vault beside a log, its keys wrapped by `secrets`.
+    public static func vault(beside store: any EventStore, secrets: KeyVaultSecrets) throws -> WrappedKeyVault {
+        WrappedKeyVault(
+            storage: try beside(store, "key vault", postgres: PostgresKeyStorage.init, sqlite: { try SQLiteKeyStorage(path: $0 + ".keys") }),
+            secrets: secrets)
     }
 
     /// The blob store that lives beside a log: tables in its PostgreSQL schema, or a

@@ -28,7 +28,7 @@ struct AccountDeletionTests {
             let session = UUID()
             let startedAt = Date().addingTimeInterval(-3_600)
             _ = try await client.runtime.store.append(to: "session-\(session.uuidString.lowercased())", expected: .noStream, events: [
-                try EventCatalog.encode(SessionStarted(sessionId: session, accountId: tokens.accountId, device: "old phone",
+                try EventCatalog.encode(SessionStarted(sessionId: session, accountId: tokens.accountId, device: Sealed(keyId: tokens.accountId, box: ""),
                                                        refreshTokenHash: SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined(),
                                                        startedAt: startedAt)),
             ])
@@ -87,7 +87,8 @@ struct AccountDeletionTests {
         }
     }
 
-    @Test("after deletion no email, phone or name of the account is readable in the log or any read-model file", arguments: Backend.allCases)
+    @Test("after deletion no email (nor its SHA-256), phone, name or device of the account is readable in the log or any read-model file",
+          arguments: Backend.allCases)
     func personalDataIsGone(backend: Backend) async throws {
         let harness = try await AccountsHarness(backend: backend)
         let email = "delete.me.\(UUID().uuidString.prefix(6).lowercased())@example.org"
@@ -97,6 +98,9 @@ struct AccountDeletionTests {
             let tokens = try await client.register(email, name: name)
             _ = try await client.call(.patch, "/v1/me", token: tokens.accessToken, json: ["phone": phone])
             _ = try await client.signIn(email)
+            // The device name is sealed in the log, and opened for its owner.
+            let sessions = try await client.call(.get, "/v1/sessions", token: tokens.accessToken)
+            #expect(sessions.text.contains("TestPhone/1.0"), "\(sessions.text)")
             let deleted = try await client.call(.delete, "/v1/me", token: tokens.accessToken)
             #expect(deleted.status == .noContent)
             let position = try #require(deleted.headers[.commonsPosition])
@@ -118,7 +122,9 @@ struct AccountDeletionTests {
             // Every file this service and the embedded log keep on disk.
             everything.append(bytes(under: harness.dataDirectory))
             if let logFile = harness.log.sqliteFile { everything.append(bytes(under: (logFile as NSString).deletingLastPathComponent)) }
-            for secret in [email, name, "Zebediah", phone, "7700 900123"] {
+            // A plain hash of the address would let anyone holding an export test a guess.
+            let emailHash = SHA256.hash(data: Data(email.utf8)).map { String(format: "%02x", $0) }.joined()
+            for secret in [email, name, "Zebediah", phone, "7700 900123", "TestPhone", emailHash] {
                 #expect(everything.range(of: Data(secret.utf8)) == nil, "\(secret) is still readable")
             }
             // The email is free again.

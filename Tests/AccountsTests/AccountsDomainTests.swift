@@ -48,7 +48,7 @@ struct AccountsDomainTests {
     @Test("given a started session, when the current refresh token is presented, then it rotates")
     func refreshRotates() throws {
         let (session, account) = (UUID(), UUID())
-        let state = SessionState.replay([SessionStarted(sessionId: session, accountId: account, device: "phone", refreshTokenHash: "h1", startedAt: Date())])
+        let state = SessionState.replay([SessionStarted(sessionId: session, accountId: account, device: Sealed(keyId: account, box: ""), refreshTokenHash: "h1", startedAt: Date())])
         let now = Date()
         #expect(try state.refresh(presentedHash: "h1", newHash: "h2", now: now) == SessionRefreshed(sessionId: session, refreshTokenHash: "h2", at: now))
     }
@@ -59,7 +59,7 @@ struct AccountsDomainTests {
         let signIn = Date(timeIntervalSince1970: 1_800_000_000)
         let day: TimeInterval = 86_400
         let idle = SessionState.replay([
-            SessionStarted(sessionId: session, accountId: account, device: "phone", refreshTokenHash: "h1", startedAt: signIn),
+            SessionStarted(sessionId: session, accountId: account, device: Sealed(keyId: account, box: ""), refreshTokenHash: "h1", startedAt: signIn),
         ])
         #expect(try idle.refresh(presentedHash: "h1", newHash: "h2", now: signIn.addingTimeInterval(29 * day)).refreshTokenHash == "h2")
         #expect(throws: AccountsError.sessionEnded) { try idle.refresh(presentedHash: "h1", newHash: "h2", now: signIn.addingTimeInterval(31 * day)) }
@@ -77,7 +77,7 @@ struct AccountsDomainTests {
         let (session, account) = (UUID(), UUID())
         let rotatedAt = Date(timeIntervalSince1970: 1_800_000_000)
         let state = SessionState.replay([
-            SessionStarted(sessionId: session, accountId: account, device: "phone", refreshTokenHash: "h1", startedAt: rotatedAt.addingTimeInterval(-60)),
+            SessionStarted(sessionId: session, accountId: account, device: Sealed(keyId: account, box: ""), refreshTokenHash: "h1", startedAt: rotatedAt.addingTimeInterval(-60)),
             SessionRefreshed(sessionId: session, refreshTokenHash: "h2", at: rotatedAt),
         ])
         #expect(throws: AccountsError.refreshSuperseded) { try state.refresh(presentedHash: "h1", newHash: "h3", now: rotatedAt.addingTimeInterval(5)) }
@@ -90,7 +90,7 @@ struct AccountsDomainTests {
     func revokedSession() {
         let (session, account) = (UUID(), UUID())
         let state = SessionState.replay([
-            SessionStarted(sessionId: session, accountId: account, device: "phone", refreshTokenHash: "h1", startedAt: Date()),
+            SessionStarted(sessionId: session, accountId: account, device: Sealed(keyId: account, box: ""), refreshTokenHash: "h1", startedAt: Date()),
             SessionRevoked(sessionId: session, accountId: account, reason: "signed out", at: Date()),
         ])
         #expect(throws: AccountsError.sessionEnded) { try state.refresh(presentedHash: "h1", newHash: "h2", now: Date()) }

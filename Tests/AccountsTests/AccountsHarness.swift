@@ -18,7 +18,7 @@ struct AccountsHarness {
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("commons-accounts-\(UUID().uuidString)").path
         // Tests register and sign in far more often than a person: the credential limit has a test of its own.
         environment = EnvironmentVariables(["COMMONS_DATA_DIR": dataDirectory, "COMMONS_BCRYPT_COST": "4",
-                                            "COMMONS_CREDENTIAL_RATE_LIMIT_PER_MINUTE": "1000"].merging(extra) { $1 })
+                                            "COMMONS_CREDENTIAL_RATE_LIMIT_PER_MINUTE": "1000"].merging(log.serviceEnvironment) { $1 }.merging(extra) { $1 })
     }
 
     func test(_ body: @escaping @Sendable (Client) async throws -> Void) async throws {

@@ -45,6 +45,7 @@ struct CommonsProcess {
         stderrFile = directory.appendingPathComponent("stderr")
         var values = ProcessInfo.processInfo.environment
         values["COMMONS_EVENT_STORE"] = log?.eventStoreValue
+        values.merge(log?.serviceEnvironment ?? [:]) { _, new in new }
         values["COMMONS_DATA_DIR"] = directory.appendingPathComponent("data").path
         values.merge(environment) { _, new in new }
         var input = ForkExec.Stream.null

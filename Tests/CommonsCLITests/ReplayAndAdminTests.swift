@@ -19,7 +19,9 @@ struct ReplayAndAdminTests {
     func createAdmin(backend: Backend) async throws {
         let log = try await backend.makeLog()
         let data = try scratchDirectory().path
-        let environment = ["COMMONS_DATA_DIR": data, "COMMONS_BCRYPT_COST": "4"]
+        // The admin's address is reserved under a key derived from accounts' secret.
+        let secret = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        let environment = ["COMMONS_DATA_DIR": data, "COMMONS_BCRYPT_COST": "4", "COMMONS_SIGNING_KEY_SECRET": secret]
         let created = try await commons("accounts", "create-admin", "Boss@Example.org", "--password-stdin", log: log,
                                         stdin: Data("a long enough phrase\n".utf8), environment: environment)
         #expect(created.status == 0, "\(created)")
@@ -48,7 +50,7 @@ struct ReplayAndAdminTests {
         let environment = ["COMMONS_DATA_DIR": data, "COMMONS_BCRYPT_COST": "4"]
         // Three sign-ins, as the accounts service records them.
         for n in 1...3 {
-            let started = SessionStarted(sessionId: UUID(), accountId: UUID(), device: "phone \(n)", refreshTokenHash: "hash-\(n)", startedAt: Date())
+            let started = SessionStarted(sessionId: UUID(), accountId: UUID(), device: Sealed(keyId: UUID(), box: "phone \(n)"), refreshTokenHash: "hash-\(n)", startedAt: Date())
             _ = try await log.store.append(to: "session-\(started.sessionId.uuidString.lowercased())", expected: .noStream,
                                            events: [try EventCatalog.encode(started, metadata: EventMetadata())])
         }

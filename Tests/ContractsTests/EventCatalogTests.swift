@@ -97,4 +97,20 @@ struct CommonsUpcasterTests {
         let decoded = try CommonsEvents.catalog.decode(stored("ListingReported", version: 2, String(decoding: encoded.data, as: UTF8.self)))
         #expect(decoded as? ListingReported == new)
     }
+
+    @Test("a session of schema 1 keeps its device name in clear; schema 2 carries it sealed")
+    func sessionStarted() throws {
+        let (session, account) = (UUID(), UUID())
+        let v1 = #"{"sessionId":"\#(session)","accountId":"\#(account)","device":"Pixel 9","refreshTokenHash":"h","startedAt":"2026-11-20T10:00:00Z"}"#
+        let old = try #require(try CommonsEvents.catalog.decode(stored("SessionStarted", version: 1, v1)) as? SessionStarted)
+        #expect(old.sessionId == session && old.accountId == account && old.refreshTokenHash == "h")
+        #expect(old.clearDevice == "Pixel 9" && old.device == nil)
+
+        let new = SessionStarted(sessionId: session, accountId: account, device: Sealed(keyId: account, box: "b3BhcXVl"),
+                                 refreshTokenHash: "h", startedAt: Date(timeIntervalSince1970: 0))
+        let encoded = try EventCatalog.encode(new)
+        #expect(encoded.schemaVersion == 2 && !String(decoding: encoded.data, as: UTF8.self).contains("clearDevice"))
+        let decoded = try CommonsEvents.catalog.decode(stored("SessionStarted", version: 2, String(decoding: encoded.data, as: UTF8.self)))
+        #expect(decoded as? SessionStarted == new)
+    }
 }

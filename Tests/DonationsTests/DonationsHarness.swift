@@ -38,7 +38,7 @@ struct DonationsHarness {
                  _ body: @escaping @Sendable (Client) async throws -> Void) async throws {
         // The service's own scheduler ticks once at start and then waits a day: tests tick schedulers by hand.
         let environment = EnvironmentVariables(["COMMONS_DATA_DIR": dataDirectory, "COMMONS_RECURRING_INTERVAL_SECONDS": "86400",
-                                                "COMMONS_PAYMENTS": payments])
+                                                "COMMONS_PAYMENTS": payments].merging(log.serviceEnvironment) { $1 })
         var configuration = try ServiceConfiguration(service: DonationsService.name, defaultPort: 0, environment: environment)
         configuration.readYourWritesPatience = .seconds(15)  // another test may hold a PostgreSQL transaction for 10 s
         configuration.rateLimitPerMinute = 1_000_000

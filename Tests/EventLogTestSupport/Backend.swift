@@ -71,6 +71,10 @@ public struct TestSetupError: Error, CustomStringConvertible {
 public final class TestLog: Sendable {
     public let store: any EventStore
     public let backend: Backend
+    /// The secret that wraps the personal-data keys of this log, as every service on it is given it.
+    public let keyVaultSecret = Data((0..<32).map { _ in UInt8.random(in: .min ... .max) }).base64EncodedString()
+    /// What a service on this log needs in its environment beyond its own settings.
+    public var serviceEnvironment: [String: String] { ["COMMONS_KEY_VAULT_SECRET": keyVaultSecret] }
     private let postgres: PostgresEventStoreConfiguration?
     private let sqlitePath: String?
 

@@ -28,7 +28,7 @@ struct GeoSearchHarness {
     /// Runs `body` against the service; `.live` serves on a real port (`client.client.port`), for streams.
     func test(_ mode: TestingSetup = .router, _ body: @escaping @Sendable (Client) async throws -> Void) async throws {
         var configuration = try ServiceConfiguration(
-            service: GeoSearchService.name, defaultPort: 0, environment: EnvironmentVariables(["COMMONS_DATA_DIR": dataDirectory]))
+            service: GeoSearchService.name, defaultPort: 0, environment: EnvironmentVariables(["COMMONS_DATA_DIR": dataDirectory].merging(log.serviceEnvironment) { $1 }))
         configuration.readYourWritesPatience = .seconds(15)
         let ring = SigningKeyRing.generate()
         let (application, runtime, routes) = try await ServiceApp.build(

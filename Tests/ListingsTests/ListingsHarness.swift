@@ -21,7 +21,7 @@ struct ListingsHarness {
         log = try await backend.makeLog(postgresURL: postgresURL)
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("commons-listings-\(UUID().uuidString)").path
         environment = EnvironmentVariables(["COMMONS_DATA_DIR": dataDirectory, "COMMONS_LISTING_EXPIRY_SWEEP_SECONDS": "86400"]
-            .merging(extra) { $1 })
+            .merging(log.serviceEnvironment) { $1 }.merging(extra) { $1 })
     }
 
     func test(_ body: @escaping @Sendable (Client) async throws -> Void) async throws {

@@ -16,7 +16,7 @@ struct KitHarness {
         log = try await backend.makeLog(postgresURL: postgresURL)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("commons-kit-\(UUID().uuidString)").path
         var configuration = try ServiceConfiguration(
-            service: "widgets", defaultPort: 0, environment: EnvironmentVariables(environment.merging(["COMMONS_DATA_DIR": directory]) { $1 }))
+            service: "widgets", defaultPort: 0, environment: EnvironmentVariables(environment.merging(["COMMONS_DATA_DIR": directory]) { $1 }.merging(log.serviceEnvironment) { $1 }))
         configuration.readYourWritesPatience = .milliseconds(300)
         self.configuration = configuration
     }

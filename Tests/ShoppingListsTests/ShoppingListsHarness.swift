@@ -24,7 +24,7 @@ struct ShoppingListsHarness {
 
     func test(_ body: @escaping @Sendable (Client) async throws -> Void) async throws {
         var configuration = try ServiceConfiguration(
-            service: ShoppingListsService.name, defaultPort: 0, environment: EnvironmentVariables(["COMMONS_DATA_DIR": dataDirectory]))
+            service: ShoppingListsService.name, defaultPort: 0, environment: EnvironmentVariables(["COMMONS_DATA_DIR": dataDirectory].merging(log.serviceEnvironment) { $1 }))
         configuration.readYourWritesPatience = .seconds(15)  // another test may hold a PostgreSQL transaction for 10 s
         let ring = ring
         let (application, runtime, routes) = try await ServiceApp.build(

@@ -162,8 +162,8 @@ package actor Topology {
         let admin = "admin-\(UUID().uuidString.prefix(8).lowercased())@e2e.commons.test"
         // Values docker-compose.yml reads from the environment (`${VAR:-default}`), set here as
         // an operator would: a cheap bcrypt cost for speed, an admin, no rate limit in the way.
-        let signingSecret = Data((0..<32).map { _ in UInt8.random(in: .min ... .max) }).base64EncodedString()
-        let composeInputs = ["COMMONS_BCRYPT_COST": "4", "COMMONS_SIGNING_KEY_SECRET": signingSecret,
+        func secret() -> String { Data((0..<32).map { _ in UInt8.random(in: .min ... .max) }).base64EncodedString() }
+        let composeInputs = ["COMMONS_BCRYPT_COST": "4", "COMMONS_SIGNING_KEY_SECRET": secret(), "COMMONS_KEY_VAULT_SECRET": secret(),
                              "COMMONS_RATE_LIMIT_PER_MINUTE": "100000", "COMMONS_CREDENTIAL_RATE_LIMIT_PER_MINUTE": "100000", "COMMONS_LOG_LEVEL": "info",
                              "COMMONS_PAYMENTS": "simulated",
                              // Required by the compose file; unused, as COMMONS_EVENT_STORE is replaced.

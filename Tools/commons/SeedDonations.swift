@@ -94,7 +94,7 @@ enum SeedData {
         let store = try await location.open(logger: logger)
         do {
             _ = try await AccountsAdministration.makeAdmin(email: DemoAdmin.email, password: state.password, displayName: DemoAdmin.displayName,
-                                                           store: store, environment: EnvironmentVariables())
+                                                           store: store, environment: state.environment)
         } catch {
             await store.shutdown()
             throw CommandFailure("donations: cannot make the demo admin: \(error)")

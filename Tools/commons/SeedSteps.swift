@@ -10,6 +10,9 @@ struct Seeder {
     let api: SeedClient
     /// The stack's event log, for steps that need an operator command (making the demo admin).
     var eventStore: EventStoreLocation? = nil
+    /// The stack's settings for such a command: its data directory and accounts secret, so
+    /// that the admin's address is reserved under the key the running accounts use.
+    var environment = EnvironmentVariables()
     /// The password of the demo accounts and the demo admin.
     var password: String
 
@@ -27,7 +30,8 @@ struct Seeder {
     @discardableResult
     func run(running: Set<String>?, report: (String) -> Void) async throws -> [String] {
         var state = SeedState(password: password)
-        state.eventStore = eventStore ?? EnvironmentVariables().eventStore
+        state.eventStore = eventStore ?? environment.eventStore
+        state.environment = environment
         for step in Self.steps {
             guard running?.contains(step.service) ?? true else {
                 report("\(step.service): not running, skipped")
@@ -65,6 +69,8 @@ struct SeedStep: Sendable {
 struct SeedState: Sendable {
     /// The stack's event log: the one `commons up` or `commons seed --event-store` names, else the environment's.
     var eventStore = EnvironmentVariables().eventStore
+    /// The stack's settings, for operator commands (see ``Seeder/environment``).
+    var environment = EnvironmentVariables()
     /// Demo data files a step did not find, so its data is missing.
     var missing: [String] = []
     /// The password of the demo accounts and the demo admin.

@@ -63,9 +63,11 @@ struct UpPlan {
         environment["COMMONS_HOST"] = Self.host
         environment["COMMONS_ACCOUNTS_URL"] = "http://\(Self.host):\(accountsPort)"
         // accounts seals its signing keys with a secret from outside; a development stack
-        // keeps one in its data directory (made by UpStack) unless one is given.
-        if inherited.string("COMMONS_SIGNING_KEY_SECRET") == nil && inherited.string("COMMONS_SIGNING_KEY_SECRET_FILE") == nil {
-            environment["COMMONS_SIGNING_KEY_SECRET_FILE"] = Self.signingSecretFile(in: self.dataDirectory)
+        // keeps it in its data directory (made by UpStack before accounts starts) unless it
+        // is given. (The key vault's secret of an embedded log is kept beside the log.)
+        for (variable, file) in Self.secretFiles(in: self.dataDirectory)
+        where inherited.string(variable) == nil && inherited.string(variable + "_FILE") == nil {
+            environment[variable + "_FILE"] = file
         }
         // A development stack takes the simulated processor's test cards; receipts say so.
         if inherited.string("COMMONS_PAYMENTS") == nil { environment["COMMONS_PAYMENTS"] = "simulated" }
@@ -74,12 +76,20 @@ struct UpPlan {
         self.environment = environment
     }
 
-    /// Where a development stack keeps the secret that seals accounts' signing keys.
-    var signingSecretFile: String { Self.signingSecretFile(in: dataDirectory) }
-
-    private static func signingSecretFile(in dataDirectory: String) -> String {
-        URL(fileURLWithPath: dataDirectory).appendingPathComponent("accounts-signing-secret").path
+    /// The secrets a development stack keeps in its data directory, and where, unless the
+    /// environment gives them (UpStack makes each file once).
+    var secretFiles: [String] {
+        Self.secretFiles(in: dataDirectory).filter { environment[$0.variable + "_FILE"] == $0.file }.map(\.file)
     }
+
+    private static func secretFiles(in dataDirectory: String) -> [(variable: String, file: String)] {
+        [("COMMONS_SIGNING_KEY_SECRET", "accounts-signing-secret")].map {
+            ($0.0, URL(fileURLWithPath: dataDirectory).appendingPathComponent($0.1).path)
+        }
+    }
+
+    /// What the stack's children share, for an operator command the stack runs itself.
+    var sharedEnvironment: EnvironmentVariables { EnvironmentVariables(environment) }
 
     /// The environment of `service`'s child.
     func environment(for service: Running) -> [String: String] {

@@ -25,12 +25,11 @@ struct UpStack {
         let interrupts = InterruptSignals()
         do {
             try FileManager.default.createDirectory(atPath: plan.dataDirectory, withIntermediateDirectories: true)
-            if !FileManager.default.fileExists(atPath: plan.signingSecretFile) {
+            for file in plan.secretFiles where !FileManager.default.fileExists(atPath: file) {
                 var random = SystemRandomNumberGenerator()
                 let secret = Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &random) }).base64EncodedString()
-                guard FileManager.default.createFile(atPath: plan.signingSecretFile, contents: Data(secret.utf8),
-                                                     attributes: [.posixPermissions: 0o600]) else {
-                    throw CommandFailure("cannot write the signing secret \(plan.signingSecretFile)")
+                guard FileManager.default.createFile(atPath: file, contents: Data(secret.utf8), attributes: [.posixPermissions: 0o600]) else {
+                    throw CommandFailure("cannot write the secret \(file)")
                 }
             }
         } catch let failure as CommandFailure {
@@ -133,7 +132,8 @@ struct UpStack {
         console.say("first start in this data directory: creating demo data (--no-seed skips this)")
         // A development stack on this machine: the published demo password, so anyone trying it can sign in.
         let seeder = Seeder(api: SeedClient(gateway: plan.gatewayURL, client: client),
-                            eventStore: EventStoreLocation(plan.eventStore, dataDirectory: plan.dataDirectory), password: DemoAccounts.password)
+                            eventStore: EventStoreLocation(plan.eventStore, dataDirectory: plan.dataDirectory), environment: plan.sharedEnvironment,
+                            password: DemoAccounts.password)
         // Printed in one piece at the end, rather than between the services' log lines.
         var report: [String] = []
         let missing: [String]

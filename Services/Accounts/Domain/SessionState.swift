@@ -7,7 +7,6 @@ import Foundation
 public struct SessionState: Sendable, Equatable {
     public var sessionId: UUID?
     public var accountId: UUID?
-    public var device = ""
     public var currentRefreshHash: String?
     public var usedRefreshHashes: Set<String> = []
     public var isRevoked = false
@@ -41,7 +40,6 @@ public struct SessionState: Sendable, Equatable {
         case let started as SessionStarted:
             sessionId = started.sessionId
             accountId = started.accountId
-            device = started.device
             currentRefreshHash = started.refreshTokenHash
             startedAt = started.startedAt
             lastIssuedAt = started.startedAt

@@ -13,8 +13,9 @@ public enum AccountsAdministration {
     public static func makeAdmin(
         email: String, password: String?, displayName: String, store: any EventStore, environment: EnvironmentVariables
     ) async throws -> UUID {
-        let commands = try AccountsCommands.live(
-            store: store, vault: try ServiceRuntime.vault(beside: store), environment: environment, logger: Logger(label: "commons"))
+        let vault = try ServiceRuntime.vault(beside: store, environment: environment)
+        try await vault.checkSecrets()
+        let commands = try AccountsCommands.live(store: store, vault: vault, environment: environment, logger: Logger(label: "commons"))
         let metadata = EventMetadata(correlationId: UUID().uuidString.lowercased(), service: "commons")
         do {
             guard let normalized = EmailAddress(email) else { throw AccountsError.invalid(["email": ["is not an email address"]]) }

@@ -81,14 +81,18 @@ struct AccountsCommands: Sendable {
     }
 
     /// Reserves the email for the account; a reservation left by a registration that never
-    /// finished (no account stream) is taken over.
+    /// finished (no account stream) is taken over. An address reserved before reservations
+    /// were keyed (``Streams/unkeyedEmail(_:)``) stays taken while its account lives.
     private func reserve(_ email: EmailAddress, for accountId: UUID, metadata: EventMetadata) async throws {
-        let stream = Streams.email(email.normalized)
+        let stream = try emailStream(email.normalized)
         let (events, version) = try await Streams.load(stream, from: store)
         var batch = [try EventCatalog.encode(EmailReserved(accountId: accountId), metadata: metadata)]
         if let reserved = events.last as? EmailReserved {
             guard try await store.version(of: Streams.account(reserved.accountId)) == 0 else { throw AccountsError.emailTaken }
             batch.insert(try EventCatalog.encode(EmailReleased(accountId: reserved.accountId), metadata: metadata), at: 0)
+        } else if version == 0, let holder = try await unkeyedReservation(of: email.normalized),
+                  try await store.version(of: Streams.account(holder)) > 0 {
+            throw AccountsError.emailTaken
         }
         do {
             _ = try await store.append(to: stream, expected: .exact(version), events: batch)
@@ -97,12 +101,22 @@ struct AccountsCommands: Sendable {
         }
     }
 
+    /// The keyed reservation stream of a normalised address.
+    private func emailStream(_ normalized: String) throws -> String {
+        Streams.email(normalized, key: try keys.addressKey(for: .emailReservation))
+    }
+
+    /// The account holding the address by a reservation made before they were keyed, if any.
+    private func unkeyedReservation(of normalized: String) async throws -> UUID? {
+        (try await Streams.load(Streams.unkeyedEmail(normalized), from: store).events.last as? EmailReserved)?.accountId
+    }
+
     func signIn(email text: String, password: String, device: String, metadata: EventMetadata, now: Date = Date()) async throws -> (Tokens, Checkpoint) {
         guard let email = EmailAddress(text) else {
             try await hasher.verifyAgainstNothing(password)
             throw AccountsError.invalidCredentials
         }
-        let throttle = Streams.signInThrottle(email.normalized, key: try keys.addressKey())
+        let throttle = Streams.signInThrottle(email.normalized, key: try keys.addressKey(for: .signInThrottle))
         let accountId = try await accountId(for: email)
         // Known or not, the address is counted and locked alike: the answers tell nothing.
         try await reserveSignInAttempt(throttle, accountId: accountId, metadata: metadata, now: now)
@@ -143,13 +157,15 @@ struct AccountsCommands: Sendable {
     }
 
     func accountId(for email: EmailAddress) async throws -> UUID? {
-        let (events, _) = try await Streams.load(Streams.email(email.normalized), from: store)
+        let (events, version) = try await Streams.load(try emailStream(email.normalized), from: store)
+        if version == 0 { return try await unkeyedReservation(of: email.normalized) }
         return (events.last as? EmailReserved)?.accountId
     }
 
     private func startSession(accountId: UUID, role: Identity.Role, device: String, metadata: EventMetadata, now: Date) async throws -> (Tokens, Checkpoint) {
         let refresh = BearerSecret.new()
-        let started = SessionStarted(sessionId: refresh.id, accountId: accountId, device: device, refreshTokenHash: refresh.hash, startedAt: now)
+        let started = SessionStarted(sessionId: refresh.id, accountId: accountId, device: try await sealer.seal(device, for: accountId),
+                                     refreshTokenHash: refresh.hash, startedAt: now)
         let result = try await store.append(to: Streams.session(refresh.id), expected: .noStream, events: [try EventCatalog.encode(started, metadata: metadata)])
         _ = try await store.append(to: Streams.accountSessions(accountId), expected: .any, events: [
             try EventCatalog.encode(SessionOpened(sessionId: refresh.id), metadata: metadata),
@@ -324,12 +340,13 @@ struct AccountsCommands: Sendable {
         // Nil when a first try destroyed the key already; it released the email before that.
         if let sealed = account.personal, let personal = try await sealer.open(sealed, as: PersonalData.self) {
             try await mailer.forget(address: personal.email)
-            let emailStream = Streams.email(personal.email)
-            let (reservations, version) = try await Streams.load(emailStream, from: store)
-            if (reservations.last as? EmailReserved)?.accountId == accountId {
-                _ = try await store.append(to: emailStream, expected: .exact(version), events: [
-                    try EventCatalog.encode(EmailReleased(accountId: accountId), metadata: metadata),
-                ])
+            for stream in [try emailStream(personal.email), Streams.unkeyedEmail(personal.email)] {
+                let (reservations, version) = try await Streams.load(stream, from: store)
+                if (reservations.last as? EmailReserved)?.accountId == accountId {
+                    _ = try await store.append(to: stream, expected: .exact(version), events: [
+                        try EventCatalog.encode(EmailReleased(accountId: accountId), metadata: metadata),
+                    ])
+                }
             }
         }
         try await vault.destroyKey(for: accountId)

@@ -23,14 +23,20 @@ struct SessionsProjection: Projection {
                 """)
             try db.execute(sql: "CREATE INDEX sessions_by_account ON sessions (account_id, started_at)")
         }
+        // Device names are sealed from schema 2 of SessionStarted on: kept sealed here too,
+        // opened when their owner lists their sessions.
+        migrator.registerMigration("sessions-v2-sealed-device") { db in
+            try db.execute(sql: "ALTER TABLE sessions ADD COLUMN sealed_device TEXT")
+        }
     }
 
     func apply(_ event: RecordedEvent, in db: Database) throws {
         switch try CommonsEvents.catalog.decode(event) {
         case let started as SessionStarted:
             try db.execute(sql: """
-                INSERT OR IGNORE INTO sessions (session_id, account_id, device, started_at, last_used_at) VALUES (?, ?, ?, ?, ?)
-                """, arguments: [started.sessionId.uuidString.lowercased(), started.accountId.uuidString.lowercased(), started.device,
+                INSERT OR IGNORE INTO sessions (session_id, account_id, device, sealed_device, started_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [started.sessionId.uuidString.lowercased(), started.accountId.uuidString.lowercased(), started.clearDevice ?? "",
+                                 try started.device.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) },
                                  started.startedAt.timeIntervalSince1970, started.startedAt.timeIntervalSince1970])
         case let refreshed as SessionRefreshed:
             try db.execute(sql: "UPDATE sessions SET last_used_at = ? WHERE session_id = ?",

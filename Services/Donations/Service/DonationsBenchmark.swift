@@ -11,7 +11,7 @@ public enum DonationsBenchmark {
     /// step per wallet, each through the service's command path (organisation lookup,
     /// wallet catch-up, decision, sealed message, append at the expected version).
     public static func donations(store: any EventStore, wallets: Int) async throws -> [@Sendable () async throws -> Void] {
-        let commands = DonationsCommands(store: store, vault: try ServiceRuntime.vault(beside: store), payments: SimulatedCardProcessor())
+        let commands = DonationsCommands(store: store, vault: try ServiceRuntime.vault(beside: store, secrets: .throwaway()), payments: SimulatedCardProcessor())
         let draft = OrganizationDraft(name: "Bench charity", slug: "bench-\(UUID().uuidString.prefix(8).lowercased())", kind: .charity,
                                       mission: "Benchmarks", currency: "USD", minimumDonationMinor: 1)
         let (organization, _) = try await commands.register(draft, metadata: .init())

@@ -46,7 +46,7 @@ public enum ShoppingListsBenchmark {
     /// version seen, retry on a concurrent change): quantity changes of its list's 20 items.
     /// Every 100 edits it starts a new list, as lists are short-lived in real use.
     public static func listEditor(store: any EventStore) throws -> @Sendable () async throws -> Void {
-        let commands = ShoppingListCommands(store: store, sealer: TextSealer(vault: try ServiceRuntime.vault(beside: store))) { _ in false }
+        let commands = ShoppingListCommands(store: store, sealer: TextSealer(vault: try ServiceRuntime.vault(beside: store, secrets: .throwaway()))) { _ in false }
         let session = EditSession(commands: commands)
         return { try await session.edit() }
     }

@@ -145,21 +145,47 @@ public struct SignInSucceeded: EventContract, Equatable {
 /// A session began. Stream: `session-<sessionId>`.
 public struct SessionStarted: EventContract, Equatable {
     public static let eventType = "SessionStarted"
+    /// 2: the device name is sealed with the account's key. 1 carried it in clear (see ``clearDevice``).
+    public static let schemaVersion = 2
     public var sessionId: UUID
     public var accountId: UUID
-    /// The device the person signed in from (the User-Agent, shortened).
-    public var device: String
+    /// The device the person signed in from (the User-Agent, shortened, a `String`), sealed
+    /// with the account's key; nil in a session of schema 1.
+    public var device: Sealed?
+    /// The device of a session of schema 1, which stored it in clear; nil from schema 2 on.
+    public var clearDevice: String?
     /// SHA-256 of the refresh token handed out; the token itself is never stored.
     public var refreshTokenHash: String
     public var startedAt: Date
 
-    public init(sessionId: UUID, accountId: UUID, device: String, refreshTokenHash: String, startedAt: Date) {
+    public init(sessionId: UUID, accountId: UUID, device: Sealed, refreshTokenHash: String, startedAt: Date) {
+        self.init(sessionId: sessionId, accountId: accountId, device: device, clearDevice: nil, refreshTokenHash: refreshTokenHash, startedAt: startedAt)
+    }
+
+    private init(sessionId: UUID, accountId: UUID, device: Sealed?, clearDevice: String?, refreshTokenHash: String, startedAt: Date) {
         self.sessionId = sessionId
         self.accountId = accountId
         self.device = device
+        self.clearDevice = clearDevice
         self.refreshTokenHash = refreshTokenHash
         self.startedAt = startedAt
     }
+
+    /// Schema 1, whose device was a plain string.
+    struct Version1: Decodable {
+        var sessionId: UUID
+        var accountId: UUID
+        var device: String
+        var refreshTokenHash: String
+        var startedAt: Date
+    }
+
+    static let upcasters: [Upcaster<SessionStarted>] = [
+        .from(version: 1, as: Version1.self) { old in
+            SessionStarted(sessionId: old.sessionId, accountId: old.accountId, device: nil, clearDevice: old.device,
+                           refreshTokenHash: old.refreshTokenHash, startedAt: old.startedAt)
+        },
+    ]
 }
 
 /// Lists a session under its account, so that every session of an account can be found

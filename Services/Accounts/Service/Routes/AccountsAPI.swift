@@ -43,15 +43,20 @@ struct AccountsAPI: Sendable {
         }
         router.get("/v1/sessions") { _, context in
             let identity = try context.requireIdentity()
-            let sessions = try await runtime.readModel.pool.read { db in
+            let rows = try await runtime.readModel.pool.read { db in
                 try Row.fetchAll(db, sql: """
-                    SELECT session_id, device, started_at, last_used_at FROM sessions
+                    SELECT session_id, device, sealed_device, started_at, last_used_at FROM sessions
                     WHERE account_id = ? AND revoked = 0 ORDER BY started_at DESC
-                    """, arguments: [identity.accountId.uuidString.lowercased()]).map { row in
-                    let id = UUID(uuidString: row["session_id"]) ?? UUID()
-                    return SessionView(id: id, device: row["device"], createdAt: Date(timeIntervalSince1970: row["started_at"]),
-                                       lastUsedAt: Date(timeIntervalSince1970: row["last_used_at"]), current: id == identity.sessionId)
-                }
+                    """, arguments: [identity.accountId.uuidString.lowercased()])
+            }
+            let sealer = PersonalDataSealer(vault: runtime.keyVault)
+            var sessions: [SessionView] = []
+            for row in rows {
+                let id = UUID(uuidString: row["session_id"]) ?? UUID()
+                let sealed: String? = row["sealed_device"]
+                let device = sealed == nil ? row["device"] : try await sealer.open(json: sealed, as: String.self) ?? ""
+                sessions.append(SessionView(id: id, device: device, createdAt: Date(timeIntervalSince1970: row["started_at"]),
+                                            lastUsedAt: Date(timeIntervalSince1970: row["last_used_at"]), current: id == identity.sessionId))
             }
             return try Response.json(["items": sessions])
         }

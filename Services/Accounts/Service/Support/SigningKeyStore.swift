@@ -41,9 +41,16 @@ final class SigningKeyStore: PublicKeySource, Sendable {
     /// The store as the service and the CLI use it: sealed with ``SigningSecret``, rotated
     /// every `COMMONS_SIGNING_KEY_DAYS` (30), kept beside `store`.
     /// A key for naming streams by an address without writing the address (or a plain hash
-    /// of it) into the log: derived from the accounts secret, the same on every replica.
-    func addressKey() throws -> SymmetricKey {
-        HKDF<SHA256>.deriveKey(inputKeyMaterial: try sealingKey.get(), info: Data("commons sign-in throttle".utf8), outputByteCount: 32)
+    /// of it) into the log: derived from the accounts secret, the same on every replica, one
+    /// per use so that a sign-in stream and a reservation stream of one address do not match.
+    func addressKey(for use: AddressUse) throws -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: try sealingKey.get(), info: Data(use.rawValue.utf8), outputByteCount: 32)
+    }
+
+    /// What an ``addressKey(for:)`` names.
+    enum AddressUse: String {
+        case signInThrottle = "commons sign-in throttle"
+        case emailReservation = "commons email reservation"
     }
 
     static func live(environment: EnvironmentVariables, store: any EventStore) throws -> SigningKeyStore {

@@ -8,14 +8,23 @@ enum Streams {
     static func account(_ id: UUID) -> String { "account-\(id.uuidString.lowercased())" }
     static func session(_ id: UUID) -> String { "session-\(id.uuidString.lowercased())" }
     static func accountSessions(_ account: UUID) -> String { "accountsessions-\(account.uuidString.lowercased())" }
-    /// Where sign-ins to an address are counted: its HMAC under `key` (see ``SigningKeyStore/addressKey()``),
+    /// Where sign-ins to an address are counted: its HMAC under `key` (see ``SigningKeyStore/addressKey(for:)``),
     /// so that a copy of the log does not say which addresses were tried.
     static func signInThrottle(_ normalized: String, key: SymmetricKey) -> String {
-        "signinthrottle-" + HMAC<SHA256>.authenticationCode(for: Data(normalized.utf8), using: key).map { String(format: "%02x", $0) }.joined()
+        "signinthrottle-" + keyedHash(normalized, key: key)
     }
     static func passwordReset(_ id: UUID) -> String { "passwordreset-\(id.uuidString.lowercased())" }
-    /// The reservation stream of a normalised email (DESIGN.md §4).
-    static func email(_ normalized: String) -> String { "email-\(sha256(normalized))" }
+    /// The reservation stream of a normalised email (DESIGN.md §4): its HMAC under `key`
+    /// (see ``SigningKeyStore/addressKey(for:)``), so that nobody holding a copy of the log
+    /// can hash a candidate address and find the account it belongs to.
+    static func email(_ normalized: String, key: SymmetricKey) -> String { "email-" + keyedHash(normalized, key: key) }
+    /// Where reservations made before they were keyed live: a plain SHA-256 of the address.
+    /// Still read, so an address reserved then stays taken; never written again.
+    static func unkeyedEmail(_ normalized: String) -> String { "email-\(sha256(normalized))" }
+
+    private static func keyedHash(_ text: String, key: SymmetricKey) -> String {
+        HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: key).map { String(format: "%02x", $0) }.joined()
+    }
 
     static func sha256(_ text: String) -> String {
         SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()

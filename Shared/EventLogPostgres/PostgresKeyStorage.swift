@@ -1,0 +1,75 @@
+import EventLog
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// The key vault's rows beside the PostgreSQL log: table `<schema>.personal_data_keys`,
+/// never part of an export. Destroyed keys leave a tombstone row (value NULL). The values
+/// are keys wrapped by a secret the database never sees, because a row PostgreSQL deletes
+/// lives on in dead tuples, the WAL and every backup.
+public final class PostgresKeyStorage: KeyStorage {
+    private let connection: SchemaConnection
+
+    /// Uses the store's connection pool; the table is created by the log's migrations.
+    public init(store: PostgresEventStore) {
+        connection = SchemaConnection(store)
+    }
+
+    private var table: String { "\(connection.schema).personal_data_keys" }
+
+    public func storeIfAbsent(_ candidate: Data, for owner: UUID) async throws -> Data? {
+        let value = ByteBuffer(bytes: candidate)
+        let query: PostgresQuery = """
+            WITH inserted AS (
+                INSERT INTO \(unescaped: table) (owner, material) VALUES (\(owner), \(value))
+                ON CONFLICT (owner) DO NOTHING RETURNING material)
+            SELECT material FROM inserted
+            UNION ALL SELECT material FROM \(unescaped: table) WHERE owner = \(owner)
+            LIMIT 1
+            """
+        for try await bytes in try await connection.client.queryAbandonable(query, logger: connection.logger).decode(ByteBuffer?.self) {
+            return bytes.map { Data($0.readableBytesView) }
+        }
+        // No row: another request stored one at the same moment, after this statement's
+        // snapshot was taken. It has committed by now; read it.
+        return try await stored(for: owner)
+    }
+
+    public func stored(for owner: UUID) async throws -> Data? {
+        let query: PostgresQuery = "SELECT material FROM \(unescaped: table) WHERE owner = \(owner)"
+        for try await bytes in try await connection.client.queryAbandonable(query, logger: connection.logger).decode(ByteBuffer?.self) {
+            return bytes.map { Data($0.readableBytesView) }
+        }
+        return nil
+    }
+
+    public func destroy(_ owner: UUID) async throws {
+        try await connection.client.queryAbandonable("""
+            INSERT INTO \(unescaped: table) (owner, material, destroyed_at) VALUES (\(owner), NULL, now())
+            ON CONFLICT (owner) DO UPDATE SET material = NULL, destroyed_at = now()
+            """, logger: connection.logger)
+    }
+
+    public func live(after owner: UUID?, limit: Int) async throws -> [(owner: UUID, value: Data)] {
+        let query: PostgresQuery = """
+            SELECT owner, material FROM \(unescaped: table)
+            WHERE material IS NOT NULL AND owner > \(owner ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+            ORDER BY owner LIMIT \(limit)
+            """
+        var rows: [(owner: UUID, value: Data)] = []
+        for try await (owner, bytes) in try await connection.client.queryAbandonable(query, logger: connection.logger).decode((UUID, ByteBuffer).self) {
+            rows.append((owner, Data(bytes.readableBytesView)))
+        }
+        return rows
+    }
+
+    public func replace(_ owner: UUID, _ old: Data, with new: Data) async throws -> Bool {
+        let query: PostgresQuery = """
+            UPDATE \(unescaped: table) SET material = \(ByteBuffer(bytes: new))
+            WHERE owner = \(owner) AND material = \(ByteBuffer(bytes: old)) RETURNING owner
+            """
+        for try await _ in try await connection.client.queryAbandonable(query, logger: connection.logger).decode(UUID.self) { return true }
+        return false
+    }
+}
