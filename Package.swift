@@ -73,7 +73,7 @@ let package = Package(
         .target(
             name: "EventLogPostgres",
             dependencies: [
-                "EventLog",
+                "EventLog", "Backoff",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -116,7 +116,7 @@ let package = Package(
         .target(
             name: "ReadModel",
             dependencies: [
-                "EventLog", "Contracts",
+                "EventLog", "Contracts", "Backoff",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -130,7 +130,7 @@ let package = Package(
         .target(
             name: "ServiceKit",
             dependencies: [
-                "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "Contracts",
+                "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "Contracts", "Backoff",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -173,7 +173,7 @@ let package = Package(
         .executableTarget(
             name: "commons",
             dependencies: [
-                "StackKit", "Spawn", "TopologyKit", "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "ServiceKit", "Contracts", "AccountsService",
+                "StackKit", "Spawn", "TopologyKit", "Backoff", "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "ServiceKit", "Contracts", "AccountsService",
                 "GeoSearchService", "DonationsService", "ShoppingListsService", "ListingsService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -316,8 +316,11 @@ let package = Package(
             path: "Tests/ListingsTests",
             swiftSettings: strict
         ),
-        // The client SDK for the apps: Foundation only, no server module (Clients/CommonsClient).
-        .target(name: "CommonsClient", path: "Clients/CommonsClient", swiftSettings: strict),
+        // The client SDK for the apps: Foundation and Backoff only, no server module (Clients/CommonsClient).
+        // Capped exponential back-off with jitter: every retry loop's policy, the SDK's included.
+        .target(name: "Backoff", path: "Shared/Backoff", swiftSettings: strict),
+        .testTarget(name: "BackoffTests", dependencies: ["Backoff"], path: "Tests/BackoffTests", swiftSettings: strict),
+        .target(name: "CommonsClient", dependencies: ["Backoff"], path: "Clients/CommonsClient", swiftSettings: strict),
         .testTarget(name: "CommonsClientTests", dependencies: ["CommonsClient"], path: "Tests/CommonsClientTests", swiftSettings: strict),
         // The whole system through its gateway, driven with CommonsClient as an app would;
         // it starts the service binaries of .build/debug itself (Tests/EndToEndTests/Topology.swift).

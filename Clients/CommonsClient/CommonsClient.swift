@@ -132,7 +132,7 @@ public actor CommonsClient {
                 response = try await transport.send(request)
             } catch {
                 if repeatable, attempt < retry.attempts {
-                    try await Task.sleep(for: retry.delay(after: attempt, retryAfter: nil))
+                    try await Task.sleep(for: retry.jitteredDelay(after: attempt, retryAfter: nil))
                     continue
                 }
                 throw CommonsTransportError.unreachable(String(describing: error))
@@ -148,7 +148,7 @@ public actor CommonsClient {
                 && (try? JSONDecoder().decode(ProblemKind.self, from: response.body))?.type.hasSuffix("/idempotency-in-progress") == true
             if [502, 503, 504].contains(response.status) || stillRunning, repeatable, attempt < retry.attempts {
                 let retryAfter = response.header("Retry-After").flatMap { Int($0) }
-                try await Task.sleep(for: retry.delay(after: attempt, retryAfter: retryAfter))
+                try await Task.sleep(for: retry.jitteredDelay(after: attempt, retryAfter: retryAfter))
                 continue
             }
             guard response.status < 400 else {

@@ -1,3 +1,4 @@
+import Backoff
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -90,21 +91,35 @@ public struct RetryPolicy: Sendable {
     public var initialDelay: Duration
     /// The longest wait between two sends, `Retry-After` included.
     public var maximumDelay: Duration
+    /// The share of each wait drawn at random (``Backoff/jitter``), so that the apps a
+    /// failure hit together do not all retry together.
+    public var jitter: Double
 
-    public init(attempts: Int = 4, initialDelay: Duration = .milliseconds(200), maximumDelay: Duration = .seconds(2)) {
+    public init(attempts: Int = 4, initialDelay: Duration = .milliseconds(200), maximumDelay: Duration = .seconds(2), jitter: Double = 0.5) {
         self.attempts = max(1, attempts)
         self.initialDelay = initialDelay
         self.maximumDelay = maximumDelay
+        self.jitter = jitter
     }
 
     public static let `default` = RetryPolicy()
     /// For tests: retries at once.
     public static let immediate = RetryPolicy(attempts: 4, initialDelay: .zero, maximumDelay: .zero)
 
-    /// The wait before send number `attempt + 1` (attempt counts from 1).
+    private var backoff: Backoff { Backoff(initial: initialDelay, maximum: maximumDelay, jitter: jitter) }
+
+    /// The longest wait before send number `attempt + 1` (attempt counts from 1).
     func delay(after attempt: Int, retryAfter: Int?) -> Duration {
-        var delay = initialDelay * (1 << min(attempt - 1, 16))
-        if let retryAfter { delay = max(delay, .seconds(retryAfter)) }
-        return min(delay, maximumDelay)
+        wait(backoff.ceiling(forAttempt: attempt), retryAfter: retryAfter)
+    }
+
+    /// The wait before send number `attempt + 1`: its ``delay(after:retryAfter:)`` less a
+    /// random share, but never shorter than the server's `Retry-After`.
+    func jitteredDelay(after attempt: Int, retryAfter: Int?) -> Duration {
+        wait(backoff.delay(forAttempt: attempt), retryAfter: retryAfter)
+    }
+
+    private func wait(_ delay: Duration, retryAfter: Int?) -> Duration {
+        min(max(delay, .seconds(retryAfter ?? 0)), maximumDelay)
     }
 }

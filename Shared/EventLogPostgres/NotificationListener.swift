@@ -1,3 +1,4 @@
+import Backoff
 import EventLog
 import Logging
 import NIOPosix
@@ -39,7 +40,7 @@ final class NotificationListener: Sendable {
     }
 
     private func run() async {
-        var delay = Duration.milliseconds(100)
+        var retries = Backoff(initial: .milliseconds(100), maximum: .seconds(5)).attempts()
         while !Task.isCancelled {
             do {
                 let connection = try await PostgresConnection.connect(
@@ -49,7 +50,7 @@ final class NotificationListener: Sendable {
                     try await withTaskCancellationHandler {
                         try await connection.listen(on: channel) { notifications in
                             connectionCount.add(1, ordering: .relaxed)
-                            delay = .milliseconds(100)
+                            retries.reset()
                             changes.fire()
                             for try await _ in notifications { changes.fire() }
                         }
@@ -66,8 +67,7 @@ final class NotificationListener: Sendable {
                 logger.warning("event log LISTEN connection lost; polling until it is back", metadata: ["error": "\(String(reflecting: error))"])
             }
             changes.fire()
-            try? await Task.sleep(for: delay)
-            delay = min(delay * 2, .seconds(5))
+            try? await Task.sleep(for: retries.next())
         }
     }
 }

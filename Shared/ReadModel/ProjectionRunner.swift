@@ -1,3 +1,4 @@
+import Backoff
 import EventLog
 import Foundation
 import GRDB
@@ -47,18 +48,18 @@ public final class ProjectionRunner: Service, Sendable {
 
     public func run() async throws {
         await cancelWhenGracefulShutdown {
-            var delay = Duration.milliseconds(250)
+            var retries = Backoff(initial: .milliseconds(250), maximum: .seconds(10)).attempts()
             while !Task.isCancelled {
                 do {
                     try await self.follow()
-                    delay = .milliseconds(250)
+                    retries.reset()
                 } catch is CancellationError {
                     return
                 } catch {
                     if Task.isCancelled { return }
+                    let delay = retries.next()
                     self.logger.error("projection halted; retrying", metadata: ["error": "\(error)", "retryIn": "\(delay)"])
                     try? await Task.sleep(for: delay)
-                    delay = min(delay * 2, .seconds(10))
                 }
             }
         }

@@ -1,3 +1,4 @@
+import Backoff
 import Foundation
 import Spawn
 import Synchronization
@@ -98,21 +99,20 @@ final class ServiceSupervisor: Sendable {
 }
 
 /// How long to wait before restarting a child that exited: 0.5 s, doubling up to 30 s,
-/// and back to 0.5 s once a child has stayed up for 30 s.
+/// and back to 0.5 s once a child has stayed up for 30 s. The shared ``Backoff`` without
+/// jitter: one supervisor restarting its own child has no crowd to spread out, and the
+/// line it prints says exactly when the restart comes.
 struct RestartBackoff {
-    static let first = Duration.milliseconds(500)
-    static let longest = Duration.seconds(30)
+    static let policy = Backoff(initial: .milliseconds(500), maximum: .seconds(30), jitter: 0)
     /// How long a child must have run for its exit not to count as part of a crash loop.
     static let settled = Duration.seconds(30)
 
-    private var next = first
+    private var retries = policy.attempts()
 
     /// The delay before restarting a child that ran for `uptime`.
     mutating func delay(afterRunningFor uptime: Duration) -> Duration {
-        if uptime >= Self.settled { next = Self.first }
-        let delay = next
-        next = min(next * 2, Self.longest)
-        return delay
+        if uptime >= Self.settled { retries.reset() }
+        return retries.next()
     }
 }
 

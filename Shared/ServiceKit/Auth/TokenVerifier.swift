@@ -1,3 +1,4 @@
+import Backoff
 import Foundation
 import JWTKit
 import Logging
@@ -29,16 +30,16 @@ public final class TokenVerifier: Sendable {
     /// before `accounts` is up). Throws the last error if the keys never came.
     public func loadKeys(patience: Duration = .seconds(30)) async throws {
         let deadline = ContinuousClock.now + patience
-        var delay = Duration.milliseconds(200)
+        var retries = Backoff(initial: .milliseconds(200), maximum: .seconds(3)).attempts()
         while true {
             do {
                 try await refresh()
                 return
             } catch {
+                let delay = retries.next()
                 if ContinuousClock.now + delay > deadline { throw error }
                 logger.warning("public keys not available yet; retrying", metadata: ["error": "\(error)"])
                 try await Task.sleep(for: delay)
-                delay = min(delay * 2, .seconds(3))
             }
         }
     }
