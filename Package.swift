@@ -14,11 +14,11 @@ func serviceTargets(
     domain domainDependencies: [Target.Dependency] = [], service serviceDependencies: [Target.Dependency] = []
 ) -> [Target] {
     [
-        .target(name: "\(module)Domain", dependencies: domainDependencies, path: "Services/\(module)/Domain", swiftSettings: strict),
+        .target(name: "\(module)Domain", dependencies: ["Codecs"] + domainDependencies, path: "Services/\(module)/Domain", swiftSettings: strict),
         .target(
             name: "\(module)Service",
             dependencies: [
-                .byName(name: "\(module)Domain"), "ServiceKit", "ReadModel", "Contracts", "EventLog",
+                .byName(name: "\(module)Domain"), "ServiceKit", "ReadModel", "Contracts", "EventLog", "Codecs",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -49,6 +49,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/swift-extras/swift-extras-base64.git", from: "1.2.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
@@ -130,7 +131,7 @@ let package = Package(
         .target(
             name: "ServiceKit",
             dependencies: [
-                "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "Contracts", "Backoff",
+                "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "Contracts", "Backoff", "Codecs",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -266,7 +267,7 @@ let package = Package(
         // MARK: donations tests
         .testTarget(
             name: "DonationsDomainTests",
-            dependencies: ["DonationsDomain", "Contracts", "EventLog"],
+            dependencies: ["DonationsDomain", "Contracts", "EventLog", "Codecs"],
             path: "Tests/DonationsDomainTests",
             swiftSettings: strict
         ),
@@ -317,6 +318,17 @@ let package = Package(
             swiftSettings: strict
         ),
         // The client SDK for the apps: Foundation and Backoff only, no server module (Clients/CommonsClient).
+        // One codec per concern, pure: base64url, name-based ids, opaque page cursors.
+        .target(
+            name: "Codecs",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
+            ],
+            path: "Shared/Codecs",
+            swiftSettings: strict
+        ),
+        .testTarget(name: "CodecsTests", dependencies: ["Codecs"], path: "Tests/CodecsTests", swiftSettings: strict),
         // Capped exponential back-off with jitter: every retry loop's policy, the SDK's included.
         .target(name: "Backoff", path: "Shared/Backoff", swiftSettings: strict),
         .testTarget(name: "BackoffTests", dependencies: ["Backoff"], path: "Tests/BackoffTests", swiftSettings: strict),

@@ -1,4 +1,5 @@
 import Contracts
+import Codecs
 import DonationsDomain
 import Foundation
 import Testing
@@ -22,13 +23,14 @@ struct SmallTypesTests {
         #expect(Month("2026-01")! < Month("2026-02")!)
     }
 
-    @Test("a cursor gives back its sort key and id; anything else is refused")
-    func cursors() {
+    @Test("a cursor gives back its sort key and id for its own list; another list's, or anything else, is refused")
+    func cursors() throws {
         let id = UUID()
-        let cursor = ListCursor.encode(sortKey: "Against Malaria\nFoundation", id: id)
-        #expect(ListCursor.decode(cursor)?.id == id)
-        #expect(ListCursor.decode(cursor)?.sortKey == "Against Malaria\nFoundation")
-        #expect(ListCursor.decode("not a cursor") == nil)
+        let cursor = ListCursor.encode(sortKey: "Against Malaria\nFoundation", id: id, list: "organizations|a")
+        let decoded = try ListCursor.decode(cursor, list: "organizations|a")
+        #expect(decoded.id == id && decoded.sortKey == "Against Malaria\nFoundation")
+        #expect(throws: OpaqueCursor.Refusal.otherQuery) { try ListCursor.decode(cursor, list: "organizations|b") }
+        #expect(throws: OpaqueCursor.Refusal.malformed) { try ListCursor.decode("not a cursor", list: "organizations|a") }
     }
 
     @Test("a monthly donation is due from its first month until cancelled; its amount changes")

@@ -1,21 +1,22 @@
+import Codecs
 import Foundation
 
 /// The opaque `cursor` of a list: the sort value and id of the last item of a page, so the
-/// next page starts right after it whatever was added meanwhile.
+/// next page starts right after it whatever was added meanwhile. In the shared
+/// ``OpaqueCursor`` format, tied to its list (`list`: which list, with its filters).
 public enum ListCursor {
-    public static func encode(sortKey: String, id: UUID) -> String {
-        Data("\(sortKey)\n\(id.uuidString.lowercased())".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    private struct Position: Codable {
+        var sortKey: String
+        var id: UUID
     }
 
-    /// The sort value and id, or nil when the text is not a cursor of this kind.
-    public static func decode(_ text: String) -> (sortKey: String, id: UUID)? {
-        guard text.count <= 600 else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64), let decoded = String(data: data, encoding: .utf8),
-              let newline = decoded.lastIndex(of: "\n"), let id = UUID(uuidString: String(decoded[decoded.index(after: newline)...]))
-        else { return nil }
-        return (String(decoded[..<newline]), id)
+    public static func encode(sortKey: String, id: UUID, list: String) -> String {
+        OpaqueCursor.encode(Position(sortKey: sortKey, id: id), query: list)
+    }
+
+    /// The sort value and id, or the reason the text is not a cursor of `list`.
+    public static func decode(_ text: String, list: String) throws(OpaqueCursor.Refusal) -> (sortKey: String, id: UUID) {
+        let position = try OpaqueCursor.decode(text, as: Position.self, query: list)
+        return (position.sortKey, position.id)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The order of a result list (`sort=distance|recent`).
-public enum ResultOrder: String, Sendable, CaseIterable {
+public enum ResultOrder: String, Sendable, CaseIterable, Codable {
     /// Nearest first; ties by id.
     case distance
     /// Newest first; ties by id.

@@ -88,7 +88,7 @@ public struct FeedQuery: Sendable, Equatable {
             if let number = Int(value), (1...Self.maximumLimit).contains(number) { limit = number } else { add("limit", "must be from 1 to \(Self.maximumLimit)") }
         }
         if let value = parameters["cursor"], problems.isEmpty {
-            if let parsed = FeedCursor(value), parsed.queryHash == fingerprint { cursor = parsed } else { add("cursor", "is not a cursor of this query") }
+            if let parsed = FeedCursor(value, queryHash: fingerprint) { cursor = parsed } else { add("cursor", "is not a cursor of this query") }
         }
         guard problems.isEmpty else { throw .invalid(problems) }
     }

@@ -1,3 +1,4 @@
+import Codecs
 import Crypto
 import Foundation
 import JWTKit
@@ -43,7 +44,7 @@ public struct SigningKeyRing: Codable, Sendable, Equatable {
         let entries: [[String: String]] = try keys.map { key in
             let privateKey = try Curve25519.Signing.PrivateKey(rawRepresentation: Data(base64Encoded: key.privateKey) ?? Data())
             return ["kty": "OKP", "crv": "Ed25519", "use": "sig", "alg": "EdDSA", "kid": key.kid,
-                    "x": privateKey.publicKey.rawRepresentation.base64URLEncoded()]
+                    "x": Base64URL.encode(privateKey.publicKey.rawRepresentation)]
         }
         let data = try JSONSerialization.data(withJSONObject: ["keys": entries], options: [.sortedKeys])
         return String(decoding: data, as: UTF8.self)
@@ -68,9 +69,3 @@ public struct LocalPublicKeySource: PublicKeySource {
     public func fetchJWKS() async throws -> String { try ring().jwks() }
 }
 
-extension Data {
-    func base64URLEncoded() -> String {
-        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-}

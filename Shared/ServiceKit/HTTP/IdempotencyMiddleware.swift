@@ -1,3 +1,4 @@
+import Codecs
 import Crypto
 import EventLog
 import Foundation
@@ -119,11 +120,6 @@ extension AppRequestContext {
     /// command appends the same ids and the log returns the first result.
     public func idempotentEventId(_ key: String?, salt: String = "") -> UUID {
         guard let key else { return UUID() }
-        let digest = SHA256.hash(data: Data("\(identity?.accountId.uuidString ?? "anonymous")|\(key)|\(salt)".utf8))
-        var bytes = Array(digest.prefix(16))
-        bytes[6] = (bytes[6] & 0x0F) | 0x50  // version 5 layout
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return NameBasedID.make("\(identity?.accountId.uuidString ?? "anonymous")|\(key)|\(salt)", version: .v5)
     }
 }

@@ -1,3 +1,4 @@
+import Codecs
 import Contracts
 import Crypto
 import EventLog
@@ -46,8 +47,7 @@ struct BearerSecret: Equatable {
     static func new(id: UUID = UUID()) -> BearerSecret {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let secret = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let secret = Base64URL.encode(bytes)
         return BearerSecret(id: id, secret: secret)
     }
 

@@ -27,7 +27,7 @@ struct DonationQueries: Sendable {
         """
 
     /// `account`'s donations, newest first, after `cursor`.
-    func history(of account: UUID, limit: Int, after cursor: (sortKey: String, id: UUID)?) async throws -> (records: [DonationRecord], next: String?) {
+    func history(of account: UUID, limit: Int, after cursor: (sortKey: String, id: UUID)?, list: String) async throws -> (records: [DonationRecord], next: String?) {
         try await pool.read { db in
             var sql = Self.select + " WHERE d.account_id = ?"
             var arguments: [(any DatabaseValueConvertible)?] = [account.key]
@@ -38,7 +38,7 @@ struct DonationQueries: Sendable {
             sql += " ORDER BY d.donated_at DESC, d.donation_id DESC LIMIT ?"
             let records = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments + [limit + 1])).compactMap(Self.record)
             let page = Array(records.prefix(limit))
-            let next = records.count > limit ? page.last.map { ListCursor.encode(sortKey: String($0.donatedAt.timeIntervalSince1970), id: $0.id) } : nil
+            let next = records.count > limit ? page.last.map { ListCursor.encode(sortKey: String($0.donatedAt.timeIntervalSince1970), id: $0.id, list: list) } : nil
             return (page, next)
         }
     }
@@ -79,7 +79,7 @@ struct DonationQueries: Sendable {
     }
 
     /// People who donated publicly to an organisation, most recent first.
-    func supporters(of organization: UUID, limit: Int, after cursor: (sortKey: String, id: UUID)?) async throws -> Page<SupporterView> {
+    func supporters(of organization: UUID, limit: Int, after cursor: (sortKey: String, id: UUID)?, list: String) async throws -> Page<SupporterView> {
         try await pool.read { db in
             var sql = """
                 SELECT account_id, COUNT(*) AS donations, MAX(donated_at) AS last FROM donations
@@ -97,7 +97,7 @@ struct DonationQueries: Sendable {
                 return SupporterView(accountId: id, profile: "/v1/users/\(id.key)", donations: row["donations"],
                                      lastDonatedAt: Date(timeIntervalSince1970: row["last"]))
             }
-            let next = rows.count > limit ? items.last.map { ListCursor.encode(sortKey: String($0.lastDonatedAt.timeIntervalSince1970), id: $0.accountId) } : nil
+            let next = rows.count > limit ? items.last.map { ListCursor.encode(sortKey: String($0.lastDonatedAt.timeIntervalSince1970), id: $0.accountId, list: list) } : nil
             return Page(items: items, nextCursor: next)
         }
     }
@@ -114,7 +114,7 @@ struct DonationQueries: Sendable {
     }
 
     /// The public feed, newest first.
-    func feed(limit: Int, after cursor: (sortKey: String, id: UUID)?) async throws -> (records: [PostRecord], next: String?) {
+    func feed(limit: Int, after cursor: (sortKey: String, id: UUID)?, list: String) async throws -> (records: [PostRecord], next: String?) {
         try await pool.read { db in
             var sql = "SELECT p.*, o.slug, o.name FROM donation_posts p JOIN organizations o ON o.organization_id = p.organization_id"
             var arguments: [(any DatabaseValueConvertible)?] = []
@@ -133,7 +133,7 @@ struct DonationQueries: Sendable {
                                   sealedCaption: row["caption"], imageId: (row["image_id"] as String?).flatMap(UUID.init(uuidString:)),
                                   sharedAt: Date(timeIntervalSince1970: row["shared_at"]))
             }
-            let next = rows.count > limit ? records.last.map { ListCursor.encode(sortKey: String($0.sharedAt.timeIntervalSince1970), id: $0.id) } : nil
+            let next = rows.count > limit ? records.last.map { ListCursor.encode(sortKey: String($0.sharedAt.timeIntervalSince1970), id: $0.id, list: list) } : nil
             return (Array(records), next)
         }
     }

@@ -12,14 +12,19 @@ struct OrganizationFilter: Sendable {
     var verified: Bool?
     /// An FTS5 query made of the words of `q`, each quoted and as a prefix.
     var match: String?
+
+    /// Every filter as text, for tying a cursor to them.
+    var canonical: String {
+        [category, tag, kind?.rawValue, verified.map { "\($0)" }, match].map { $0 ?? "" }.joined(separator: "|")
+    }
 }
 
 /// Reads organisations from the read model.
 struct OrganizationQueries: Sendable {
     let pool: DatabasePool
 
-    /// A page ordered by name, after `cursor`.
-    func list(_ filter: OrganizationFilter, limit: Int, after cursor: (sortKey: String, id: UUID)?) async throws -> Page<OrganizationView> {
+    /// A page ordered by name, after `cursor`; the next cursor is tied to `list`.
+    func list(_ filter: OrganizationFilter, limit: Int, after cursor: (sortKey: String, id: UUID)?, list: String) async throws -> Page<OrganizationView> {
         try await pool.read { db in
             var conditions: [String] = []
             var arguments: [(any DatabaseValueConvertible)?] = []
@@ -52,7 +57,7 @@ struct OrganizationQueries: Sendable {
             let rows = try Row.fetchAll(db, sql: "SELECT o.* FROM organizations o \(whereClause) ORDER BY o.name, o.organization_id LIMIT ?",
                                         arguments: StatementArguments(arguments + [limit + 1]))
             let views = try rows.prefix(limit).map { try Self.view($0, estimates: [], in: db) }
-            let next = rows.count > limit ? views.last.map { ListCursor.encode(sortKey: $0.name, id: $0.id) } : nil
+            let next = rows.count > limit ? views.last.map { ListCursor.encode(sortKey: $0.name, id: $0.id, list: list) } : nil
             return Page(items: views, nextCursor: next)
         }
     }

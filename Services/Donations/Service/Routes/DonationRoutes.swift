@@ -80,9 +80,10 @@ extension DonationsAPI {
             let identity = try context.requireIdentity()
             var query = QueryReader(request)
             let limit = query.limit()
-            let cursor = query.cursor()
+            let list = "donations|\(identity.accountId.key)"
+            let cursor = query.cursor(list: list)
             try query.check()
-            let (records, next) = try await donations.history(of: identity.accountId, limit: limit, after: cursor)
+            let (records, next) = try await donations.history(of: identity.accountId, limit: limit, after: cursor, list: list)
             var items: [DonationView] = []
             for record in records { items.append(try await view(record)) }
             return try Response.json(Page(items: items, nextCursor: next))

@@ -118,13 +118,17 @@ struct QueryReader {
         return value
     }
 
-    mutating func cursor() -> (sortKey: String, id: UUID)? {
+    /// `cursor`, if it was made for `list` (which list, with its filters).
+    mutating func cursor(list: String) -> (sortKey: String, id: UUID)? {
         guard let text = text("cursor") else { return nil }
-        guard let cursor = ListCursor.decode(text) else {
+        do {
+            return try ListCursor.decode(text, list: list)
+        } catch .otherQuery {
+            problems.add("belongs to another list or other filters; ask for the first page again", to: "cursor")
+        } catch {
             problems.add("is not a cursor from this list", to: "cursor")
-            return nil
         }
-        return cursor
+        return nil
     }
 
     mutating func choice<T: RawRepresentable & CaseIterable>(_ name: String, as type: T.Type) -> T? where T.RawValue == String {

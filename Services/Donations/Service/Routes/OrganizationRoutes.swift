@@ -86,9 +86,10 @@ extension DonationsAPI {
                 query.report(error.message, for: "q")
             }
             let limit = query.limit()
-            let cursor = query.cursor()
+            let list = "organizations|\(filter.canonical)"
+            let cursor = query.cursor(list: list)
             try query.check()
-            return try Response.json(try await organizations.list(filter, limit: limit, after: cursor))
+            return try Response.json(try await organizations.list(filter, limit: limit, after: cursor, list: list))
         }
         router.get("/v1/organizations/{id}") { _, context in
             guard let id = context.parameters.get("id"), let view = try await organizations.one(id) else { throw Problem.notFound("There is no such organisation.") }

@@ -50,9 +50,9 @@ extension DonationsAPI {
         router.get("/v1/donation-posts") { request, _ in
             var query = QueryReader(request)
             let limit = query.limit()
-            let cursor = query.cursor()
+            let cursor = query.cursor(list: "donation-posts")
             try query.check()
-            let (records, next) = try await donations.feed(limit: limit, after: cursor)
+            let (records, next) = try await donations.feed(limit: limit, after: cursor, list: "donation-posts")
             var items: [PostView] = []
             for record in records {
                 // A caption whose author's key is gone cannot be shown; the post goes with it.
@@ -69,9 +69,10 @@ extension DonationsAPI {
             let id = organization.id
             var query = QueryReader(request)
             let limit = query.limit()
-            let cursor = query.cursor()
+            let list = "supporters|\(id.key)"
+            let cursor = query.cursor(list: list)
             try query.check()
-            return try Response.json(try await donations.supporters(of: id, limit: limit, after: cursor))
+            return try Response.json(try await donations.supporters(of: id, limit: limit, after: cursor, list: list))
         }
         router.get("/v1/impact") { _, context in
             let identity = try context.requireIdentity()

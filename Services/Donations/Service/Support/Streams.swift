@@ -1,3 +1,4 @@
+import Codecs
 import Contracts
 import Crypto
 import EventLog
@@ -29,10 +30,6 @@ extension UUID {
     /// A UUID that is always the same for the same parts: the id of something that must
     /// happen once, such as one month's donation of a monthly donation.
     static func derived(_ parts: String...) -> UUID {
-        var bytes = Array(SHA256.hash(data: Data(parts.joined(separator: "|").utf8)).prefix(16))
-        bytes[6] = (bytes[6] & 0x0F) | 0x50
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        NameBasedID.make(parts.joined(separator: "|"), version: .v5)
     }
 }

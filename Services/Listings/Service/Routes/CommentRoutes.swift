@@ -35,12 +35,8 @@ extension ListingsAPI {
         }
         router.get("/v1/listings/{id}/comments") { request, context in
             let id = try context.parameters.uuid("id")
-            var problems: [String: [String]] = [:]
-            let limit = request.query("limit").map { Int($0) } ?? 50
-            if limit == nil || !(1...100).contains(limit!) { problems["limit"] = ["must be from 1 to 100"] }
-            let after = request.query("cursor").map { Int64($0) } ?? 0
-            if after == nil { problems["cursor"] = ["is not a cursor of this list"] }
-            guard problems.isEmpty, let limit, let after else { throw Problem.malformed("The query has invalid fields.", errors: problems) }
+            let paging = try SequencePaging(request, list: "comments|\(id.key)")
+            let (limit, after) = (paging.limit, paging.after)
             _ = try await view(id, as: context.identity?.accountId, moderator: context.identity?.role == .admin)
             let rows = try await runtime.readModel.pool.read { db in
                 try Row.fetchAll(db, sql: """
@@ -56,9 +52,8 @@ extension ListingsAPI {
                 else { continue }
                 items.append(CommentView(id: row.id, listingId: id.key, authorId: row.author, text: text, postedAt: Date(timeIntervalSince1970: row.at)))
             }
-            let next = rows.count > limit ? rows[limit - 1].seq : nil
             struct Page: Encodable { var items: [CommentView]; var nextCursor: String? }
-            return try Response.json(Page(items: items, nextCursor: next.map(String.init)))
+            return try Response.json(Page(items: items, nextCursor: paging.nextCursor(lastShown: rows.count > limit ? rows[limit - 1].seq : nil)))
         }
         router.delete("/v1/listings/{id}/comments/{commentId}") { _, context in
             let identity = try context.requireIdentity()

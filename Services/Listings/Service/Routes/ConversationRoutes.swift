@@ -62,12 +62,8 @@ extension ListingsAPI {
         router.get("/v1/conversations/{id}/messages") { request, context in
             let identity = try context.requireIdentity()
             let id = try context.parameters.uuid("id")
-            var problems: [String: [String]] = [:]
-            let limit = request.query("limit").map { Int($0) } ?? 50
-            if limit == nil || !(1...100).contains(limit!) { problems["limit"] = ["must be from 1 to 100"] }
-            let after = request.query("cursor").map { Int64($0) } ?? 0
-            if after == nil { problems["cursor"] = ["is not a cursor of this list"] }
-            guard problems.isEmpty, let limit, let after else { throw Problem.malformed("The query has invalid fields.", errors: problems) }
+            let paging = try SequencePaging(request, list: "messages|\(id.key)")
+            let (limit, after) = (paging.limit, paging.after)
             _ = try await participation(id, caller: identity.accountId)
             let rows = try await runtime.readModel.pool.read { db in
                 try Row.fetchAll(db, sql: "SELECT * FROM conversation_messages WHERE conversation_id = ? AND seq > ? ORDER BY seq LIMIT ?",
@@ -81,9 +77,8 @@ extension ListingsAPI {
                 let text = try await sealed.asyncMap { try await commands.sealer.open($0, as: String.self) } ?? nil
                 items.append(MessageView(id: row.id, senderId: row.sender, text: text, sentAt: Date(timeIntervalSince1970: row.at)))
             }
-            let next = rows.count > limit ? rows[limit - 1].seq : nil
             struct Page: Encodable { var items: [MessageView]; var nextCursor: String? }
-            return try Response.json(Page(items: items, nextCursor: next.map(String.init)))
+            return try Response.json(Page(items: items, nextCursor: paging.nextCursor(lastShown: rows.count > limit ? rows[limit - 1].seq : nil)))
         }
         router.post("/v1/conversations/{id}/messages") { request, context in
             let identity = try context.requireIdentity()

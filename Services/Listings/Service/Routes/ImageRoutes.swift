@@ -1,3 +1,4 @@
+import Codecs
 import Contracts
 import Crypto
 import EventLog
@@ -148,13 +149,10 @@ enum ImageBodies {
     /// The image's id: a UUID made of the first 16 bytes of the content's SHA-256, with the
     /// version-8 (custom) and variant bits set, so that the same bytes are always one image.
     static func imageId(address: String) -> UUID {
-        var bytes = stride(from: 0, to: 32, by: 2).map { offset -> UInt8 in
+        let bytes = stride(from: 0, to: 32, by: 2).map { offset -> UInt8 in
             let start = address.index(address.startIndex, offsetBy: offset)
             return UInt8(address[start..<address.index(start, offsetBy: 2)], radix: 16) ?? 0
         }
-        bytes[6] = (bytes[6] & 0x0F) | 0x80
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return NameBasedID.make(digest: bytes, version: .v8)
     }
 }

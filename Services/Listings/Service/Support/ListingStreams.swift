@@ -1,3 +1,4 @@
+import Codecs
 import Contracts
 import Crypto
 import EventLog
@@ -22,12 +23,7 @@ enum ListingStreams {
 /// The conversation between a listing's owner and one requester: a UUID made of the
 /// SHA-256 of both ids, so both sides (and the projection) name it alike.
 func conversationId(listing: UUID, requester: UUID) -> UUID {
-    let digest = Array(SHA256.hash(data: Data("\(listing.key):\(requester.key)".utf8)))
-    var bytes = Array(digest.prefix(16))
-    bytes[6] = (bytes[6] & 0x0F) | 0x80
-    bytes[8] = (bytes[8] & 0x3F) | 0x80
-    return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                       bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    NameBasedID.make("\(listing.key):\(requester.key)", version: .v8)
 }
 
 extension UUID {

@@ -1,0 +1,75 @@
+import Codecs
+import Foundation
+import Testing
+
+@Suite("codecs")
+struct CodecsTests {
+    @Test("base64url: the URL-safe alphabet without padding, round trip; padded or standard-alphabet text is refused")
+    func base64URL() {
+        let bytes: [UInt8] = [0xfb, 0xff, 0xbf, 0x00, 0x01]
+        #expect(Base64URL.encode(bytes) == "-_-_AAE")
+        #expect(Base64URL.decode("-_-_AAE") == bytes)
+        for length in 0...40 {
+            let random = (0..<length).map { _ in UInt8.random(in: .min ... .max) }
+            let text = Base64URL.encode(random)
+            #expect(!text.contains("=") && !text.contains("+") && !text.contains("/"))
+            #expect(Base64URL.decode(text) == random)
+        }
+        #expect(Base64URL.decode("+/+/AAE") == nil)
+        #expect(Base64URL.decode("not base64 !") == nil)
+    }
+
+    @Test("name-based ids keep the bits of the ids stored today: version 5 and version 8 layouts")
+    func nameBasedIDs() {
+        // Computed with the code each service had before the helper (SHA-256, first 16 bytes).
+        #expect(NameBasedID.make("anonymous|key-1|", version: .v5) == UUID(uuidString: "3704de7d-cb6e-5048-9e38-4e7a33a7b655"))
+        #expect(NameBasedID.make("11111111-2222-3333-4444-555555555555|monthly|2026-11", version: .v5)
+            == UUID(uuidString: "853ce7b3-64b1-584f-96d7-3efed1ce8dff"))
+        #expect(NameBasedID.make("aaaaaaaa-0000-0000-0000-000000000001:bbbbbbbb-0000-0000-0000-000000000002", version: .v8)
+            == UUID(uuidString: "c4406b08-4e69-827d-a9f3-cce99f810eab"))
+        let photo = Array(Data(hex: "2a6927613ddc903379f3e02145f22074ccf048c7753cfa1ed8ee26c746682997"))
+        #expect(NameBasedID.make(digest: photo, version: .v8) == UUID(uuidString: "2a692761-3ddc-8033-b9f3-e02145f22074"))
+        #expect(NameBasedID.make("a", version: .v5) != NameBasedID.make("b", version: .v5))
+    }
+
+    struct Position: Codable, Equatable {
+        var key: String
+        var row: Int64
+    }
+
+    @Test("a cursor round-trips its position for its own query, and names another query's cursor as such")
+    func cursorRoundTrip() throws {
+        let position = Position(key: "Café \"Ü\"\n", row: Int64.max)
+        let cursor = OpaqueCursor.encode(position, query: "q=chairs&order=recent")
+        #expect(try OpaqueCursor.decode(cursor, as: Position.self, query: "q=chairs&order=recent") == position)
+        #expect(throws: OpaqueCursor.Refusal.otherQuery) { try OpaqueCursor.decode(cursor, as: Position.self, query: "q=tables&order=recent") }
+        #expect(cursor.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+    }
+
+    @Test("any one character changed, a character dropped or added, padding, or junk: refused as malformed")
+    func cursorTampering() {
+        let cursor = OpaqueCursor.encode(Position(key: "12.5", row: 7), query: "q")
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        var characters = Array(cursor)
+        for index in characters.indices {
+            let original = characters[index]
+            for replacement in alphabet where replacement != original {
+                characters[index] = replacement
+                #expect(throws: OpaqueCursor.Refusal.malformed) { try OpaqueCursor.decode(String(characters), as: Position.self, query: "q") }
+            }
+            characters[index] = original
+        }
+        for text in [String(cursor.dropLast()), cursor + "A", cursor + "=", "", "not a cursor", String(repeating: "A", count: 2_000)] {
+            #expect(throws: OpaqueCursor.Refusal.malformed, "\(text.prefix(40))") { try OpaqueCursor.decode(text, as: Position.self, query: "q") }
+        }
+    }
+}
+
+private extension Data {
+    init(hex: String) {
+        self.init(stride(from: 0, to: hex.count, by: 2).map { offset in
+            let start = hex.index(hex.startIndex, offsetBy: offset)
+            return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)!
+        })
+    }
+}
