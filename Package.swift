@@ -171,9 +171,27 @@ let package = Package(
             path: "Tools/StackKit",
             swiftSettings: strict
         ),
+        // The benchmark drivers `commons bench` runs: each drives a service's command path
+        // beside the raw operation it is built on, from outside the service modules (whose
+        // `package` symbols it uses), so no service executable carries benchmark code.
+        .target(
+            name: "CommonsBench",
+            dependencies: [
+                "AccountsService", "AccountsDomain", "DonationsService", "DonationsDomain", "GeoSearchService", "GeoSearchDomain",
+                "ListingsService", "ListingsDomain", "ShoppingListsService", "ShoppingListsDomain",
+                "ServiceKit", "ReadModel", "Contracts", "EventLog", "Geo",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tools/CommonsBench",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "commons",
             dependencies: [
+                "CommonsBench",
                 "StackKit", "Spawn", "TopologyKit", "Backoff", "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "ServiceKit", "Contracts", "AccountsService",
                 "GeoSearchService", "DonationsService", "ShoppingListsService", "ListingsService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,3 +1,4 @@
+import CommonsBench
 import AccountsService
 import ArgumentParser
 import Crypto

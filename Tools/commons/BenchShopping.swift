@@ -1,3 +1,4 @@
+import CommonsBench
 import ArgumentParser
 import EventLog
 import EventLogSQLite

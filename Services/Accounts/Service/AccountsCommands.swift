@@ -14,7 +14,7 @@ struct SessionEndedByReuse: Error {
 
 /// The accounts service's commands, free of HTTP: each loads the streams it needs,
 /// decides with the domain types, and appends with the version it saw.
-struct AccountsCommands: Sendable {
+package struct AccountsCommands: Sendable {
     let store: any EventStore
     let vault: any KeyVault
     /// Photos and their sizes; an account's go when it is deleted.
@@ -33,6 +33,11 @@ struct AccountsCommands: Sendable {
     /// The commands as the service, the CLI and the benchmark run them, configured from
     /// `environment` (`COMMONS_BCRYPT_COST`, `COMMONS_DATA_DIR` for the signing keys and
     /// the outbox) on the log `store` and the key vault beside it.
+    /// The commands as an operator tool or a benchmark uses them: no signing keys of their own.
+    package static func live(store: any EventStore, vault: any KeyVault, environment: EnvironmentVariables, logger: Logger) throws -> AccountsCommands {
+        try live(store: store, vault: vault, blobs: nil, environment: environment, logger: logger, keys: nil)
+    }
+
     static func live(
         store: any EventStore, vault: any KeyVault, blobs: (any BlobStore)? = nil, environment: EnvironmentVariables, logger: Logger,
         keys: SigningKeyStore? = nil, idempotency: (any IdempotencyRecords)? = nil,
@@ -47,7 +52,7 @@ struct AccountsCommands: Sendable {
     }
 
     /// What a client gets when a session starts or is refreshed.
-    struct Tokens: Codable, Equatable {
+    package struct Tokens: Codable, Equatable {
         var accountId: UUID
         var sessionId: UUID
         var accessToken: String
@@ -58,7 +63,7 @@ struct AccountsCommands: Sendable {
 
     // MARK: Registration and sign-in
 
-    func register(_ registration: Registration, device: String, metadata: EventMetadata, now: Date = Date()) async throws -> (Tokens, Checkpoint) {
+    package func register(_ registration: Registration, device: String, metadata: EventMetadata, now: Date = Date()) async throws -> (Tokens, Checkpoint) {
         let (accountId, role) = try await createAccount(registration, metadata: metadata, now: now)
         return try await startSession(accountId: accountId, role: role, device: device, metadata: metadata, now: now)
     }
@@ -111,7 +116,7 @@ struct AccountsCommands: Sendable {
         (try await Streams.load(Streams.unkeyedEmail(normalized), from: store).events.last as? EmailReserved)?.accountId
     }
 
-    func signIn(email text: String, password: String, device: String, metadata: EventMetadata, now: Date = Date()) async throws -> (Tokens, Checkpoint) {
+    package func signIn(email text: String, password: String, device: String, metadata: EventMetadata, now: Date = Date()) async throws -> (Tokens, Checkpoint) {
         guard let email = EmailAddress(text) else {
             try await hasher.verifyAgainstNothing(password)
             throw AccountsError.invalidCredentials

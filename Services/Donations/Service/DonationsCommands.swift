@@ -44,7 +44,7 @@ public struct DonationsCommands: Sendable {
     }
 
     /// Registers an organisation; its slug is reserved first, so two never share one.
-    func register(_ draft: OrganizationDraft, id: UUID = UUID(), metadata: EventMetadata) async throws -> (OrganizationState, Checkpoint) {
+    package func register(_ draft: OrganizationDraft, id: UUID = UUID(), metadata: EventMetadata) async throws -> (OrganizationState, Checkpoint) {
         let draft = try draft.validated()
         do {
             _ = try await store.append(to: Streams.slug(draft.slug), expected: .noStream, events: [
@@ -78,7 +78,7 @@ public struct DonationsCommands: Sendable {
     }
 
     /// Verifies an organisation or withdraws its verification; nothing happens when it is so already.
-    func verify(_ id: UUID, verified: Bool, metadata: EventMetadata) async throws -> (OrganizationState, Checkpoint?) {
+    package func verify(_ id: UUID, verified: Bool, metadata: EventMetadata) async throws -> (OrganizationState, Checkpoint?) {
         for _ in 0..<attempts {
             let state = try await organization(id)
             guard let event = try state.verify(verified, now: clock.now()) else { return (state, nil) }

@@ -4,7 +4,7 @@ import EventLog
 import Foundation
 
 /// A donation and whether it was made by this call or found made by an earlier one.
-struct DonationOutcome: Sendable {
+package struct DonationOutcome: Sendable {
     var donation: DonationMade
     var position: Checkpoint
     var balanceMinor: Int
@@ -19,7 +19,7 @@ extension DonationsCommands {
 
     /// Charges the card and adds the money to the wallet. `topUpId` comes from the request's
     /// Idempotency-Key: a top-up found made already is returned as it was, not charged again.
-    func topUp(_ request: TopUpRequest, account: UUID, topUpId: UUID, metadata: EventMetadata) async throws -> (WalletToppedUp, Checkpoint, balance: Int) {
+    package func topUp(_ request: TopUpRequest, account: UUID, topUpId: UUID, metadata: EventMetadata) async throws -> (WalletToppedUp, Checkpoint, balance: Int) {
         let card = try request.validated()
         guard let payments else { throw DonationsError.paymentsNotConfigured }
         return try await wallets.withWallet(account) { state -> (WalletToppedUp, Checkpoint, balance: Int) in
@@ -60,7 +60,7 @@ extension DonationsCommands {
     /// Makes a donation from `account`'s wallet. `donationId` comes from the Idempotency-Key
     /// (or a monthly donation's month): a donation found in the wallet already is returned as
     /// it was, so a retry, even one racing the first, never charges twice.
-    func donate(
+    package func donate(
         account: UUID, organization idOrSlug: String, amountMinor: Int, currency: String, visibility: DonationVisibility, message: String?,
         donationId: UUID, recurring: (id: UUID, month: Month)? = nil, metadata: EventMetadata
     ) async throws -> DonationOutcome {

@@ -14,10 +14,15 @@ import ServiceKit
 /// ask the R*Tree for the domain's index boxes (two across the antimeridian), apply the
 /// filters in SQL, then decide exactly in Swift (`distanceMeters` within the radius, or
 /// inside the area, edges included), sort by `PagePosition` and cut the page after the cursor.
-struct GeoSearchAPI: Sendable {
+package struct GeoSearchAPI: Sendable {
     let readModel: ReadModelDatabase
     /// The most listings one query may read (see ``ScanBudget``).
     var scanLimit = GeoSearchService.defaultScanLimit
+
+    package init(readModel: ReadModelDatabase, scanLimit: Int = GeoSearchService.defaultScanLimit) {
+        self.readModel = readModel
+        self.scanLimit = scanLimit
+    }
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/v1/nearby/listings") { request, _ in
@@ -85,7 +90,7 @@ struct GeoSearchAPI: Sendable {
     /// The `needed` nearest matches after the cursor (fewer when the radius holds fewer), by
     /// a growing circle (`NearestSearch`) rather than by reading the whole radius. The circle
     /// grows over ids and points alone; only the rows of the page are read whole.
-    func nearest(_ query: NearbyQuery, filters: ListingFilters, needed: Int, after: PagePosition?)
+    package func nearest(_ query: NearbyQuery, filters: ListingFilters, needed: Int, after: PagePosition?)
         async throws -> [(position: PagePosition, item: ListingResult)] {
         let scanLimit = scanLimit
         return try await readModel.pool.read { db in
@@ -361,8 +366,8 @@ struct ResultPage<Item: Encodable & Sendable>: Encodable, Sendable {
 }
 
 /// A listing as a result: public facts, the public point and directions to it.
-struct ListingResult: Encodable, Sendable {
-    var id: UUID
+package struct ListingResult: Encodable, Sendable {
+    package var id: UUID
     var title: String
     var description: String
     var category: String

@@ -66,7 +66,7 @@ struct QueryParameters {
 }
 
 /// The filters of a listings query, beyond where.
-struct ListingFilters: Sendable {
+package struct ListingFilters: Sendable {
     var category: String?
     /// An FTS5 match expression.
     var keywords: String?
@@ -79,7 +79,7 @@ struct ListingFilters: Sendable {
     /// Statuses a query may ask for: the others are not in the index.
     static let searchable: [ListingStatus] = [.available, .promised]
 
-    init(category: String?, keywords: String?, status: ListingStatus, order: ResultOrder, postedAfter: Checkpoint?) {
+    package init(category: String?, keywords: String?, status: ListingStatus, order: ResultOrder, postedAfter: Checkpoint?) {
         self.category = category
         self.keywords = keywords
         self.status = status

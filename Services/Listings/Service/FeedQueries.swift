@@ -5,7 +5,7 @@ import ListingsDomain
 import ServiceKit
 
 /// The feed's SQL: filters, keyword search and keyset pages over the `listings` table.
-enum FeedQueries {
+package enum FeedQueries {
     /// One page of `query` for `caller` at `now`, and the cursor of the next page (nil at the end).
     static func page(_ query: FeedQuery, caller: UUID?, now: Date, in db: Database) throws -> (rows: [FeedRow], next: FeedCursor?) {
         let (rows, next) = try rawPage(query, caller: caller, now: now, in: db)
@@ -13,7 +13,7 @@ enum FeedQueries {
     }
 
     /// The rows of a page as SQLite returns them, and the next page's cursor.
-    static func rawPage(_ query: FeedQuery, caller: UUID?, now: Date, in db: Database) throws -> (rows: [Row], next: FeedCursor?) {
+    package static func rawPage(_ query: FeedQuery, caller: UUID?, now: Date, in db: Database) throws -> (rows: [Row], next: FeedCursor?) {
         var conditions: [String] = []
         var arguments: [(any DatabaseValueConvertible)?] = []
         if let category = query.category {

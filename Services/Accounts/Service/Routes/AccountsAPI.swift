@@ -47,16 +47,17 @@ struct AccountsAPI: Sendable {
                 try Row.fetchAll(db, sql: """
                     SELECT session_id, device, sealed_device, started_at, last_used_at FROM sessions
                     WHERE account_id = ? AND revoked = 0 ORDER BY started_at DESC
-                    """, arguments: [identity.accountId.uuidString.lowercased()])
+                    """, arguments: [identity.accountId.uuidString.lowercased()]).map { row in
+                    (id: UUID(uuidString: row["session_id"]) ?? UUID(), device: row["device"] as String, sealed: row["sealed_device"] as String?,
+                     startedAt: row["started_at"] as Double, lastUsedAt: row["last_used_at"] as Double)
+                }
             }
             let sealer = PersonalDataSealer(vault: runtime.keyVault)
             var sessions: [SessionView] = []
             for row in rows {
-                let id = UUID(uuidString: row["session_id"]) ?? UUID()
-                let sealed: String? = row["sealed_device"]
-                let device = sealed == nil ? row["device"] : try await sealer.open(json: sealed, as: String.self) ?? ""
-                sessions.append(SessionView(id: id, device: device, createdAt: Date(timeIntervalSince1970: row["started_at"]),
-                                            lastUsedAt: Date(timeIntervalSince1970: row["last_used_at"]), current: id == identity.sessionId))
+                let device = row.sealed == nil ? row.device : try await sealer.open(json: row.sealed, as: String.self) ?? ""
+                sessions.append(SessionView(id: row.id, device: device, createdAt: Date(timeIntervalSince1970: row.startedAt),
+                                            lastUsedAt: Date(timeIntervalSince1970: row.lastUsedAt), current: row.id == identity.sessionId))
             }
             return try Response.json(["items": sessions])
         }

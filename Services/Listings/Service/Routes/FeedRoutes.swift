@@ -31,7 +31,7 @@ extension ListingsAPI {
     static let maxSearchTerms = 20
 
     /// The feed query of `parameters`; 400 listing every bad field, `q` included.
-    static func feedQuery(_ parameters: [String: String]) throws -> FeedQuery {
+    package static func feedQuery(_ parameters: [String: String]) throws -> FeedQuery {
         var problems: [String: [String]] = [:]
         var search: FullTextQuery?
         do throws(FullTextQuery.Invalid) { search = try FullTextQuery.parse(parameters["q"], maxTerms: maxSearchTerms) } catch { problems["q"] = [error.message] }

@@ -7,7 +7,7 @@ import ListingsDomain
 import ServiceKit
 
 /// The HTTP face of the listings commands and read model.
-struct ListingsAPI: Sendable {
+package struct ListingsAPI: Sendable {
     let commands: ListingsCommands
     let runtime: ServiceRuntime
     let blobs: any BlobStore

@@ -4,21 +4,26 @@ import Foundation
 import ShoppingListsDomain
 
 /// One client command of a batch: its client-chosen id and what it asks.
-struct ClientCommand: Sendable {
+package struct ClientCommand: Sendable {
     var commandId: String
     var command: ShoppingListCommand
+
+    package init(commandId: String, command: ShoppingListCommand) {
+        self.commandId = commandId
+        self.command = command
+    }
 }
 
 /// What became of one client command.
-enum CommandResult: Sendable {
+package enum CommandResult: Sendable {
     /// Applied now, or (`replayed`) by an earlier delivery of the same command.
     case applied(replayed: Bool)
     case rejected(ShoppingListError)
 }
 
 /// What a batch did: each command's result, and the stream after it.
-struct BatchOutcome: Sendable {
-    var results: [CommandResult]
+package struct BatchOutcome: Sendable {
+    package var results: [CommandResult]
     var state: ShoppingListState
     var version: Int64
     /// The checkpoint of the append; nil when nothing was appended.
@@ -29,18 +34,24 @@ struct BatchOutcome: Sendable {
 /// with the domain, seal what people wrote, and append everything with the version seen.
 /// When someone else appended in between, it reloads and decides again: because item
 /// changes are deltas and set-to-value events, concurrent edits merge rather than overwrite.
-struct ShoppingListCommands: Sendable {
+package struct ShoppingListCommands: Sendable {
     let store: any EventStore
     let sealer: TextSealer
     /// Whether an account is known to be deleted (its lists are gone).
     let isDeletedAccount: @Sendable (UUID) async throws -> Bool
+
+    package init(store: any EventStore, sealer: TextSealer, isDeletedAccount: @escaping @Sendable (UUID) async throws -> Bool) {
+        self.store = store
+        self.sealer = sealer
+        self.isDeletedAccount = isDeletedAccount
+    }
 
     static let maxAttempts = 30
 
     /// Runs `commands` by `actor` on list `listId`. Commands whose events are in the stream
     /// already (the same command id sent again) are reported as replayed and not redone.
     /// With `expectedVersion`, a list at another version fails with `wrongExpectedVersion`.
-    func execute(_ commands: [ClientCommand], on listId: UUID, by actor: UUID, expectedVersion: Int64? = nil,
+    package func execute(_ commands: [ClientCommand], on listId: UUID, by actor: UUID, expectedVersion: Int64? = nil,
                  metadata: EventMetadata) async throws -> BatchOutcome {
         let stream = ShoppingStreams.list(listId)
         for attempt in 1...Self.maxAttempts {

@@ -6,7 +6,7 @@ import ShoppingListsDomain
 
 /// Reads of the catalogue: search, products with their offers, related products, reviews
 /// and favourites.
-enum ProductQueries {
+package enum ProductQueries {
     static let summaryColumns = """
         p.id AS row, p.product_id, p.name, p.brand, p.category, p.unit, p.image, p.calories,
         (SELECT min(amount_minor) FROM shop_offers o WHERE o.product_id = p.product_id) AS cheapest_minor,
@@ -25,7 +25,7 @@ enum ProductQueries {
     }
 
     /// One page of a search: by FTS5 rank (best first) when there are words, else by name.
-    static func search(_ query: ProductQuery, in db: Database) throws -> (items: [ProductSummary], next: SearchCursor.Position?) {
+    package static func search(_ query: ProductQuery, in db: Database) throws -> (items: [ProductSummary], next: SearchCursor.Position?) {
         var arguments: [(any DatabaseValueConvertible)?] = []
         var conditions: [String] = []
         let sql: String

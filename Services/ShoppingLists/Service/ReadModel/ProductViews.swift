@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 
 /// A product in a result list.
-struct ProductSummary: Codable, Sendable, Equatable {
+package struct ProductSummary: Codable, Sendable, Equatable {
     var id: UUID
     var name: String
     var brand: String

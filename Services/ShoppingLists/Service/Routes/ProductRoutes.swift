@@ -51,7 +51,7 @@ extension ShoppingListsAPI {
     }
 
     /// The search of `GET /v1/products`; 400 listing every bad field, `q` included.
-    static func productQuery(_ values: [String: String]) throws -> ProductQuery {
+    package static func productQuery(_ values: [String: String]) throws -> ProductQuery {
         var errors: [String: [String]] = [:]
         var search: FullTextQuery?
         do throws(FullTextQuery.Invalid) { search = try FullTextQuery.parse(values["q"]) } catch { errors["q"] = [error.message] }

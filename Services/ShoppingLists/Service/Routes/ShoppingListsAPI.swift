@@ -8,7 +8,7 @@ import ServiceKit
 import ShoppingListsDomain
 
 /// The HTTP face of shopping-lists: the catalogue, reviews and favourites, and lists.
-struct ShoppingListsAPI: Sendable {
+package struct ShoppingListsAPI: Sendable {
     let runtime: ServiceRuntime
     let lists: ShoppingListCommands
     let opinions: OpinionCommands

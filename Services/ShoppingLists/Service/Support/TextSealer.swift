@@ -6,8 +6,10 @@ import ServiceKit
 /// Seals what people write (list names, item texts, notes, reviews) with the writer's
 /// personal-data key, so deleting their account makes it unreadable in the log's whole
 /// history (the kit's ``PersonalDataSealer``).
-struct TextSealer: Sendable {
+package struct TextSealer: Sendable {
     let vault: any KeyVault
+
+    package init(vault: any KeyVault) { self.vault = vault }
 
     func seal(_ text: String, for owner: UUID) async throws -> Sealed {
         try await PersonalDataSealer(vault: vault).seal(text, for: owner)

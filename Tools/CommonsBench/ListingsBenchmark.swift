@@ -1,3 +1,4 @@
+import ListingsService
 import Contracts
 import EventLog
 import Foundation
@@ -18,7 +19,7 @@ public enum ListingsBenchmark {
     /// batches of 5,000 per transaction. Titles are two words from small vocabularies, so a
     /// one-word search matches about one listing in twelve.
     public static func fill(directory: URL, count: Int, progress: (Int) -> Void = { _ in }) async throws {
-        let projection = ListingsProjection()
+        guard let projection = ListingsService.projections.first(where: { $0.name == "listings.listings" }) else { return }
         let database = try ReadModelDatabase(directory: directory, name: ListingsService.name, projections: [RevocationProjection()] + ListingsService.projections)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         var generator = SystemRandomNumberGenerator()
@@ -33,7 +34,7 @@ public enum ListingsBenchmark {
             var events: [RecordedEvent] = []
             for index in batchStart..<min(count, batchStart + 5_000) {
                 let id = UUID()
-                let stream = "listing-\(id.key)"
+                let stream = "listing-\(id.uuidString.lowercased())"
                 let at = start.addingTimeInterval(Double(index))
                 let title = "\(adjectives.randomElement(using: &generator)!) \(things.randomElement(using: &generator)!)"
                 let price = index % 3 == 0 ? nil : Money(amountMinor: Int.random(in: 100...50_000, using: &generator), currency: "EUR")

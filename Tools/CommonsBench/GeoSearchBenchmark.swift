@@ -1,3 +1,4 @@
+import GeoSearchService
 import Contracts
 import EventLog
 import Foundation

@@ -1,3 +1,4 @@
+import DonationsService
 import Contracts
 import DonationsDomain
 import EventLog
@@ -41,7 +42,7 @@ public enum DonationsBenchmark {
                                         recurringId: nil, month: nil, estimateId: nil, at: Date())
             return {
                 let expected = version.next()
-                _ = try await store.append(to: "benchwallet-\(account.key)", expected: .exact(expected), events: [try EventCatalog.encode(donation)])
+                _ = try await store.append(to: "benchwallet-\(account.uuidString.lowercased())", expected: .exact(expected), events: [try EventCatalog.encode(donation)])
             }
         }
     }

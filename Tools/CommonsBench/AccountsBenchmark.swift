@@ -1,3 +1,4 @@
+import AccountsService
 import AccountsDomain
 import Contracts
 import EventLog

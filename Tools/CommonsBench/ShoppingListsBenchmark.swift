@@ -1,3 +1,4 @@
+import ShoppingListsService
 import Contracts
 import EventLog
 import Foundation
