@@ -157,6 +157,7 @@ let package = Package(
         .testTarget(
             name: "GeoSearchTests",
             dependencies: [
+                "ServiceTestSupport",
                 "GeoSearchService", "GeoSearchDomain", "Geo", "ServiceKit", "EventLog", "EventLogTestSupport", "Contracts", "ReadModel",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -191,7 +192,7 @@ let package = Package(
         .executableTarget(
             name: "commons",
             dependencies: [
-                "CommonsBench",
+                "CommonsBench", "Codecs",
                 "StackKit", "Spawn", "TopologyKit", "Backoff", "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "ServiceKit", "Contracts", "AccountsService",
                 "GeoSearchService", "DonationsService", "ShoppingListsService", "ListingsService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -260,6 +261,7 @@ let package = Package(
         .testTarget(
             name: "AccountsTests",
             dependencies: [
+                "ServiceTestSupport",
                 "AccountsDomain", "AccountsService", "ServiceKit", "EventLog", "EventLogTestSupport", "Contracts",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -292,6 +294,7 @@ let package = Package(
         .testTarget(
             name: "DonationsTests",
             dependencies: [
+                "ServiceTestSupport",
                 "DonationsService", "DonationsDomain", "ServiceKit", "EventLog", "EventLogTestSupport", "Contracts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -309,6 +312,7 @@ let package = Package(
         .testTarget(
             name: "ShoppingListsTests",
             dependencies: [
+                "ServiceTestSupport",
                 "ShoppingListsService", "ShoppingListsDomain", "ServiceKit", "EventLog", "EventLogTestSupport", "Contracts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -326,6 +330,7 @@ let package = Package(
         .testTarget(
             name: "ListingsTests",
             dependencies: [
+                "ServiceTestSupport",
                 "ListingsService", "ListingsDomain", "Geo", "ServiceKit", "EventLog", "EventLogTestSupport", "Contracts", "PhotoCodec",
                 "PhotoTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -344,6 +349,13 @@ let package = Package(
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
             ],
             path: "Shared/Codecs",
+            swiftSettings: strict
+        ),
+        // What the service test harnesses share: answers as tests read them.
+        .target(
+            name: "ServiceTestSupport",
+            dependencies: ["ServiceKit", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Tests/ServiceTestSupport",
             swiftSettings: strict
         ),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs"], path: "Tests/CodecsTests", swiftSettings: strict),

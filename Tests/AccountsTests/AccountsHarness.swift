@@ -6,6 +6,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import ServiceKit
+import ServiceTestSupport
 
 /// The accounts service on a fresh log and data directory, bcrypt at its lowest cost.
 struct AccountsHarness {
@@ -60,19 +61,6 @@ struct AccountsHarness {
         }
     }
 
-    struct Reply: Sendable {
-        let status: HTTPResponse.Status
-        let headers: HTTPFields
-        let body: Data
-
-        var text: String { String(decoding: body, as: UTF8.self) }
-        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
-        func decode<T: Decodable>(_ type: T.Type) throws -> T {
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .iso8601
-            return try decoder.decode(T.self, from: body)
-        }
-    }
 
     struct Tokens: Codable, Sendable {
         var accountId: UUID
@@ -83,7 +71,6 @@ struct AccountsHarness {
     }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+extension AccountsHarness {
+    typealias Reply = TestReply
 }

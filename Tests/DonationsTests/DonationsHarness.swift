@@ -7,6 +7,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import ServiceKit
+import ServiceTestSupport
 
 /// The donations service on a fresh log and data directory, with a key ring to mint tokens
 /// and a clock the test moves.
@@ -146,24 +147,8 @@ struct DonationsHarness {
         }
     }
 
-    struct Reply: Sendable {
-        let status: HTTPResponse.Status
-        let headers: HTTPFields
-        let body: Data
-
-        var text: String { String(decoding: body, as: UTF8.self) }
-        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
-        var items: [[String: Any]] { json["items"] as? [[String: Any]] ?? [] }
-        var fieldErrors: Set<String> { Set((json["errors"] as? [String: Any] ?? [:]).keys) }
-        var position: String? { headers[.commonsPosition] }
-    }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-extension UUID {
-    var key: String { uuidString.lowercased() }
+extension DonationsHarness {
+    typealias Reply = TestReply
 }

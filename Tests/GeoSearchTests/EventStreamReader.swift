@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import ServiceTestSupport
 import NIOCore
 
 /// One event as a client of a `text/event-stream` receives it.

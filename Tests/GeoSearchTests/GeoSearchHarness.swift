@@ -9,6 +9,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import ServiceKit
+import ServiceTestSupport
 
 /// The geo-search service on a fresh log and data directory. Tests append the events that
 /// the listings and donations services will write, then query through HTTP.
@@ -65,7 +66,7 @@ struct GeoSearchHarness {
                 body = ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: json))
             }
             let response = try await client.execute(uri: uri, method: method, headers: headers, body: body)
-            return Reply(status: response.status, body: Data(response.body.readableBytesView), headers: response.headers)
+            return Reply(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
         }
 
         /// Appends one event and returns its checkpoint, as `Commons-Min-Position` takes it.
@@ -88,7 +89,7 @@ struct GeoSearchHarness {
             var headers = HTTPFields()
             if let position { headers[.commonsMinPosition] = position }
             let response = try await client.execute(uri: uri, method: .get, headers: headers, body: nil)
-            return Reply(status: response.status, body: Data(response.body.readableBytesView), headers: response.headers)
+            return Reply(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
         }
 
         /// The items of a 200 answer.
@@ -99,20 +100,8 @@ struct GeoSearchHarness {
         }
     }
 
-    struct Reply: Sendable {
-        let status: HTTPResponse.Status
-        let body: Data
-        var headers = HTTPFields()
-
-        var text: String { String(decoding: body, as: UTF8.self) }
-        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
-    }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
 
 /// Known places.
 enum City {
@@ -132,6 +121,6 @@ extension [[String: Any]] {
     var ids: [String] { compactMap { $0["id"] as? String }.map { $0.lowercased() } }
 }
 
-extension UUID {
-    var key: String { uuidString.lowercased() }
+extension GeoSearchHarness {
+    typealias Reply = TestReply
 }

@@ -7,6 +7,7 @@ import Hummingbird
 import HummingbirdTesting
 import ListingsService
 import ServiceKit
+import ServiceTestSupport
 
 /// The listings service on a fresh log and data directory, with a clock the test moves and
 /// a key ring that mints tokens for made-up accounts.
@@ -109,17 +110,6 @@ struct ListingsHarness {
         }
     }
 
-    struct Reply: Sendable {
-        let status: HTTPResponse.Status
-        let headers: HTTPFields
-        let body: Data
-
-        var text: String { String(decoding: body, as: UTF8.self) }
-        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
-        var errors: [String: Any] { json["errors"] as? [String: Any] ?? [:] }
-        var position: String? { headers[.commonsPosition] }
-        var etag: String? { headers[.eTag] }
-    }
 }
 
 /// What the tests post.
@@ -138,11 +128,11 @@ enum ListingsFixtures {
     }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
 
 extension [[String: Any]] {
     var ids: [String] { compactMap { $0["id"] as? String }.map { $0.lowercased() } }
+}
+
+extension ListingsHarness {
+    typealias Reply = TestReply
 }

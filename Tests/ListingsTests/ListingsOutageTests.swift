@@ -3,6 +3,7 @@ import EventLogTestSupport
 import Foundation
 import HTTPTypes
 import ServiceKit
+import ServiceTestSupport
 import Testing
 
 @Suite("listings: PostgreSQL restarted under load")

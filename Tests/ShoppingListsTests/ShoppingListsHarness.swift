@@ -6,6 +6,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import ServiceKit
+import ServiceTestSupport
 import ShoppingListsDomain
 import ShoppingListsService
 import Synchronization
@@ -170,14 +171,7 @@ final class Latest: Sendable {
     }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
 
-extension UUID {
-    var key: String { uuidString.lowercased() }
-}
 
 extension [[String: Any]] {
     var ids: [String] { compactMap { $0["id"] as? String } }

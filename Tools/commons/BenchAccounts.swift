@@ -1,6 +1,7 @@
 import CommonsBench
 import AccountsService
 import ArgumentParser
+import Codecs
 import Crypto
 import EventLog
 import EventLogSQLite
@@ -64,18 +65,10 @@ struct BenchAccounts: AsyncParsableCommand {
     private func rawSignatureCheck(ring: SigningKeyRing, token: String) throws -> @Sendable () -> Bool {
         let parts = token.split(separator: ".")
         guard parts.count == 3, let key = ring.keys.last, let privateKey = Data(base64Encoded: key.privateKey),
-              let signature = Data(base64URL: String(parts[2]))
+              let signature = Base64URL.decode(String(parts[2])).map({ Data($0) })
         else { throw CommandFailure("cannot take the token apart") }
         let publicKey = try Curve25519.Signing.PrivateKey(rawRepresentation: privateKey).publicKey
         let message = Data("\(parts[0]).\(parts[1])".utf8)
         return { publicKey.isValidSignature(signature, for: message) }
-    }
-}
-
-extension Data {
-    init?(base64URL text: String) {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        self.init(base64Encoded: base64)
     }
 }

@@ -34,22 +34,8 @@ struct BenchImages: AsyncParsableCommand {
             return bytes
         }
 
-        let environment = EnvironmentVariables(["COMMONS_DATA_DIR": directory.path, "COMMONS_PORT": String(port),
-                                                "COMMONS_RATE_LIMIT_PER_MINUTE": "1000000", "COMMONS_LOG_LEVEL": "error"])
-        let configuration = try ServiceConfiguration(service: ListingsService.name, defaultPort: ListingsService.port, environment: environment)
-        let store = try SQLiteEventStore(path: directory.appendingPathComponent("events.sqlite").path)
-        let ring = SigningKeyRing.generate()
-        let (signer, kid) = try await ring.signer()
-        let token = try await signer.sign(
-            AccessTokenClaims(accountId: UUID(), sessionId: UUID(), role: .member, issuedAt: Date(), lifetime: 3_600), kid: .init(string: kid))
-        let (application, _, _) = try await ServiceApp.build(
-            try ListingsService.definition(environment: environment), configuration: configuration, store: store,
-            publicKeys: LocalPublicKeySource { ring })
-        let server = Task { try await application.runService() }
-        defer { server.cancel() }
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        let base = "http://127.0.0.1:\(port)"
-        try await Bench.waitUntilReady(client, "\(base)/health/ready")
+        let service = try await BenchListingsServer.start(directory: directory, port: port)
+        let (client, base, token) = (service.client, service.base, try await service.memberToken())
 
         let cores = ProcessInfo.processInfo.activeProcessorCount
         Bench.note("uploads")
@@ -98,10 +84,7 @@ struct BenchImages: AsyncParsableCommand {
         let live = try await Bench.measure(workers: clients, for: duration) { _ in
             { try await Self.get(client, "\(base)/health/live"); return 1 }
         }
-        try await client.shutdown()
-        server.cancel()
-        _ = await server.result
-        await store.shutdown()
+        try await service.stop()
 
         let megabytes = Double(photos.map(\.count).reduce(0, +)) / Double(photos.count) / 1_000_000
         print(String(format: "images: %.1f MB phone photos (4000 × 3000 JPEG), %d uploading clients; small size %d bytes, %d reading clients; %.0f s per measurement",

@@ -34,19 +34,8 @@ struct BenchListings: AsyncParsableCommand {
         Bench.note("filling the read model with \(listings) listings")
         try await ListingsBenchmark.fill(directory: directory, count: listings)
 
-        let environment = EnvironmentVariables(["COMMONS_DATA_DIR": directory.path, "COMMONS_PORT": String(port),
-                                                "COMMONS_RATE_LIMIT_PER_MINUTE": "1000000", "COMMONS_LOG_LEVEL": "error"])
-        let configuration = try ServiceConfiguration(service: ListingsService.name, defaultPort: ListingsService.port, environment: environment)
-        let store = try SQLiteEventStore(path: directory.appendingPathComponent("events.sqlite").path)
-        let ring = SigningKeyRing.generate()
-        let (application, _, _) = try await ServiceApp.build(
-            try ListingsService.definition(environment: environment), configuration: configuration, store: store,
-            publicKeys: LocalPublicKeySource { ring })
-        let server = Task { try await application.runService() }
-        defer { server.cancel() }
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        let base = "http://127.0.0.1:\(port)"
-        try await Bench.waitUntilReady(client, "\(base)/health/ready")
+        let service = try await BenchListingsServer.start(directory: directory, port: port)
+        let (client, base) = (service.client, service.base)
 
         let workers = 2 * ProcessInfo.processInfo.activeProcessorCount
         let cases: [(name: String, parameters: [String: String])] = [
@@ -71,10 +60,7 @@ struct BenchListings: AsyncParsableCommand {
             let ceiling = try await Bench.measure(workers: workers, for: duration) { _ in { try await raw() } }
             rows.append(BenchRow(name: name, ours: ours, ceiling: ceiling))
         }
-        try await client.shutdown()
-        server.cancel()
-        _ = await server.result
-        await store.shutdown()
+        try await service.stop()
         print("listings, \(listings) listings, \(workers) concurrent clients over loopback HTTP, \(seconds) s per measurement; requests/s")
         print("(ceiling: the same SQL through GRDB on the same file, rows fetched, no HTTP or JSON)")
         print(BenchRow.table(rows))

@@ -1,3 +1,4 @@
+import Codecs
 import AccountsService
 import Foundation
 import Logging
@@ -117,7 +118,7 @@ enum SeedData {
     /// Whether the token's `role` claim says admin (the token is the service's own; it is not verified here).
     private static func isAdmin(_ token: String) -> Bool {
         let parts = token.split(separator: ".")
-        guard parts.count == 3, let payload = Data(base64URL: String(parts[1])),
+        guard parts.count == 3, let payload = Base64URL.decode(String(parts[1])).map({ Data($0) }),
               let claims = try? JSONSerialization.jsonObject(with: payload) as? [String: Any] else { return false }
         return claims["role"] as? String == "admin"
     }
