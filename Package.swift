@@ -366,7 +366,8 @@ let package = Package(
         .testTarget(name: "CommonsClientTests", dependencies: ["CommonsClient"], path: "Tests/CommonsClientTests", swiftSettings: strict),
         // The whole system through its gateway, driven with CommonsClient as an app would;
         // it starts the service binaries of .build/debug itself (Tests/EndToEndTests/Topology.swift).
-        .testTarget(name: "EndToEndTests", dependencies: ["CommonsClient", "Spawn", "PhotoTestSupport", "EventLogTestSupport", "TopologyKit"],
+        .testTarget(name: "EndToEndTests", dependencies: ["CommonsClient", "Spawn", "PhotoTestSupport", "EventLogTestSupport", "TopologyKit",
+                                                          .product(name: "Crypto", package: "swift-crypto")],
                     path: "Tests/EndToEndTests", swiftSettings: strict),
         // The compose topology started from Swift (service binaries, nginx, PostgreSQL): for the
         // end-to-end suite and `commons bench topology`.

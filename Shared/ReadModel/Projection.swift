@@ -31,6 +31,12 @@ public protocol Projection: Sendable {
     /// Called once a rebuild from the start has applied its last event, before the file is
     /// swapped in: builds whatever ``beginBulkLoad(in:)`` deferred.
     func endBulkLoad(in db: Database) throws
+
+    /// Called after a page that erased a person (``ProjectionRunner/erasingEventType``) was
+    /// applied: a projection whose indexes keep copies of deleted rows (FTS5 keeps the terms of
+    /// a deleted row in its segments until they merge) rewrites them here, so that the file
+    /// holds nothing of that person.
+    func forgetErased(in db: Database) throws
 }
 
 extension Projection {
@@ -42,4 +48,6 @@ extension Projection {
     public func beginBulkLoad(in db: Database) throws {}
     /// Nothing deferred, by default.
     public func endBulkLoad(in db: Database) throws {}
+    /// Nothing kept, by default.
+    public func forgetErased(in db: Database) throws {}
 }

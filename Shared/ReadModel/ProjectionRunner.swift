@@ -77,6 +77,16 @@ public final class ProjectionRunner: Service, Sendable {
         }
     }
 
+    /// The event after which a read model's file must not keep old copies of pages.
+    static let erasingEventType = "AccountDeleted"
+
+    /// Copies the WAL into the file and empties it, so that the pages a deleted account's rows
+    /// were on before (kept in the WAL until it wraps) are gone from disk too; the file's own
+    /// copies were overwritten by `secure_delete`.
+    static func forgetOldPages(of pool: DatabasePool) async throws {
+        try await pool.writeWithoutTransaction { db in _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+    }
+
     private func follow() async throws {
         let pool = database.pool
         var parked = Set(try await ProjectionParking.parked(for: projection.name, in: store).keys)
@@ -102,6 +112,10 @@ public final class ProjectionRunner: Service, Sendable {
                 $0.checkpoint = page.checkpoint
                 $0.stalledOn = nil
                 if page.checkpoint >= target { $0.isCaughtUp = true }
+            }
+            if page.events.contains(where: { $0.type == Self.erasingEventType }) {
+                try await pool.write { [projection] db in try projection.forgetErased(in: db) }
+                try await Self.forgetOldPages(of: pool)
             }
             progress.fire()
             if ContinuousClock.now - lastLagReport > .seconds(1) {

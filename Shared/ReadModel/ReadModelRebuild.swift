@@ -38,6 +38,7 @@ public enum ReadModelRebuild {
             let parked = Set(try await ProjectionParking.parked(for: projection.name, in: store).keys)
             var checkpoint = try await pool.read { db in try ProjectionCheckpoints.load(db, projection: projection.name) }
             let bulk = checkpoint == .start
+            var erased = false
             if bulk { try await pool.write { db in try projection.beginBulkLoad(in: db) } }
             // The next page is read and prepared (decoded) while this one is written: the log,
             // the decoding and the read model's writer then keep two cores busy.
@@ -57,12 +58,15 @@ public enum ReadModelRebuild {
                     next = Task { try await fetch(after) }
                 }
                 try await projection.apply(prepared, to: pool)
+                erased = erased || page.events.contains { $0.type == ProjectionRunner.erasingEventType }
                 applied += page.events.count
                 checkpoint = page.checkpoint
                 progress?(applied, checkpoint)
                 if reachedLimit { break }
             }
             if bulk { try await pool.write { db in try projection.endBulkLoad(in: db) } }
+            // A rebuilt file must not keep what a deleted account's rows left in its indexes either.
+            if erased { try await pool.write { db in try projection.forgetErased(in: db) } }
         }
         return applied
     }

@@ -96,6 +96,15 @@ enum E2E {
     /// The response bodies that `app` gets for `paths`, joined: what a person could read
     /// there; and the paths that failed, with their status. A failure's own text is left
     /// out, as it may repeat the path (which can hold what is looked for).
+    /// Every file under `directory`, by its path below it, with all its bytes.
+    static func files(under directory: URL) -> [(path: String, bytes: Data)] {
+        guard let files = FileManager.default.enumerator(atPath: directory.path) else { return [] }
+        return files.compactMap { file in
+            guard let file = file as? String, let data = FileManager.default.contents(atPath: directory.appendingPathComponent(file).path) else { return nil }
+            return (file, data)
+        }
+    }
+
     static func readable(_ app: CommonsClient, _ paths: [String]) async -> (text: String, failures: [String]) {
         var texts: [String] = []
         var failures: [String] = []

@@ -82,6 +82,8 @@ package actor Topology {
     private var watchdog: SpawnedProcess?
     /// The database made for this run, dropped at the end: (server URL, name).
     private var database: (server: String, name: String)?
+    /// The run's log (`COMMONS_EVENT_STORE` of every service).
+    package private(set) var eventStoreURL = ""
     /// A PostgreSQL of the run's own, which a test may stop and start (see ``start(replicas:ownPostgres:)``).
     private var cluster: ThrowawayPostgres?
     /// The gateway's requests a second per client address, when not deploy/nginx.conf's.
@@ -179,7 +181,7 @@ package actor Topology {
             let gatewayPort = try freePort()
             let topology = Topology(root: root, binDirectory: bin, gateway: .nginx, gatewayPort: gatewayPort, adminEmail: admin,
                                     runDirectory: run, started: found, ports: ports)
-            try await topology.owns(databaseName.map { (postgres, $0) }, cluster: cluster)
+            try await topology.owns(databaseName.map { (postgres, $0) }, url: database, cluster: cluster)
             await topology.limitEachClient(to: perClientRate)
             Self.announce("nginx gateway on \(topology.gatewayURL), services \(found.map(\.rawValue).sorted()), run dir \(run.path)")
             do {
@@ -201,7 +203,7 @@ package actor Topology {
         for service in Service.allCases { ports[service] = [service.composePort + offset] }
         let topology = Topology(root: root, binDirectory: bin, gateway: .commonsUp, gatewayPort: gatewayPort, adminEmail: admin,
                                 runDirectory: run, started: found, ports: ports)
-        try await topology.owns(databaseName.map { (postgres, $0) }, cluster: cluster)
+        try await topology.owns(databaseName.map { (postgres, $0) }, url: database, cluster: cluster)
         Self.announce("no nginx; commons up's gateway on \(topology.gatewayURL), services \(found.map(\.rawValue).sorted())")
         do {
             try await topology.startCommonsUp(offset: offset, gatewayPort: gatewayPort, inputs: composeInputs, postgres: database)
@@ -217,8 +219,9 @@ package actor Topology {
         return topology
     }
 
-    private func owns(_ database: (server: String, name: String)?, cluster: ThrowawayPostgres?) throws {
+    private func owns(_ database: (server: String, name: String)?, url: String, cluster: ThrowawayPostgres?) throws {
         self.database = database
+        eventStoreURL = url
         self.cluster = cluster
         try startWatchdog()
     }
@@ -456,6 +459,18 @@ package actor Topology {
     // MARK: PostgreSQL going away
 
     /// Stops the run's own PostgreSQL at once (clients disconnected, open transactions rolled back).
+    /// Every row the run's database holds, as `pg_dump --data-only` writes it: the log, the
+    /// key vault, idempotency records, photos, secrets, rate limits.
+    package func databaseDump() async throws -> String {
+        try await Self.output(of: "/usr/bin/env", ["pg_dump", "--data-only", eventStoreURL])
+    }
+
+    /// The log as `commons events export` writes it, photos first.
+    package func logExport() async throws -> String {
+        let commons = binDirectory.appendingPathComponent("commons").path
+        return try await Self.output(of: commons, ["events", "export", "--event-store", eventStoreURL])
+    }
+
     package func stopPostgres() async throws {
         guard let cluster else { throw Failure("this topology runs on a shared PostgreSQL: start it with ownPostgres") }
         try await cluster.pause()

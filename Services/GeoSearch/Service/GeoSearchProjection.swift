@@ -127,6 +127,12 @@ struct GeoSearchProjection: Projection {
         try db.execute(sql: "DROP INDEX IF EXISTS geo_listings_by_owner; DROP INDEX IF EXISTS geo_listings_by_posting")
     }
 
+    /// The keyword index keeps a deleted listing's words in its segments until they merge:
+    /// merge them now, so a deleted account's titles leave the file.
+    func forgetErased(in db: Database) throws {
+        try db.execute(sql: "INSERT INTO geo_listings_fts(geo_listings_fts) VALUES('optimize')")
+    }
+
     func endBulkLoad(in db: Database) throws {
         try db.execute(sql: """
             DELETE FROM geo_listings WHERE owner_id IN (SELECT owner_id FROM geo_deleted_owners);

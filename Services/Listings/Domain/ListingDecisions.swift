@@ -23,16 +23,11 @@ extension ListingState {
     public static func post(
         id: UUID, owner: UUID, draft: ListingDraft, place: Sealed, now: Date, lifetime: Lifetime
     ) throws(ListingError) -> [any EventContract] {
-        let draft = draft.normalized
-        let problems = draft.problems()
-        guard problems.isEmpty, let title = draft.title, let category = draft.category, let condition = draft.condition,
-              let exact = draft.pickupLocation.flatMap({ GeoCoordinate(lat: $0.lat, lon: $0.lon) })
-        else { throw .invalid(problems) }
-        let approximate = PublicLocation(listingId: id, exact: exact).point
+        let valid = try ValidDraft(draft, listing: id)
         return [
-            ListingPosted(listingId: id, ownerId: owner, title: title, description: draft.description ?? "", category: category,
-                          price: draft.price, publicLocation: Coordinate(lat: approximate.lat, lon: approximate.lon), postedAt: now),
-            ListingDetailsSet(listingId: id, condition: condition, pickupTimes: draft.pickupTimes, imageIds: draft.imageIds),
+            ListingPosted(listingId: id, ownerId: owner, title: valid.title, description: valid.description, category: valid.category,
+                          price: valid.draft.price, publicLocation: valid.publicLocation, postedAt: now),
+            valid.details(of: id),
             ListingPickupPlaceSet(listingId: id, place: place),
             ListingExpirySet(listingId: id, expiresAt: now.addingTimeInterval(lifetime.duration), renewed: false, setAt: now),
         ]
@@ -49,16 +44,11 @@ extension ListingState {
         let id = try owned(by: actor)
         let current = status(at: now)
         guard current == .available || current == .promised else { throw .notEditable(current) }
-        let draft = draft.normalized
-        let problems = draft.problems()
-        guard problems.isEmpty, let title = draft.title, let category = draft.category, let condition = draft.condition,
-              let exact = draft.pickupLocation.flatMap({ GeoCoordinate(lat: $0.lat, lon: $0.lon) })
-        else { throw .invalid(problems) }
-        let approximate = PublicLocation(listingId: id, exact: exact).point
+        let valid = try ValidDraft(draft, listing: id)
         var events: [any EventContract] = [
-            ListingEdited(listingId: id, title: title, description: draft.description ?? "", category: category, price: draft.price,
-                          publicLocation: Coordinate(lat: approximate.lat, lon: approximate.lon)),
-            ListingDetailsSet(listingId: id, condition: condition, pickupTimes: draft.pickupTimes, imageIds: draft.imageIds),
+            ListingEdited(listingId: id, title: valid.title, description: valid.description, category: valid.category, price: valid.draft.price,
+                          publicLocation: valid.publicLocation),
+            valid.details(of: id),
         ]
         if let newPlace { events.append(ListingPickupPlaceSet(listingId: id, place: newPlace)) }
         return events
@@ -129,5 +119,36 @@ extension ListingState {
         guard let id, let ownerId else { throw .notFound }
         guard ownerId == actor else { throw .notOwner }
         return id
+    }
+}
+
+/// A draft that passed every check, normalised, with what posting and editing both write
+/// from it: its required fields and the approximate public point of its pickup place.
+private struct ValidDraft {
+    let draft: ListingDraft
+    let title: String
+    let description: String
+    let category: String
+    let condition: String
+    let publicLocation: Coordinate
+
+    init(_ draft: ListingDraft, listing id: UUID) throws(ListingError) {
+        let draft = draft.normalized
+        let problems = draft.problems()
+        guard problems.isEmpty, let title = draft.title, let category = draft.category, let condition = draft.condition,
+              let exact = draft.pickupLocation.flatMap({ GeoCoordinate(lat: $0.lat, lon: $0.lon) })
+        else { throw .invalid(problems) }
+        let approximate = PublicLocation(listingId: id, exact: exact).point
+        self.draft = draft
+        self.title = title
+        self.description = draft.description ?? ""
+        self.category = category
+        self.condition = condition
+        publicLocation = Coordinate(lat: approximate.lat, lon: approximate.lon)
+    }
+
+    /// The public details this draft sets.
+    func details(of id: UUID) -> ListingDetailsSet {
+        ListingDetailsSet(listingId: id, condition: condition, pickupTimes: draft.pickupTimes, imageIds: draft.imageIds)
     }
 }

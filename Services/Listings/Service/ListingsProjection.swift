@@ -18,6 +18,12 @@ struct ListingsProjection: Projection {
     let name = "listings.listings"
     let filter = EventFilter(categories: ["listing", "listingrequests", "image", "account", "conversation"])
 
+    /// The keyword index keeps a deleted listing's words in its segments until they merge:
+    /// merge them now, so a deleted account's titles leave the file.
+    func forgetErased(in db: Database) throws {
+        try db.execute(sql: "INSERT INTO listings_fts(listings_fts) VALUES('optimize')")
+    }
+
     func registerMigrations(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("listings-v1") { db in
             try db.execute(sql: """
