@@ -29,7 +29,7 @@ struct Rewrap: AsyncParsableCommand {
             let vault = try ServiceRuntime.vault(beside: log, environment: EnvironmentVariables())
             try await vault.checkSecrets()
             let count = try await vault.rewrap()
-            print("\(count.rewrapped) keys rewrapped; \(count.current) were wrapped by the current secret already")
+            print("keys rewrapped: \(count.rewrapped); already wrapped by the current secret: \(count.current)")
         }
     }
 }
