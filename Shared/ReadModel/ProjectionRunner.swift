@@ -49,9 +49,11 @@ public final class ProjectionRunner: Service, Sendable {
     public func run() async throws {
         await cancelWhenGracefulShutdown {
             var retries = Backoff(initial: .milliseconds(250), maximum: .seconds(10)).attempts()
+            // Kept across restarts of `follow`: an erasure whose clean-up failed is retried.
+            var erasurePending = false
             while !Task.isCancelled {
                 do {
-                    try await self.follow()
+                    try await self.follow(erasurePending: &erasurePending)
                     retries.reset()
                 } catch is CancellationError {
                     return
@@ -87,7 +89,10 @@ public final class ProjectionRunner: Service, Sendable {
         try await pool.writeWithoutTransaction { db in _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
-    private func follow() async throws {
+    /// Follows the log from the stored checkpoint. After an erasing event it cleans the file
+    /// (``Projection/forgetErased(in:)``, then ``forgetOldPages(of:)``) once it reaches the head,
+    /// not after every page: catching up over many deletions then merges the indexes once.
+    private func follow(erasurePending: inout Bool) async throws {
         let pool = database.pool
         var parked = Set(try await ProjectionParking.parked(for: projection.name, in: store).keys)
         let start = try await pool.read { [name = projection.name] db in try ProjectionCheckpoints.load(db, projection: name) }
@@ -113,9 +118,12 @@ public final class ProjectionRunner: Service, Sendable {
                 $0.stalledOn = nil
                 if page.checkpoint >= target { $0.isCaughtUp = true }
             }
-            if page.events.contains(where: { $0.type == Self.erasingEventType }) {
+            if page.events.contains(where: { $0.type == Self.erasingEventType }) { erasurePending = true }
+            // A page shorter than a full one, or the head as it was at start: nothing is queued behind it.
+            if erasurePending, page.events.count < pageSize || page.checkpoint >= target {
                 try await pool.write { [projection] db in try projection.forgetErased(in: db) }
                 try await Self.forgetOldPages(of: pool)
+                erasurePending = false
             }
             progress.fire()
             if ContinuousClock.now - lastLagReport > .seconds(1) {

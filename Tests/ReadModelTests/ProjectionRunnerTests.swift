@@ -42,6 +42,28 @@ struct ProjectionRunnerTests {
         await log.close()
     }
 
+    @Test("after an account deletion the read model forgets erased rows once it reaches the head: once for a catch-up over many deletions, again for a live one")
+    func erasureCleanUpOncePerCatchUp() async throws {
+        let log = try await Backend.sqlite.makeLog()
+        var head = Checkpoint.start
+        // Three deletions, each in a different full page of 5.
+        for n in 0..<15 {
+            head = try await log.store.append(to: "item-\(n)", expected: .any, events: [testEvent(n % 5 == 0 ? "AccountDeleted" : "Titled", ["n": n])]).checkpoint
+        }
+        let database = try ReadModelDatabase(directory: temporaryDirectory(), name: "erasing", projections: [ErasureCounter()])
+        let runner = ProjectionRunner(store: log.store, database: database, projection: ErasureCounter(), pageSize: 5, logger: Logger(label: "test"))
+        let running = start(runner)
+        #expect(await runner.waitUntilApplied(head, timeout: .seconds(30)))
+        #expect(try await ErasureCounter.cleanUps(in: database.pool, reaching: 1) == 1)
+
+        let live = try await log.store.append(to: "item-live", expected: .any, events: [testEvent("AccountDeleted", ["n": 99])])
+        #expect(await runner.waitUntilApplied(live.checkpoint, timeout: .seconds(20)))
+        #expect(try await ErasureCounter.cleanUps(in: database.pool, reaching: 2) == 2)
+        running.cancel()
+        try? await running.value
+        await log.close()
+    }
+
     @Test("waiting for a checkpoint the projection never reaches times out")
     func waitTimesOut() async throws {
         let log = try await Backend.sqlite.makeLog()
@@ -132,5 +154,32 @@ struct ProjectionRunnerTests {
             projections: [TitlesProjection()], from: log.store, into: past, until: .time(Date(timeIntervalSince1970: 0)))
         #expect(none == 0)
         await log.close()
+    }
+}
+
+/// Counts the clean-ups the runner asks for after erasures (``Projection/forgetErased(in:)``).
+private struct ErasureCounter: Projection {
+    let name = "erasing"
+    let filter = EventFilter(categories: ["item"])
+
+    func registerMigrations(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("erasing-v1") { db in try db.execute(sql: "CREATE TABLE cleanups (n INTEGER NOT NULL)") }
+    }
+
+    func apply(_ event: RecordedEvent, in db: Database) throws {}
+
+    func forgetErased(in db: Database) throws {
+        try db.execute(sql: "INSERT INTO cleanups (n) VALUES (1)")
+    }
+
+    /// The clean-ups so far, once they reach `count` (they follow the checkpoint by a moment)
+    /// or 10 s have passed.
+    static func cleanUps(in pool: DatabasePool, reaching count: Int) async throws -> Int {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            let seen = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM cleanups") ?? 0 }
+            if seen >= count || ContinuousClock.now > deadline { return seen }
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 }
