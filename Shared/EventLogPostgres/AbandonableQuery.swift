@@ -54,7 +54,7 @@ func abandonable<T: Sendable>(
 }
 
 /// The first result offered to it, handed to the one waiter whether it arrives before or after.
-private final class Outcome<T: Sendable>: Sendable {
+final class Outcome<T: Sendable>: Sendable {
     private enum State {
         case empty
         case waiting(CheckedContinuation<T, any Error>)

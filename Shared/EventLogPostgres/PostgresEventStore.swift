@@ -18,6 +18,8 @@ public final class PostgresEventStore: EventStore {
 
     let client: PostgresClient
     let logger: Logger
+    /// For the transactions that run outside the pool (``withDedicatedTransaction(_:logger:_:)``).
+    private let connectionConfiguration: PostgresConnection.Configuration
     private let schema: String
     private let clientTask: Task<Void, Never>
     private let listener: NotificationListener
@@ -30,6 +32,7 @@ public final class PostgresEventStore: EventStore {
         try await Self.connectOnce(listenConfiguration, logger: logger, patience: configuration.startupPatience)
         self.configuration = configuration
         self.logger = logger
+        connectionConfiguration = listenConfiguration
         schema = configuration.schema
         let client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
         self.client = client
@@ -39,7 +42,7 @@ public final class PostgresEventStore: EventStore {
         listener = NotificationListener(
             configuration: listenConfiguration, channel: channel, changes: changes, logger: logger)
         do {
-            try await PostgresMigrations.migrate(client: client, schema: schema, logger: logger)
+            try await PostgresMigrations.migrate(connection: listenConfiguration, schema: schema, logger: logger)
             try await Self.refuseTransactionsFromAnotherCluster(client: client, schema: schema, logger: logger)
         } catch {
             clientTask.cancel()
@@ -321,47 +324,48 @@ public final class PostgresEventStore: EventStore {
         let versions = events.map(\.version)
         let times = events.map(\.recordedAt)
         do {
-            return try await client.withTransaction(logger: logger) { connection in
-                var present = Set<UUID>()
-                let existing: PostgresQuery = "SELECT id, stream, version FROM \(unescaped: schema).events WHERE id = ANY(\(batch.ids))"
-                var wanted: [UUID: (String, Int64)] = [:]
-                for event in events { wanted[event.id] = (event.stream, event.version) }
-                for try await (id, stream, version) in try await connection.query(existing, logger: logger)
-                    .decode((UUID, String, Int64).self)
-                {
-                    guard let expected = wanted[id], expected == (stream, version) else {
-                        throw EventStoreError.importConflict(eventId: id, reason: "stored already as \(stream) version \(version)")
+            return try await retryingLostConnections(logger: logger) { [schema, logger, connectionConfiguration] in
+                try await withDedicatedTransaction(connectionConfiguration, logger: logger) { connection in
+                    var present = Set<UUID>()
+                    let existing: PostgresQuery = "SELECT id, stream, version FROM \(unescaped: schema).events WHERE id = ANY(\(batch.ids))"
+                    var wanted: [UUID: (String, Int64)] = [:]
+                    for event in events { wanted[event.id] = (event.stream, event.version) }
+                    for try await (id, stream, version) in try await connection.query(existing, logger: logger)
+                        .decode((UUID, String, Int64).self)
+                    {
+                        guard let expected = wanted[id], expected == (stream, version) else {
+                            throw EventStoreError.importConflict(eventId: id, reason: "stored already as \(stream) version \(version)")
+                        }
+                        present.insert(id)
                     }
-                    present.insert(id)
-                }
-                let keep = events.indices.filter { !present.contains(events[$0].id) }
-                // A place (stream, version) that holds another event already: name the event.
-                let clashes: PostgresQuery = """
-                    SELECT n.id, n.stream, n.version FROM unnest(\(keep.map { batch.ids[$0] }), \(keep.map { streams[$0] }), \(keep.map { versions[$0] }))
-                        AS n(id, stream, version)
-                    JOIN \(unescaped: schema).events e ON e.stream = n.stream AND e.version = n.version
-                    LIMIT 1
-                    """
-                for try await (id, stream, version) in try await connection.query(clashes, logger: logger).decode((UUID, String, Int64).self) {
-                    throw EventStoreError.importConflict(eventId: id, reason: "\(stream) already has a version \(version)")
-                }
-                if !keep.isEmpty {
-                    let insert: PostgresQuery = """
-                        INSERT INTO \(unescaped: schema).events (stream, category, version, id, type, schema_version, data, metadata, recorded_at)
-                        SELECT n.stream, n.category, n.version, n.id, n.type, n.schema_version, n.data, n.metadata, n.recorded_at
-                        FROM unnest(\(keep.map { streams[$0] }), \(keep.map { categories[$0] }), \(keep.map { versions[$0] }),
-                                    \(keep.map { batch.ids[$0] }), \(keep.map { batch.types[$0] }), \(keep.map { batch.schemaVersions[$0] }),
-                                    \(keep.map { batch.data[$0] })::jsonb[], \(keep.map { batch.metadata[$0] })::jsonb[], \(keep.map { times[$0] }))
-                             WITH ORDINALITY AS n(stream, category, version, id, type, schema_version, data, metadata, recorded_at, ord)
-                        ORDER BY n.ord
+                    let keep = events.indices.filter { !present.contains(events[$0].id) }
+                    // A place (stream, version) that holds another event already: name the event.
+                    let clashes: PostgresQuery = """
+                        SELECT n.id, n.stream, n.version FROM unnest(\(keep.map { batch.ids[$0] }), \(keep.map { streams[$0] }), \(keep.map { versions[$0] }))
+                            AS n(id, stream, version)
+                        JOIN \(unescaped: schema).events e ON e.stream = n.stream AND e.version = n.version
+                        LIMIT 1
                         """
-                    try await connection.query(insert, logger: logger)
+                    for try await (id, stream, version) in try await connection.query(clashes, logger: logger).decode((UUID, String, Int64).self) {
+                        throw EventStoreError.importConflict(eventId: id, reason: "\(stream) already has a version \(version)")
+                    }
+                    if !keep.isEmpty {
+                        let insert: PostgresQuery = """
+                            INSERT INTO \(unescaped: schema).events (stream, category, version, id, type, schema_version, data, metadata, recorded_at)
+                            SELECT n.stream, n.category, n.version, n.id, n.type, n.schema_version, n.data, n.metadata, n.recorded_at
+                            FROM unnest(\(keep.map { streams[$0] }), \(keep.map { categories[$0] }), \(keep.map { versions[$0] }),
+                                        \(keep.map { batch.ids[$0] }), \(keep.map { batch.types[$0] }), \(keep.map { batch.schemaVersions[$0] }),
+                                        \(keep.map { batch.data[$0] })::jsonb[], \(keep.map { batch.metadata[$0] })::jsonb[], \(keep.map { times[$0] }))
+                                 WITH ORDINALITY AS n(stream, category, version, id, type, schema_version, data, metadata, recorded_at, ord)
+                            ORDER BY n.ord
+                            """
+                        try await connection.query(insert, logger: logger)
+                    }
+                    return ImportResult(imported: keep.count, alreadyPresent: present.count)
                 }
-                return ImportResult(imported: keep.count, alreadyPresent: present.count)
             }
-        } catch let error as PostgresTransactionError {
-            if let closure = error.closureError { throw Self.mapImport(closure, batch: events) }
-            throw PostgresEventStoreError("import failed: \(String(reflecting: error))")
+        } catch {
+            throw Self.mapImport(error, batch: events)
         }
     }
 

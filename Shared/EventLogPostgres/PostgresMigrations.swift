@@ -153,9 +153,17 @@ enum PostgresMigrations {
         ],
     ]
 
-    /// Brings `schema` up to the latest migration.
-    static func migrate(client: PostgresClient, schema: String, logger: Logger) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+    /// Brings `schema` up to the latest migration, in one transaction on a connection of its
+    /// own, run again if that connection is lost
+    /// (see ``withDedicatedTransaction(_:logger:_:)``).
+    static func migrate(connection configuration: PostgresConnection.Configuration, schema: String, logger: Logger) async throws {
+        try await retryingLostConnections(logger: logger) {
+            try await migrateOnce(configuration, schema: schema, logger: logger)
+        }
+    }
+
+    private static func migrateOnce(_ configuration: PostgresConnection.Configuration, schema: String, logger: Logger) async throws {
+        try await withDedicatedTransaction(configuration, logger: logger) { connection in
             let lockKey = "commons-migrations:\(schema)"
             _ = try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(lockKey)))", logger: logger)
             try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)

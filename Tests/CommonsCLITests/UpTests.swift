@@ -173,7 +173,7 @@ struct UpTests {
 
     @Test("seed fails with one line when no gateway answers")
     func seedWithoutStack() async throws {
-        let port = try freePort()
+        let port = try FreePorts.pick()
         let result = try await commons("seed", "--demo", "--gateway", "http://127.0.0.1:\(port)", log: nil)
         #expect(result.status == 1)
         #expect(result.stderr.contains("cannot reach http://127.0.0.1:\(port)"), "\(result)")
@@ -311,8 +311,8 @@ private struct UpProcess {
 
     /// Starts `commons up` on a free gateway port, with every service port free too.
     static func start(seed: Bool, log: TestLog?, environment: [String: String] = ["COMMONS_BCRYPT_COST": "4"]) throws -> UpProcess {
-        let gatewayPort = try freePort()
-        let offset = try freePortOffset()
+        let gatewayPort = try FreePorts.pick()
+        let offset = try FreePorts.offset(for: Array(8081...8085))
         let dataDirectory = try scratchDirectory().appendingPathComponent("data")
         var arguments = ["up", "--data-dir", dataDirectory.path, "--gateway-port", String(gatewayPort), "--port-offset", String(offset)]
         if !seed { arguments.append("--no-seed") }
@@ -397,40 +397,6 @@ private func processStatus(_ pid: pid_t) -> (name: String, state: Character, par
 private func isGone(_ pid: pid_t) -> Bool {
     guard let status = processStatus(pid) else { return true }
     return status.state == "Z" || status.name != "accounts"
-}
-
-// MARK: Ports
-
-/// A port that nothing listens on now, as the kernel picks one.
-private func freePort() throws -> Int {
-    guard let port = bindable(port: 0) else { throw TestSetupError("cannot bind a socket on 127.0.0.1") }
-    return port
-}
-
-/// An offset that makes every service port free (8081…8085 plus it).
-private func freePortOffset() throws -> Int {
-    for _ in 0..<50 {
-        let offset = try freePort() - 8081
-        if (8081...8085).allSatisfy({ bindable(port: $0 + offset) != nil }) { return offset }
-    }
-    throw TestSetupError("found no five free ports in a row")
-}
-
-/// Binds a TCP socket on 127.0.0.1 to `port` (0: any) and closes it; the port bound, or nil.
-private func bindable(port: Int) -> Int? {
-    guard (0...65_535).contains(port) else { return nil }
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard socket >= 0 else { return nil }
-    defer { close(socket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-    }
-    return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
 }
 
 // MARK: HTTP

@@ -45,7 +45,7 @@ public final class ThrowawayPostgres: Sendable {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let asPostgres = getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []
         if getuid() == 0, let user = getpwnam("postgres") { _ = chown(directory, user.pointee.pw_uid, user.pointee.pw_gid) }
-        let cluster = ThrowawayPostgres(port: try freePort(), directory: directory, binaries: "/usr/lib/postgresql/\(version)/bin",
+        let cluster = ThrowawayPostgres(port: try FreePorts.pick(), directory: directory, binaries: "/usr/lib/postgresql/\(version)/bin",
                                         asPostgres: asPostgres)
         try await cluster.run("initdb", ["-D", "\(directory)/data", "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"])
         if tls { try await cluster.requireTLS() }
@@ -110,22 +110,5 @@ public final class ThrowawayPostgres: Sendable {
             let log = (try? String(contentsOfFile: "\(directory)/server.log", encoding: .utf8)) ?? ""
             throw TestSetupError("\(tool) failed: \(result.stderr)\(result.stdout)\n\(log.suffix(2_000))")
         }
-    }
-
-    /// A port nobody listens on now: bind port 0 and read what the kernel chose.
-    private static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw TestSetupError("socket: \(errno)") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
-        }
-        guard bound else { throw TestSetupError("bind: \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

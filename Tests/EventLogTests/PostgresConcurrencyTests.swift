@@ -11,12 +11,12 @@ struct PostgresConcurrencyTests {
     @Test("an open transaction on one stream does not hold back appends to another")
     func independentStreamsCommitConcurrently() async throws {
         let log = try await Backend.postgres.makeLog()
-        let holder = await log.holdTransaction(stream: "slow-1", events: [testEvent("Slow")], hold: .seconds(3))
-        let clock = ContinuousClock()
-        let start = clock.now
+        let holder = await log.holdTransaction(stream: "slow-1", events: [testEvent("Slow")], hold: .seconds(15))
         _ = try await log.store.append(to: "fast-1", expected: .any, events: [testEvent("Fast")])
-        #expect(clock.now - start < .seconds(2))
-        // The fast event is committed but is held back until the slow one is decided.
+        // The fast event is committed but is held back until the slow one is decided. Readers
+        // seeing nothing yet proves the append returned while the slow transaction was still
+        // open (had it waited for it, both would be visible): no clock needed, so a busy
+        // machine cannot fail this.
         let early = try await log.store.readAll(after: .start, limit: 10, filter: .all)
         #expect(early.events.isEmpty)
         try await holder.value

@@ -177,8 +177,8 @@ package actor Topology {
         }
         if let nginx {
             var ports: [Service: [Int]] = [:]
-            for service in Service.allCases { ports[service] = try (0..<replicas).map { _ in try freePort() } }
-            let gatewayPort = try freePort()
+            for service in Service.allCases { ports[service] = try (0..<replicas).map { _ in try FreePorts.pick() } }
+            let gatewayPort = try FreePorts.pick()
             let topology = Topology(root: root, binDirectory: bin, gateway: .nginx, gatewayPort: gatewayPort, adminEmail: admin,
                                     runDirectory: run, started: found, ports: ports)
             try await topology.owns(databaseName.map { (postgres, $0) }, url: database, cluster: cluster)
@@ -197,8 +197,8 @@ package actor Topology {
         }
 
         guard replicas == 1 else { throw Failure("replicas need nginx (apt-get install nginx-light); commons up runs one of each") }
-        let offset = try freeOffset()
-        let gatewayPort = try freePort()
+        let offset = try FreePorts.offset(for: Service.allCases.map(\.composePort))
+        let gatewayPort = try FreePorts.pick()
         var ports: [Service: [Int]] = [:]
         for service in Service.allCases { ports[service] = [service.composePort + offset] }
         let topology = Topology(root: root, binDirectory: bin, gateway: .commonsUp, gatewayPort: gatewayPort, adminEmail: admin,
@@ -612,49 +612,4 @@ package actor Topology {
         .file(directory.appendingPathComponent("\(name).log").path)
     }
 
-    /// A port on 127.0.0.1 that nothing listens on now (the kernel's choice).
-    package static func freePort() throws -> Int {
-        let fd = socket(AF_INET, socketStream, 0)
-        guard fd >= 0 else { throw Failure("socket() failed") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw Failure("could not bind a free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    /// Whether `port` on 127.0.0.1 can be bound now.
-    package static func isFree(_ port: Int) -> Bool {
-        let fd = socket(AF_INET, socketStream, 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-    }
-
-    /// A `--port-offset` whose five service ports are all free.
-    package static func freeOffset() throws -> Int {
-        for _ in 0..<50 {
-            let offset = Int.random(in: 1_000...40_000)
-            if Service.allCases.allSatisfy({ isFree($0.composePort + offset) }) { return offset }
-        }
-        throw Failure("found no free range of five ports")
-    }
-
-    #if os(Linux)
-    package static let socketStream = Int32(SOCK_STREAM.rawValue)
-    #else
-    package static let socketStream = SOCK_STREAM
-    #endif
 }
