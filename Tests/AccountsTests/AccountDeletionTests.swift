@@ -97,9 +97,11 @@ struct AccountDeletionTests {
         try await harness.test { client in
             let tokens = try await client.register(email, name: name)
             _ = try await client.call(.patch, "/v1/me", token: tokens.accessToken, json: ["phone": phone])
-            _ = try await client.signIn(email)
-            // The device name is sealed in the log, and opened for its owner.
-            let sessions = try await client.call(.get, "/v1/sessions", token: tokens.accessToken)
+            let signedIn = try await client.signIn(email)
+            // The device name is sealed in the log, and opened for its owner (once the read
+            // model has the new session: the read waits for the sign-in's position).
+            let sessions = try await client.call(.get, "/v1/sessions", token: tokens.accessToken,
+                                                 headers: [.commonsMinPosition: try #require(signedIn.position)])
             #expect(sessions.text.contains("TestPhone/1.0"), "\(sessions.text)")
             let deleted = try await client.call(.delete, "/v1/me", token: tokens.accessToken)
             #expect(deleted.status == .noContent)

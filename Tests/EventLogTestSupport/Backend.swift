@@ -37,13 +37,25 @@ public enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable
 
     /// A fresh, empty log of this kind: its own PostgreSQL schema or its own SQLite file.
     /// On PostgreSQL, the server at `postgresURL` unless the tests' own.
-    public func makeLog(pollInterval: Duration = .milliseconds(100), postgresURL: String? = nil) async throws -> TestLog {
+    ///
+    /// A test that holds a transaction open for seconds passes `holdsTransactions`: on
+    /// PostgreSQL it then gets a cluster of its own (``ThrowawayPostgres``, removed by
+    /// ``TestLog/close()``). The log's visibility horizon is cluster-wide, so such a
+    /// transaction would hold back what every other test reads right after it writes.
+    public func makeLog(pollInterval: Duration = .milliseconds(100), postgresURL: String? = nil,
+                        holdsTransactions: Bool = false) async throws -> TestLog {
         switch self {
         case .postgres:
-            var configuration = try PostgresEventStoreConfiguration(url: try postgresURL ?? Self.postgresURL())
-            configuration.schema = "t_" + UUID().uuidString.prefix(8).lowercased()
-            configuration.pollInterval = pollInterval
-            return try await TestLog(postgres: configuration)
+            let cluster = holdsTransactions ? try await ThrowawayPostgres.start() : nil
+            do {
+                var configuration = try PostgresEventStoreConfiguration(url: try cluster?.url ?? postgresURL ?? Self.postgresURL())
+                configuration.schema = "t_" + UUID().uuidString.prefix(8).lowercased()
+                configuration.pollInterval = pollInterval
+                return try await TestLog(postgres: configuration, cluster: cluster)
+            } catch {
+                await cluster?.destroy()
+                throw error
+            }
         case .sqlite:
             let path = FileManager.default.temporaryDirectory
                 .appendingPathComponent("commons-tests-\(UUID().uuidString)", isDirectory: true)
@@ -77,11 +89,14 @@ public final class TestLog: Sendable {
     public var serviceEnvironment: [String: String] { ["COMMONS_KEY_VAULT_SECRET": keyVaultSecret] }
     private let postgres: PostgresEventStoreConfiguration?
     private let sqlitePath: String?
+    /// The cluster of the log's own, when it holds transactions (see ``Backend/makeLog(pollInterval:postgresURL:holdsTransactions:)``).
+    private let cluster: ThrowawayPostgres?
 
-    init(postgres configuration: PostgresEventStoreConfiguration) async throws {
+    init(postgres configuration: PostgresEventStoreConfiguration, cluster: ThrowawayPostgres? = nil) async throws {
         backend = .postgres
         postgres = configuration
         sqlitePath = nil
+        self.cluster = cluster
         store = try await PostgresEventStore(configuration: configuration, logger: Logger(label: "test"))
     }
 
@@ -89,6 +104,7 @@ public final class TestLog: Sendable {
         backend = .sqlite
         postgres = nil
         self.sqlitePath = sqlitePath
+        cluster = nil
         store = try SQLiteEventStore(path: sqlitePath, pollInterval: pollInterval)
     }
 
@@ -176,6 +192,7 @@ public final class TestLog: Sendable {
 
     public func close() async {
         await store.shutdown()
+        await cluster?.destroy()
     }
 }
 

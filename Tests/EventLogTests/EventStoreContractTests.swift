@@ -171,7 +171,7 @@ struct EventStoreContractTests {
 
     @Test("a writer that holds its transaction for 10 s is delivered, once", arguments: Backend.allCases)
     func longTransaction(backend: Backend) async throws {
-        let log = try await backend.makeLog()
+        let log = try await backend.makeLog(holdsTransactions: true)
         let store = log.store
         _ = try await store.append(to: "before-1", expected: .any, events: [testEvent("Before")])
         let held = testEvent("Held")
@@ -190,7 +190,7 @@ struct EventStoreContractTests {
 
     @Test("a rolled-back transaction leaves a hole that never stalls readers", arguments: Backend.allCases)
     func rolledBackTransaction(backend: Backend) async throws {
-        let log = try await backend.makeLog()
+        let log = try await backend.makeLog(holdsTransactions: true)
         let store = log.store
         try await log.appendInTransaction(stream: "ghost-1", events: [testEvent("Ghost")], hold: .milliseconds(200), commit: false)
         _ = try await store.append(to: "real-1", expected: .any, events: [testEvent("Real")])
@@ -217,7 +217,7 @@ struct EventStoreContractTests {
 
     @Test("a filter that matches nothing for a long stretch never moves past an event that is not yet visible", arguments: Backend.allCases)
     func longNonMatchingStretch(backend: Backend) async throws {
-        let log = try await backend.makeLog()
+        let log = try await backend.makeLog(holdsTransactions: true)
         let store = log.store
         let wanted = EventFilter(categories: ["wanted"])
         let held = testEvent("WantedLate")

@@ -10,7 +10,7 @@ import Testing
 struct PostgresConcurrencyTests {
     @Test("an open transaction on one stream does not hold back appends to another")
     func independentStreamsCommitConcurrently() async throws {
-        let log = try await Backend.postgres.makeLog()
+        let log = try await Backend.postgres.makeLog(holdsTransactions: true)
         let holder = await log.holdTransaction(stream: "slow-1", events: [testEvent("Slow")], hold: .seconds(15))
         _ = try await log.store.append(to: "fast-1", expected: .any, events: [testEvent("Fast")])
         // The fast event is committed but is held back until the slow one is decided. Readers
@@ -31,7 +31,7 @@ struct PostgresConcurrencyTests {
 struct PostgresCutOffTests {
     @Test("an append whose session the server terminates (57P01) reads as 'PostgreSQL unavailable', not as a fault of the request")
     func terminatedAppend() async throws {
-        let log = try await Backend.postgres.makeLog()
+        let log = try await Backend.postgres.makeLog(holdsTransactions: true)
         let store = try #require(log.store as? PostgresEventStore)
         // The append waits on the holder's uncommitted row of the same stream version...
         let holder = await log.holdTransaction(stream: "cut-1", events: [testEvent("First")], hold: .seconds(5), commit: false)

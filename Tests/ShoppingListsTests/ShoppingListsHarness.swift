@@ -98,7 +98,7 @@ struct ShoppingListsHarness {
         @discardableResult
         func importCatalog(_ file: CatalogFile) async throws -> CatalogImport.Report {
             let report = try await CatalogImport.run(file, into: store)
-            latest.see(try await store.head())
+            if let checkpoint = report.checkpoint { latest.see(checkpoint) }
             return report
         }
 

@@ -17,11 +17,20 @@ public enum CatalogImport {
         public var productsUnchanged = 0
         public var priceChanges = 0
         public var events = 0
+        /// Past every event the import appended (nil when it appended none): what a client
+        /// sends as `Commons-Min-Position` to read the catalogue it imported. The log's head
+        /// would not do on PostgreSQL, where it stops before a transaction still open elsewhere.
+        public var checkpoint: Checkpoint?
 
         public var description: String {
             "stores: \(storesListed) listed or changed, \(storesUnchanged) unchanged; "
                 + "products: \(productsListed) new, \(productsChanged) changed (\(priceChanges) price changes), "
                 + "\(productsUnchanged) unchanged; \(events) events appended"
+        }
+
+        /// Moves ``checkpoint`` past `appended`.
+        mutating func reached(_ appended: Checkpoint) {
+            checkpoint = max(checkpoint ?? appended, appended)
         }
     }
 
@@ -59,13 +68,18 @@ public enum CatalogImport {
         var report = Report()
         for entry in file.stores {
             let stream = ShoppingStreams.store(entry.id)
-            let appended = try await withRetries { () -> Bool in
+            let appended = try await withRetries { () -> Checkpoint? in
                 let (events, _, version) = try await ShoppingStreams.load(stream, from: store)
-                guard let listing = entry.listing(replacing: events.last as? StoreListed) else { return false }
-                _ = try await store.append(to: stream, expected: .exact(version), events: [try EventCatalog.encode(listing, metadata: metadata)])
-                return true
+                guard let listing = entry.listing(replacing: events.last as? StoreListed) else { return nil }
+                return try await store.append(to: stream, expected: .exact(version), events: [try EventCatalog.encode(listing, metadata: metadata)]).checkpoint
             }
-            if appended { report.storesListed += 1; report.events += 1 } else { report.storesUnchanged += 1 }
+            if let appended {
+                report.storesListed += 1
+                report.events += 1
+                report.reached(appended)
+            } else {
+                report.storesUnchanged += 1
+            }
         }
         try await withThrowingTaskGroup(of: ProductOutcome.self) { group in
             var pending = file.products.makeIterator()
@@ -78,10 +92,11 @@ public enum CatalogImport {
             while let outcome = try await group.next() {
                 switch outcome {
                 case .unchanged: report.productsUnchanged += 1
-                case let .appended(isNew, events, priceChanges):
+                case let .appended(isNew, events, priceChanges, checkpoint):
                     if isNew { report.productsListed += 1 } else { report.productsChanged += 1 }
                     report.events += events
                     report.priceChanges += priceChanges
+                    report.reached(checkpoint)
                 }
                 _ = next()
             }
@@ -94,7 +109,7 @@ public enum CatalogImport {
 
     private enum ProductOutcome: Sendable {
         case unchanged
-        case appended(isNew: Bool, events: Int, priceChanges: Int)
+        case appended(isNew: Bool, events: Int, priceChanges: Int, checkpoint: Checkpoint)
     }
 
     private static func importProduct(_ entry: CatalogFile.Product, into store: any EventStore, metadata: EventMetadata) async throws -> ProductOutcome {
@@ -103,8 +118,9 @@ public enum CatalogImport {
             let (events, _, version) = try await ShoppingStreams.load(stream, from: store)
             let changes = CatalogProductState.replay(events).changes(toMatch: entry)
             guard !changes.isEmpty else { return .unchanged }
-            _ = try await store.append(to: stream, expected: .exact(version), events: try changes.map { try encode($0, metadata: metadata) })
-            return .appended(isNew: version == 0, events: changes.count, priceChanges: changes.filter { $0 is ProductPriceChanged }.count)
+            let result = try await store.append(to: stream, expected: .exact(version), events: try changes.map { try encode($0, metadata: metadata) })
+            return .appended(isNew: version == 0, events: changes.count, priceChanges: changes.filter { $0 is ProductPriceChanged }.count,
+                             checkpoint: result.checkpoint)
         }
     }
 
