@@ -332,7 +332,8 @@ let package = Package(
             dependencies: [
                 "ServiceTestSupport",
                 "ListingsService", "ListingsDomain", "Geo", "ServiceKit", "EventLog", "EventLogTestSupport", "Contracts", "PhotoCodec",
-                "PhotoTestSupport",
+                "PhotoTestSupport", "ReadModel",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),

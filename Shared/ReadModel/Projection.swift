@@ -25,6 +25,12 @@ public protocol Projection: Sendable {
     /// was not asked). By default, ``apply(_:in:)``.
     func apply(_ event: RecordedEvent, prepared: (any Sendable)?, in db: Database) throws
 
+    /// ``prepare(_:)`` for a projection that must wait on something first: opening what is
+    /// sealed with its owner's key in `keys` (nil where the runner was given no vault).
+    /// Called for every event, live and in a rebuild, before its page is applied. By default,
+    /// ``prepare(_:)``.
+    func prepare(_ event: RecordedEvent, keys: (any KeyVault)?) async throws -> (any Sendable)?
+
     /// Called before a rebuild from the start of the log applies its first event, in a file
     /// nobody reads yet: a projection may then defer its indexes (load rows first, index after).
     func beginBulkLoad(in db: Database) throws
@@ -42,6 +48,8 @@ public protocol Projection: Sendable {
 extension Projection {
     /// Nothing to prepare, by default.
     public func prepare(_ event: RecordedEvent) throws -> (any Sendable)? { nil }
+    /// Prepares without waiting, by default.
+    public func prepare(_ event: RecordedEvent, keys: (any KeyVault)?) async throws -> (any Sendable)? { try prepare(event) }
     /// Applies the event as it is, by default.
     public func apply(_ event: RecordedEvent, prepared: (any Sendable)?, in db: Database) throws { try apply(event, in: db) }
     /// Nothing to defer, by default.

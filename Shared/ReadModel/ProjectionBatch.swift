@@ -21,13 +21,14 @@ struct PreparedPage: Sendable {
 }
 
 extension Projection {
-    /// Prepares the events of `page` that are not `parked`. A failure is the event's, as in ``apply(_:to:skipping:)``.
-    func prepare(_ page: EventPage, skipping parked: Set<UUID>) throws -> PreparedPage {
+    /// Prepares the events of `page` that are not `parked`, opening sealed fields with `keys`.
+    /// A failure is the event's, as in ``apply(_:to:skipping:keys:)``.
+    func prepare(_ page: EventPage, skipping parked: Set<UUID>, keys: (any KeyVault)?) async throws -> PreparedPage {
         var events: [(event: RecordedEvent, prepared: (any Sendable)?)] = []
         events.reserveCapacity(page.events.count)
         for event in page.events where !parked.contains(event.id) {
             do {
-                events.append((event, try prepare(event)))
+                events.append((event, try await prepare(event, keys: keys)))
             } catch {
                 throw ProjectionFailure(projection: name, event: event, reason: "\(error)")
             }
@@ -37,8 +38,8 @@ extension Projection {
 
     /// Applies a page in one transaction and advances the checkpoint in it; parked events
     /// are skipped (and still passed by the checkpoint).
-    func apply(_ page: EventPage, to pool: DatabasePool, skipping parked: Set<UUID>) async throws {
-        try await apply(try prepare(page, skipping: parked), to: pool)
+    func apply(_ page: EventPage, to pool: DatabasePool, skipping parked: Set<UUID>, keys: (any KeyVault)?) async throws {
+        try await apply(try await prepare(page, skipping: parked, keys: keys), to: pool)
     }
 
     /// Applies a prepared page in one transaction and advances the checkpoint in it.

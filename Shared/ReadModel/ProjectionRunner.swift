@@ -28,12 +28,16 @@ public final class ProjectionRunner: Service, Sendable {
     let store: any EventStore
     let database: ReadModelDatabase
     let pageSize: Int
+    /// Opens what events seal with their owner's key, for projections that need it (see ``Projection/prepare(_:keys:)``).
+    let keys: (any KeyVault)?
     let logger: Logger
     private let state = Mutex(ProjectionStatus())
     private let progress = ChangeSignal()
     private let lag: Gauge
 
-    public init(store: any EventStore, database: ReadModelDatabase, projection: any Projection, pageSize: Int = 500, logger: Logger) {
+    public init(store: any EventStore, database: ReadModelDatabase, projection: any Projection, pageSize: Int = 500,
+                keys: (any KeyVault)? = nil, logger: Logger) {
+        self.keys = keys
         self.store = store
         self.database = database
         self.projection = projection
@@ -103,7 +107,7 @@ public final class ProjectionRunner: Service, Sendable {
             try database.followSwap()
             if database.pool !== pool { return }  // swapped for a rebuilt file: start over from its checkpoint
             do {
-                try await projection.apply(page, to: pool, skipping: parked)
+                try await projection.apply(page, to: pool, skipping: parked, keys: keys)
             } catch let failure as ProjectionFailure {
                 parked = Set(try await ProjectionParking.parked(for: projection.name, in: store).keys)
                 guard parked.contains(failure.event.id) else {
@@ -111,7 +115,7 @@ public final class ProjectionRunner: Service, Sendable {
                     throw failure
                 }
                 logger.warning("skipping a parked event", metadata: ["eventId": "\(failure.event.id)"])
-                try await projection.apply(page, to: pool, skipping: parked)
+                try await projection.apply(page, to: pool, skipping: parked, keys: keys)
             }
             update {
                 $0.checkpoint = page.checkpoint

@@ -18,13 +18,14 @@ public enum ReadModelRebuild {
     public typealias Progress = @Sendable (_ applied: Int, _ checkpoint: Checkpoint) -> Void
 
     /// Applies every projection from the start of the log into a new file at `path`.
-    /// Parked events are skipped. Returns the number of events applied. Pages are large
+    /// Parked events are skipped; `keys` opens what events seal with their owner's key, for the
+    /// projections that need it. Returns the number of events applied. Pages are large
     /// (20,000 events, one transaction each): a page's inserts land on random pages of the
     /// read model's indexes, and fewer, larger transactions write each of those out less often.
     @discardableResult
     public static func rebuild(
         projections: [any Projection], from store: any EventStore, into path: String, until limit: Limit = .head,
-        pageSize: Int = 20_000, progress: Progress? = nil
+        pageSize: Int = 20_000, keys: (any KeyVault)? = nil, progress: Progress? = nil
     ) async throws -> Int {
         let pool = try ReadModelDatabase.open(path: path, projections: projections)
         defer { try? pool.close() }
@@ -44,7 +45,7 @@ public enum ReadModelRebuild {
             // the decoding and the read model's writer then keep two cores busy.
             let fetch = { @Sendable (after: Checkpoint) async throws -> (PreparedPage, reachedLimit: Bool) in
                 let (page, reachedLimit) = try await Self.page(of: store, after: after, limit: limit, pageSize: pageSize, filter: projection.filter)
-                return (try projection.prepare(page, skipping: parked), reachedLimit)
+                return (try await projection.prepare(page, skipping: parked, keys: keys), reachedLimit)
             }
             let start = checkpoint
             var next = Task { try await fetch(start) }

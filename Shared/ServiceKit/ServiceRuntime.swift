@@ -28,10 +28,11 @@ public final class ServiceRuntime: Sendable {
         let readModel = try ReadModelDatabase(
             directory: URL(fileURLWithPath: configuration.dataDirectory), name: configuration.service, projections: projections, logger: logger)
         self.readModel = readModel
+        let keyVault = try Self.vault(beside: store, environment: configuration.environment)
+        self.keyVault = keyVault
         runners = projections.map {
-            ProjectionRunner(store: store, database: readModel, projection: $0, logger: logger)
+            ProjectionRunner(store: store, database: readModel, projection: $0, keys: keyVault, logger: logger)
         }
-        keyVault = try Self.vault(beside: store, environment: configuration.environment)
         blobStore = try Self.blobStore(beside: store)
         idempotency = try Self.idempotencyRecords(beside: store)
     }

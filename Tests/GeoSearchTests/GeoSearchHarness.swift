@@ -81,8 +81,15 @@ struct GeoSearchHarness {
         func post(_ id: UUID = UUID(), owner: UUID = UUID(), title: String = "A thing", description: String = "Still works",
                   category: String = "Furniture", price: Money? = nil, at point: Coordinate,
                   postedAt: Date = Date(timeIntervalSince1970: 1_800_000_000)) async throws -> String {
-            try await append(ListingPosted(listingId: id, ownerId: owner, title: title, description: description, category: category,
-                                           price: price, publicLocation: point, postedAt: postedAt), to: "listing-\(id.uuidString.lowercased())")
+            // With its text sealed with the owner's key, as the listings service appends it.
+            let posted = ListingPosted(listingId: id, ownerId: owner, title: title, description: description, category: category,
+                                       price: price, publicLocation: point, postedAt: postedAt)
+            guard let sealed = try await PersonalDataSealer(vault: runtime.keyVault).sealingListingText(posted, owner: owner) as? ListingPosted,
+                  sealed.text != nil, sealed.title == nil
+            else { throw TestFailure("the listing's text was not sealed") }
+            let result = try await store.append(to: "listing-\(id.uuidString.lowercased())", expected: .any,
+                                                events: [try EventCatalog.encode(sealed)])
+            return result.checkpoint.description
         }
 
         func get(_ uri: String, after position: String? = nil) async throws -> Reply {

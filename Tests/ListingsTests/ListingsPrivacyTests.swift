@@ -2,7 +2,9 @@ import Contracts
 import EventLog
 import EventLogTestSupport
 import Foundation
+import GRDB
 import ListingsService
+import ReadModel
 import ServiceKit
 import Testing
 
@@ -51,6 +53,54 @@ struct ListingsPrivacyTests {
                 if page.events.isEmpty { break }
                 checkpoint = page.checkpoint
             }
+        }
+    }
+
+    @Test("""
+        a listing's title, description and pickup note are sealed in the log, and open for the listing, the feed and search; \
+        a rebuild opens them with the key vault, refuses without one, and reads them as empty once the owner's key is gone
+        """, arguments: Backend.allCases)
+    func sealedText(backend: Backend) async throws {
+        try await ListingsHarness(backend: backend).test { client in
+            let owner = try await client.person()
+            var fields = ListingsFixtures.listing
+            (fields["title"], fields["description"], fields["pickupTimes"]) = ("Walnut bureau", "Dovetailed drawers", ["note": "Sundays at noon"])
+            let (id, _, created) = try await client.post(fields, as: owner)
+            let edited = try await client.call(.patch, "/v1/listings/\(id)", as: owner, json: ["title": "Walnut bureau, restored"],
+                                               headers: [.ifMatch: created.etag!])
+            #expect(edited.status == .ok, "\(edited.text)")
+            let shown = try await client.get("/v1/listings/\(id)", after: edited.position)
+            #expect(shown.json["title"] as? String == "Walnut bureau, restored")
+            #expect(shown.json["description"] as? String == "Dovetailed drawers")
+            #expect((shown.json["pickupTimes"] as? [String: Any])?["note"] as? String == "Sundays at noon")
+            #expect(try await client.items("/v1/listings?q=walnut", after: edited.position).ids == [id])
+            #expect(try await client.items("/v1/listings?q=dovetailed", after: nil).ids == [id])
+
+            let events = try await client.runtime.store.read(stream: "listing-\(id)")
+            #expect(events.contains { $0.type == "ListingEdited" })
+            for event in events {
+                let body = String(decoding: event.data, as: UTF8.self)
+                for word in ["Walnut", "Dovetailed", "Sundays"] { #expect(!body.contains(word), "\(event.type): \(body)") }
+            }
+
+            func rebuiltTitle(keys: (any KeyVault)?) async throws -> String? {
+                let path = FileManager.default.temporaryDirectory.appendingPathComponent("rebuild-\(UUID()).sqlite").path
+                try await ReadModelRebuild.rebuild(projections: ListingsService.projections, from: client.runtime.store, into: path, keys: keys)
+                let rebuilt = try DatabaseQueue(path: path)
+                defer { try? rebuilt.close() }
+                return try await rebuilt.read { db in
+                    try String.fetchOne(db, sql: "SELECT title || '|' || description || '|' || pickup_times FROM listings WHERE listing_id = ?",
+                                        arguments: [id])
+                }
+            }
+            let opened = try await rebuiltTitle(keys: client.runtime.keyVault)
+            #expect(opened?.hasPrefix("Walnut bureau, restored|Dovetailed drawers|") == true && opened?.contains("Sundays at noon") == true,
+                    "\(opened ?? "no row")")
+            let refused = await #expect(throws: ProjectionFailure.self) { _ = try await rebuiltTitle(keys: nil) }
+            #expect(refused?.reason.contains("without the key vault") == true, "\(refused.map { "\($0)" } ?? "")")
+            try await client.runtime.keyVault.destroyKey(for: owner.id)
+            let unreadable = try await rebuiltTitle(keys: client.runtime.keyVault)
+            #expect(unreadable?.hasPrefix("||") == true && unreadable?.contains("Sundays") == false, "\(unreadable ?? "no row")")
         }
     }
 

@@ -44,7 +44,8 @@ struct Replay: AsyncParsableCommand {
             let path = into ?? database.newFilePath()
             let head = try await log.head()
             let meter = ProgressMeter(total: head.position)
-            let applied = try await ReadModelRebuild.rebuild(projections: projections, from: log, into: path, until: limit) { applied, checkpoint in
+            let applied = try await ReadModelRebuild.rebuild(projections: projections, from: log, into: path, until: limit,
+                                                             keys: keyVault(beside: log)) { applied, checkpoint in
                 meter.report(applied: applied, position: checkpoint.position)
             }
             meter.finish(applied: applied)
@@ -54,6 +55,17 @@ struct Replay: AsyncParsableCommand {
             } else {
                 print("rebuilt \(service) into \(path)")
             }
+        }
+    }
+
+    /// The key vault the services use, to open listing text sealed with its owner's key;
+    /// without one (no vault secret), only a projection that meets sealed text fails, saying so.
+    private func keyVault(beside log: any EventStore) -> (any KeyVault)? {
+        do {
+            return try ServiceRuntime.vault(beside: log, environment: EnvironmentVariables())
+        } catch {
+            FileHandle.standardError.write(Data("commons replay: no key vault (\(error)); sealed listing text cannot be opened\n".utf8))
+            return nil
         }
     }
 

@@ -4,6 +4,7 @@ import Foundation
 import GeoSearchDomain
 import GRDB
 import ReadModel
+import ServiceKit
 
 /// Listings and organisations where geo-search can find them.
 ///
@@ -177,9 +178,10 @@ struct GeoSearchProjection: Projection {
         return db.lastInsertedRowID
     }
 
-    /// Decoding is the largest part of applying a listing's event; a rebuild does it ahead, on another thread.
-    func prepare(_ event: RecordedEvent) throws -> (any Sendable)? {
-        let decoded = try CommonsEvents.catalog.decode(event)
+    /// Decoding is the largest part of applying a listing's event; a rebuild does it ahead, on
+    /// another thread. A listing's sealed text is opened here, with its owner's key.
+    func prepare(_ event: RecordedEvent, keys: (any KeyVault)?) async throws -> (any Sendable)? {
+        let decoded = try await ListingTextOpening.decode(event, keys: keys)
         guard let posted = decoded as? ListingPosted else { return decoded }
         return PreparedPost(event: posted, checkpoint: event.checkpoint)
     }

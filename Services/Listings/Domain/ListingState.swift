@@ -53,16 +53,17 @@ public struct ListingState: Sendable, Equatable {
         case let posted as ListingPosted:
             id = posted.listingId
             ownerId = posted.ownerId
-            title = posted.title
-            description = posted.description
+            // Opened by the caller: the log has them sealed (an unreadable text is empty).
+            title = posted.title ?? ""
+            description = posted.description ?? ""
             category = posted.category
             price = posted.price
             publicLocation = posted.publicLocation
             postedAt = posted.postedAt
             storedStatus = .available
         case let edited as ListingEdited:
-            title = edited.title
-            description = edited.description
+            title = edited.title ?? ""
+            description = edited.description ?? ""
             category = edited.category
             price = edited.price
             publicLocation = edited.publicLocation

@@ -19,9 +19,12 @@ struct ListingsCommands: Sendable {
         var place: PickupPlace?
     }
 
+    /// The listing as its stream tells it, its text opened with the owner's key.
     func load(_ id: UUID) async throws -> ListingState {
         let (events, version) = try await ListingStreams.load(ListingStreams.listing(id), from: store)
-        let state = ListingState.replay(events, version: version)
+        var opened: [any EventContract] = []
+        for event in events { opened.append(try await sealer.openingListingText(event)) }
+        let state = ListingState.replay(opened, version: version)
         guard state.exists else { throw ListingError.notFound }
         return state
     }
@@ -42,7 +45,7 @@ struct ListingsCommands: Sendable {
         let place = try await sealer.seal(PickupPlace(location: location, streetAddress: draft.normalized.streetAddress), for: owner)
         let events = try ListingState.post(id: id, owner: owner, draft: draft, place: place, now: clock.now(), lifetime: settings.lifetime)
         do {
-            let result = try await append(events, to: id, expected: .noStream, metadata: metadata)
+            let result = try await append(events, to: id, owner: owner, expected: .noStream, metadata: metadata)
             return (ListingState.replay(events, version: result.streamVersion), result.checkpoint)
         } catch EventStoreError.wrongExpectedVersion {
             let stored = try await load(id)
@@ -69,7 +72,7 @@ struct ListingsCommands: Sendable {
         var sealed: Sealed?
         if let newPlace, newPlace != loaded.place, normalized.problems().isEmpty { sealed = try await sealer.seal(newPlace, for: actor) }
         let events = try state.edit(by: actor, draft: draft, newPlace: sealed, now: clock.now())
-        let result = try await append(events, to: id, expected: .exact(state.version), metadata: metadata)
+        let result = try await append(events, to: id, owner: actor, expected: .exact(state.version), metadata: metadata)
         return (apply(events, to: state, version: result.streamVersion), result.checkpoint)
     }
 
@@ -143,9 +146,17 @@ struct ListingsCommands: Sendable {
         }
     }
 
-    private func append(_ events: [any EventContract], to id: UUID, expected: ExpectedVersion, metadata: EventMetadata) async throws -> AppendResult {
-        try await store.append(to: ListingStreams.listing(id), expected: expected,
-                               events: try events.map { try EventCatalog.encodeAny($0, metadata: metadata) })
+    /// Appends `events` to the listing's stream; what `owner` wrote (a listing's text) goes in
+    /// sealed with their key.
+    private func append(_ events: [any EventContract], to id: UUID, owner: UUID? = nil, expected: ExpectedVersion,
+                        metadata: EventMetadata) async throws -> AppendResult {
+        var encoded: [NewEvent] = []
+        for event in events {
+            var stored = event
+            if let owner { stored = try await sealer.sealingListingText(event, owner: owner) }
+            encoded.append(try EventCatalog.encodeAny(stored, metadata: metadata))
+        }
+        return try await store.append(to: ListingStreams.listing(id), expected: expected, events: encoded)
     }
 
     private func apply(_ events: [any EventContract], to state: ListingState, version: Int64) -> ListingState {

@@ -3,6 +3,7 @@ import EventLog
 import Foundation
 import GRDB
 import ReadModel
+import ServiceKit
 
 /// The listings read model: the public face of every listing, for the feed, keyword search
 /// and the change feed; the requests and images that exist.
@@ -115,9 +116,18 @@ struct ListingsProjection: Projection {
         }
     }
 
+    /// The event decoded, a listing's sealed text opened with its owner's key, before the page is written.
+    func prepare(_ event: RecordedEvent, keys: (any KeyVault)?) async throws -> (any Sendable)? {
+        try await ListingTextOpening.decode(event, keys: keys)
+    }
+
     func apply(_ event: RecordedEvent, in db: Database) throws {
+        try apply(event, prepared: nil, in: db)
+    }
+
+    func apply(_ event: RecordedEvent, prepared: (any Sendable)?, in db: Database) throws {
         let at = event.recordedAt.timeIntervalSince1970
-        switch try CommonsEvents.catalog.decode(event) {
+        switch try (prepared as? any EventContract) ?? CommonsEvents.catalog.decode(event) {
         case let posted as ListingPosted:
             guard try !isDeleted(posted.ownerId, in: db) else { return }
             try db.execute(sql: """

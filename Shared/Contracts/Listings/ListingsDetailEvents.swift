@@ -11,13 +11,19 @@ public struct ListingDetailsSet: EventContract, Equatable {
     public static let eventType = "ListingDetailsSet"
     public var listingId: UUID
     public var condition: String
+    /// Its `note` is in clear only in events appended before it was sealed, and in memory
+    /// once ``pickupNote`` is opened.
     public var pickupTimes: PickupTimes
+    /// The pickup-time note (a `String`) sealed with the owner's personal-data key, as
+    /// ``ListingPosted/text``.
+    public var pickupNote: Sealed?
     public var imageIds: [UUID]
 
-    public init(listingId: UUID, condition: String, pickupTimes: PickupTimes, imageIds: [UUID]) {
+    public init(listingId: UUID, condition: String, pickupTimes: PickupTimes, pickupNote: Sealed? = nil, imageIds: [UUID]) {
         self.listingId = listingId
         self.condition = condition
         self.pickupTimes = pickupTimes
+        self.pickupNote = pickupNote
         self.imageIds = imageIds
     }
 }

@@ -32,8 +32,14 @@ public struct ListingPosted: EventContract, Equatable {
     public static let eventType = "ListingPosted"
     public var listingId: UUID
     public var ownerId: UUID
-    public var title: String
-    public var description: String
+    /// In clear only in events appended before listing text was sealed, and in memory once
+    /// ``text`` is opened; nil in the log otherwise.
+    public var title: String?
+    /// As ``title``.
+    public var description: String?
+    /// The ``ListingText`` sealed with the owner's personal-data key: deleting the account
+    /// leaves the log with nothing readable of what the person wrote.
+    public var text: Sealed?
     public var category: String
     /// Nil for a free item.
     public var price: Money?
@@ -41,12 +47,13 @@ public struct ListingPosted: EventContract, Equatable {
     public var publicLocation: Coordinate
     public var postedAt: Date
 
-    public init(listingId: UUID, ownerId: UUID, title: String, description: String, category: String,
+    public init(listingId: UUID, ownerId: UUID, title: String?, description: String?, text: Sealed? = nil, category: String,
                 price: Money?, publicLocation: Coordinate, postedAt: Date) {
         self.listingId = listingId
         self.ownerId = ownerId
         self.title = title
         self.description = description
+        self.text = text
         self.category = category
         self.price = price
         self.publicLocation = publicLocation
@@ -59,18 +66,24 @@ public struct ListingPosted: EventContract, Equatable {
 public struct ListingEdited: EventContract, Equatable {
     public static let eventType = "ListingEdited"
     public var listingId: UUID
-    public var title: String
-    public var description: String
+    /// As ``ListingPosted/title``.
+    public var title: String?
+    /// As ``ListingPosted/description``.
+    public var description: String?
+    /// As ``ListingPosted/text``.
+    public var text: Sealed?
     public var category: String
     /// Nil for a free item.
     public var price: Money?
     /// The approximate, public point (recomputed with `PublicLocation` when the pickup point moved).
     public var publicLocation: Coordinate
 
-    public init(listingId: UUID, title: String, description: String, category: String, price: Money?, publicLocation: Coordinate) {
+    public init(listingId: UUID, title: String?, description: String?, text: Sealed? = nil, category: String, price: Money?,
+                publicLocation: Coordinate) {
         self.listingId = listingId
         self.title = title
         self.description = description
+        self.text = text
         self.category = category
         self.price = price
         self.publicLocation = publicLocation
@@ -89,3 +102,26 @@ public struct ListingStatusChanged: EventContract, Equatable {
         self.status = status
     }
 }
+
+/// What the owner wrote about a listing, sealed into ``ListingPosted/text`` and
+/// ``ListingEdited/text``.
+public struct ListingText: Codable, Sendable, Hashable {
+    public var title: String
+    public var description: String
+
+    public init(title: String, description: String) {
+        self.title = title
+        self.description = description
+    }
+}
+
+/// The events that carry a listing's text: in clear (`title`, `description`), or sealed
+/// (`text`) as the listings service appends them.
+public protocol CarriesListingText: EventContract {
+    var title: String? { get set }
+    var description: String? { get set }
+    var text: Sealed? { get set }
+}
+
+extension ListingPosted: CarriesListingText {}
+extension ListingEdited: CarriesListingText {}
