@@ -139,7 +139,9 @@ struct AlertsHTTPTests {
         }
     }
 
-    @Test("the stream delivers matches live and resumes after Last-Event-ID", .timeLimit(.minutes(1)), arguments: Backend.allCases)
+    // The limit catches a stream that never ends, nothing slower: in a full parallel run on two
+    // cores each request here can take seconds, and the test took up to a minute.
+    @Test("the stream delivers matches live and resumes after Last-Event-ID", .timeLimit(.minutes(3)), arguments: Backend.allCases)
     func stream(backend: Backend) async throws {
         try await GeoSearchHarness(backend: backend).test(.live) { client in
             let owner = UUID()
