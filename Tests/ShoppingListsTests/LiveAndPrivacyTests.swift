@@ -59,6 +59,28 @@ struct LiveAndPrivacyTests {
         }
     }
 
+    @Test("a live stream ends when the access token it was opened with expires, as a request with that token would be refused")
+    func streamEndsAtTokenExpiry() async throws {
+        try await ShoppingListsHarness().test { client in
+            let ada = try await client.account()
+            let list = try await client.list("Party", by: ada)
+            let (signer, kid) = try await client.ring.signer()
+            let token = try await signer.sign(AccessTokenClaims(accountId: ada.id, sessionId: UUID(), role: .member, issuedAt: Date(), lifetime: 3),
+                                              kid: .init(string: kid))
+            let stream = Task { try await client.call(.get, "/v1/lists/\(list.key)/events", headers: [.authorization: "Bearer \(token)"]) }
+            let ended = try await withThrowingTaskGroup(of: ShoppingListsHarness.Reply?.self) { group in
+                group.addTask { try await stream.value }
+                group.addTask { try await Task.sleep(for: .seconds(30)); return nil }
+                defer { group.cancelAll() }
+                return try await group.next() ?? nil
+            }
+            #expect(ended?.status == .ok, "the stream was open, then ended by itself within 30 s of its token's 3 s lifetime")
+            #expect(client.runtime.streams.count(of: ada.id) == 0)
+            #expect(try await client.call(.get, "/v1/lists/\(list.key)/events", headers: [.authorization: "Bearer \(token)"]).status
+                    == .unauthorized, "and the token opens no new one")
+        }
+    }
+
     @Test("live changes as server-sent events: collaborators see each change as it happens and resume after Last-Event-ID",
           arguments: Backend.allCases)
     func liveChanges(backend: Backend) async throws {

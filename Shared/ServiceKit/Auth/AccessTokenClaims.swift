@@ -33,6 +33,6 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
         guard let account = UUID(uuidString: sub.value), let session = UUID(uuidString: sid),
               let role = Identity.Role(rawValue: role)
         else { return nil }
-        return Identity(accountId: account, sessionId: session, role: role)
+        return Identity(accountId: account, sessionId: session, role: role, expiresAt: exp.value)
     }
 }

@@ -8,16 +8,20 @@ public struct Identity: Sendable, Hashable {
     public var accountId: UUID
     public var sessionId: UUID
     public var role: Role
+    /// When the access token that proved it expires (nil when not known): a live stream ends
+    /// then, as a request with that token would be refused.
+    public var expiresAt: Date?
 
     public enum Role: String, Sendable, Codable, Hashable {
         case member
         case admin
     }
 
-    public init(accountId: UUID, sessionId: UUID, role: Role) {
+    public init(accountId: UUID, sessionId: UUID, role: Role, expiresAt: Date? = nil) {
         self.accountId = accountId
         self.sessionId = sessionId
         self.role = role
+        self.expiresAt = expiresAt
     }
 }
 

@@ -4,10 +4,11 @@ import Synchronization
 
 /// The server-sent-event streams a signed-in caller has open in this process: at most
 /// ``perAccount`` an account (a phone, a tablet and a few browser tabs; each replica counts its
-/// own), and each ends once its session is revoked (signed out, ended from another device, a
-/// reused refresh token) or its account deleted, as a request with the same token would be
-/// refused. The stream learns of it from the service's revocation read model, looked at
-/// every ``recheckInterval``.
+/// own), and each ends once its access token expires, its session is revoked (signed out,
+/// ended from another device, a reused refresh token) or its account deleted, as a request
+/// with the same token would be refused; the client reconnects with a fresh token and
+/// `Last-Event-ID`. The stream learns of a revocation from the service's revocation read
+/// model, looked at every ``recheckInterval``.
 public final class SessionStreams: Sendable {
     public let perAccount: Int
     public let recheckInterval: Duration
@@ -48,8 +49,8 @@ final class StreamEnd: Sendable {
 extension ServiceRuntime {
     /// A `text/event-stream` response (see `Response.serverSentEvents`) for `identity`'s own
     /// stream, held to ``SessionStreams``: 429 `too-many-streams` when the account has its
-    /// limit open here already, and ``ServerSentEventSink/isOpen`` false once the session is
-    /// revoked or the account deleted, so the producer ends the stream.
+    /// limit open here already, and ``ServerSentEventSink/isOpen`` false once the token expires,
+    /// the session is revoked or the account deleted, so the producer ends the stream.
     public func sessionEvents(
         for identity: Identity, _ produce: @escaping @Sendable (inout ServerSentEventSink) async throws -> Void
     ) throws -> Response {
@@ -65,6 +66,7 @@ extension ServiceRuntime {
             let watcher = Task {
                 while !Task.isCancelled, !end.isSet {
                     try? await Task.sleep(for: streams.recheckInterval)
+                    if let expiresAt = identity.expiresAt, Date() >= expiresAt { end.set() }
                     if (try? await RevocationProjection.isRevoked(identity, in: readModel.pool)) == true { end.set() }
                 }
             }
