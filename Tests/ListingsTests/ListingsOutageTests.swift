@@ -1,3 +1,4 @@
+import Contracts
 import EventLog
 import EventLogTestSupport
 import Foundation
@@ -54,9 +55,12 @@ struct ListingsOutageTests {
                 var checkpoint = Checkpoint.start
                 while true {
                     let page = try await client.runtime.store.readAll(after: checkpoint, limit: 500, filter: EventFilter(categories: ["listing"]))
+                    let sealer = PersonalDataSealer(vault: client.runtime.keyVault)
                     for event in page.events where event.type == "ListingPosted" {
-                        let title = (try JSONSerialization.jsonObject(with: event.data) as? [String: Any])?["title"] as? String ?? "?"
-                        posted[title, default: 0] += 1
+                        // The title is sealed with the owner's key in the log.
+                        guard let decoded = try CommonsEvents.catalog.decode(event) else { continue }
+                        let opened = try await sealer.openingListingText(decoded) as? ListingPosted
+                        posted[opened?.title ?? "?", default: 0] += 1
                     }
                     if page.checkpoint == checkpoint { break }
                     checkpoint = page.checkpoint

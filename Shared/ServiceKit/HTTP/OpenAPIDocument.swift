@@ -1,3 +1,4 @@
+import Codecs
 import Foundation
 
 /// A service's OpenAPI 3.1 document, built from the same list of operations that a test
@@ -17,38 +18,102 @@ public struct OpenAPIDocument: Sendable {
         public var path: String
         public var summary: String
         public var authenticated: Bool
+        /// The query parameters the route reads, with the bounds it enforces.
+        public var query: [Parameter]
         public var requestBody: Schema?
         public var responses: [Int: String]
 
-        public init(_ method: String, _ path: String, _ summary: String, authenticated: Bool = false,
+        public init(_ method: String, _ path: String, _ summary: String, authenticated: Bool = false, query: [Parameter] = [],
                     body: Schema? = nil, responses: [Int: String] = [200: "OK"]) {
             self.method = method
             self.path = path
             self.summary = summary
             self.authenticated = authenticated
+            self.query = query
             requestBody = body
             self.responses = responses
         }
     }
 
-    /// A small JSON Schema subset for request bodies.
+    /// A query parameter (`in: query`) and its schema.
+    public struct Parameter: Sendable {
+        public var name: String
+        public var schema: Schema
+        public var required: Bool
+
+        public init(_ name: String, _ schema: Schema, required: Bool = false) {
+            self.name = name
+            self.schema = schema
+            self.required = required
+        }
+
+        /// `limit`: a page size within `range`.
+        public static func limit(_ range: ClosedRange<Int> = 1...100) -> Parameter { Parameter("limit", .integer(range)) }
+        /// `cursor`: where the previous page ended.
+        public static let cursor = Parameter("cursor", .cursor)
+    }
+
+    /// A small JSON Schema subset for request bodies and query parameters, with the bounds
+    /// a service enforces (a value outside them is answered with a 4xx).
     public indirect enum Schema: Sendable {
-        case string(format: String? = nil)
+        /// A string; lengths in characters.
+        case string(format: String? = nil, minLength: Int? = nil, maxLength: Int? = nil)
+        /// A string that must be one of `values` (JSON Schema `enum`).
+        case oneOf([String])
+        /// An integer without declared bounds; see ``integer(_:)``.
         case integer
+        /// A number without declared bounds; see ``number(_:)``.
         case number
+        /// An integer from `minimum` to `maximum`, both included; written ``integer(_:)``.
+        case boundedInteger(minimum: Int, maximum: Int)
+        /// A number from `minimum` to `maximum`, both included; written ``number(_:)``.
+        case boundedNumber(minimum: Double, maximum: Double)
         case boolean
-        case array(Schema)
+        /// An array of `items`, at most `maxItems` of them.
+        case array(Schema, maxItems: Int? = nil)
         case object([String: Schema], required: [String] = [])
+
+        /// An integer within `range`.
+        public static func integer(_ range: ClosedRange<Int>) -> Schema {
+            .boundedInteger(minimum: range.lowerBound, maximum: range.upperBound)
+        }
+
+        /// A number within `range`.
+        public static func number(_ range: ClosedRange<Double>) -> Schema {
+            .boundedNumber(minimum: range.lowerBound, maximum: range.upperBound)
+        }
+
+        /// A latitude in degrees.
+        public static let latitude = number(-90...90)
+        /// A longitude in degrees.
+        public static let longitude = number(-180...180)
+        /// An ISO 4217 currency code: three capital letters.
+        public static let currencyCode = string(minLength: 3, maxLength: 3)
+        /// A keyword search (`q`), as ``FullTextQuery`` bounds it.
+        public static let searchText = string(maxLength: FullTextQuery.maxLength)
+        /// A page's `cursor`, as ``OpaqueCursor`` bounds it.
+        public static let cursor = string(maxLength: OpaqueCursor.maximumLength)
 
         var json: [String: Any] {
             switch self {
-            case .string(let format): format.map { ["type": "string", "format": $0] } ?? ["type": "string"]
-            case .integer: ["type": "integer"]
-            case .number: ["type": "number"]
-            case .boolean: ["type": "boolean"]
-            case .array(let items): ["type": "array", "items": items.json]
+            case let .string(format, minLength, maxLength):
+                var json: [String: Any] = ["type": "string"]
+                json["format"] = format
+                json["minLength"] = minLength
+                json["maxLength"] = maxLength
+                return json
+            case .oneOf(let values): return ["type": "string", "enum": values]
+            case .integer: return ["type": "integer"]
+            case .number: return ["type": "number"]
+            case let .boundedInteger(minimum, maximum): return ["type": "integer", "minimum": minimum, "maximum": maximum]
+            case let .boundedNumber(minimum, maximum): return ["type": "number", "minimum": minimum, "maximum": maximum]
+            case .boolean: return ["type": "boolean"]
+            case let .array(items, maxItems):
+                var json: [String: Any] = ["type": "array", "items": items.json]
+                json["maxItems"] = maxItems
+                return json
             case let .object(properties, required):
-                ["type": "object", "properties": properties.mapValues(\.json), "required": required]
+                return ["type": "object", "properties": properties.mapValues(\.json), "required": required]
             }
         }
     }
@@ -68,7 +133,7 @@ public struct OpenAPIDocument: Sendable {
             var entry: [String: Any] = ["summary": operation.summary]
             let parameters = operation.path.split(separator: "/").filter { $0.hasPrefix("{") }.map { name -> [String: Any] in
                 ["name": String(name.dropFirst().dropLast()), "in": "path", "required": true, "schema": ["type": "string"]]
-            }
+            } + operation.query.map { ["name": $0.name, "in": "query", "required": $0.required, "schema": $0.schema.json] }
             if !parameters.isEmpty { entry["parameters"] = parameters }
             if operation.authenticated { entry["security"] = [["bearer": [String]()]] }
             if let body = operation.requestBody {

@@ -1,20 +1,43 @@
+import Contracts
+import DonationsDomain
 import ServiceKit
 
 extension DonationsAPI {
-    private static let organizationFields: [String: OpenAPIDocument.Schema] = [
-        "name": .string(), "slug": .string(), "kind": .string(), "mission": .string(), "description": .string(),
-        "homepage": .string(format: "uri"), "logoImageId": .string(format: "uuid"), "categories": .array(.string()), "tags": .array(.string()),
-        "rating": .object(["value": .number, "scale": .number, "source": .string(), "date": .string(format: "date")]),
-        "currency": .string(), "minimumDonationMinor": .integer, "suggestedAmountsMinor": .array(.integer), "address": .string(),
-        "location": .object(["lat": .number, "lon": .number]),
-        "openingHours": .array(.object(["day": .string(), "opens": .string(), "closes": .string()])),
-        "acceptedCategories": .array(.string()),
+    typealias Schema = OpenAPIDocument.Schema
+    typealias Parameter = OpenAPIDocument.Parameter
+
+    /// An amount one request may move (``Amounts``).
+    static let amount = Schema.integer(1...Amounts.largestMinor)
+    /// `YYYY-MM-DD`, `YYYY-MM` or `YYYY` (``OrganizationDraft/isPublicationDate(_:)``).
+    static let publicationDate = Schema.string(minLength: 4, maxLength: 10)
+    /// A category or tag of an organisation: 1–40 characters, at most 20 of them.
+    static let labels = Schema.array(.string(minLength: 1, maxLength: 40), maxItems: 20)
+    /// An organisation by id or slug (``DonationsCommands/organizationId(_:)``).
+    static let organizationReference = Schema.string(minLength: 1, maxLength: 80)
+    static let visibility = Schema.oneOf(DonationVisibility.allCases.map(\.rawValue))
+    /// The bounds of ``OrganizationDraft/validated()``. `homepage`, `rating.value`,
+    /// `rating.scale`, and the number of `openingHours` and `acceptedCategories` have none.
+    private static let organizationFields: [String: Schema] = [
+        "name": .string(minLength: 1, maxLength: 120), "slug": .string(minLength: 2, maxLength: 80),
+        "kind": .oneOf(OrganizationKind.allCases.map(\.rawValue)), "mission": .string(minLength: 1, maxLength: 500),
+        "description": .string(maxLength: 5_000), "homepage": .string(format: "uri"), "logoImageId": .string(format: "uuid"),
+        "categories": labels, "tags": labels,
+        "rating": .object(["value": .number, "scale": .number, "source": .string(minLength: 1, maxLength: 120), "date": publicationDate]),
+        "currency": .currencyCode, "minimumDonationMinor": amount, "suggestedAmountsMinor": .array(amount, maxItems: 10),
+        "address": .string(minLength: 1, maxLength: 300), "location": .object(["lat": .latitude, "lon": .longitude]),
+        "openingHours": .array(.object(["day": .oneOf(OrganizationDraft.days), "opens": .string(minLength: 5, maxLength: 5),
+                                        "closes": .string(minLength: 5, maxLength: 5)])),
+        "acceptedCategories": .array(.string(minLength: 1, maxLength: 60)),
     ]
+    /// A page of a list read with ``QueryReader``.
+    static let paging: [Parameter] = [.limit(), .cursor]
 
     /// Every route of the donations service (a test keeps this equal to the router's).
     static let document = OpenAPIDocument(title: "Commons donations", operations: [
         .init("GET", "/v1/organizations", "Browse and search organisations (category, tag, kind=charity|centre|both, verified, "
                   + "q: at most 200 characters, its first 10 words of letters and digits as prefixes; limit, cursor), by name.",
+              query: [Parameter("category", .string()), Parameter("tag", .string()), Parameter("kind", .oneOf(OrganizationKind.allCases.map(\.rawValue))),
+                      Parameter("verified", .boolean), Parameter("q", .searchText)] + paging,
               responses: [200: "{ items, nextCursor }", 400: "Invalid query fields"]),
         .init("GET", "/v1/organizations/{id}", "One organisation by id or slug, with every impact estimate (newest first).",
               responses: [200: "OK", 404: "No such organisation"]),
@@ -27,38 +50,41 @@ extension DonationsAPI {
               body: .object(["verified": .boolean], required: ["verified"]), responses: [200: "Set"]),
         .init("POST", "/v1/organizations/{id}/impact-estimates", "Add an impact estimate (admin); earlier ones stay. Idempotency-Key required.",
               authenticated: true,
-              body: .object(["outcomeUnit": .string(), "costPerOutcomeMinor": .integer, "currency": .string(), "source": .string(),
-                             "sourceURL": .string(format: "uri"), "publishedOn": .string()],
+              body: .object(["outcomeUnit": .string(minLength: 1, maxLength: 120), "costPerOutcomeMinor": amount, "currency": .currencyCode,
+                             "source": .string(minLength: 1, maxLength: 200), "sourceURL": .string(format: "uri"), "publishedOn": publicationDate],
                             required: ["outcomeUnit", "costPerOutcomeMinor", "currency", "source", "publishedOn"]),
               responses: [201: "Added", 422: "Invalid fields"]),
         .init("GET", "/v1/organizations/{id}/supporters", "People who donated publicly, most recent first (limit, cursor).",
-              responses: [200: "{ items, nextCursor }", 404: "No such organisation"]),
+              query: paging, responses: [200: "{ items, nextCursor }", 404: "No such organisation"]),
         .init("GET", "/v1/wallet", "My balances and most recent movements.", authenticated: true),
         .init("POST", "/v1/wallet/top-ups", "Add money from a card (Idempotency-Key required).", authenticated: true,
-              body: .object(["amountMinor": .integer, "currency": .string(), "cardNumber": .string()], required: ["amountMinor", "currency", "cardNumber"]),
+              body: .object(["amountMinor": .integer(100...TopUpRequest.largestMinor), "currency": .currencyCode, "cardNumber": .string(minLength: 12)],
+                            required: ["amountMinor", "currency", "cardNumber"]),
               responses: [201: "Added", 402: "Card declined", 422: "Invalid fields"]),
         .init("POST", "/v1/donations", "Donate from my wallet (Idempotency-Key required; a retry never charges twice).", authenticated: true,
-              body: .object(["organization": .string(), "amountMinor": .integer, "currency": .string(), "message": .string(), "visibility": .string()],
+              body: .object(["organization": organizationReference, "amountMinor": amount, "currency": .currencyCode,
+                             "message": .string(maxLength: 500), "visibility": visibility],
                             required: ["organization", "amountMinor", "currency"]),
               responses: [201: "Donated", 409: "Insufficient funds (with the balance)", 422: "Below the minimum, wrong currency, unverified"]),
-        .init("GET", "/v1/donations", "My donations, newest first (limit, cursor).", authenticated: true),
-        .init("GET", "/v1/donations/totals", "My donations of a year (year, default this one), in all and by category.", authenticated: true),
+        .init("GET", "/v1/donations", "My donations, newest first (limit, cursor).", authenticated: true, query: paging),
+        .init("GET", "/v1/donations/totals", "My donations of a year (year, default this one), in all and by category.", authenticated: true,
+              query: [Parameter("year", .integer(1970...9999))]),
         .init("GET", "/v1/donations/{id}", "One of my donations.", authenticated: true, responses: [200: "OK", 404: "Not mine"]),
         .init("GET", "/v1/donations/{id}/receipt", "A receipt for one of my donations.", authenticated: true, responses: [200: "OK", 404: "Not mine"]),
         .init("POST", "/v1/donations/{id}/posts", "Share one of my public donations in the feed (Idempotency-Key required).", authenticated: true,
-              body: .object(["caption": .string(), "imageId": .string(format: "uuid")], required: ["caption"]),
+              body: .object(["caption": .string(minLength: 1, maxLength: 280), "imageId": .string(format: "uuid")], required: ["caption"]),
               responses: [201: "Shared", 404: "Not mine", 422: "Anonymous donation or invalid caption"]),
         .init("POST", "/v1/donations/recurring", "Set up a monthly donation (Idempotency-Key required); the first is made this month.",
               authenticated: true,
-              body: .object(["organization": .string(), "amountMinor": .integer, "currency": .string(), "visibility": .string()],
+              body: .object(["organization": organizationReference, "amountMinor": amount, "currency": .currencyCode, "visibility": visibility],
                             required: ["organization", "amountMinor", "currency"]),
               responses: [201: "Set up", 422: "Invalid, below the minimum or unverified"]),
         .init("GET", "/v1/donations/recurring", "My monthly donations.", authenticated: true),
         .init("PATCH", "/v1/donations/recurring/{id}", "Change a monthly donation's amount from the next month on.", authenticated: true,
-              body: .object(["amountMinor": .integer], required: ["amountMinor"]), responses: [200: "Changed", 404: "Not mine", 409: "Cancelled"]),
+              body: .object(["amountMinor": amount], required: ["amountMinor"]), responses: [200: "Changed", 404: "Not mine", 409: "Cancelled"]),
         .init("DELETE", "/v1/donations/recurring/{id}", "Cancel a monthly donation.", authenticated: true, responses: [204: "Cancelled", 404: "Not mine"]),
         .init("GET", "/v1/donation-posts", "The public feed of shared donations, newest first (limit, cursor).",
-              responses: [200: "{ items, nextCursor }"]),
+              query: paging, responses: [200: "{ items, nextCursor }"]),
         .init("GET", "/v1/impact", "What my donations achieved per organisation, at the estimates when I donated and at today's.",
               authenticated: true),
     ])

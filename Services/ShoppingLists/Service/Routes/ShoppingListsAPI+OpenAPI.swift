@@ -1,43 +1,56 @@
 import ServiceKit
+import ShoppingListsDomain
 
 extension ShoppingListsAPI {
+    typealias Schema = OpenAPIDocument.Schema
+    typealias Parameter = OpenAPIDocument.Parameter
+
+    /// Bounds of ``ShoppingListRules``.
+    static let listName = Schema.string(minLength: ShoppingListRules.nameLength.lowerBound, maxLength: ShoppingListRules.nameLength.upperBound)
+    static let itemText = Schema.string(minLength: ShoppingListRules.textLength.lowerBound, maxLength: ShoppingListRules.textLength.upperBound)
+    static let note = Schema.string(maxLength: ShoppingListRules.noteLength.upperBound)
+    static let quantity = Schema.integer(ShoppingListRules.quantities)
+    static let quantityDelta = Schema.integer(ShoppingListRules.quantityDeltas)
+
     /// Every route of the shopping-lists service (a test keeps this equal to the router's).
     static let document = OpenAPIDocument(title: "Commons shopping lists", operations: [
         .init("GET", "/v1/products", "Search the catalogue by name (q: at most 200 characters, its first 10 words of letters and digits matched as "
                   + "prefixes, ranked), category, limit 1–100, cursor.",
+              query: [Parameter("q", .searchText), Parameter("category", .string(maxLength: 100)), .limit(ProductQuery.limits), .cursor],
               responses: [200: "{ items, nextCursor }", 400: "Invalid fields"]),
         .init("GET", "/v1/products/{id}",
               "A product with its offers; with lat and lon (and radius in km, default 5) offers are sorted by distance "
-                  + "and the cheapest nearby is marked.", responses: [200: "OK", 400: "Invalid fields", 404: "No such product"]),
+                  + "and the cheapest nearby is marked.",
+              query: [Parameter("lat", .latitude), Parameter("lon", .longitude), Parameter("radius", .number(0...100))], responses: [200: "OK", 400: "Invalid fields", 404: "No such product"]),
         .init("GET", "/v1/products/{id}/prices", "Every price each store asked, oldest first (`price` null: the offer was withdrawn); `storeId` narrows it to one store.",
-              responses: [200: "{ items: [{ storeId, price, since }] }", 400: "Invalid storeId", 404: "No such product"]),
+              query: [Parameter("storeId", .string(format: "uuid"))], responses: [200: "{ items: [{ storeId, price, since }] }", 400: "Invalid storeId", 404: "No such product"]),
         .init("GET", "/v1/products/{id}/related", "Products most often on the same lists, the product itself excluded (limit 1–100).",
-              responses: [200: "{ items }", 404: "No such product"]),
+              query: [.limit()], responses: [200: "{ items }", 404: "No such product"]),
         .init("PUT", "/v1/products/{id}/review", "Write or edit my review: 1–5 stars and text.", authenticated: true,
-              body: .object(["rating": .integer, "text": .string()], required: ["rating"]),
+              body: .object(["rating": .integer(ReviewRules.ratings), "text": .string(maxLength: ReviewRules.maxTextLength)], required: ["rating"]),
               responses: [200: "The review", 404: "No such product", 422: "Invalid fields"]),
-        .init("GET", "/v1/products/{id}/reviews", "The newest reviews of a product (limit 1–100).", responses: [200: "{ items }", 404: "No such product"]),
+        .init("GET", "/v1/products/{id}/reviews", "The newest reviews of a product (limit 1–100).", query: [.limit()], responses: [200: "{ items }", 404: "No such product"]),
         .init("PUT", "/v1/products/{id}/favorite", "Mark a product as a favourite.", authenticated: true, responses: [204: "Marked"]),
         .init("DELETE", "/v1/products/{id}/favorite", "Unmark a favourite.", authenticated: true, responses: [204: "Unmarked"]),
         .init("GET", "/v1/me/favorites", "My favourite products.", authenticated: true, responses: [200: "{ items }"]),
-        .init("POST", "/v1/lists", "Make a list.", authenticated: true, body: .object(["name": .string()], required: ["name"]),
+        .init("POST", "/v1/lists", "Make a list.", authenticated: true, body: .object(["name": listName], required: ["name"]),
               responses: [201: "Made", 422: "Invalid fields"]),
         .init("GET", "/v1/lists", "My lists and those shared with me, newest first (limit, cursor).", authenticated: true,
-              responses: [200: "{ items, nextCursor }"]),
+              query: [.limit(), .cursor], responses: [200: "{ items, nextCursor }"]),
         .init("GET", "/v1/lists/{id}", "A list: items, checked state, members and totals (cheapest price, calories).", authenticated: true,
               responses: [200: "OK", 404: "No such list, or not a member"]),
         .init("PATCH", "/v1/lists/{id}", "Rename a list (owner; If-Match optional).", authenticated: true,
-              body: .object(["name": .string()], required: ["name"]), responses: [200: "Renamed", 403: "Not the owner", 404: "No such list", 412: "Stale If-Match"]),
+              body: .object(["name": listName], required: ["name"]), responses: [200: "Renamed", 403: "Not the owner", 404: "No such list", 412: "Stale If-Match"]),
         .init("DELETE", "/v1/lists/{id}", "Delete a list (owner).", authenticated: true, responses: [204: "Deleted", 403: "Not the owner", 404: "No such list"]),
         .init("POST", "/v1/lists/{id}/items", "Add a catalogue product or free text, with quantity 1–999 and a note.", authenticated: true,
-              body: .object(["itemId": .string(format: "uuid"), "productId": .string(format: "uuid"), "text": .string(), "quantity": .integer,
-                             "note": .string()]),
+              body: .object(["itemId": .string(format: "uuid"), "productId": .string(format: "uuid"), "text": itemText, "quantity": quantity,
+                             "note": note]),
               responses: [201: "Added", 404: "No such list", 409: "Item id taken", 422: "Invalid fields"]),
         .init("PATCH", "/v1/lists/{id}/items/{itemId}",
               "Edit an item: quantityDelta (-1000000 to 1000000, not 0; merges with others' changes; the quantity stays 1–999), checked, "
                   + "note (null clears), after (an item id; null: to the top).",
               authenticated: true,
-              body: .object(["quantityDelta": .integer, "checked": .boolean, "note": .string(), "after": .string(format: "uuid")]),
+              body: .object(["quantityDelta": quantityDelta, "checked": .boolean, "note": note, "after": .string(format: "uuid")]),
               responses: [200: "Edited", 404: "No such list or item", 409: "The item was removed", 422: "Invalid fields"]),
         .init("DELETE", "/v1/lists/{id}/items/{itemId}", "Remove an item.", authenticated: true, responses: [204: "Removed", 404: "No such list or item"]),
         .init("POST", "/v1/lists/{id}/members", "Share the list with an account (owner).", authenticated: true,
@@ -50,13 +63,14 @@ extension ShoppingListsAPI {
                   + "Types: addItem, changeQuantity (delta -1000000 to 1000000), check, uncheck, setNote, move, removeItem, rename; at most 200.",
               authenticated: true,
               body: .object(["commands": .array(.object([
-                  "commandId": .string(), "type": .string(), "itemId": .string(format: "uuid"), "productId": .string(format: "uuid"),
-                  "text": .string(), "quantity": .integer, "note": .string(), "delta": .integer, "checked": .boolean,
-                  "after": .string(format: "uuid"), "name": .string(),
-              ], required: ["commandId", "type"]))], required: ["commands"]),
+                  "commandId": .string(minLength: 1, maxLength: 100),
+                  "type": .oneOf(["addItem", "changeQuantity", "check", "uncheck", "setNote", "move", "removeItem", "rename"]),
+                  "itemId": .string(format: "uuid"), "productId": .string(format: "uuid"), "text": itemText, "quantity": quantity, "note": note,
+                  "delta": quantityDelta, "checked": .boolean, "after": .string(format: "uuid"), "name": listName,
+              ], required: ["commandId", "type"]), maxItems: maxBatch)], required: ["commands"]),
               responses: [200: "{ results: { commandId: { status, replayed, problem } }, version }", 404: "No such list", 422: "Invalid commands"]),
         .init("GET", "/v1/lists/{id}/events",
               "Live changes as server-sent events (id: the list's version); resumes after Last-Event-ID; until=VERSION ends the stream there.",
-              authenticated: true, responses: [200: "text/event-stream", 404: "No such list"]),
+              authenticated: true, query: [Parameter("until", .integer(0...Int(Int64.max) - 1))], responses: [200: "text/event-stream", 404: "No such list"]),
     ])
 }

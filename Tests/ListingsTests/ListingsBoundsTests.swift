@@ -1,0 +1,57 @@
+import Foundation
+import ServiceTestSupport
+import Testing
+
+/// The bounds the OpenAPI document declares, and the service refusing values past them.
+@Suite("listings: declared bounds")
+struct ListingsBoundsTests {
+    @Test("every body field and query parameter declares a bound, but the feed's comma-separated status")
+    func everythingBounded() async throws {
+        try await ListingsHarness().test { client in
+            let bounds = try await client.bounds()
+            #expect(bounds.unbounded == ["GET /v1/listings query.status"])
+        }
+    }
+
+    @Test("a listing at its declared bounds is posted; one past a bound gets 422 naming the field")
+    func listingBody() async throws {
+        try await ListingsHarness().test { client in
+            let bounds = try await client.bounds()
+            let owner = try await client.person()
+            let route = "POST /v1/listings"
+            let title = try bounds.bound("maxLength", of: route, body: "title")
+            let price = try bounds.bound("maximum", of: route, body: "price.amountMinor")
+            let images = try bounds.bound("maxItems", of: route, body: "imageIds")
+            _ = try await client.post(["title": String(repeating: "t", count: title), "price": ["amountMinor": price, "currency": "EUR"]], as: owner)
+            let past: [String: [String: Any]] = [
+                "title": ["title": String(repeating: "t", count: title + 1)],
+                "price.amountMinor": ["price": ["amountMinor": price + 1, "currency": "EUR"]],
+                "imageIds": ["imageIds": (0...images).map { _ in UUID().uuidString }],
+            ]
+            for (field, fields) in past {
+                let reply = try await client.call(.post, "/v1/listings", as: owner, json: ListingsFixtures.listing.merging(fields) { $1 })
+                #expect(reply.status == .unprocessableContent && reply.fieldErrors.contains(field), "\(field): \(reply.status) \(reply.text)")
+            }
+        }
+    }
+
+    @Test("the feed's limit and q at their declared bounds are answered; one past gets 400")
+    func feedQuery() async throws {
+        try await ListingsHarness().test { client in
+            let bounds = try await client.bounds()
+            let limit = try bounds.bound("maximum", of: "GET /v1/listings", query: "limit")
+            let q = try bounds.bound("maxLength", of: "GET /v1/listings", query: "q")
+            #expect(try await client.get("/v1/listings?limit=\(limit)", after: nil).status == .ok)
+            #expect(try await client.get("/v1/listings?limit=\(limit + 1)", after: nil).status == .badRequest)
+            #expect(try await client.get("/v1/listings?q=\(String(repeating: "q", count: q))", after: nil).status == .ok)
+            #expect(try await client.get("/v1/listings?q=\(String(repeating: "q", count: q + 1))", after: nil).status == .badRequest)
+        }
+    }
+}
+
+extension ListingsHarness.Client {
+    /// The bounds of the document the service serves.
+    func bounds() async throws -> OpenAPIBounds {
+        try OpenAPIBounds(json: try await get("/openapi.json", after: nil).body)
+    }
+}
