@@ -1,3 +1,4 @@
+import DonationsDomain
 import Foundation
 import ServiceTestSupport
 import Testing
@@ -5,15 +6,78 @@ import Testing
 /// The bounds the OpenAPI document declares, and the service refusing values past them.
 @Suite("donations: declared bounds")
 struct DonationsBoundsTests {
-    @Test("every body field and query parameter declares a bound, but those the service leaves open")
+    @Test("every body field and query parameter declares a bound")
     func everythingBounded() async throws {
         try await DonationsHarness().test { client in
-            let organization = ["homepage", "rating.value", "rating.scale", "openingHours", "acceptedCategories"]
-            let expected = Set(["POST /v1/organizations", "PATCH /v1/organizations/{id}"].flatMap { route in organization.map { "\(route) body.\($0)" } })
-                .union(["POST /v1/organizations/{id}/impact-estimates body.sourceURL", "POST /v1/wallet/top-ups body.cardNumber",
-                        "GET /v1/organizations query.category", "GET /v1/organizations query.tag"])
             let bounds = try await client.bounds()
-            #expect(bounds.unbounded == expected)
+            #expect(bounds.unbounded.isEmpty)
+        }
+    }
+
+    /// An https URL of `length` characters.
+    static func url(_ length: Int) -> String {
+        let base = "https://example.org/"
+        return base + String(repeating: "p", count: length - base.count)
+    }
+
+    @Test("an organisation at its declared homepage, rating, opening hours and accepted categories bounds is registered; one past each gets 422")
+    func organizationProfile() async throws {
+        try await DonationsHarness().test { client in
+            let bounds = try await client.bounds()
+            let route = "POST /v1/organizations"
+            let homepage = try bounds.bound("maxLength", of: route, body: "homepage")
+            let rating = try bounds.bound("maximum", of: route, body: "rating.scale")
+            let hours = try bounds.bound("maxItems", of: route, body: "openingHours")
+            let accepted = try bounds.bound("maxItems", of: route, body: "acceptedCategories")
+            func rated(_ value: Int, of scale: Int) -> [String: Any] { ["value": value, "scale": scale, "source": "Evaluator", "date": "2026-01"] }
+            func opening(_ count: Int) -> [[String: String]] { (0..<count).map { ["day": OrganizationDraft.days[$0 % 7], "opens": "09:00", "closes": "17:00"] } }
+            func categories(_ count: Int) -> [String] { (0..<count).map { "category \($0)" } }
+            try await client.organization("at-bounds", extra: ["homepage": Self.url(homepage), "rating": rated(rating, of: rating),
+                                                               "openingHours": opening(hours), "acceptedCategories": categories(accepted)])
+            let past: [String: [String: Any]] = [
+                "homepage": ["homepage": Self.url(homepage + 1)], "rating.scale": ["rating": rated(1, of: rating + 1)],
+                "rating.value": ["rating": rated(rating + 1, of: rating)], "openingHours": ["openingHours": opening(hours + 1)],
+                "acceptedCategories": ["acceptedCategories": categories(accepted + 1)],
+            ]
+            let admin = try await client.admin()
+            for (field, fields) in past {
+                let body: [String: Any] = ["name": "Past", "slug": "past-bounds", "kind": "charity", "mission": "Helps.", "currency": "USD",
+                                           "minimumDonationMinor": 100]
+                let reply = try await client.call(.post, "/v1/organizations", token: admin, json: body.merging(fields) { $1 })
+                #expect(reply.status == .unprocessableContent && reply.fieldErrors == [field], "\(field): \(reply.status) \(reply.text)")
+            }
+        }
+    }
+
+    @Test("an impact estimate's source URL, a top-up's card number and the list's category and tag one past their declared bounds get 422 or 400")
+    func urlCardAndFilters() async throws {
+        try await DonationsHarness().test { client in
+            let bounds = try await client.bounds()
+            let source = try bounds.bound("maxLength", of: "POST /v1/organizations/{id}/impact-estimates", body: "sourceURL")
+            let card = try bounds.bound("maxLength", of: "POST /v1/wallet/top-ups", body: "cardNumber")
+            let id = try await client.organization("estimated")
+            let estimate = try await client.call(.post, "/v1/organizations/\(id.uuidString)/impact-estimates", token: try await client.admin(), json: [
+                "outcomeUnit": "net", "costPerOutcomeMinor": 500, "currency": "USD", "source": "Evaluator", "publishedOn": "2026",
+                "sourceURL": Self.url(source + 1),
+            ], key: UUID().uuidString)
+            #expect(estimate.status == .unprocessableContent && estimate.fieldErrors == ["sourceURL"], "\(estimate.text)")
+            let goodCard = DonationsHarness.Client.goodCard
+            let token = try await client.token()
+            let padded = goodCard + String(repeating: " ", count: card - goodCard.count)
+            func topUp(_ cardNumber: String) async throws -> TestReply {
+                try await client.call(.post, "/v1/wallet/top-ups", token: token,
+                                      json: ["amountMinor": 100, "currency": "USD", "cardNumber": cardNumber], key: UUID().uuidString)
+            }
+            let atBound = try await topUp(padded)
+            #expect(atBound.status == .created, "\(atBound.text)")
+            let past = try await topUp(padded + " ")
+            #expect(past.status == .unprocessableContent && past.fieldErrors == ["cardNumber"], "\(past.text)")
+            for name in ["category", "tag"] {
+                let length = try bounds.bound("maxLength", of: "GET /v1/organizations", query: name)
+                #expect(try await client.call(.get, "/v1/organizations?\(name)=\(String(repeating: "c", count: length))").status == .ok)
+                let reply = try await client.call(.get, "/v1/organizations?\(name)=\(String(repeating: "c", count: length + 1))")
+                #expect(reply.status == .badRequest && reply.fieldErrors == [name], "\(name): \(reply.text)")
+            }
         }
     }
 

@@ -1,15 +1,16 @@
 import Foundation
+import ListingsDomain
 import ServiceTestSupport
 import Testing
 
 /// The bounds the OpenAPI document declares, and the service refusing values past them.
 @Suite("listings: declared bounds")
 struct ListingsBoundsTests {
-    @Test("every body field and query parameter declares a bound, but the feed's comma-separated status")
+    @Test("every body field and query parameter declares a bound")
     func everythingBounded() async throws {
         try await ListingsHarness().test { client in
             let bounds = try await client.bounds()
-            #expect(bounds.unbounded == ["GET /v1/listings query.status"])
+            #expect(bounds.unbounded.isEmpty)
         }
     }
 
@@ -45,6 +46,21 @@ struct ListingsBoundsTests {
             #expect(try await client.get("/v1/listings?limit=\(limit + 1)", after: nil).status == .badRequest)
             #expect(try await client.get("/v1/listings?q=\(String(repeating: "q", count: q))", after: nil).status == .ok)
             #expect(try await client.get("/v1/listings?q=\(String(repeating: "q", count: q + 1))", after: nil).status == .badRequest)
+        }
+    }
+
+    @Test("the feed's status with one entry per status, within its declared length, is answered; one entry or character more gets 400")
+    func feedStatus() async throws {
+        try await ListingsHarness().test { client in
+            let length = try await client.bounds().bound("maxLength", of: "GET /v1/listings", query: "status")
+            let entries = FeedQuery.maximumStatuses
+            let atBound = Array(repeating: "available", count: entries).joined(separator: ",")
+            #expect(atBound.count <= length)
+            #expect(try await client.get("/v1/listings?status=\(atBound)", after: nil).status == .ok)
+            for past in [Array(repeating: "sold", count: entries + 1).joined(separator: ","), atBound + String(repeating: ",", count: length + 1 - atBound.count)] {
+                let reply = try await client.get("/v1/listings?status=\(past)", after: nil)
+                #expect(reply.status == .badRequest && reply.fieldErrors == ["status"], "\(past): \(reply.text)")
+            }
         }
     }
 }

@@ -37,8 +37,11 @@ struct ShoppingListsBoundsTests {
             let limit = try bounds.bound("maximum", of: "GET /v1/products", query: "limit")
             let owner = try await client.account()
             let list = try await client.list(by: owner)
+            // Commands with an empty text, each refused on its own inside a 200: the count is what
+            // is checked, and 200 real items cost seconds each on a busy machine (once past the
+            // request's 30 s deadline).
             func commands(_ count: Int) -> [String: Any] {
-                ["commands": (0..<count).map { ["commandId": "c\($0)", "type": "addItem", "text": "Item \($0)"] }]
+                ["commands": (0..<count).map { ["commandId": "c\($0)", "type": "addItem", "text": ""] }]
             }
             let applied = try await client.call(.post, "/v1/lists/\(list.key)/commands", as: owner, json: commands(batch))
             #expect(applied.status == .ok, "\(applied.text)")

@@ -7,9 +7,15 @@ public enum PasswordPolicy {
     public static func problems(with password: String) -> [String] {
         var problems: [String] = []
         if password.count < minimumLength { problems.append("must be at least \(minimumLength) characters") }
-        if password.utf8.count > maximumBytes { problems.append("must be at most \(maximumBytes) bytes") }
+        if let problem = lengthProblem(password) { problems.append(problem) }
         if isCommon(password) { problems.append("is too common; choose another") }
         return problems
+    }
+
+    /// Why a password can be no one's, new or old: longer than ``maximumBytes``. Sign-in and a
+    /// password change refuse it before comparing; in bounds, nil.
+    public static func lengthProblem(_ password: String) -> String? {
+        password.utf8.count > maximumBytes ? "must be at most \(maximumBytes) bytes" : nil
     }
 
     /// Whether the password, ignoring case, is one that attackers try first.

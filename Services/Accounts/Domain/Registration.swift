@@ -27,12 +27,15 @@ public struct Registration: Sendable, Equatable {
 /// A normalised email address: trimmed and lowercased, with one `@`, a local part and a
 /// dotted domain. Two spellings that normalise alike are the same account.
 public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
+    /// The longest address, in characters (RFC 5321's path limit, less its angle brackets).
+    public static let maximumLength = 254
+
     public let normalized: String
 
     public init?(_ text: String) {
         let candidate = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         let parts = candidate.split(separator: "@", omittingEmptySubsequences: false)
-        guard candidate.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[0].count <= 64,
+        guard candidate.count <= Self.maximumLength, parts.count == 2, !parts[0].isEmpty, parts[0].count <= 64,
               parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !parts[1].contains(".."),
               candidate.allSatisfy({ !$0.isWhitespace && $0 != "<" && $0 != ">" && $0 != "," })
         else { return nil }
@@ -49,7 +52,11 @@ public enum ProfileRules {
         return (1...60).contains(trimmed.count) ? nil : "must be 1 to 60 characters"
     }
 
+    /// The longest phone number, separators included, in characters.
+    public static let maximumPhoneLength = 32
+
     public static func phoneProblem(_ phone: String) -> String? {
+        guard phone.count <= maximumPhoneLength else { return "must be at most \(maximumPhoneLength) characters" }
         let digits = phone.filter(\.isNumber)
         let allowed = phone.allSatisfy { $0.isNumber || " +-().".contains($0) }
         return allowed && (6...15).contains(digits.count) ? nil : "must be a phone number of 6 to 15 digits"

@@ -117,6 +117,8 @@ package struct AccountsCommands: Sendable {
     }
 
     package func signIn(email text: String, password: String, device: String, metadata: EventMetadata, now: Date = Date()) async throws -> (Tokens, Checkpoint) {
+        // No password this long can be anyone's: refused for its length alone, before any address is looked up.
+        if let problem = PasswordPolicy.lengthProblem(password) { throw AccountsError.invalid(["password": [problem]]) }
         guard let email = EmailAddress(text) else {
             try await hasher.verifyAgainstNothing(password)
             throw AccountsError.invalidCredentials
@@ -268,8 +270,11 @@ package struct AccountsCommands: Sendable {
     }
 
     func changePassword(of accountId: UUID, current: String, new: String, keeping session: UUID, metadata: EventMetadata) async throws -> Checkpoint {
-        let problems = PasswordPolicy.problems(with: new)
-        guard problems.isEmpty else { throw AccountsError.invalid(["newPassword": problems]) }
+        var problems: [String: [String]] = [:]
+        if let problem = PasswordPolicy.lengthProblem(current) { problems["currentPassword"] = [problem] }
+        let newProblems = PasswordPolicy.problems(with: new)
+        if !newProblems.isEmpty { problems["newPassword"] = newProblems }
+        guard problems.isEmpty else { throw AccountsError.invalid(problems) }
         let account = try AccountState.replay(try await Streams.load(Streams.account(accountId), from: store).events).requireActive()
         guard let sealed = account.passwordHash, let hash = try await sealer.open(sealed, as: String.self),
               try await hasher.verify(current, hash: hash)
@@ -283,6 +288,10 @@ package struct AccountsCommands: Sendable {
 
     /// Mails a single-use reset token if the email belongs to an account; says nothing either way.
     func requestPasswordReset(email text: String, metadata: EventMetadata, now: Date = Date()) async throws {
+        // Too long to be anyone's: refused for its length alone, so the answer still tells nothing.
+        guard text.count <= EmailAddress.maximumLength else {
+            throw AccountsError.invalid(["email": ["must be at most \(EmailAddress.maximumLength) characters"]])
+        }
         guard let email = EmailAddress(text), let accountId = try await accountId(for: email) else { return }
         let token = BearerSecret.new()
         let requested = PasswordResetRequested(resetId: token.id, accountId: accountId, tokenHash: token.hash, expiresAt: now.addingTimeInterval(resetTokenLifetime))

@@ -3,9 +3,14 @@ import Foundation
 /// A payment card number as a person types it: spaces and dashes allowed, 12 to 19 digits,
 /// with a valid Luhn check digit. Only its brand and last four digits are ever kept.
 public struct CardNumber: Sendable, Hashable {
+    /// The longest card number as typed, separators included, in characters.
+    public static let maximumLength = 32
+
     public let digits: String
 
+    /// The card of `text`; nil unless it is a valid number of at most ``maximumLength`` characters.
     public init?(_ text: String) {
+        guard text.count <= Self.maximumLength else { return nil }
         let digits = text.filter { $0 != " " && $0 != "-" }
         guard (12...19).contains(digits.count), digits.allSatisfy(\.isASCIIDigit), Self.luhnHolds(digits) else { return nil }
         self.digits = digits

@@ -69,7 +69,10 @@ public struct TopUpRequest: Sendable, Equatable {
         problems.require((100...Self.largestMinor).contains(amountMinor), "must be from 100 to \(Self.largestMinor) minor units", for: "amountMinor")
         problems.currency(currency)
         let card = CardNumber(cardNumber)
-        problems.require(card != nil, "is not a valid card number", for: "cardNumber")
+        if card == nil {
+            problems.add(cardNumber.count > CardNumber.maximumLength ? "must have at most \(CardNumber.maximumLength) characters" : "is not a valid card number",
+                         to: "cardNumber")
+        }
         try problems.check()
         return card!
     }

@@ -29,6 +29,24 @@ public struct FieldProblems: Sendable, Equatable {
         return trimmed
     }
 
+    /// Checks that a URL has at most ``maximumURLLength`` characters; returns whether it has.
+    @discardableResult
+    public mutating func url(_ value: String, field: String) -> Bool {
+        guard value.count <= Self.maximumURLLength else {
+            add("must have at most \(Self.maximumURLLength) characters", to: field)
+            return false
+        }
+        return true
+    }
+
+    /// Checks that a list has at most `maximum` entries.
+    public mutating func count(_ values: [some Any], atMost maximum: Int, for field: String) {
+        require(values.count <= maximum, "must have at most \(maximum) entries", for: field)
+    }
+
+    /// The longest URL a request may carry, in characters.
+    public static let maximumURLLength = 2_048
+
     /// Checks an ISO 4217 code's shape (three capital letters).
     public mutating func currency(_ value: String, field: String = "currency") {
         require(Amounts.isCurrencyCode(value), "must be an ISO 4217 code such as EUR", for: field)

@@ -26,7 +26,7 @@ public struct ImpactEstimateDraft: Sendable, Equatable {
         problems.require((1...Amounts.largestMinor).contains(costPerOutcomeMinor), "must be a positive number of minor units", for: "costPerOutcomeMinor")
         problems.currency(currency)
         let source = problems.text(self.source, field: "source", length: 1...200)
-        if let sourceURL {
+        if let sourceURL, problems.url(sourceURL, field: "sourceURL") {
             let url = URL(string: sourceURL)
             problems.require((url?.scheme == "https" || url?.scheme == "http") && url?.host != nil, "must be an http(s) URL", for: "sourceURL")
         }

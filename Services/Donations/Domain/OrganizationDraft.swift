@@ -58,19 +58,25 @@ public struct OrganizationDraft: Sendable, Equatable {
         draft.description = problems.text(description, field: "description", length: 0...5_000)
         if let homepage {
             let trimmed = homepage.trimmingCharacters(in: .whitespaces)
-            let url = URL(string: trimmed)
-            problems.require(url?.scheme == "https" || url?.scheme == "http", "must be an http(s) URL", for: "homepage")
-            problems.require(url?.host?.isEmpty == false, "must name a host", for: "homepage")
+            if problems.url(homepage, field: "homepage") {
+                let url = URL(string: trimmed)
+                problems.require(url?.scheme == "https" || url?.scheme == "http", "must be an http(s) URL", for: "homepage")
+                problems.require(url?.host?.isEmpty == false, "must name a host", for: "homepage")
+            }
             draft.homepage = trimmed
         }
         draft.categories = Self.labels(categories, field: "categories", problems: &problems)
         draft.tags = Self.labels(tags, field: "tags", problems: &problems)
         draft.acceptedCategories = acceptedCategories.map { $0.trimmingCharacters(in: .whitespaces) }
-        for (index, category) in draft.acceptedCategories.enumerated() where category.isEmpty || category.count > 60 {
+        // Past the most entries, only the first ones are checked one by one: the answer stays short.
+        problems.count(acceptedCategories, atMost: Self.maximumAcceptedCategories, for: "acceptedCategories")
+        let accepted = draft.acceptedCategories.prefix(Self.maximumAcceptedCategories)
+        for (index, category) in accepted.enumerated() where category.isEmpty || category.count > 60 {
             problems.add("must be 1–60 characters", to: "acceptedCategories[\(index)]")
         }
         if let rating {
-            problems.require(rating.scale > 0 && rating.scale.isFinite, "must be positive", for: "rating.scale")
+            problems.require(rating.scale > 0 && rating.scale <= Self.maximumRatingScale, "must be positive, at most \(Int(Self.maximumRatingScale))",
+                             for: "rating.scale")
             problems.require(rating.value >= 0 && rating.value <= rating.scale, "must be between 0 and the scale", for: "rating.value")
             problems.text(rating.source, field: "rating.source", length: 1...120)
             problems.require(Self.isPublicationDate(rating.date), "must be YYYY-MM-DD", for: "rating.date")
@@ -90,7 +96,8 @@ public struct OrganizationDraft: Sendable, Equatable {
             problems.require(location != nil, "is required for a donation centre", for: "location")
             problems.require(address != nil, "is required for a donation centre", for: "address")
         }
-        for (index, hours) in openingHours.enumerated() {
+        problems.count(openingHours, atMost: Self.maximumOpeningHours, for: "openingHours")
+        for (index, hours) in openingHours.prefix(Self.maximumOpeningHours).enumerated() {
             problems.require(Self.days.contains(hours.day), "must be one of \(Self.days.joined(separator: ", "))", for: "openingHours[\(index)].day")
             let opens = Self.minutes(hours.opens), closes = Self.minutes(hours.closes)
             problems.require(opens != nil, "must be HH:mm", for: "openingHours[\(index)].opens")
@@ -100,6 +107,13 @@ public struct OrganizationDraft: Sendable, Equatable {
         try problems.check()
         return draft
     }
+
+    /// The most `openingHours` entries: two opening times a day.
+    public static let maximumOpeningHours = 14
+    /// The most `acceptedCategories`, each 1–60 characters.
+    public static let maximumAcceptedCategories = 50
+    /// The largest `rating.scale` (and so `rating.value`): no evaluator rates out of more.
+    public static let maximumRatingScale = 1_000.0
 
     /// The days of `OpeningHours.day`, Monday first.
     public static let days = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]

@@ -30,6 +30,10 @@ public struct FeedQuery: Sendable, Equatable {
     public var cursor: FeedCursor?
 
     public static let maximumLimit = 100
+    /// The most entries `status` lists: one of each status.
+    public static let maximumStatuses = ListingStatus.allCases.count
+    /// The longest `status`: ``maximumStatuses`` of the longest status name, comma-separated.
+    public static let maximumStatusLength = maximumStatuses * ((ListingStatus.allCases.map(\.rawValue.count).max() ?? 0) + 1) - 1
     /// Statuses that only an owner's own view (`author=me`) shows.
     public static let ownerOnlyStatuses: Set<ListingStatus> = [.withdrawn, .hidden]
 
@@ -62,7 +66,9 @@ public struct FeedQuery: Sendable, Equatable {
         if let value = parameters["author"] {
             if value == "me" { mine = true } else { add("author", "must be me") }
         }
-        if let value = parameters["status"] {
+        if let value = parameters["status"], value.count > Self.maximumStatusLength || value.split(separator: ",").count > Self.maximumStatuses {
+            add("status", "must list at most \(Self.maximumStatuses) statuses in at most \(Self.maximumStatusLength) characters")
+        } else if let value = parameters["status"] {
             let parsed = value.split(separator: ",").map { ListingStatus(rawValue: String($0)) }
             if parsed.isEmpty || parsed.contains(where: { $0 == nil }) {
                 add("status", "must be a comma-separated list of \(ListingStatus.allCases.map(\.rawValue).joined(separator: ", "))")

@@ -5,10 +5,13 @@ extension AccountsAPI {
     typealias Schema = OpenAPIDocument.Schema
 
     /// An address ``EmailAddress`` accepts: at most 254 characters.
-    static let email = Schema.string(format: "email", maxLength: 254)
+    static let email = Schema.string(format: "email", maxLength: EmailAddress.maximumLength)
     /// A new password: ``PasswordPolicy`` wants at least 10 characters and at most 72 UTF-8
     /// bytes, so nothing over 72 characters passes (fewer when some take several bytes).
     static let newPassword = Schema.string(minLength: PasswordPolicy.minimumLength, maxLength: PasswordPolicy.maximumBytes)
+    /// A password to compare with the one set: at most 72 UTF-8 bytes like a new one, so longer
+    /// ones are refused (422) before any comparison.
+    static let password = Schema.string(maxLength: PasswordPolicy.maximumBytes)
     /// A display name, trimmed: ``ProfileRules``.
     static let displayName = Schema.string(minLength: 1, maxLength: 60)
     /// A refresh token or reset code: a UUID, a dot and at most 100 characters (``BearerSecret``).
@@ -21,26 +24,27 @@ extension AccountsAPI {
                             required: ["email", "password", "displayName"]),
               responses: [201: "Registered", 409: "Email taken", 422: "Invalid fields"]),
         .init("POST", "/v1/sessions", "Sign in; answers with an access token (15 min) and a refresh token.",
-              body: .object(["email": email, "password": .string()], required: ["email", "password"]),
-              responses: [201: "Signed in", 401: "Wrong email or password", 429: "Locked after repeated failures"]),
+              body: .object(["email": email, "password": password], required: ["email", "password"]),
+              responses: [201: "Signed in", 401: "Wrong email or password", 422: "A password longer than 72 bytes",
+                          429: "Locked after repeated failures"]),
         .init("POST", "/v1/sessions/refresh", "Rotate the refresh token; reusing an old one ends the session.",
               body: .object(["refreshToken": bearerSecret], required: ["refreshToken"]), responses: [200: "New tokens", 401: "Invalid or reused"]),
         .init("GET", "/v1/sessions", "My live sessions.", authenticated: true),
         .init("DELETE", "/v1/sessions/current", "Sign out.", authenticated: true, responses: [204: "Signed out"]),
         .init("DELETE", "/v1/sessions/{id}", "End one of my sessions.", authenticated: true, responses: [204: "Ended", 404: "Not mine"]),
-        .init("POST", "/v1/password-resets", "Ask for a reset code by email (always 202).",
-              body: .object(["email": .string(format: "email")], required: ["email"]), responses: [202: "Accepted"]),
+        .init("POST", "/v1/password-resets", "Ask for a reset code by email (202 for any address within bounds).",
+              body: .object(["email": email], required: ["email"]), responses: [202: "Accepted", 422: "An address over 254 characters"]),
         .init("POST", "/v1/password-resets/confirm", "Choose a new password with a reset code; ends every session.",
               body: .object(["token": bearerSecret, "newPassword": newPassword], required: ["token", "newPassword"]),
               responses: [204: "Changed", 400: "Invalid, used or expired code"]),
         .init("GET", "/v1/me", "My account, with personal data.", authenticated: true),
         .init("PATCH", "/v1/me", "Change display name, phone, avatar or home location (If-Match optional).", authenticated: true,
-              body: .object(["displayName": displayName, "phone": .string(), "avatarImageId": .string(format: "uuid"),
-                             "homeLocation": .object(["lat": .latitude, "lon": .longitude])]),
-              responses: [200: "Changed", 412: "Stale If-Match"]),
+              body: .object(["displayName": displayName, "phone": .string(maxLength: ProfileRules.maximumPhoneLength),
+                             "avatarImageId": .string(format: "uuid"), "homeLocation": .object(["lat": .latitude, "lon": .longitude])]),
+              responses: [200: "Changed", 412: "Stale If-Match", 422: "Invalid fields"]),
         .init("PUT", "/v1/me/password", "Change my password; ends my other sessions.", authenticated: true,
-              body: .object(["currentPassword": .string(), "newPassword": newPassword], required: ["currentPassword", "newPassword"]),
-              responses: [204: "Changed"]),
+              body: .object(["currentPassword": password, "newPassword": newPassword], required: ["currentPassword", "newPassword"]),
+              responses: [204: "Changed", 422: "Invalid fields"]),
         .init("DELETE", "/v1/me", "Delete my account and make its personal data unreadable everywhere.", authenticated: true,
               responses: [204: "Deleted"]),
         .init("GET", "/v1/users/{id}", "A public profile: display name, avatar, member since.", responses: [200: "OK", 404: "No such account"]),

@@ -15,19 +15,25 @@ extension DonationsAPI {
     /// An organisation by id or slug (``DonationsCommands/organizationId(_:)``).
     static let organizationReference = Schema.string(minLength: 1, maxLength: 80)
     static let visibility = Schema.oneOf(DonationVisibility.allCases.map(\.rawValue))
-    /// The bounds of ``OrganizationDraft/validated()``. `homepage`, `rating.value`,
-    /// `rating.scale`, and the number of `openingHours` and `acceptedCategories` have none.
+    /// A URL a request carries (``FieldProblems/url(_:field:)``).
+    static let url = Schema.string(format: "uri", maxLength: FieldProblems.maximumURLLength)
+    /// A `category` or `tag` filter (``QueryReader/filter(_:)``).
+    static let filter = Schema.string(maxLength: QueryReader.maximumFilterLength)
+    /// A rating's value or scale: the value at most the scale (``OrganizationDraft/validated()``).
+    static let rating = Schema.number(0...OrganizationDraft.maximumRatingScale)
+    /// The bounds of ``OrganizationDraft/validated()``.
     private static let organizationFields: [String: Schema] = [
         "name": .string(minLength: 1, maxLength: 120), "slug": .string(minLength: 2, maxLength: 80),
         "kind": .oneOf(OrganizationKind.allCases.map(\.rawValue)), "mission": .string(minLength: 1, maxLength: 500),
-        "description": .string(maxLength: 5_000), "homepage": .string(format: "uri"), "logoImageId": .string(format: "uuid"),
+        "description": .string(maxLength: 5_000), "homepage": url, "logoImageId": .string(format: "uuid"),
         "categories": labels, "tags": labels,
-        "rating": .object(["value": .number, "scale": .number, "source": .string(minLength: 1, maxLength: 120), "date": publicationDate]),
+        "rating": .object(["value": rating, "scale": rating, "source": .string(minLength: 1, maxLength: 120), "date": publicationDate]),
         "currency": .currencyCode, "minimumDonationMinor": amount, "suggestedAmountsMinor": .array(amount, maxItems: 10),
         "address": .string(minLength: 1, maxLength: 300), "location": .object(["lat": .latitude, "lon": .longitude]),
         "openingHours": .array(.object(["day": .oneOf(OrganizationDraft.days), "opens": .string(minLength: 5, maxLength: 5),
-                                        "closes": .string(minLength: 5, maxLength: 5)])),
-        "acceptedCategories": .array(.string(minLength: 1, maxLength: 60)),
+                                        "closes": .string(minLength: 5, maxLength: 5)]),
+                              maxItems: OrganizationDraft.maximumOpeningHours),
+        "acceptedCategories": .array(.string(minLength: 1, maxLength: 60), maxItems: OrganizationDraft.maximumAcceptedCategories),
     ]
     /// A page of a list read with ``QueryReader``.
     static let paging: [Parameter] = [.limit(), .cursor]
@@ -36,7 +42,7 @@ extension DonationsAPI {
     static let document = OpenAPIDocument(title: "Commons donations", operations: [
         .init("GET", "/v1/organizations", "Browse and search organisations (category, tag, kind=charity|centre|both, verified, "
                   + "q: at most 200 characters, its first 10 words of letters and digits as prefixes; limit, cursor), by name.",
-              query: [Parameter("category", .string()), Parameter("tag", .string()), Parameter("kind", .oneOf(OrganizationKind.allCases.map(\.rawValue))),
+              query: [Parameter("category", filter), Parameter("tag", filter), Parameter("kind", .oneOf(OrganizationKind.allCases.map(\.rawValue))),
                       Parameter("verified", .boolean), Parameter("q", .searchText)] + paging,
               responses: [200: "{ items, nextCursor }", 400: "Invalid query fields"]),
         .init("GET", "/v1/organizations/{id}", "One organisation by id or slug, with every impact estimate (newest first).",
@@ -45,20 +51,22 @@ extension DonationsAPI {
               body: .object(organizationFields, required: ["name", "slug", "kind", "mission", "currency", "minimumDonationMinor"]),
               responses: [201: "Registered", 403: "Not an admin", 409: "Slug taken", 422: "Invalid fields"]),
         .init("PATCH", "/v1/organizations/{id}", "Change an organisation (admin); If-Match required; the slug never changes.", authenticated: true,
-              body: .object(organizationFields), responses: [200: "Changed", 412: "Stale If-Match", 428: "If-Match missing"]),
+              body: .object(organizationFields),
+              responses: [200: "Changed", 412: "Stale If-Match", 422: "Invalid fields", 428: "If-Match missing"]),
         .init("PUT", "/v1/organizations/{id}/verification", "Verify an organisation or withdraw it (admin).", authenticated: true,
               body: .object(["verified": .boolean], required: ["verified"]), responses: [200: "Set"]),
         .init("POST", "/v1/organizations/{id}/impact-estimates", "Add an impact estimate (admin); earlier ones stay. Idempotency-Key required.",
               authenticated: true,
               body: .object(["outcomeUnit": .string(minLength: 1, maxLength: 120), "costPerOutcomeMinor": amount, "currency": .currencyCode,
-                             "source": .string(minLength: 1, maxLength: 200), "sourceURL": .string(format: "uri"), "publishedOn": publicationDate],
+                             "source": .string(minLength: 1, maxLength: 200), "sourceURL": url, "publishedOn": publicationDate],
                             required: ["outcomeUnit", "costPerOutcomeMinor", "currency", "source", "publishedOn"]),
               responses: [201: "Added", 422: "Invalid fields"]),
         .init("GET", "/v1/organizations/{id}/supporters", "People who donated publicly, most recent first (limit, cursor).",
               query: paging, responses: [200: "{ items, nextCursor }", 404: "No such organisation"]),
         .init("GET", "/v1/wallet", "My balances and most recent movements.", authenticated: true),
         .init("POST", "/v1/wallet/top-ups", "Add money from a card (Idempotency-Key required).", authenticated: true,
-              body: .object(["amountMinor": .integer(100...TopUpRequest.largestMinor), "currency": .currencyCode, "cardNumber": .string(minLength: 12)],
+              body: .object(["amountMinor": .integer(100...TopUpRequest.largestMinor), "currency": .currencyCode,
+                             "cardNumber": .string(minLength: 12, maxLength: CardNumber.maximumLength)],
                             required: ["amountMinor", "currency", "cardNumber"]),
               responses: [201: "Added", 402: "Card declined", 422: "Invalid fields"]),
         .init("POST", "/v1/donations", "Donate from my wallet (Idempotency-Key required; a retry never charges twice).", authenticated: true,

@@ -108,6 +108,18 @@ struct QueryReader {
         return value
     }
 
+    /// The longest text a filter (`category`, `tag`) may be, in characters.
+    static let maximumFilterLength = 100
+
+    /// A filter's text, trimmed, of at most ``maximumFilterLength`` characters as sent.
+    mutating func filter(_ name: String) -> String? {
+        guard (request.query(name)?.count ?? 0) <= Self.maximumFilterLength else {
+            problems.add("must have at most \(Self.maximumFilterLength) characters", to: name)
+            return nil
+        }
+        return text(name)
+    }
+
     /// `limit`, 1…100, default 20.
     mutating func limit() -> Int {
         guard let text = text("limit") else { return 20 }

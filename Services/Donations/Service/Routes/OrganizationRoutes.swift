@@ -78,7 +78,7 @@ extension DonationsAPI {
     func addOrganizationRoutes(to router: Router<AppRequestContext>) {
         router.get("/v1/organizations") { request, _ in
             var query = QueryReader(request)
-            var filter = OrganizationFilter(category: query.text("category"), tag: query.text("tag"),
+            var filter = OrganizationFilter(category: query.filter("category"), tag: query.filter("tag"),
                                             kind: query.choice("kind", as: OrganizationKind.self), verified: query.bool("verified"))
             do throws(FullTextQuery.Invalid) {
                 filter.match = try FullTextQuery.parse(query.text("q"))?.expression()

@@ -23,11 +23,12 @@ extension ListingsAPI {
         "imageIds": .array(.string(format: "uuid"), maxItems: ListingDraft.maximumImages),
     ])
     /// The query of `GET /v1/listings` (``FeedQuery`` and ``feedQuery(_:)``). `status` is a
-    /// comma-separated list of statuses, whose length nothing bounds.
+    /// comma-separated list of at most ``FeedQuery/maximumStatuses`` statuses.
     static let feedParameters: [Parameter] = [
         Parameter("category", .oneOf(ListingCategory.allCases.map(\.rawValue))), Parameter("free", .boolean),
         Parameter("minPrice", .integer(0...Int.max)), Parameter("maxPrice", .integer(0...Int.max)), Parameter("currency", .currencyCode),
-        Parameter("status", .string()), Parameter("author", .oneOf(["me"])), Parameter("q", .searchText),
+        Parameter("status", .string(minLength: 1, maxLength: FeedQuery.maximumStatusLength)), Parameter("author", .oneOf(["me"])),
+        Parameter("q", .searchText),
         Parameter("sort", .oneOf(FeedQuery.Sort.allCases.map(\.rawValue))), .limit(1...FeedQuery.maximumLimit), .cursor,
     ]
     /// ``SequencePaging``: comments and messages.
@@ -37,7 +38,8 @@ extension ListingsAPI {
     static let document = OpenAPIDocument(title: "Commons listings", operations: [
         .init("POST", "/v1/listings", "Post a listing (free when price is absent).", authenticated: true,
               body: listingBody, responses: [201: "Posted", 422: "Invalid fields, all of them listed"]),
-        .init("GET", "/v1/listings", "The feed: category, free, minPrice, maxPrice, currency, status, author=me, "
+        .init("GET", "/v1/listings", "The feed: category, free, minPrice, maxPrice, currency, "
+                  + "status (a comma-separated list of at most \(FeedQuery.maximumStatuses) statuses), author=me, "
                   + "q (at most 200 characters; its first 20 words of letters and digits), sort, limit, cursor.",
               query: feedParameters, responses: [200: "A page", 400: "Invalid query"]),
         .init("GET", "/v1/listings/changes", "What changed since a point of the change feed (since, limit).",
