@@ -10,6 +10,10 @@ COMMONS_TEST_STALL_SECONDS), it prints the tests still running, a backtrace of e
 thread of every test process (through gdb, when it is installed), then stops
 the command and exits 124. Otherwise it exits with the command's own status.
 
+When the run fails, its failures (every "✘" line and the lines that explain it) are
+printed again at the end, so that the tail of a long log, which is often all a CI report
+keeps, says what failed.
+
 A test that waits forever would otherwise hold CI until its time limit, and the run would
 end with nothing but "interrupted": this names the test and shows where it waits.
 """
@@ -23,6 +27,8 @@ import threading
 import time
 
 STARTED = re.compile(r'^◇ Test (".*?"|\S+\(.*?\)) started\.')
+FAILURE = re.compile(r'^✘ ')
+FAILURE_DETAIL = re.compile(r'^(\s|↳)')
 ENDED = re.compile(r'^[✔✘] Test (".*?"|\S+\(.*?\)) (?:with \d+ test cases? )?(?:passed|failed)')
 
 
@@ -41,6 +47,7 @@ def main() -> int:
     child = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     running: dict[str, float] = {}
     last_progress = [time.monotonic()]
+    failures: list[str] = []
     lock = threading.Lock()
 
     def forward_terminate(signum, _frame):
@@ -57,6 +64,10 @@ def main() -> int:
             sys.stdout.write(line)
             sys.stdout.flush()
             with lock:
+                if FAILURE.match(line) or (failures and failures[-1] is not None and FAILURE_DETAIL.match(line)):
+                    failures.append(line.rstrip("\n"))
+                elif failures and failures[-1] is not None:
+                    failures.append(None)
                 if m := STARTED.match(line):
                     running[m.group(1)] = time.monotonic()
                     last_progress[0] = time.monotonic()
@@ -84,7 +95,20 @@ def main() -> int:
         print("watch-tests: stopped the test run", file=sys.stderr)
         return 124
     reader.join(timeout=30)
+    if child.returncode != 0:
+        print_failures(failures)
     return child.returncode
+
+
+def print_failures(failures: list) -> None:
+    """Repeats what failed, in the order it was reported, at the very end of the output."""
+    lines = [line for line in failures if line is not None]
+    if not lines:
+        return
+    print("\nwatch-tests: what failed in this run:")
+    for line in lines[-200:]:
+        print(line)
+    sys.stdout.flush()
 
 
 def dump_backtraces(session: int) -> None:
@@ -94,16 +118,16 @@ def dump_backtraces(session: int) -> None:
         pid, sid, command = row.strip().split(None, 2)
         if int(sid) != session or "PackageTests" not in command:
             continue
-        print(f"watch-tests: backtraces of {pid} {command[:120]}", file=sys.stderr)
+        print(f"watch-tests: backtraces of {pid} {command[:120]}")
         if shutil.which("gdb"):
             debugger = ["gdb", "-p", pid, "-batch", "-ex", "thread apply all bt 30"]
         else:
-            print("watch-tests: gdb is not installed; no backtraces", file=sys.stderr)
+            print("watch-tests: gdb is not installed; no backtraces")
             return
         try:
             subprocess.run(debugger, stdout=sys.stderr, stderr=sys.stderr, timeout=180)
         except subprocess.TimeoutExpired:
-            print("watch-tests: the debugger did not finish within 180s", file=sys.stderr)
+            print("watch-tests: the debugger did not finish within 180s")
 
 
 if __name__ == "__main__":

@@ -9,9 +9,16 @@ public enum ServiceMain {
         do {
             let configuration = try ServiceConfiguration(service: definition.name, defaultPort: definition.defaultPort)
             LoggingSystem.bootstrap { label in
-                var handler = JSONLogHandler(label: label)
-                handler.logLevel = configuration.logLevel
-                return handler
+                switch configuration.logFormat {
+                case .json:
+                    var handler = JSONLogHandler(label: label)
+                    handler.logLevel = configuration.logLevel
+                    return handler
+                case .text:
+                    var handler = TextLogHandler(showsProbes: configuration.logsProbes)
+                    handler.logLevel = configuration.logLevel
+                    return handler
+                }
             }
             let (application, _, _) = try await ServiceApp.build(definition, configuration: configuration, publicKeys: publicKeys)
             try await application.runService()

@@ -39,8 +39,15 @@ struct OperationsEndpointTests {
         #expect(throws: ConfigurationError.self) {
             try ServiceConfiguration(service: "x", defaultPort: 1, environment: EnvironmentVariables(["COMMONS_ACCOUNTS_URL": "ftp://x"]))
         }
+        #expect(throws: ConfigurationError(key: "COMMONS_LOG_FORMAT", problem: "'pretty' is not one of json, text")) {
+            try ServiceConfiguration(service: "x", defaultPort: 1, environment: EnvironmentVariables(["COMMONS_LOG_FORMAT": "pretty"]))
+        }
+        #expect(throws: ConfigurationError.self) {
+            try ServiceConfiguration(service: "x", defaultPort: 1, environment: EnvironmentVariables(["COMMONS_LOG_PROBES": "yes"]))
+        }
         let defaults = try? ServiceConfiguration(service: "x", defaultPort: 8089, environment: EnvironmentVariables([:]))
         #expect(defaults?.port == 8089)
+        #expect(defaults?.logFormat == .json && defaults?.logsProbes == false)
         #expect(defaults?.eventStore == .sqlite(path: URL(fileURLWithPath: ".commons").appendingPathComponent("events.sqlite").path))
     }
 

@@ -31,6 +31,11 @@ struct Up: AsyncParsableCommand {
     @Flag(help: "Do not create demo data on the first start.")
     var noSeed = false
 
+    @Flag(help: ArgumentHelp(
+        "Show health checks and metrics scrapes in the services' readable log.",
+        discussion: "At a terminal the services log one readable line per request (COMMONS_LOG_FORMAT=text) and leave out the probes the stack polls every few seconds."))
+    var showProbes = false
+
     func validate() throws {
         guard (1...65_535).contains(gatewayPort) else { throw ValidationError("--gateway-port must be from 1 to 65535") }
         guard ServiceTable.services.allSatisfy({ (1...65_535).contains($0.port + portOffset) }) else {
@@ -41,7 +46,8 @@ struct Up: AsyncParsableCommand {
     func run() async throws {
         let plan = UpPlan(
             dataDirectory: dataDir, gatewayPort: gatewayPort, portOffset: portOffset,
-            executables: try UpPlan.executablesDirectory(), environment: ProcessInfo.processInfo.environment)
+            executables: try UpPlan.executablesDirectory(), environment: ProcessInfo.processInfo.environment,
+            logsForPeople: isatty(STDOUT_FILENO) == 1, showProbes: showProbes)
         try await UpStack(plan: plan, seed: !noSeed).run()
     }
 }

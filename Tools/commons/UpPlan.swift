@@ -36,7 +36,11 @@ struct UpPlan {
     ///   - dataDirectory: `--data-dir`, else `COMMONS_DATA_DIR`, else `.commons`.
     ///   - executables: the directory of the service executables (that of `commons`).
     ///   - environment: what the children inherit.
-    init(dataDirectory: String?, gatewayPort: Int, portOffset: Int, executables: URL, environment: [String: String]) {
+    ///   - logsForPeople: whether the output is a terminal: the children then log readable
+    ///     lines (`COMMONS_LOG_FORMAT=text`) unless the environment says otherwise.
+    ///   - showProbes: whether those lines include health checks and metrics scrapes.
+    init(dataDirectory: String?, gatewayPort: Int, portOffset: Int, executables: URL, environment: [String: String],
+         logsForPeople: Bool = false, showProbes: Bool = false) {
         let inherited = EnvironmentVariables(environment)
         self.dataDirectory = URL(fileURLWithPath: dataDirectory ?? inherited.dataDirectory).standardizedFileURL.path
         eventStore = inherited.string("COMMONS_EVENT_STORE")
@@ -73,6 +77,8 @@ struct UpPlan {
         if inherited.string("COMMONS_PAYMENTS") == nil { environment["COMMONS_PAYMENTS"] = "simulated" }
         // One developer signs in as every demo person from one address.
         if inherited.string("COMMONS_CREDENTIAL_RATE_LIMIT_PER_MINUTE") == nil { environment["COMMONS_CREDENTIAL_RATE_LIMIT_PER_MINUTE"] = "120" }
+        if logsForPeople, inherited.string("COMMONS_LOG_FORMAT") == nil { environment["COMMONS_LOG_FORMAT"] = "text" }
+        if showProbes { environment["COMMONS_LOG_PROBES"] = "show" }
         self.environment = environment
     }
 

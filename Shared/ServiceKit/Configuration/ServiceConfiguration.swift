@@ -11,6 +11,8 @@ import Logging
 /// | `COMMONS_DATA_DIR` | `.commons` | read models and local files |
 /// | `COMMONS_ACCOUNTS_URL` | `http://127.0.0.1:8081` | where the public keys are |
 /// | `COMMONS_LOG_LEVEL` | `info` | trace, debug, info, notice, warning, error, critical |
+/// | `COMMONS_LOG_FORMAT` | `json` | `json` (one object a line) or `text` (one readable line a request; `commons up` at a terminal) |
+/// | `COMMONS_LOG_PROBES` | `hide` | `show` or `hide` health checks and metrics scrapes in the `text` format (`json` has them all) |
 /// | `COMMONS_RATE_LIMIT_PER_MINUTE` | `600` | requests per client address and per account |
 /// | `COMMONS_TRUSTED_PROXIES` | `127.0.0.1,::1` | peers whose `X-Forwarded-For` names the client (the gateway) |
 /// | `COMMONS_REQUEST_DEADLINE_SECONDS` | `30` | a request without its answer by then is cancelled with 503 (event streams excepted) |
@@ -22,6 +24,9 @@ public struct ServiceConfiguration: Sendable {
     public var dataDirectory: String
     public var accountsURL: String
     public var logLevel: Logger.Level
+    public var logFormat: LogFormat
+    /// Whether the `text` log shows health checks and metrics scrapes.
+    public var logsProbes: Bool
     public var rateLimitPerMinute: Int
     /// Requests a minute per client address to each credential route (sign-in, registration, password reset).
     public var credentialRateLimitPerMinute: Int
@@ -53,6 +58,16 @@ public struct ServiceConfiguration: Sendable {
             throw ConfigurationError(key: "COMMONS_LOG_LEVEL", problem: "'\(level)' is not one of trace, debug, info, notice, warning, error, critical")
         }
         self.logLevel = logLevel
+        let format = environment.string("COMMONS_LOG_FORMAT", default: LogFormat.json.rawValue)
+        guard let logFormat = LogFormat(rawValue: format) else {
+            throw ConfigurationError(key: "COMMONS_LOG_FORMAT", problem: "'\(format)' is not one of json, text")
+        }
+        self.logFormat = logFormat
+        let probes = environment.string("COMMONS_LOG_PROBES", default: "hide")
+        guard probes == "show" || probes == "hide" else {
+            throw ConfigurationError(key: "COMMONS_LOG_PROBES", problem: "'\(probes)' is not one of show, hide")
+        }
+        logsProbes = probes == "show"
         rateLimitPerMinute = try environment.integer("COMMONS_RATE_LIMIT_PER_MINUTE", default: 600, in: 1...1_000_000)
         credentialRateLimitPerMinute = try environment.integer("COMMONS_CREDENTIAL_RATE_LIMIT_PER_MINUTE", default: 10, in: 1...1_000_000)
         requestDeadline = .seconds(try environment.integer("COMMONS_REQUEST_DEADLINE_SECONDS", default: 30, in: 1...3_600))
