@@ -22,6 +22,12 @@
 #    conditions, no host ports and no container_name (so `--scale` works); and the
 #    Dockerfile's shape, which no engine here can build: a Swift build stage, a second
 #    runtime stage, every executable listed, a non-root USER, a VOLUME and a HEALTHCHECK.
+# 4. deploy/observability (the compose profile "observability"): Debian's promtool checks
+#    prometheus.yml with its rules and runs the rules' unit tests (alerts.test.yml); the
+#    committed dashboards must be exactly what make-dashboards.py writes; every metric the
+#    dashboards and alerts name must be one the services register (Shared/, Services/), and
+#    every dashboard query must parse (promtool, as recording rules); the scrape jobs must
+#    be StackKit's services on their ports; and compose must accept the profile.
 # Exits non-zero on the first failing check, saying which.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -244,5 +250,87 @@ if problems:
 print(f"check-deploy: nginx.conf, docker-compose.yml and the Dockerfile agree with StackKit ({len(services)} services, "
       f"{sum(len(p) for _, p in services.values())} prefixes)")
 PY
+
+# 4. Observability: Prometheus, its alerts, the Grafana dashboards.
+promtool=$(command -v promtool || true)
+[ -n "$promtool" ] || fail "promtool not found (apt-get install -y --no-install-recommends prometheus)"
+observability=deploy/observability
+{ "$promtool" check config "$observability/prometheus.yml" && "$promtool" check rules "$observability/alerts.yml"; } >"$work/promtool.log" 2>&1 \
+  || { cat "$work/promtool.log" >&2; fail "promtool rejects $observability/prometheus.yml or its rules"; }
+"$promtool" test rules "$observability/alerts.test.yml" >"$work/promtool.log" 2>&1 \
+  || { cat "$work/promtool.log" >&2; fail "the alert rules fail their unit tests ($observability/alerts.test.yml)"; }
+"$python" "$observability/make-dashboards.py" "$work/dashboards" || fail "make-dashboards.py failed"
+diff -r "$work/dashboards" "$observability/grafana/dashboards" >&2 \
+  || fail "$observability/grafana/dashboards differs from make-dashboards.py's output (run it and commit the result)"
+"$python" - "$observability" "$work/queries.yml" Tools/StackKit/ServiceTable.swift <<'PY' || fail "observability files name unknown metrics or disagree with StackKit"
+import glob, json, os, re, sys, yaml
+
+observability, queries_path, table_path = sys.argv[1:4]
+problems = []
+
+# The metrics the services register through swift-metrics; a Timer is a histogram in
+# swift-prometheus, exposed as _bucket, _sum and _count.
+known = set()
+sources = glob.glob("Shared/**/*.swift", recursive=True) + glob.glob("Services/**/*.swift", recursive=True)
+for path in sources:
+    for kind, name in re.findall(r'\b(Timer|Gauge|Counter|Recorder|Meter)\(label: "(\w+)"', open(path).read()):
+        known |= {name + suffix for suffix in ("_bucket", "_sum", "_count")} if kind == "Timer" else {name}
+if not known:
+    problems.append("no metrics found in Shared/ or Services/")
+
+def metrics_in(expr):
+    """The metric names in a PromQL expression: what is left once strings, label
+    matchers, ranges, groupings and function calls are taken out."""
+    expr = re.sub(r'"(?:[^"\\]|\\.)*"', '""', expr)
+    expr = re.sub(r'\{[^}]*\}|\[[^\]]*\]', ' ', expr)
+    expr = re.sub(r'\b(by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)', ' ', expr)
+    names = re.findall(r'(?<![\w.$])([A-Za-z_:][\w:]*)\b(?!\s*\()', expr)
+    return {n for n in names if n not in ("and", "or", "unless", "bool", "offset", "inf", "nan")}
+
+expressions = []
+for path in sorted(glob.glob(os.path.join(observability, "grafana", "dashboards", "*.json"))):
+    for panel in json.load(open(path)).get("panels", []):
+        for target in panel.get("targets", []):
+            expressions.append((f"{os.path.basename(path)}: {panel.get('title')}", target["expr"]))
+for group in yaml.safe_load(open(os.path.join(observability, "alerts.yml")))["groups"]:
+    for rule in group["rules"]:
+        expressions.append((f"alerts.yml: {rule['alert']}", rule["expr"]))
+for where, expr in expressions:
+    for name in sorted(metrics_in(expr) - known):
+        problems.append(f"{where}: {name} is not a metric the services register")
+
+# Dashboard queries as recording rules, for promtool to parse.
+rules = [{"record": f"dashboard_query_{i}", "expr": expr.replace("$__rate_interval", "1m")}
+         for i, (where, expr) in enumerate(expressions) if not where.startswith("alerts.yml")]
+yaml.safe_dump({"groups": [{"name": "dashboards", "rules": rules}]}, open(queries_path, "w"))
+
+# One scrape job per StackKit service, named as it, on its port; one dashboard each.
+services = {m.group(1): int(m.group(2)) for m in
+            re.finditer(r'StackService\(name:\s*"([^"]+)",\s*port:\s*(\d+)', open(table_path).read())}
+jobs = {}
+for job in yaml.safe_load(open(os.path.join(observability, "prometheus.yml")))["scrape_configs"]:
+    for sd in job.get("dns_sd_configs", []):
+        jobs[job["job_name"]] = (sd.get("names"), sd.get("type"), sd.get("port"))
+for name, port in services.items():
+    if jobs.get(name) != ([name], "A", port):
+        problems.append(f"prometheus.yml: job {name} should resolve {name} (type A) on port {port}, has {jobs.get(name)}")
+for name in sorted(set(jobs) - set(services)):
+    problems.append(f"prometheus.yml: job {name} is not a StackKit service")
+dashboards = {os.path.basename(p)[:-5] for p in glob.glob(os.path.join(observability, "grafana", "dashboards", "*.json"))}
+if dashboards != set(services):
+    problems.append(f"dashboards {sorted(dashboards)} are not one per StackKit service {sorted(services)}")
+
+for p in problems:
+    print("check-deploy: " + p, file=sys.stderr)
+if problems:
+    sys.exit(1)
+print(f"check-deploy: {len(expressions)} queries of the dashboards and alerts name only the services' metrics "
+      f"({len(known)} series names), and prometheus.yml scrapes StackKit's {len(services)} services")
+PY
+"$promtool" check rules "$work/queries.yml" >"$work/promtool.log" 2>&1 \
+  || { cat "$work/promtool.log" >&2; fail "a dashboard query does not parse"; }
+"${compose[@]}" -f docker-compose.yml --profile observability config -q \
+  || fail "${compose[*]} config rejects docker-compose.yml with the observability profile"
+echo "check-deploy: $observability valid (promtool check config, check rules and test rules; dashboards as make-dashboards.py writes them; compose --profile observability config -q)"
 
 echo "check-deploy: all passed"
