@@ -14,7 +14,8 @@
 #    up (an `upstream` block would have needed the names in a hosts file). Then the
 #    rewritten copy runs on a free loopback port with nothing behind it, and a burst of
 #    400 requests from one address must meet the flood guard: 200 pass, later ones get
-#    429 problem documents with `Retry-After: 1`.
+#    429 problem documents with `Retry-After: 1`. The same gateway then serves the API's
+#    documentation, checked in headless Chromium (scripts/check-docs-page.py).
 # 3. That the gateway, the compose file and the Dockerfile agree with Tools/StackKit/ServiceTable.swift,
 #    the one list of services, ports and path prefixes: every prefix routed (exactly and
 #    with a `/`) to its service and nothing else routed, every service in the compose file
@@ -117,6 +118,12 @@ if problems:
     sys.exit("; ".join(problems))
 print(f"check-deploy: the flood guard holds (400 requests from one address: {passed} passed, {statuses.get(429, 0)} got 429 problem documents)")
 PY
+# The API's documentation through the same gateway, in headless Chromium, once the burst's
+# allowance has refilled: the committed merged document at /openapi.json, and the page at
+# /docs/ rendering every operation (scripts/check-docs-page.py).
+sleep 2
+/usr/bin/python3 scripts/check-docs-page.py "http://127.0.0.1:$guard_port" \
+  || { tail -n 5 "$work/guard.log" >&2; fail "the gateway's documentation page does not work"; }
 kill "$guard_pid" 2>/dev/null; wait "$guard_pid" 2>/dev/null || true
 
 # 3. Agreement with StackKit. PyYAML comes with docker-compose; use a python3 that has it.

@@ -2,7 +2,7 @@
 # Writes to stdout a copy of deploy/nginx.conf for a gateway without Docker: the one that
 # scripts/run-topology.sh runs and scripts/check-deploy.sh tests.
 #
-#   scripts/gateway-conf.sh [--port N] [--listen-host H] [--upstream-host H] [--run-dir DIR] [--replicas N] [FILE]
+#   scripts/gateway-conf.sh [--port N] [--listen-host H] [--upstream-host H] [--run-dir DIR] [--replicas N] [--docs-dir DIR] [FILE]
 #
 # The substitutions, and nothing else:
 #   1. `set $<service>_upstream <name>:<port>;` becomes `set $<service>_upstream H:<port>;`
@@ -12,7 +12,9 @@
 #      127.0.0.1; --port, default 8080).
 #   3. With --run-dir, the request-body and proxy temporary files go under DIR instead of
 #      nginx's compiled-in directories (two lines added after `http {`).
-#   4. With --replicas N above 1, each service's line names an `upstream` group instead,
+#   4. The documentation's directory, /usr/share/commons/docs in the nginx container,
+#      becomes this checkout's deploy/docs (--docs-dir DIR for another).
+#   5. With --replicas N above 1, each service's line names an `upstream` group instead,
 #      `<service>_replicas`, of N servers: H:<port>, H:<port + 100>, … (what Docker's DNS
 #      gives nginx for a scaled service; round robin, the next one on a refused connection).
 # It fails if a substitution finds nothing to change, so a reworded nginx.conf cannot
@@ -24,6 +26,7 @@ listen_host=127.0.0.1
 upstream_host=127.0.0.1
 run_dir=
 replicas=1
+docs_dir="$(cd "$(dirname "$0")/.." && pwd)/deploy/docs"
 file="$(dirname "$0")/../deploy/nginx.conf"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -32,7 +35,8 @@ while [ $# -gt 0 ]; do
     --upstream-host) upstream_host=$2; shift 2 ;;
     --run-dir) run_dir=$2; shift 2 ;;
     --replicas) replicas=$2; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    --docs-dir) docs_dir=$2; shift 2 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     -*) echo "gateway-conf: unknown option $1" >&2; exit 2 ;;
     *) file=$1; shift ;;
   esac
@@ -42,6 +46,9 @@ conf=$(cat "$file")
 upstream_re='^([[:space:]]*set[[:space:]]+\$[a-z_]+_upstream[[:space:]]+)[a-z-]+:([0-9]+);'
 [ "$(grep -cE "$upstream_re" <<<"$conf")" -eq 5 ] \
   || { echo "gateway-conf: expected five 'set \$<service>_upstream <name>:<port>;' lines in $file" >&2; exit 1; }
+grep -q '/usr/share/commons/docs' <<<"$conf" \
+  || { echo "gateway-conf: no /usr/share/commons/docs in $file" >&2; exit 1; }
+conf=${conf//\/usr\/share\/commons\/docs/$docs_dir}
 grep -qE '^[[:space:]]*listen[[:space:]]+8080;' <<<"$conf" \
   || { echo "gateway-conf: no 'listen 8080;' line in $file" >&2; exit 1; }
 

@@ -51,6 +51,23 @@ struct UpTests {
             #expect(unknown.headers["Content-Type"].first == "application/problem+json")
             #expect(try unknown.json()["status"] as? Int == 404)
 
+            // The API's documentation: the merged document, as committed for nginx, and the page.
+            let document = try await http(.GET, stack.gateway + "/openapi.json")
+            #expect(document.status == 200 && document.headers["Content-Type"].first == "application/json")
+            #expect(document.body == (try Data(contentsOf: repositoryRoot.appendingPathComponent("deploy/docs/openapi.json"))))
+            let paths = try #require(try document.json()["paths"] as? [String: Any])
+            #expect(paths["/v1/nearby/listings"] != nil && paths["/v1/accounts"] != nil && paths["/health/ready"] == nil)
+            // /docs redirects to /docs/ (the client follows it), where the page's links are relative to.
+            let bare = try await http(.GET, stack.gateway + "/docs")
+            #expect(bare.status == 200 && String(decoding: bare.body, as: UTF8.self).contains("<script src=\"docs.js\""))
+            let page = try await http(.GET, stack.gateway + "/docs/")
+            #expect(page.status == 200 && page.headers["Content-Type"].first == "text/html; charset=utf-8")
+            #expect(String(decoding: page.body, as: UTF8.self).contains("<script src=\"docs.js\""))
+            let script = try await http(.GET, stack.gateway + "/docs/docs.js")
+            #expect(script.status == 200 && script.headers["Content-Type"].first == "text/javascript; charset=utf-8")
+            #expect(try await http(.GET, stack.gateway + "/docs/nothing.js").status == 404)
+            #expect(try await http(.POST, stack.gateway + "/openapi.json").status == 405)
+
             // A service of the table that is not built yet: a 502 problem.
             if !FileManager.default.fileExists(atPath: commonsExecutable.deletingLastPathComponent().appendingPathComponent("listings").path) {
                 let missing = try await http(.GET, stack.gateway + "/v1/listings")
@@ -402,6 +419,9 @@ private func isGone(_ pid: pid_t) -> Bool {
 // MARK: HTTP
 
 /// What a server answered.
+/// The checkout the tests run from (three levels above this file).
+private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
 private struct HTTPAnswer: CustomStringConvertible {
     var status: Int
     var headers: HTTPHeaders
@@ -428,4 +448,16 @@ private func http(_ method: HTTPMethod, _ url: String, json: [String: String]? =
     let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
     let body = try await response.body.collect(upTo: 1 << 24)
     return HTTPAnswer(status: Int(response.status.code), headers: response.headers, body: Data(body.readableBytesView))
+}
+
+@Suite("The API document")
+struct APIDocumentTests {
+    @Test("deploy/docs/openapi.json, which nginx serves, is what `commons openapi` writes now")
+    func committedDocumentIsCurrent() async throws {
+        let printed = try await commons("openapi", log: nil)
+        #expect(printed.status == 0, "\(printed.stderr)")
+        let committed = try Data(contentsOf: repositoryRoot.appendingPathComponent("deploy/docs/openapi.json"))
+        #expect(Data(printed.stdout.utf8) == committed,
+                "deploy/docs/openapi.json is out of date: run `.build/debug/commons openapi --output deploy/docs/openapi.json`")
+    }
 }

@@ -20,8 +20,8 @@ struct GatewayRequestContext: RequestContext {
     }
 }
 
-/// Answers every request to the gateway: its own `/health/ready` and `/health/live`, and
-/// for everything else the answer of the service whose path prefix it is.
+/// Answers every request to the gateway: its own `/health/ready` and `/health/live`, the
+/// API's documentation (``GatewayDocs``), and for everything else the answer of the service whose path prefix it is.
 struct GatewayResponder: HTTPResponder {
     typealias Context = GatewayRequestContext
 
@@ -35,6 +35,8 @@ struct GatewayResponder: HTTPResponder {
     /// The base URL of each running service, by name; a routed service missing here is not running.
     let upstreams: [String: String]
     let readiness: StackReadiness
+    /// `/openapi.json` and the page at `/docs/`.
+    let docs: GatewayDocs
     let client: HTTPClient
     let logger: Logger
 
@@ -51,7 +53,11 @@ struct GatewayResponder: HTTPResponder {
             case (_, "/health/ready"), (_, "/health/live"):
                 throw Problem.methodNotAllowed(allowed: ["GET", "HEAD"])
             default:
-                response = try await forward(request, requestId: requestId, context: context)
+                if let page = try docs.response(to: request.method, path: request.uri.path) {
+                    response = page
+                } else {
+                    response = try await forward(request, requestId: requestId, context: context)
+                }
             }
         } catch let problem as Problem {
             response = try problem.response(from: request, context: context)

@@ -18,6 +18,8 @@ import ServiceKit
 public enum AccountsService {
     public static let name = "accounts"
     public static let port = 8081
+    /// The service's OpenAPI document (also served at its `/openapi.json`).
+    public static var openAPI: OpenAPIDocument { AccountsAPI.document }
     /// The projections of the service's read model (the kit adds its revocation list).
     public static let projections: [any Projection] = [SessionsProjection()]
 

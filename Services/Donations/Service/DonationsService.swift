@@ -19,6 +19,8 @@ import ServiceLifecycle
 public enum DonationsService {
     public static let name = "donations"
     public static let port = 8084
+    /// The service's OpenAPI document (also served at its `/openapi.json`).
+    public static var openAPI: OpenAPIDocument { DonationsAPI.document }
     /// The projections of the service's read model (the kit adds its revocation list).
     public static let projections: [any Projection] = [DonationsProjection()]
 

@@ -20,6 +20,8 @@ import ServiceKit
 public enum GeoSearchService {
     public static let name = "geo-search"
     public static let port = 8083
+    /// The service's OpenAPI document (also served at its `/openapi.json`).
+    public static var openAPI: OpenAPIDocument { GeoSearchAPI.document }
     /// The projections of the service's read model (the kit adds its revocation list).
     public static let projections: [any Projection] = [GeoSearchProjection(), AlertsProjection()]
 

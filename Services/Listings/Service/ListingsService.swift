@@ -12,6 +12,8 @@ import ServiceKit
 public enum ListingsService {
     public static let name = "listings"
     public static let port = 8082
+    /// The service's OpenAPI document (also served at its `/openapi.json`).
+    public static var openAPI: OpenAPIDocument { ListingsAPI.document }
     /// The projections of the service's read model (the kit adds its revocation list).
     public static let projections: [any Projection] = [ListingsProjection(), ListingsModerationProjection()]
 

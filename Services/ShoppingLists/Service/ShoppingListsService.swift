@@ -14,6 +14,8 @@ import ServiceKit
 public enum ShoppingListsService {
     public static let name = "shopping-lists"
     public static let port = 8085
+    /// The service's OpenAPI document (also served at its `/openapi.json`).
+    public static var openAPI: OpenAPIDocument { ShoppingListsAPI.document }
     /// The projections of the service's read model (the kit adds its revocation list).
     public static let projections: [any Projection] = [ShoppingProjection()]
 

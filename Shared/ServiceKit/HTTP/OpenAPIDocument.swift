@@ -128,9 +128,16 @@ public struct OpenAPIDocument: Sendable {
 
     /// The document as JSON.
     public func json() throws -> Data {
+        try Self.serialize(title: title, paths: pathItems(of: operations + Self.kitOperations, tag: nil))
+    }
+
+    /// Each path's item: its operations with parameters, security, body and responses.
+    /// - Parameter tag: the tag every operation gets (the service's name in a merged document).
+    func pathItems(of operations: [Operation], tag: String?) -> [String: [String: Any]] {
         var paths: [String: [String: Any]] = [:]
-        for operation in operations + Self.kitOperations {
+        for operation in operations {
             var entry: [String: Any] = ["summary": operation.summary]
+            if let tag { entry["tags"] = [tag] }
             let parameters = operation.path.split(separator: "/").filter { $0.hasPrefix("{") }.map { name -> [String: Any] in
                 ["name": String(name.dropFirst().dropLast()), "in": "path", "required": true, "schema": ["type": "string"]]
             } + operation.query.map { ["name": $0.name, "in": "query", "required": $0.required, "schema": $0.schema.json] }
@@ -146,9 +153,16 @@ public struct OpenAPIDocument: Sendable {
             entry["responses"] = responses
             paths[operation.path, default: [:]][operation.method.lowercased()] = entry
         }
-        let document: [String: Any] = [
+        return paths
+    }
+
+    /// A whole document around `paths`, with the components every operation refers to.
+    static func serialize(title: String, description: String? = nil, tags: [[String: Any]]? = nil, paths: [String: [String: Any]]) throws -> Data {
+        var info: [String: Any] = ["title": title, "version": "1"]
+        if let description { info["description"] = description }
+        var document: [String: Any] = [
             "openapi": "3.1.0",
-            "info": ["title": title, "version": "1"],
+            "info": info,
             "paths": paths,
             "components": [
                 "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer", "bearerFormat": "JWT"]],
@@ -159,7 +173,8 @@ public struct OpenAPIDocument: Sendable {
                 ]],
             ],
         ]
-        return try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
+        if let tags { document["tags"] = tags }
+        return try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted])
     }
 }
 
