@@ -10,10 +10,12 @@ run: build
 	.build/debug/commons up
 
 ## Runs every test against real SQLite files and a real PostgreSQL (a throwaway one unless
-## COMMONS_TEST_POSTGRES_URL names a server). A run in which no test starts or ends for ten
-## minutes is stopped, naming the tests still running (scripts/watch-tests.py).
+## COMMONS_TEST_POSTGRES_URL names a server): first the SDK's, built as the package of its
+## own that apps depend on (Clients/CommonsClient), then the server's. A run in which no test
+## starts or ends for ten minutes is stopped, naming the tests still running
+## (scripts/watch-tests.py).
 test:
-	scripts/with-postgres.sh scripts/watch-tests.py -- swift test
+	scripts/with-postgres.sh scripts/watch-tests.py -- sh -c 'swift test --package-path Clients/CommonsClient && swift test'
 
 ## Measures the event log on a throwaway PostgreSQL, then accounts, geo-search, photos and
 ## the whole topology (every service behind nginx, one and two replicas), in release mode.

@@ -44,9 +44,11 @@ let package = Package(
         .executable(name: "donations", targets: ["donations"]),
         .executable(name: "shopping-lists", targets: ["shopping-lists"]),
         .library(name: "EventLog", targets: ["EventLog"]),
-        .library(name: "CommonsClient", targets: ["CommonsClient"]),
     ],
     dependencies: [
+        // The SDK for the apps is a package of its own (Foundation only); the server's tests
+        // drive the stack through it, and every retry loop shares its Backoff.
+        .package(path: "Clients/CommonsClient"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/swift-extras/swift-extras-base64.git", from: "1.2.0"),
@@ -74,7 +76,7 @@ let package = Package(
         .target(
             name: "EventLogPostgres",
             dependencies: [
-                "EventLog", "Backoff",
+                "EventLog", .product(name: "Backoff", package: "CommonsClient"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -117,7 +119,7 @@ let package = Package(
         .target(
             name: "ReadModel",
             dependencies: [
-                "EventLog", "Contracts", "Backoff",
+                "EventLog", "Contracts", .product(name: "Backoff", package: "CommonsClient"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -131,7 +133,7 @@ let package = Package(
         .target(
             name: "ServiceKit",
             dependencies: [
-                "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "Contracts", "Backoff", "Codecs",
+                "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "Contracts", .product(name: "Backoff", package: "CommonsClient"), "Codecs",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -193,7 +195,7 @@ let package = Package(
             name: "commons",
             dependencies: [
                 "CommonsBench", "Codecs",
-                "StackKit", "Spawn", "TopologyKit", "Backoff", "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "ServiceKit", "Contracts", "AccountsService",
+                "StackKit", "Spawn", "TopologyKit", .product(name: "Backoff", package: "CommonsClient"), "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "ServiceKit", "Contracts", "AccountsService",
                 "GeoSearchService", "DonationsService", "ShoppingListsService", "ListingsService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -341,7 +343,6 @@ let package = Package(
             path: "Tests/ListingsTests",
             swiftSettings: strict
         ),
-        // The client SDK for the apps: Foundation and Backoff only, no server module (Clients/CommonsClient).
         // One codec per concern, pure: base64url, name-based ids, opaque page cursors.
         .target(
             name: "Codecs",
@@ -360,19 +361,14 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs"], path: "Tests/CodecsTests", swiftSettings: strict),
-        // Capped exponential back-off with jitter: every retry loop's policy, the SDK's included.
-        .target(name: "Backoff", path: "Shared/Backoff", swiftSettings: strict),
-        .testTarget(name: "BackoffTests", dependencies: ["Backoff"], path: "Tests/BackoffTests", swiftSettings: strict),
-        .target(name: "CommonsClient", dependencies: ["Backoff"], path: "Clients/CommonsClient", swiftSettings: strict),
-        .testTarget(name: "CommonsClientTests", dependencies: ["CommonsClient"], path: "Tests/CommonsClientTests", swiftSettings: strict),
         // The whole system through its gateway, driven with CommonsClient as an app would;
         // it starts the service binaries of .build/debug itself (Tests/EndToEndTests/Topology.swift).
-        .testTarget(name: "EndToEndTests", dependencies: ["CommonsClient", "Spawn", "PhotoTestSupport", "EventLogTestSupport", "TopologyKit",
+        .testTarget(name: "EndToEndTests", dependencies: [.product(name: "CommonsClient", package: "CommonsClient"), "Spawn", "PhotoTestSupport", "EventLogTestSupport", "TopologyKit",
                                                           .product(name: "Crypto", package: "swift-crypto")],
                     path: "Tests/EndToEndTests", swiftSettings: strict),
         // The compose topology started from Swift (service binaries, nginx, PostgreSQL): for the
         // end-to-end suite and `commons bench topology`.
-        .target(name: "TopologyKit", dependencies: ["CommonsClient", "Spawn", "EventLogTestSupport"], path: "Tools/TopologyKit", swiftSettings: strict),
+        .target(name: "TopologyKit", dependencies: [.product(name: "CommonsClient", package: "CommonsClient"), "Spawn", "EventLogTestSupport"], path: "Tools/TopologyKit", swiftSettings: strict),
         .testTarget(
             name: "ContractsTests",
             dependencies: ["EventLog", "Contracts"],

@@ -17,7 +17,9 @@ import Foundation
 /// - remembers the highest `Commons-Position` of any write and sends it as
 ///   `Commons-Min-Position`, so a read on any service sees this client's earlier writes;
 /// - turns problem documents into ``CommonsProblem`` and network failures into
-///   ``CommonsTransportError``.
+///   ``CommonsTransportError``;
+/// - belongs to the task that makes it: cancelling that task cancels the request on its
+///   way, ends any wait before a retry, sends nothing more and throws `CancellationError`.
 public actor CommonsClient {
     /// The gateway's address; paths like `/v1/listings` are resolved against it.
     public nonisolated let baseURL: URL
@@ -32,6 +34,8 @@ public actor CommonsClient {
     private var tokens: Tokens?
     private var tokensLoaded = false
     private var refreshing: Task<Tokens?, any Error>?
+    /// The token store's latest call; the next one waits for it (see ``inStoreOrder(_:)``).
+    private var lastStoreCall: Task<Void, Never>?
 
     /// - Parameters:
     ///   - baseURL: the gateway, e.g. `https://api.commons.example` or `http://127.0.0.1:8080`.
@@ -72,8 +76,12 @@ public actor CommonsClient {
     /// The tokens of the signed-in session, if any (loaded from the token store on first use).
     public func currentTokens() async -> Tokens? {
         if !tokensLoaded {
-            tokens = await tokenStore.load()
-            tokensLoaded = true
+            let loaded = await inStoreOrder { await $0.load() }
+            // A sign-in or sign-out that ended while the store was read is newer: it wins.
+            if !tokensLoaded {
+                tokens = loaded
+                tokensLoaded = true
+            }
         }
         return tokens
     }
@@ -81,11 +89,31 @@ public actor CommonsClient {
     /// The signed-in account, if any.
     public func accountId() async -> UUID? { await currentTokens()?.accountId }
 
-    /// Adopts new tokens (after sign-in, registration or refresh) and saves them.
+    /// Adopts new tokens (after sign-in, registration or refresh) and saves them, or, given
+    /// nil, forgets the session and clears the store.
     func adopt(_ new: Tokens?) async {
         tokens = new
         tokensLoaded = true
-        await tokenStore.save(new)
+        if let new {
+            await inStoreOrder { await $0.save(new) }
+        } else {
+            await inStoreOrder { await $0.clear() }
+        }
+    }
+
+    /// Runs `work` on the token store once every store call made before it has ended. The
+    /// actor takes other calls while it waits for the store, so without this a slow save
+    /// could land after the clear that followed it and bring a session back. The call is a
+    /// task of its own so that cancelling the caller does not lose a rotated refresh token.
+    private func inStoreOrder<Value: Sendable>(_ work: @escaping @Sendable (any TokenStore) async -> Value) async -> Value {
+        let previous = lastStoreCall
+        let store = tokenStore
+        let call = Task {
+            await previous?.value
+            return await work(store)
+        }
+        lastStoreCall = Task { _ = await call.value }
+        return await call.value
     }
 
     /// Refreshes the session after `used` was refused; true when there is a newer access
@@ -120,6 +148,8 @@ public actor CommonsClient {
         var refreshed = false
         var attempt = 0
         while true {
+            // A cancelled call sends nothing more: no retry, no call after a refresh.
+            try Task.checkCancellation()
             attempt += 1
             var accessToken: String?
             if endpoint.auth != .none {
@@ -131,6 +161,8 @@ public actor CommonsClient {
             do {
                 response = try await transport.send(request)
             } catch {
+                // What a transport throws once its task is cancelled is the cancellation, not an outage.
+                if error is CancellationError || Task.isCancelled { throw CancellationError() }
                 if repeatable, attempt < retry.attempts {
                     try await Task.sleep(for: retry.jitteredDelay(after: attempt, retryAfter: nil))
                     continue

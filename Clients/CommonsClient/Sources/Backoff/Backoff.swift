@@ -2,6 +2,10 @@
 /// token verifier, projection runners, the log's LISTEN connection, `commons up`'s
 /// supervisor, the SDK).
 ///
+/// It lives in the SDK's package, not with the server's shared code, because the server and
+/// the apps retry the same way and the SDK must stand alone: an app that depends on
+/// `CommonsClient` gets it without anything of the server, and the server takes it from here.
+///
 /// Retry `n` (from 1) waits up to `initial · 2ⁿ⁻¹`, never more than `maximum`; `jitter` is
 /// the share of that wait drawn at random ("equal jitter" at 0.5: somewhere between half and
 /// all of it), so that many clients that failed together do not all come back together.

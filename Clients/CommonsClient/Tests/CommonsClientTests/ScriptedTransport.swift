@@ -1,18 +1,19 @@
-import CommonsClient
+@testable import CommonsClient
 import Foundation
-import Synchronization
 
 /// A transport that answers from a script, one step per request, and records what it was sent.
 final class ScriptedTransport: HTTPTransport {
     enum Step: Sendable {
         case respond(HTTPResponseData)
         case fail
+        /// No answer until the calling task is cancelled (a server that hangs).
+        case hang
     }
 
-    private let state: Mutex<(steps: [Step], sent: [HTTPRequestData])>
+    private let state: Locked<(steps: [Step], sent: [HTTPRequestData])>
 
     init(_ steps: [Step]) {
-        state = Mutex((steps, []))
+        state = Locked((steps, []))
     }
 
     var sent: [HTTPRequestData] { state.withLock { $0.sent } }
@@ -25,6 +26,10 @@ final class ScriptedTransport: HTTPTransport {
         switch step {
         case .respond(let response): return response
         case .fail, nil: throw URLError(.networkConnectionLost)
+        case .hang:
+            // Task.sleep ends with CancellationError; a live transport would throw URLError.cancelled.
+            try? await Task.sleep(for: .seconds(3_600))
+            throw URLError(.cancelled)
         }
     }
 }

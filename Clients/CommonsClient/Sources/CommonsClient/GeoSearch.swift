@@ -29,18 +29,18 @@ public enum SearchPlace: Sendable, Equatable {
 
 /// Filters of a listing search.
 public struct ListingSearchFilters: Sendable, Equatable {
-    public var category: String?
+    public var category: ListingCategory?
     /// Words matched in title and description.
     public var q: String?
     public var free: Bool?
     /// `available` (default) or `promised`.
-    public var status: String?
+    public var status: ListingStatus?
     /// `distance` or `recent`.
     public var sort: String?
     public var limit: Int?
     public var cursor: String?
 
-    public init(category: String? = nil, q: String? = nil, free: Bool? = nil, status: String? = nil, sort: String? = nil,
+    public init(category: ListingCategory? = nil, q: String? = nil, free: Bool? = nil, status: ListingStatus? = nil, sort: String? = nil,
                 limit: Int? = nil, cursor: String? = nil) {
         self.category = category
         self.q = q
@@ -61,11 +61,11 @@ public struct OrganizationSearchFilters: Sendable, Equatable {
     /// `charity`, `centre` or `both`.
     public var kind: String?
     public var tag: String?
-    public var acceptsCategory: String?
+    public var acceptsCategory: ListingCategory?
     public var limit: Int?
     public var cursor: String?
 
-    public init(kind: String? = nil, tag: String? = nil, acceptsCategory: String? = nil, limit: Int? = nil, cursor: String? = nil) {
+    public init(kind: String? = nil, tag: String? = nil, acceptsCategory: ListingCategory? = nil, limit: Int? = nil, cursor: String? = nil) {
         self.kind = kind
         self.tag = tag
         self.acceptsCategory = acceptsCategory
@@ -83,10 +83,10 @@ public struct ListingHit: Codable, Sendable, Equatable {
     public var id: UUID
     public var title: String
     public var description: String
-    public var category: String
+    public var category: ListingCategory
     public var free: Bool
     public var price: Money?
-    public var status: String
+    public var status: ListingStatus
     /// The public point (never the exact pickup place).
     public var lat: Double
     public var lon: Double
@@ -103,7 +103,7 @@ public struct OrganizationHit: Codable, Sendable, Equatable {
     public var name: String
     public var kind: String
     public var tags: [String]
-    public var acceptedCategories: [String]
+    public var acceptedCategories: [ListingCategory]
     public var address: String?
     public var lat: Double
     public var lon: Double
@@ -118,11 +118,11 @@ public struct NewAlert: Codable, Sendable, Equatable {
     public var lon: Double
     public var radius: Double?
     public var unit: DistanceUnit?
-    public var category: String?
+    public var category: ListingCategory?
     public var q: String?
     public var name: String?
 
-    public init(lat: Double, lon: Double, radius: Double? = nil, unit: DistanceUnit? = nil, category: String? = nil, q: String? = nil,
+    public init(lat: Double, lon: Double, radius: Double? = nil, unit: DistanceUnit? = nil, category: ListingCategory? = nil, q: String? = nil,
                 name: String? = nil) {
         self.lat = lat
         self.lon = lon
@@ -143,7 +143,7 @@ public struct Alert: Codable, Sendable, Equatable {
     /// In `unit`.
     public var radius: Double
     public var unit: String
-    public var category: String?
+    public var category: ListingCategory?
     public var q: String?
     public var createdAt: Date
 }

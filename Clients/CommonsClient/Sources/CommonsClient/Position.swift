@@ -1,14 +1,13 @@
 import Foundation
-import Synchronization
 
 /// Remembers the highest `Commons-Position` any write answered with, to send as
 /// `Commons-Min-Position` so that every later read, on any service, sees those writes
 /// (DESIGN.md §3). Thread-safe; one per client.
 public final class PositionTracker: Sendable {
-    private let highest = Mutex<String?>(nil)
+    private let highest: Locked<String?>
 
     public init(_ initial: String? = nil) {
-        highest.withLock { $0 = initial }
+        highest = Locked(initial)
     }
 
     /// The position to send as `Commons-Min-Position`; nil before any write.

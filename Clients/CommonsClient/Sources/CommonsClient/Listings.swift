@@ -24,14 +24,12 @@ public struct PickupWindow: Codable, Sendable, Equatable {
     }
 }
 
-/// `POST /v1/listings`: a free item when `price` is nil. Categories: Clothes, Electronics,
-/// Food, Furniture, Sports, Toys, Books, Household, Other; conditions: new, likeNew, good,
-/// fair, forParts.
+/// `POST /v1/listings`: a free item when `price` is nil.
 public struct NewListing: Codable, Sendable, Equatable {
     public var title: String
     public var description: String?
-    public var category: String
-    public var condition: String
+    public var category: ListingCategory
+    public var condition: ItemCondition
     public var price: Money?
     public var pickupTimes: PickupTimes?
     /// The exact place; others see only an approximate point until the item is promised to them.
@@ -40,7 +38,7 @@ public struct NewListing: Codable, Sendable, Equatable {
     /// Ids from ``ListingsEndpoints/uploadImage(_:contentType:)``.
     public var imageIds: [UUID]
 
-    public init(title: String, description: String? = nil, category: String, condition: String, price: Money? = nil,
+    public init(title: String, description: String? = nil, category: ListingCategory, condition: ItemCondition, price: Money? = nil,
                 pickupTimes: PickupTimes? = nil, pickupLocation: Coordinate, streetAddress: String? = nil, imageIds: [UUID] = []) {
         self.title = title
         self.description = description
@@ -59,15 +57,15 @@ public struct NewListing: Codable, Sendable, Equatable {
 public struct ListingChange: Codable, Sendable, Equatable {
     public var title: String?
     public var description: PatchValue<String>?
-    public var category: String?
-    public var condition: String?
+    public var category: ListingCategory?
+    public var condition: ItemCondition?
     public var price: PatchValue<Money>?
     public var pickupTimes: PickupTimes?
     public var pickupLocation: Coordinate?
     public var streetAddress: PatchValue<String>?
     public var imageIds: [UUID]?
 
-    public init(title: String? = nil, description: PatchValue<String>? = nil, category: String? = nil, condition: String? = nil,
+    public init(title: String? = nil, description: PatchValue<String>? = nil, category: ListingCategory? = nil, condition: ItemCondition? = nil,
                 price: PatchValue<Money>? = nil, pickupTimes: PickupTimes? = nil, pickupLocation: Coordinate? = nil,
                 streetAddress: PatchValue<String>? = nil, imageIds: [UUID]? = nil) {
         self.title = title
@@ -89,16 +87,15 @@ public struct Listing: Codable, Sendable, Equatable {
     public var ownerId: UUID
     public var title: String
     public var description: String
-    public var category: String
-    public var condition: String
+    public var category: ListingCategory
+    public var condition: ItemCondition
     public var price: Money?
     public var free: Bool
     public var pickupTimes: PickupTimes
     public var imageIds: [UUID]
     /// The same photos, with where each size is served (``ListingsEndpoints/image(_:size:)``).
     public var images: [ImageLinks]
-    /// available, promised, given, sold, withdrawn, expired or hidden.
-    public var status: String
+    public var status: ListingStatus
     /// Within 500 m of the pickup place.
     public var approximateLocation: Coordinate
     public var postedAt: Date
@@ -116,12 +113,13 @@ public struct Listing: Codable, Sendable, Equatable {
 
 /// Filters of the listings feed (`GET /v1/listings`).
 public struct ListingFeedQuery: Sendable, Equatable {
-    public var category: String?
+    public var category: ListingCategory?
     public var free: Bool?
     public var minPrice: Int?
     public var maxPrice: Int?
-    public var currency: String?
-    public var status: String?
+    public var currency: CurrencyCode?
+    /// The statuses to show (default: available only); withdrawn and hidden only with `author: "me"`.
+    public var statuses: [ListingStatus]?
     /// `me` for my own listings.
     public var author: String?
     public var q: String?
@@ -129,14 +127,15 @@ public struct ListingFeedQuery: Sendable, Equatable {
     public var limit: Int?
     public var cursor: String?
 
-    public init(category: String? = nil, free: Bool? = nil, minPrice: Int? = nil, maxPrice: Int? = nil, currency: String? = nil,
-                status: String? = nil, author: String? = nil, q: String? = nil, sort: String? = nil, limit: Int? = nil, cursor: String? = nil) {
+    public init(category: ListingCategory? = nil, free: Bool? = nil, minPrice: Int? = nil, maxPrice: Int? = nil, currency: CurrencyCode? = nil,
+                statuses: [ListingStatus]? = nil, author: String? = nil, q: String? = nil, sort: String? = nil, limit: Int? = nil,
+                cursor: String? = nil) {
         self.category = category
         self.free = free
         self.minPrice = minPrice
         self.maxPrice = maxPrice
         self.currency = currency
-        self.status = status
+        self.statuses = statuses
         self.author = author
         self.q = q
         self.sort = sort
@@ -146,7 +145,8 @@ public struct ListingFeedQuery: Sendable, Equatable {
 
     var items: [URLQueryItem] {
         query([("category", category), ("free", free), ("minPrice", minPrice), ("maxPrice", maxPrice), ("currency", currency),
-               ("status", status), ("author", author), ("q", q), ("sort", sort), ("limit", limit), ("cursor", cursor)])
+               ("status", statuses?.map(\.rawValue).joined(separator: ",")), ("author", author), ("q", q), ("sort", sort),
+               ("limit", limit), ("cursor", cursor)])
     }
 }
 
@@ -155,7 +155,7 @@ public struct ListingChangeEntry: Codable, Sendable, Equatable {
     public var listingId: String
     /// created, edited, statusChanged, withdrawn or removed.
     public var kind: String
-    public var status: String?
+    public var status: ListingStatus?
     public var changedAt: Date
 }
 
@@ -171,7 +171,8 @@ public struct ListingHistoryEntry: Codable, Sendable, Equatable {
     public var type: String
     public var recordedAt: Date
     public var actorId: String?
-    public var status: String?
+    /// The status it moved to, for a status change.
+    public var status: ListingStatus?
     public var requesterId: UUID?
 }
 
@@ -246,7 +247,7 @@ public struct ReportedListing: Codable, Sendable, Equatable {
 
     public var listingId: String
     public var title: String
-    public var status: String
+    public var status: ListingStatus
     public var reports: [Report]
 }
 
@@ -282,12 +283,12 @@ public struct ListingsEndpoints: Sendable {
     }
 
     /// Moves a promised listing to `available`, `given` (free) or `sold` (priced).
-    public func setStatus(_ id: UUID, _ status: String) async throws -> Listing {
+    public func setStatus(_ id: UUID, _ status: ListingStatus) async throws -> Listing {
         try await client.call(try Endpoint(.post, "/v1/listings/\(segment(id))/status", json: ["status": status]))
     }
 
     /// Marks a promised free item given.
-    public func markGiven(_ id: UUID) async throws -> Listing { try await setStatus(id, "given") }
+    public func markGiven(_ id: UUID) async throws -> Listing { try await setStatus(id, .given) }
 
     /// Extends a listing's life, or brings an expired one back.
     public func renew(_ id: UUID) async throws -> Listing {

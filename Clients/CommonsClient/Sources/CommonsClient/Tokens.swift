@@ -21,23 +21,3 @@ public struct Tokens: Codable, Sendable, Equatable {
         self.expiresIn = expiresIn
     }
 }
-
-/// Where a client keeps its tokens between launches (e.g. the Keychain in an app). The
-/// client calls `save` after every sign-in, registration and refresh, and `save(nil)` when
-/// the session ends.
-public protocol TokenStore: Sendable {
-    func load() async -> Tokens?
-    func save(_ tokens: Tokens?) async
-}
-
-/// Keeps tokens in memory only: a signed-in session lasts as long as the process.
-public actor InMemoryTokenStore: TokenStore {
-    private var tokens: Tokens?
-
-    public init(_ tokens: Tokens? = nil) {
-        self.tokens = tokens
-    }
-
-    public func load() async -> Tokens? { tokens }
-    public func save(_ tokens: Tokens?) async { self.tokens = tokens }
-}

@@ -47,19 +47,20 @@ public struct OrganizationFields: Codable, Sendable, Equatable {
     public var categories: [String]?
     public var tags: [String]?
     public var rating: OrganizationRating?
-    public var currency: String?
+    public var currency: CurrencyCode?
     public var minimumDonationMinor: Int?
     public var suggestedAmountsMinor: [Int]?
     public var address: String?
     public var location: Coordinate?
     public var openingHours: [OpeningHours]?
-    public var acceptedCategories: [String]?
+    /// The kinds of listed items a donation centre takes.
+    public var acceptedCategories: [ListingCategory]?
 
     public init(name: String? = nil, slug: String? = nil, kind: String? = nil, mission: String? = nil, description: String? = nil,
                 homepage: String? = nil, logoImageId: UUID? = nil, categories: [String]? = nil, tags: [String]? = nil,
-                rating: OrganizationRating? = nil, currency: String? = nil, minimumDonationMinor: Int? = nil,
+                rating: OrganizationRating? = nil, currency: CurrencyCode? = nil, minimumDonationMinor: Int? = nil,
                 suggestedAmountsMinor: [Int]? = nil, address: String? = nil, location: Coordinate? = nil,
-                openingHours: [OpeningHours]? = nil, acceptedCategories: [String]? = nil) {
+                openingHours: [OpeningHours]? = nil, acceptedCategories: [ListingCategory]? = nil) {
         self.name = name
         self.slug = slug
         self.kind = kind
@@ -85,7 +86,7 @@ public struct ImpactEstimate: Codable, Sendable, Equatable {
     public var id: UUID
     public var outcomeUnit: String
     public var costPerOutcomeMinor: Int
-    public var currency: String
+    public var currency: CurrencyCode
     public var source: String
     public var sourceURL: String?
     public var publishedOn: String
@@ -96,12 +97,13 @@ public struct ImpactEstimate: Codable, Sendable, Equatable {
 public struct NewImpactEstimate: Codable, Sendable, Equatable {
     public var outcomeUnit: String
     public var costPerOutcomeMinor: Int
-    public var currency: String
+    public var currency: CurrencyCode
     public var source: String
     public var sourceURL: String?
     public var publishedOn: String
 
-    public init(outcomeUnit: String, costPerOutcomeMinor: Int, currency: String, source: String, sourceURL: String? = nil, publishedOn: String) {
+    public init(outcomeUnit: String, costPerOutcomeMinor: Int, currency: CurrencyCode, source: String, sourceURL: String? = nil,
+                publishedOn: String) {
         self.outcomeUnit = outcomeUnit
         self.costPerOutcomeMinor = costPerOutcomeMinor
         self.currency = currency
@@ -125,14 +127,15 @@ public struct Organization: Codable, Sendable, Equatable {
     public var tags: [String]
     public var rating: OrganizationRating?
     public var verified: Bool
-    public var currency: String
+    public var currency: CurrencyCode
     public var minimumDonationMinor: Int
     public var suggestedAmountsMinor: [Int]
     public var address: String?
     public var location: Coordinate?
     public var directionsURL: String?
     public var openingHours: [OpeningHours]
-    public var acceptedCategories: [String]
+    /// The kinds of listed items a donation centre takes.
+    public var acceptedCategories: [ListingCategory]
     /// Newest first; the first is in force.
     public var impactEstimates: [ImpactEstimate]
     public var version: Int64
@@ -172,7 +175,7 @@ public struct OrganizationQuery: Sendable, Equatable {
 /// A wallet: balances per currency and the most recent movements.
 public struct Wallet: Codable, Sendable, Equatable {
     public struct Balance: Codable, Sendable, Equatable {
-        public var currency: String
+        public var currency: CurrencyCode
         public var amountMinor: Int
     }
 
@@ -182,7 +185,7 @@ public struct Wallet: Codable, Sendable, Equatable {
         public var kind: String
         /// Positive in, negative out.
         public var amountMinor: Int
-        public var currency: String
+        public var currency: CurrencyCode
         public var organizationId: UUID?
         public var at: Date
     }
@@ -193,14 +196,14 @@ public struct Wallet: Codable, Sendable, Equatable {
     public var version: Int64
 
     /// The balance in `currency` (0 when there is none).
-    public func balance(_ currency: String) -> Int { balances.first { $0.currency == currency }?.amountMinor ?? 0 }
+    public func balance(_ currency: CurrencyCode) -> Int { balances.first { $0.currency == currency }?.amountMinor ?? 0 }
 }
 
 /// What a top-up answers (never the card number).
 public struct TopUp: Codable, Sendable, Equatable {
     public var id: UUID
     public var amountMinor: Int
-    public var currency: String
+    public var currency: CurrencyCode
     public var balanceMinor: Int
     public var at: Date
     /// True when the server runs the simulated card processor: no money moved.
@@ -212,7 +215,7 @@ public struct Donation: Codable, Sendable, Equatable {
     public var id: UUID
     public var organization: OrganizationRef
     public var amountMinor: Int
-    public var currency: String
+    public var currency: CurrencyCode
     /// `public` or `anonymous`.
     public var visibility: String
     public var message: String?
@@ -226,12 +229,12 @@ public struct NewDonation: Codable, Sendable, Equatable {
     /// The organisation's id or slug.
     public var organization: String
     public var amountMinor: Int
-    public var currency: String
+    public var currency: CurrencyCode
     public var message: String?
     /// `public` (default) or `anonymous`.
     public var visibility: String?
 
-    public init(organization: String, amountMinor: Int, currency: String, message: String? = nil, visibility: String? = nil) {
+    public init(organization: String, amountMinor: Int, currency: CurrencyCode, message: String? = nil, visibility: String? = nil) {
         self.organization = organization
         self.amountMinor = amountMinor
         self.currency = currency
@@ -253,7 +256,7 @@ public struct Receipt: Codable, Sendable, Equatable {
     public var donorAccountId: UUID
     public var organization: OrganizationRef
     public var amountMinor: Int
-    public var currency: String
+    public var currency: CurrencyCode
     public var donatedAt: Date
     public var statement: String
     /// True when the server runs the simulated card processor: no money was received.
@@ -263,14 +266,14 @@ public struct Receipt: Codable, Sendable, Equatable {
 /// One year's donations, in all and by category.
 public struct YearlyTotals: Codable, Sendable, Equatable {
     public struct Total: Codable, Sendable, Equatable {
-        public var currency: String
+        public var currency: CurrencyCode
         public var amountMinor: Int
         public var donations: Int
     }
 
     public struct CategoryTotal: Codable, Sendable, Equatable {
         public var category: String
-        public var currency: String
+        public var currency: CurrencyCode
         public var amountMinor: Int
     }
 
@@ -284,7 +287,7 @@ public struct RecurringDonation: Codable, Sendable, Equatable {
     public var id: UUID
     public var organizationId: UUID
     public var amountMinor: Int
-    public var currency: String
+    public var currency: CurrencyCode
     public var visibility: String
     public var startMonth: String
     public var status: String
@@ -320,7 +323,7 @@ public struct Impact: Codable, Sendable, Equatable {
     }
 
     public var organization: OrganizationRef
-    public var currency: String
+    public var currency: CurrencyCode
     public var donatedMinor: Int
     public var donations: Int
     public var outcomeUnit: String?
@@ -383,8 +386,8 @@ public struct DonationsEndpoints: Sendable {
     }
 
     /// Adds money from a card (402 when declined).
-    public func topUp(amountMinor: Int, currency: String, cardNumber: String) async throws -> TopUp {
-        struct Body: Codable, Sendable { var amountMinor: Int; var currency: String; var cardNumber: String }
+    public func topUp(amountMinor: Int, currency: CurrencyCode, cardNumber: String) async throws -> TopUp {
+        struct Body: Codable, Sendable { var amountMinor: Int; var currency: CurrencyCode; var cardNumber: String }
         return try await client.call(try Endpoint(.post, "/v1/wallet/top-ups", json: Body(amountMinor: amountMinor, currency: currency,
                                                                                           cardNumber: cardNumber), idempotent: true))
     }
@@ -427,8 +430,9 @@ public struct DonationsEndpoints: Sendable {
     }
 
     /// Sets up a monthly donation; the first is made this month.
-    public func startRecurring(organization: String, amountMinor: Int, currency: String, visibility: String? = nil) async throws -> RecurringDonation {
-        struct Body: Codable, Sendable { var organization: String; var amountMinor: Int; var currency: String; var visibility: String? }
+    public func startRecurring(organization: String, amountMinor: Int, currency: CurrencyCode,
+                               visibility: String? = nil) async throws -> RecurringDonation {
+        struct Body: Codable, Sendable { var organization: String; var amountMinor: Int; var currency: CurrencyCode; var visibility: String? }
         return try await client.call(try Endpoint(.post, "/v1/donations/recurring", json: Body(organization: organization, amountMinor: amountMinor,
                                                                                                currency: currency, visibility: visibility),
                                                   idempotent: true))

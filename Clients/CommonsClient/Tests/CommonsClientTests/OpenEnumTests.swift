@@ -1,0 +1,79 @@
+@testable import CommonsClient
+import Foundation
+import Testing
+
+@Suite("open enums")
+struct OpenEnumTests {
+    /// A listing as a newer server might send it: a category, condition, status and
+    /// currency this SDK has never heard of.
+    static let fromTheFuture = """
+        {"id":"6f1c8e2a-3b4d-4e5f-8a9b-0c1d2e3f4a5b","ownerId":"\(Answers.accountId.uuidString)","title":"Seedlings",\
+        "description":"Tomatoes","category":"Garden","condition":"refurbished","price":{"amountMinor":1500,"currency":"SEK"},\
+        "free":false,"pickupTimes":{"windows":[]},"imageIds":[],"images":[],"status":"reserved",\
+        "approximateLocation":{"lat":52.5,"lon":13.4},"postedAt":"2026-11-22T10:00:00Z","version":2}
+        """
+
+    @Test("values a newer server added decode, are not known, and go back out as they came")
+    func unknownValuesRoundTrip() throws {
+        let listing = try CommonsJSON.decoder.decode(Listing.self, from: Data(Self.fromTheFuture.utf8))
+        #expect(listing.category == "Garden")
+        #expect(listing.condition.rawValue == "refurbished")
+        #expect(listing.status == ListingStatus(rawValue: "reserved"))
+        #expect(listing.price?.currency == "SEK")
+        #expect(!listing.category.isKnown && !listing.condition.isKnown && !listing.status.isKnown)
+        #expect(listing.price?.currency.isKnown == false)
+        #expect(listing.price?.currency.isWellFormed == true)
+
+        let again = try CommonsJSON.decoder.decode(Listing.self, from: try CommonsJSON.encoder.encode(listing))
+        #expect(again == listing)
+        let sent = try #require(try JSONSerialization.jsonObject(with: CommonsJSON.encoder.encode(listing)) as? [String: Any])
+        #expect(sent["category"] as? String == "Garden")
+        #expect(sent["condition"] as? String == "refurbished")
+        #expect(sent["status"] as? String == "reserved")
+        #expect((sent["price"] as? [String: Any])?["currency"] as? String == "SEK")
+    }
+
+    @Test("on the wire a value is a bare JSON string, exactly as a String field was")
+    func wireFormat() throws {
+        let listing = NewListing(title: "Chair", category: .furniture, condition: .likeNew, price: Money(amountMinor: 900, currency: .eur),
+                                 pickupLocation: Coordinate(lat: 52.5, lon: 13.4))
+        let text = String(decoding: try CommonsJSON.encoder.encode(listing), as: UTF8.self)
+        #expect(text.contains(#""category":"Furniture""#))
+        #expect(text.contains(#""condition":"likeNew""#))
+        #expect(text.contains(#""currency":"EUR""#))
+        #expect(String(decoding: try JSONEncoder().encode(ListingStatus.sold), as: UTF8.self) == #""sold""#)
+        #expect(try JSONDecoder().decode([ListingStatus].self, from: Data(#"["given","lost"]"#.utf8)) == [.given, "lost"])
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(ListingStatus.self, from: Data("3".utf8)) }
+    }
+
+    @Test("the known values are the services' own, and a literal is the value it names")
+    func knownValues() {
+        #expect(ListingCategory.known.map(\.rawValue) == ["Clothes", "Electronics", "Food", "Furniture", "Sports", "Toys", "Books",
+                                                          "Household", "Other"])
+        #expect(ItemCondition.known.map(\.rawValue) == ["new", "likeNew", "good", "fair", "forParts"])
+        #expect(ListingStatus.known.map(\.rawValue) == ["available", "promised", "given", "sold", "withdrawn", "expired", "hidden"])
+        #expect(CurrencyCode.known.allSatisfy { $0.isWellFormed })
+        #expect(ListingStatus.known.allSatisfy { $0.isKnown })
+        let literal: ListingStatus = "promised"
+        #expect(literal == .promised)
+        #expect("\(ListingCategory.toys)" == "Toys", "interpolation shows the raw value")
+        #expect(CurrencyCode("eur").isWellFormed == false)
+        #expect(CurrencyCode("EURO").isWellFormed == false)
+    }
+
+    @Test("filters are sent by raw value; several statuses go comma-separated")
+    func queries() async throws {
+        let page = #"{"items":[],"nextCursor":null}"#
+        let transport = ScriptedTransport([.respond(.json(200, page)), .respond(.json(200, page))])
+        let commons = client(transport)
+        _ = try await commons.listings.feed(ListingFeedQuery(category: .books, currency: .eur, statuses: [.available, .promised]))
+        let feed = try #require(URLComponents(url: transport.sent[0].url, resolvingAgainstBaseURL: false)?.queryItems)
+        #expect(feed.first { $0.name == "category" }?.value == "Books")
+        #expect(feed.first { $0.name == "currency" }?.value == "EUR")
+        #expect(feed.first { $0.name == "status" }?.value == "available,promised")
+        _ = try await commons.geo.nearbyListings(lat: 52.5, lon: 13.4, ListingSearchFilters(category: "Garden", status: .promised))
+        let search = try #require(URLComponents(url: transport.sent[1].url, resolvingAgainstBaseURL: false)?.queryItems)
+        #expect(search.first { $0.name == "category" }?.value == "Garden")
+        #expect(search.first { $0.name == "status" }?.value == "promised")
+    }
+}
