@@ -1,3 +1,4 @@
+import Backoff
 import Foundation
 
 /// The Commons API for apps: one client for all five services behind the gateway.
@@ -28,6 +29,8 @@ public actor CommonsClient {
     let transport: any HTTPTransport
     let tokenStore: any TokenStore
     let retry: RetryPolicy
+    /// The waits between reconnections of a live stream.
+    let reconnection: Backoff
     let userAgent: String
     let makeIdempotencyKey: @Sendable () -> String
 
@@ -44,15 +47,19 @@ public actor CommonsClient {
     ///   - retry: when calls are sent again (default: 4 sends, 200 ms doubling, at most 2 s).
     ///   - userAgent: names the device; `accounts` names sessions after it.
     ///   - idempotencyKeys: makes a new key per logical call (default: a random UUID).
+    ///   - reconnection: the waits before a live stream reconnects (default: 1 s doubling, at
+    ///     most 30 s, never shorter than the server's `retry`; from 1 s again once connected).
     public init(
         baseURL: URL, tokenStore: any TokenStore = InMemoryTokenStore(), transport: any HTTPTransport = URLSessionTransport(),
         retry: RetryPolicy = .default, userAgent: String = "CommonsClient", positions: PositionTracker = PositionTracker(),
-        idempotencyKeys: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
+        idempotencyKeys: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() },
+        reconnection: Backoff = Backoff(initial: .seconds(1), maximum: .seconds(30))
     ) {
         self.baseURL = baseURL
         self.tokenStore = tokenStore
         self.transport = transport
         self.retry = retry
+        self.reconnection = reconnection
         self.userAgent = userAgent
         self.positions = positions
         makeIdempotencyKey = idempotencyKeys
@@ -118,7 +125,7 @@ public actor CommonsClient {
 
     /// Refreshes the session after `used` was refused; true when there is a newer access
     /// token to try. Concurrent callers share one refresh, since a refresh token works once.
-    private func refresh(after used: String) async throws -> Bool {
+    func refresh(after used: String) async throws -> Bool {
         if let current = tokens, current.accessToken != used { return true }
         if let refreshing { return try await refreshing.value != nil }
         guard let refreshToken = tokens?.refreshToken else { return false }
@@ -190,7 +197,7 @@ public actor CommonsClient {
         }
     }
 
-    private func makeRequest(_ endpoint: Endpoint, accessToken: String?, idempotencyKey: String?) throws -> HTTPRequestData {
+    func makeRequest(_ endpoint: Endpoint, accessToken: String?, idempotencyKey: String?) throws -> HTTPRequestData {
         // Built from text, which fails on a bad path instead of trapping; a path may carry its own query.
         let base = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
         guard var components = URLComponents(string: base + endpoint.path) else {

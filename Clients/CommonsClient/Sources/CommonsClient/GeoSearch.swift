@@ -228,4 +228,21 @@ public struct GeoEndpoints: Sendable {
     public func alertMatches(limit: Int? = nil) async throws -> AlertMatches {
         try await client.call(Endpoint(.get, "/v1/alerts/matches", query: query([("limit", limit)])))
     }
+
+    /// Matches of my alerts as they happen (`GET /v1/alerts/stream`, server-sent events),
+    /// oldest first: from after `matchId` (an ``AlertMatch/id``), else from my read marker.
+    /// Following the stream does not move the marker.
+    ///
+    /// It runs until the consuming task is cancelled: a dropped connection, or a stream the
+    /// server ended when the session's access token expired, is reconnected after a back-off
+    /// (refreshing the session when it is refused with 401) and resumes after the last match
+    /// received, so each match comes once. It throws when the session cannot be refreshed
+    /// (``CommonsProblem`` 401), when no one is signed in, and on other refusals.
+    ///
+    /// ```swift
+    /// for try await match in commons.geo.liveAlertMatches() { show(match.listing) }
+    /// ```
+    public func liveAlertMatches(after matchId: String? = nil) -> AsyncThrowingStream<AlertMatch, any Error> {
+        client.live(LiveStream(endpoint: Endpoint(.get, "/v1/alerts/stream"), eventType: "match"), after: matchId)
+    }
 }

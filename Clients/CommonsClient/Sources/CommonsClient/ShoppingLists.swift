@@ -377,36 +377,36 @@ public struct ShoppingListsEndpoints: Sendable {
         return try await client.call(try Endpoint(.post, "/v1/lists/\(segment(list))/commands", json: Body(commands: commands)))
     }
 
-    /// The list's changes after `lastEventId` up to version `until` (the live stream,
-    /// `text/event-stream`, read until it ends there).
-    public func changes(_ list: UUID, after lastEventId: Int64? = nil, until: Int64) async throws -> [ListChange] {
-        var endpoint = Endpoint(.get, "/v1/lists/\(segment(list))/events", query: query([("until", until)]))
-        endpoint.headers["Accept"] = "text/event-stream"
-        if let lastEventId { endpoint.headers["Last-Event-ID"] = String(lastEventId) }
-        let response = try await client.send(endpoint)
-        return try ServerSentEvents.data(of: String(decoding: response.body, as: UTF8.self)).map { data in
-            try client.decode(ListChange.self, from: HTTPResponseData(status: 200, body: Data(data.utf8)), path: endpoint.path)
+    /// Changes of a list as they happen (`GET /v1/lists/{id}/events`, server-sent events),
+    /// oldest first: from after version `after` (else from the list's start), up to version
+    /// `until` when given, where the sequence ends.
+    ///
+    /// It runs until then, or until the consuming task is cancelled: a dropped connection, or
+    /// a stream the server ended when the session's access token expired, is reconnected after
+    /// a back-off (refreshing the session when it is refused with 401) and resumes after the
+    /// last version received, so each change comes once. It ends by throwing ``CommonsProblem``
+    /// when the list is gone or I am no longer a member of it (404 once it has sent the last
+    /// change I may see), when the session cannot be refreshed (401), and on other refusals.
+    ///
+    /// ```swift
+    /// for try await change in commons.lists.liveChanges(list.id, after: list.version) { apply(change) }
+    /// ```
+    public func liveChanges(_ list: UUID, after version: Int64? = nil, until: Int64? = nil) -> AsyncThrowingStream<ListChange, any Error> {
+        let stream = LiveStream(endpoint: Endpoint(.get, "/v1/lists/\(segment(list))/events", query: query([("until", until)])),
+                                eventType: "change") { lastEventId in
+            guard let until else { return false }
+            return (lastEventId.flatMap { Int64($0) } ?? 0) >= until
         }
+        return client.live(stream, after: version.map(String.init))
     }
-}
 
-/// Reads a `text/event-stream` body.
-enum ServerSentEvents {
-    /// The `data` of each event, multi-line data joined with newlines; comments skipped.
-    static func data(of text: String) -> [String] {
-        var events: [String] = []
-        var lines: [String] = []
-        for raw in text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false) {
-            if raw.isEmpty {
-                if !lines.isEmpty { events.append(lines.joined(separator: "\n")) }
-                lines = []
-            } else if raw.hasPrefix("data:") {
-                var value = raw.dropFirst(5)
-                if value.hasPrefix(" ") { value = value.dropFirst() }
-                lines.append(String(value))
-            }
-        }
-        if !lines.isEmpty { events.append(lines.joined(separator: "\n")) }
-        return events
+    /// The list's changes after version `lastEventId` up to version `until`, once they have
+    /// all come (``liveChanges(_:after:until:)`` read to its end).
+    public func changes(_ list: UUID, after lastEventId: Int64? = nil, until: Int64) async throws -> [ListChange] {
+        var changes: [ListChange] = []
+        for try await change in liveChanges(list, after: lastEventId, until: until) { changes.append(change) }
+        // A cancelled task ends the sequence early without an error: that is no answer.
+        try Task.checkCancellation()
+        return changes
     }
 }

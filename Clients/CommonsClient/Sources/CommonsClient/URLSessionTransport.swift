@@ -9,23 +9,25 @@ import FoundationNetworking
 /// `URLSessionDataTask` and `send` throws `CancellationError` at once, without waiting for
 /// the timeout or for the session to report the cancellation.
 public struct URLSessionTransport: HTTPTransport {
-    private let session: URLSession
+    let session: URLSession
     private let timeout: TimeInterval
+    /// Seconds a live stream may stay silent before it counts as dropped.
+    let streamIdleTimeout: TimeInterval
 
     /// - Parameters:
-    ///   - session: the session to use (default: an ephemeral one, no cookies or cache).
+    ///   - session: the session to use (default: an ephemeral one, no cookies or cache); a
+    ///     live stream uses a session of its own with this one's configuration.
     ///   - timeout: seconds one request may take (default 30).
-    public init(session: URLSession? = nil, timeout: TimeInterval = 30) {
+    ///   - streamIdleTimeout: seconds a live stream may go without a byte before it is taken
+    ///     for dropped and reconnected (default 60; the services send a keep-alive every 15).
+    public init(session: URLSession? = nil, timeout: TimeInterval = 30, streamIdleTimeout: TimeInterval = 60) {
         self.session = session ?? URLSession(configuration: .ephemeral)
         self.timeout = timeout
+        self.streamIdleTimeout = streamIdleTimeout
     }
 
     public func send(_ request: HTTPRequestData) async throws -> HTTPResponseData {
-        var urlRequest = URLRequest(url: request.url, timeoutInterval: timeout)
-        urlRequest.httpMethod = request.method
-        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-        urlRequest.httpBody = request.body
-        let immutable = urlRequest
+        let immutable = Self.urlRequest(request, timeout: timeout)
         let exchange = Exchange()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -39,16 +41,33 @@ public struct URLSessionTransport: HTTPTransport {
         }
     }
 
-    private static func result(data: Data?, response: URLResponse?, error: (any Error)?) -> Result<HTTPResponseData, any Error> {
-        if let error {
-            return .failure((error as? URLError)?.code == .cancelled ? CancellationError() : error)
-        }
-        guard let http = response as? HTTPURLResponse else { return .failure(URLError(.badServerResponse)) }
+    static func urlRequest(_ request: HTTPRequestData, timeout: TimeInterval) -> URLRequest {
+        var urlRequest = URLRequest(url: request.url, timeoutInterval: timeout)
+        urlRequest.httpMethod = request.method
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        urlRequest.httpBody = request.body
+        return urlRequest
+    }
+
+    /// The session's error as the transport throws it: a cancelled task is a `CancellationError`.
+    static func thrown(_ error: any Error) -> any Error {
+        (error as? URLError)?.code == .cancelled ? CancellationError() : error
+    }
+
+    /// Status and headers (names lowercased), or nil when the response is not HTTP.
+    static func head(of response: URLResponse?) -> HTTPResponseHead? {
+        guard let http = response as? HTTPURLResponse else { return nil }
         var headers: [String: String] = [:]
         for (name, value) in http.allHeaderFields {
             if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
         }
-        return .success(HTTPResponseData(status: http.statusCode, headers: headers, body: data ?? Data()))
+        return HTTPResponseHead(status: http.statusCode, headers: headers)
+    }
+
+    private static func result(data: Data?, response: URLResponse?, error: (any Error)?) -> Result<HTTPResponseData, any Error> {
+        if let error { return .failure(thrown(error)) }
+        guard let head = head(of: response) else { return .failure(URLError(.badServerResponse)) }
+        return .success(HTTPResponseData(status: head.status, headers: head.headers, body: data ?? Data()))
     }
 }
 

@@ -115,10 +115,4 @@ struct RetryAndTokenTests {
         #expect(transport.sent[1].url.query?.contains("q=c%2B%2B%20book") == true)
         await #expect(throws: CommonsTransportError.self) { _ = try await commons.get("/v1/users/a b<>") }
     }
-
-    @Test("server-sent events: data lines joined per event, comments skipped")
-    func serverSentEvents() {
-        let text = ": hello\nid: 2\nevent: change\ndata: {\"a\":1}\n\nid: 3\ndata: {\"b\":\ndata: 2}\n\n"
-        #expect(ServerSentEvents.data(of: text) == ["{\"a\":1}", "{\"b\":\n2}"])
-    }
 }

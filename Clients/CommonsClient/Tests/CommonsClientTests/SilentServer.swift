@@ -21,6 +21,11 @@ final class SilentServer: Sendable {
     }
 
     init() throws {
+        (descriptor, port) = try Self.listening()
+    }
+
+    /// A socket listening on 127.0.0.1, on a port the system chose.
+    static func listening() throws -> (descriptor: Int32, port: UInt16) {
         #if canImport(Glibc)
         let stream = Int32(SOCK_STREAM.rawValue)
         #else
@@ -39,7 +44,7 @@ final class SilentServer: Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
         }
-        // The connections wait in the backlog, connected but never read or answered.
+        // The connections wait in the backlog until accepted; a SilentServer never does.
         guard bound == 0, listen(descriptor, 16) == 0 else {
             close(descriptor)
             throw Failure(description: "bind or listen: errno \(errno)")
@@ -51,8 +56,7 @@ final class SilentServer: Sendable {
             close(descriptor)
             throw Failure(description: "getsockname: errno \(errno)")
         }
-        self.descriptor = descriptor
-        port = UInt16(bigEndian: address.sin_port)
+        return (descriptor, UInt16(bigEndian: address.sin_port))
     }
 
     deinit {
