@@ -118,6 +118,12 @@ if problems:
     sys.exit("; ".join(problems))
 print(f"check-deploy: the flood guard holds (400 requests from one address: {passed} passed, {statuses.get(429, 0)} got 429 problem documents)")
 PY
+# The merged API document is valid OpenAPI 3.1 (openapi-spec-validator, from PyPI); every
+# service's own document comes from the same generator.
+python3 -m openapi_spec_validator deploy/docs/openapi.json >/dev/null \
+  || fail "deploy/docs/openapi.json is not a valid OpenAPI document (python3 -m openapi_spec_validator deploy/docs/openapi.json)"
+echo "check-deploy: deploy/docs/openapi.json is valid OpenAPI 3.1 (openapi-spec-validator)"
+
 # The API's documentation through the same gateway, in headless Chromium, once the burst's
 # allowance has refilled: the committed merged document at /openapi.json, and the page at
 # /docs/ rendering every operation (scripts/check-docs-page.py).

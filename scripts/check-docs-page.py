@@ -70,7 +70,7 @@ def main() -> None:
         nearby = driver.find_element(By.CSS_SELECTOR, "details.operation[data-search^='get /v1/nearby/listings ']")
         nearby.find_element(By.TAG_NAME, "summary").click()
         shown = nearby.text
-        for word in ("lat", "lon", "Parameters", "Responses"):
+        for word in ("lat", "lon", "Parameters", "Responses", "Commons-Min-Position", "distanceMeters"):
             if word not in shown:
                 sys.exit(f"GET /v1/nearby/listings opened does not show {word!r}: {shown[:300]}")
 
@@ -82,7 +82,7 @@ def main() -> None:
         search.clear()
         driver.execute_script("document.getElementById('filter').dispatchEvent(new Event('input'))")
         if screenshot:
-            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", nearby)
+            driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", nearby)
             driver.save_screenshot(screenshot)
     finally:
         driver.quit()

@@ -7,6 +7,7 @@ import Hummingbird
 import HummingbirdTesting
 import ServiceKit
 import ServiceTestSupport
+import Testing
 
 /// The accounts service on a fresh log and data directory, bcrypt at its lowest cost.
 struct AccountsHarness {
@@ -46,7 +47,9 @@ struct AccountsHarness {
             for (name, value) in extra { headers[name] = value }
             let body = try json.map { ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: $0)) }
             let response = try await client.execute(uri: uri, method: method, headers: headers, body: body)
-            return Reply(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
+            let reply = Reply(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
+            APIContract.verify(reply, method: method, uri: uri, document: AccountsService.openAPI)
+            return reply
         }
 
         /// Registers and returns the tokens.

@@ -8,6 +8,7 @@ import Hummingbird
 import HummingbirdTesting
 import ServiceKit
 import ServiceTestSupport
+import Testing
 
 /// The donations service on a fresh log and data directory, with a key ring to mint tokens
 /// and a clock the test moves.
@@ -86,7 +87,9 @@ struct DonationsHarness {
             for (name, value) in extra { headers[name] = value }
             let body = try json.map { ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys])) }
             let response = try await client.execute(uri: uri, method: method, headers: headers, body: body)
-            return Reply(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
+            let reply = Reply(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
+            APIContract.verify(reply, method: method, uri: uri, document: DonationsService.openAPI)
+            return reply
         }
 
         /// A GET that waits until the service has applied `position`.

@@ -144,7 +144,7 @@ extension EndToEndTests {
         #expect(try await ada.donations.recurring().first?.status == "cancelled")
     }
 
-    @Test("build a shopping list and share it; the other member sees and changes it")
+    @Test("build a shopping list and share it; the other member changes it and the owner sees the edit live")
     func shoppingList() async throws {
         let topology = try Topology.running()
         try topology.require(.accounts, .shoppingLists)
@@ -167,7 +167,18 @@ extension EndToEndTests {
         #expect(Set(seen.items.compactMap(\.text)) == ["Oat milk", "Rye bread"])
         #expect(seen.items.first { $0.id == bread.id }?.note == "sliced")
 
+        // Ada watches the list live (from the version Bob saw, so nothing is missed however
+        // soon the stream connects) while Bob edits it.
+        let live = Task { () -> ListChange? in
+            for try await change in ada.lists.liveChanges(list.id, after: seen.version) where change.itemId == milk.id { return change }
+            return nil
+        }
+        let patience = Task { try await Task.sleep(for: .seconds(30)); live.cancel() }
         _ = try await bob.lists.editItem(list.id, item: milk.id, ListItemChange(quantityDelta: 1, checked: true))
+        let received = try await live.value
+        patience.cancel()
+        #expect(received?.by == bobTokens.accountId.uuidString.lowercased() || received?.by == bobTokens.accountId.uuidString,
+                "Ada's live stream shows Bob's edit: \(String(describing: received))")
         let results = try await bob.lists.apply(list.id, [ListCommand(commandId: "bob-1", type: "addItem", itemId: UUID(), text: "Apples", quantity: 6)])
         #expect(results.results["bob-1"]?.status == "applied")
         let again = try await bob.lists.apply(list.id, [ListCommand(commandId: "bob-1", type: "addItem", itemId: UUID(), text: "Apples", quantity: 6)])

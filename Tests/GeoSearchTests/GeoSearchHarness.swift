@@ -10,6 +10,7 @@ import Hummingbird
 import HummingbirdTesting
 import ServiceKit
 import ServiceTestSupport
+import Testing
 
 /// The geo-search service on a fresh log and data directory. Tests append the events that
 /// the listings and donations services will write, then query through HTTP.
@@ -66,7 +67,9 @@ struct GeoSearchHarness {
                 body = ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: json))
             }
             let response = try await client.execute(uri: uri, method: method, headers: headers, body: body)
-            return Reply(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
+            let reply = Reply(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
+            APIContract.verify(reply, method: method, uri: uri, document: GeoSearchService.openAPI)
+            return reply
         }
 
         /// Appends one event and returns its checkpoint, as `Commons-Min-Position` takes it.
@@ -96,7 +99,9 @@ struct GeoSearchHarness {
             var headers = HTTPFields()
             if let position { headers[.commonsMinPosition] = position }
             let response = try await client.execute(uri: uri, method: .get, headers: headers, body: nil)
-            return Reply(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
+            let reply = Reply(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
+            APIContract.verify(reply, method: .get, uri: uri, document: GeoSearchService.openAPI)
+            return reply
         }
 
         /// The items of a 200 answer.

@@ -8,6 +8,7 @@ import HummingbirdTesting
 import ListingsService
 import ServiceKit
 import ServiceTestSupport
+import Testing
 
 /// The listings service on a fresh log and data directory, with a clock the test moves and
 /// a key ring that mints tokens for made-up accounts.
@@ -87,7 +88,9 @@ struct ListingsHarness {
             for (name, value) in extra { headers[name] = value }
             let body = try json.map { ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: $0)) } ?? bytes.map { ByteBuffer(bytes: $0) }
             let response = try await client.execute(uri: uri, method: method, headers: headers, body: body)
-            return Reply(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
+            let reply = Reply(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
+            APIContract.verify(reply, method: method, uri: uri, document: ListingsService.openAPI)
+            return reply
         }
 
         /// GET after the read model has applied `position`.

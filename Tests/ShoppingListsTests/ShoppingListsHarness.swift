@@ -8,6 +8,7 @@ import HummingbirdTesting
 import ServiceKit
 import ServiceTestSupport
 import ShoppingListsDomain
+import Testing
 import ShoppingListsService
 import Synchronization
 
@@ -65,7 +66,10 @@ struct ShoppingListsHarness {
             let body = try json.map { ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: $0)) } ?? raw.map { ByteBuffer(string: $0) }
             let response = try await client.execute(uri: uri, method: method, headers: headers, body: body)
             if let position = response.headers[.commonsPosition].flatMap(Checkpoint.init) { latest.see(position) }
-            return Reply(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
+            let reply = Reply(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
+            APIContract.verify(TestReply(status: reply.status, headers: reply.headers, body: reply.body), method: method, uri: uri,
+                               document: ShoppingListsService.openAPI)
+            return reply
         }
 
         func token(for account: UUID) async throws -> String {

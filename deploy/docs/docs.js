@@ -5,6 +5,15 @@
 
 const METHODS = ["get", "post", "put", "patch", "delete"];
 
+// The document being shown, for resolving its "#/components/…" references.
+let shown = null;
+
+// `value` itself, or what its "$ref" points to within the document.
+function resolve(value) {
+  if (!value || typeof value.$ref !== "string" || !value.$ref.startsWith("#/")) return value;
+  return value.$ref.slice(2).split("/").reduce((node, key) => (node ? node[key] : undefined), shown) || value;
+}
+
 async function loadDocument() {
   for (const url of ["../openapi.json", "openapi.json"]) {
     try {
@@ -29,15 +38,27 @@ function element(tag, attributes = {}, ...children) {
   return node;
 }
 
+// A schema's type without null: "string" for both "string" and ["string", "null"].
+function baseType(schema) {
+  const type = schema && schema.type;
+  return Array.isArray(type) ? type.filter((t) => t !== "null")[0] : type;
+}
+
 // A schema in a few words: its type and the bounds the service enforces.
 function describe(schema) {
+  if (schema && Array.isArray(schema.type) && schema.type.includes("null")) {
+    return describe(Object.assign({}, schema, { type: baseType(schema), enum: schema.enum && schema.enum.filter((v) => v !== null) })) + " or null";
+  }
+  if (schema && schema.additionalProperties) return "object of " + describe(schema.additionalProperties) + " by key";
+  if (schema && !schema.type && !schema.$ref && !schema.enum) return "any JSON value";
   if (!schema) return "any";
   if (schema.$ref) return schema.$ref.split("/").pop();
   const bounds = [];
   if (schema.enum) return "one of " + schema.enum.join(", ");
   if (schema.format) bounds.push(schema.format);
-  if (schema.minLength !== undefined) bounds.push("at least " + schema.minLength + " characters");
-  if (schema.maxLength !== undefined) bounds.push("at most " + schema.maxLength + " characters");
+  const characters = (n) => n + (n === 1 ? " character" : " characters");
+  if (schema.minLength !== undefined) bounds.push("at least " + characters(schema.minLength));
+  if (schema.maxLength !== undefined) bounds.push("at most " + characters(schema.maxLength));
   if (schema.minimum !== undefined && schema.maximum !== undefined) bounds.push(schema.minimum + " to " + schema.maximum);
   if (schema.maxItems !== undefined) bounds.push("at most " + schema.maxItems + " items");
   let type = schema.type || "object";
@@ -46,13 +67,14 @@ function describe(schema) {
 }
 
 function fields(schema) {
-  if (!schema || schema.type !== "object" || !schema.properties) return element("p", {}, element("code", {}, describe(schema)));
+  if (!schema || baseType(schema) !== "object" || !schema.properties) return element("p", {}, element("code", {}, describe(schema)));
   const required = new Set(schema.required || []);
   const names = Object.keys(schema.properties).sort();
   return element("ul", { class: "fields" }, names.map((name) => {
     const property = schema.properties[name];
-    const nested = property.type === "object" && property.properties ? fields(property)
-      : property.type === "array" && property.items && property.items.properties ? fields(property.items) : null;
+    const nested = baseType(property) === "object" && property.properties ? fields(property)
+      : baseType(property) === "array" && property.items && property.items.properties ? fields(property.items)
+      : property.additionalProperties && property.additionalProperties.properties ? fields(property.additionalProperties) : null;
     return element("li", {}, element("code", {}, name), " ", describe(property),
       required.has(name) ? element("span", { class: "required" }, "required") : null, nested);
   }));
@@ -61,19 +83,26 @@ function fields(schema) {
 function parametersTable(parameters) {
   return element("table", {},
     element("thead", {}, element("tr", {}, ["name", "in", "type", ""].map((title) => element("th", {}, title)))),
-    element("tbody", {}, parameters.map((parameter) => element("tr", {},
+    element("tbody", {}, parameters.map(resolve).map((parameter) => element("tr", {},
       element("td", {}, element("code", {}, parameter.name)),
       element("td", {}, parameter.in),
       element("td", {}, describe(parameter.schema)),
       element("td", {}, parameter.required ? element("span", { class: "required" }, "required") : "")))));
 }
 
+// Each status with its description; a JSON answer also with its fields.
 function responsesTable(responses) {
   const statuses = Object.keys(responses).sort((a, b) => (a === "default") - (b === "default") || a.localeCompare(b));
   return element("table", {},
-    element("tbody", {}, statuses.map((status) => element("tr", {},
-      element("td", {}, element("code", {}, status)),
-      element("td", {}, responses[status].description || "")))));
+    element("tbody", {}, statuses.map((status) => {
+      const content = responses[status].content || {};
+      const json = content["application/json"];
+      return element("tr", {},
+        element("td", {}, element("code", {}, status)),
+        element("td", {}, responses[status].description || "",
+          json && json.schema ? fields(json.schema) : null,
+          content["application/problem+json"] ? element("span", { class: "problem" }, " (problem document)") : null));
+    })));
 }
 
 function operationCard(path, method, operation) {
@@ -92,6 +121,7 @@ function operationCard(path, method, operation) {
 }
 
 function render(api) {
+  shown = api;
   const intro = document.getElementById("intro");
   intro.textContent = (api.info && api.info.description) || "";
   const nav = document.getElementById("services");

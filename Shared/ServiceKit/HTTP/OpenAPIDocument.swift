@@ -22,9 +22,11 @@ public struct OpenAPIDocument: Sendable {
         public var query: [Parameter]
         public var requestBody: Schema?
         public var responses: [Int: String]
+        /// The JSON body of each status that has one; errors are problem documents and need none.
+        public var returns: [Int: Schema]
 
         public init(_ method: String, _ path: String, _ summary: String, authenticated: Bool = false, query: [Parameter] = [],
-                    body: Schema? = nil, responses: [Int: String] = [200: "OK"]) {
+                    body: Schema? = nil, responses: [Int: String] = [200: "OK"], returns: [Int: Schema] = [:]) {
             self.method = method
             self.path = path
             self.summary = summary
@@ -32,6 +34,31 @@ public struct OpenAPIDocument: Sendable {
             self.query = query
             requestBody = body
             self.responses = responses
+            self.returns = returns
+        }
+
+        /// Every status the operation can answer: its own, and those every route of the kit
+        /// can give (a malformed request, a missing or bad token, an unknown id, too large or
+        /// invalid a body, an `Idempotency-Key` in use or reused, the rate limit, an outage or a
+        /// deadline).
+        public var allResponses: [Int: String] {
+            var all = responses
+            if !query.isEmpty || requestBody != nil || path.contains("{") { all[400] = all[400] ?? "Malformed request or invalid parameters" }
+            // A bad or expired token is refused on public routes too.
+            all[401] = all[401] ?? (authenticated ? "No valid access token" : "The access token sent is not valid (send none)")
+            if path.contains("{") { all[404] = all[404] ?? "Nothing with that id" }
+            if requestBody != nil {
+                all[413] = all[413] ?? "Body too large"
+                all[415] = all[415] ?? "Not a JSON body"
+                all[422] = all[422] ?? "Fields that break the rules (errors by field)"
+            }
+            if method == "POST" {
+                all[409] = all[409] ?? "The Idempotency-Key is in use by a request still running (Retry-After)"
+                all[422] = all[422] ?? "The Idempotency-Key was used with another body"
+            }
+            all[429] = all[429] ?? "Too many requests (Retry-After)"
+            all[503] = all[503] ?? "Unavailable or past its deadline (Retry-After)"
+            return all
         }
     }
 
@@ -72,6 +99,12 @@ public struct OpenAPIDocument: Sendable {
         /// An array of `items`, at most `maxItems` of them.
         case array(Schema, maxItems: Int? = nil)
         case object([String: Schema], required: [String] = [])
+        /// An object whose keys are data (ids, say), every value a `Schema` (`additionalProperties`).
+        case map(Schema)
+        /// The value, or `null`.
+        case nullable(Schema)
+        /// Any JSON value.
+        case anyValue
 
         /// An integer within `range`.
         public static func integer(_ range: ClosedRange<Int>) -> Schema {
@@ -114,6 +147,15 @@ public struct OpenAPIDocument: Sendable {
                 return json
             case let .object(properties, required):
                 return ["type": "object", "properties": properties.mapValues(\.json), "required": required]
+            case .map(let values):
+                return ["type": "object", "additionalProperties": values.json]
+            case .nullable(let wrapped):
+                var json = wrapped.json
+                if let type = json["type"] as? String { json["type"] = [type, "null"] }
+                if let values = json["enum"] as? [Any] { json["enum"] = values + [NSNull()] }
+                return json
+            case .anyValue:
+                return [:]
             }
         }
     }
@@ -141,19 +183,79 @@ public struct OpenAPIDocument: Sendable {
             let parameters = operation.path.split(separator: "/").filter { $0.hasPrefix("{") }.map { name -> [String: Any] in
                 ["name": String(name.dropFirst().dropLast()), "in": "path", "required": true, "schema": ["type": "string"]]
             } + operation.query.map { ["name": $0.name, "in": "query", "required": $0.required, "schema": $0.schema.json] }
+                + Self.requestHeaders(of: operation)
             if !parameters.isEmpty { entry["parameters"] = parameters }
             if operation.authenticated { entry["security"] = [["bearer": [String]()]] }
             if let body = operation.requestBody {
                 entry["requestBody"] = ["required": true, "content": ["application/json": ["schema": body.json]]]
             }
             var responses: [String: Any] = [:]
-            for (status, description) in operation.responses { responses[String(status)] = ["description": description] }
+            for (status, description) in operation.allResponses {
+                var response: [String: Any] = ["description": description, "headers": Self.responseHeaders(of: operation, status: status)]
+                if let body = operation.returns[status] {
+                    response["content"] = ["application/json": ["schema": body.json]]
+                } else if status >= 400 {
+                    response["content"] = ["application/problem+json": ["schema": ["$ref": "#/components/schemas/Problem"]]]
+                }
+                responses[String(status)] = response
+            }
             responses["default"] = ["description": "A problem document (RFC 9457)",
                                     "content": ["application/problem+json": ["schema": ["$ref": "#/components/schemas/Problem"]]]]
             entry["responses"] = responses
             paths[operation.path, default: [:]][operation.method.lowercased()] = entry
         }
         return paths
+    }
+
+    /// The headers the kit reads on every route (as references to ``headerParameters``):
+    /// the request and correlation ids, and `Commons-Min-Position` on reads or
+    /// `Idempotency-Key` on POST.
+    static func requestHeaders(of operation: Operation) -> [[String: Any]] {
+        var names = ["XRequestId", "XCorrelationId"]
+        switch operation.method {
+        case "GET": names.append("CommonsMinPosition")
+        case "POST": names.append("IdempotencyKey")
+        default: break
+        }
+        return names.map { ["$ref": "#/components/parameters/\($0)"] }
+    }
+
+    /// The headers the kit writes on answers (as references to ``answerHeaders``): ids and
+    /// rate limits always, `Retry-After` on 429 and 503, and `Commons-Position` on a write
+    /// that succeeded.
+    static func responseHeaders(of operation: Operation, status: Int) -> [String: Any] {
+        var names = ["X-Request-Id", "RateLimit", "RateLimit-Policy"]
+        if status == 429 || status == 503 { names.append("Retry-After") }
+        if operation.method != "GET", (200..<300).contains(status) { names.append("Commons-Position") }
+        return Dictionary(uniqueKeysWithValues: names.map { ($0, ["$ref": "#/components/headers/\($0)"] as [String: Any]) })
+    }
+
+    /// `components.parameters`: the request headers of ``requestHeaders(of:)``.
+    static var headerParameters: [String: Any] {
+        let id: [String: Any] = ["type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z0-9._:-]+$"]
+        func header(_ name: String, _ schema: [String: Any], _ description: String) -> [String: Any] {
+            ["name": name, "in": "header", "required": false, "schema": schema, "description": description]
+        }
+        return [
+            "XRequestId": header("X-Request-Id", id, "Your id for this request, logged and returned; one is made if absent."),
+            "XCorrelationId": header("X-Correlation-Id", id, "Ties the requests of one user action together across services (default: the request id)."),
+            "CommonsMinPosition": header("Commons-Min-Position", ["type": "string", "maxLength": 64, "pattern": "^[0-9]+:[0-9]+$"],
+                                         "A write's Commons-Position: the answer waits (up to 2 s, then 503) until this service has read it."),
+            "IdempotencyKey": header("Idempotency-Key", ["type": "string", "minLength": 1, "maxLength": 255],
+                                     "The same key on a retry returns the first answer instead of acting twice (kept 24 hours)."),
+        ]
+    }
+
+    /// `components.headers`: the answer headers of ``responseHeaders(of:status:)``.
+    static var answerHeaders: [String: Any] {
+        func header(_ type: String, _ description: String) -> [String: Any] { ["schema": ["type": type], "description": description] }
+        return [
+            "X-Request-Id": header("string", "The request's id."),
+            "RateLimit": header("string", "What is left of this client's budget (IETF draft)."),
+            "RateLimit-Policy": header("string", "The budget (IETF draft)."),
+            "Retry-After": header("integer", "Seconds to wait before trying again."),
+            "Commons-Position": header("string", "Where the write is in the log: send it as Commons-Min-Position to read it back from any service."),
+        ]
     }
 
     /// A whole document around `paths`, with the components every operation refers to.
@@ -166,6 +268,8 @@ public struct OpenAPIDocument: Sendable {
             "paths": paths,
             "components": [
                 "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer", "bearerFormat": "JWT"]],
+                "parameters": headerParameters,
+                "headers": answerHeaders,
                 "schemas": ["Problem": [
                     "type": "object",
                     "properties": ["type": ["type": "string"], "title": ["type": "string"], "status": ["type": "integer"],
@@ -174,7 +278,7 @@ public struct OpenAPIDocument: Sendable {
             ],
         ]
         if let tags { document["tags"] = tags }
-        return try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted])
+        return try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
     }
 }
 

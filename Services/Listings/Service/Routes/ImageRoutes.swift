@@ -38,7 +38,9 @@ extension ListingsAPI {
             let id = try context.parameters.uuid("id")
             let sizeName = request.uri.queryParameters["size"].map(String.init) ?? PhotoSize.original.rawValue
             guard let size = PhotoSize(rawValue: sizeName) else {
-                throw Problem.validation(["size": ["must be one of \(PhotoSize.allCases.map(\.rawValue).joined(separator: ", "))"]])
+                // A bad query is a malformed request (400), as in every other query of the service.
+                throw Problem.malformed("The query has invalid fields.",
+                                        errors: ["size": ["must be one of \(PhotoSize.allCases.map(\.rawValue).joined(separator: ", "))"]])
             }
             guard let address = try await address(of: id, size: size), let blob = try await blobs.get(address) else {
                 throw Problem.notFound("There is no such image.")

@@ -1,0 +1,85 @@
+import Contracts
+import ListingsDomain
+import PhotoCodec
+import ServiceKit
+
+/// The bodies the listings routes answer with, as the OpenAPI document describes them. An
+/// optional field the server leaves out when it has no value is simply not required.
+extension ListingsAPI {
+    static let uuid = Schema.string(format: "uuid")
+    static let dateTime = Schema.string(format: "date-time")
+    static let listingStatus = Schema.oneOf(ListingStatus.allCases.map(\.rawValue))
+    static let coordinate = Schema.object(["lat": .latitude, "lon": .longitude], required: ["lat", "lon"])
+
+    /// ``ImageLinks``: where each size of a photo is served.
+    static let imageLinks = Schema.object(["id": uuid, "small": .string(), "medium": .string(), "original": .string()],
+                                          required: ["id", "small", "medium", "original"])
+
+    /// ``ListingView``: the exact place (`pickupLocation`, `streetAddress`, `directionsURL`) only
+    /// for the owner and the promised requester, `promisedTo` only for the owner, `price` only
+    /// when not free.
+    static let listingView = Schema.object([
+        "id": uuid, "ownerId": uuid, "title": .string(), "description": .string(),
+        "category": .oneOf(ListingCategory.allCases.map(\.rawValue)), "condition": .oneOf(ItemCondition.allCases.map(\.rawValue)),
+        "price": .object(["amountMinor": .integer, "currency": .currencyCode], required: ["amountMinor", "currency"]),
+        "free": .boolean,
+        "pickupTimes": .object(["note": .string(), "windows": .array(.object(["startsAt": dateTime, "endsAt": dateTime],
+                                                                             required: ["startsAt", "endsAt"]))],
+                               required: ["windows"]),
+        "imageIds": .array(uuid), "images": .array(imageLinks), "status": listingStatus, "approximateLocation": coordinate,
+        "postedAt": dateTime, "expiresAt": dateTime, "version": .integer,
+        "pickupLocation": coordinate, "streetAddress": .string(), "directionsURL": .string(), "promisedTo": uuid,
+    ], required: ["id", "ownerId", "title", "description", "category", "condition", "free", "pickupTimes", "imageIds", "images",
+                  "status", "approximateLocation", "postedAt", "version"])
+
+    /// ``ChangePage``.
+    static let changePage = Schema.object([
+        "items": .array(.object([
+            "listingId": uuid, "kind": .oneOf(["created", "edited", "statusChanged", "withdrawn", "removed"]),
+            "status": listingStatus, "changedAt": dateTime,
+        ], required: ["listingId", "kind", "changedAt"])),
+        "next": .string(),
+    ], required: ["items", "next"])
+
+    /// ``HistoryEntry``s; `status` for status changes, `requesterId` for promises.
+    static let history = Schema.object(["items": .array(.object([
+        "version": .integer, "type": .string(), "recordedAt": dateTime, "actorId": .string(), "status": listingStatus, "requesterId": uuid,
+    ], required: ["version", "type", "recordedAt"]))], required: ["items"])
+
+    /// ``RequestView``: `message` is absent once the requester's account is deleted.
+    static let requestView = Schema.object([
+        "id": uuid, "listingId": uuid, "requesterId": uuid, "message": .string(), "requestedAt": dateTime, "conversationId": uuid,
+    ], required: ["id", "listingId", "requesterId", "requestedAt", "conversationId"])
+
+    /// ``ReportedListing``s: a report's `reason` is null once its reporter's account is deleted.
+    static let reportedListings = Schema.object(["items": .array(.object([
+        "listingId": uuid, "title": .string(), "status": listingStatus,
+        "reports": .array(.object(["reporterId": uuid, "reason": .nullable(.string()), "reportedAt": dateTime],
+                                  required: ["reporterId", "reason", "reportedAt"])),
+    ], required: ["listingId", "title", "status", "reports"]))], required: ["items"])
+
+    /// ``CommentView``.
+    static let commentView = Schema.object(["id": uuid, "listingId": uuid, "authorId": uuid, "text": .string(), "postedAt": dateTime],
+                                           required: ["id", "listingId", "authorId", "text", "postedAt"])
+
+    /// ``ConversationView``s, and the caller's unread messages in all of them.
+    static let conversations = Schema.object([
+        "items": .array(.object([
+            "id": uuid, "listingId": uuid, "ownerId": uuid, "requesterId": uuid, "lastMessageAt": dateTime, "unreadCount": .integer,
+        ], required: ["id", "listingId", "ownerId", "requesterId", "lastMessageAt", "unreadCount"])),
+        "unreadCount": .integer,
+    ], required: ["items", "unreadCount"])
+
+    /// ``MessageView``: `text` is absent once its sender's key is gone.
+    static let messageView = Schema.object(["id": uuid, "senderId": uuid, "text": .string(), "sentAt": dateTime],
+                                           required: ["id", "senderId", "sentAt"])
+
+    /// ``ImageView``: `width` and `height` when the picture told them.
+    static let imageView = Schema.object([
+        "id": uuid, "contentType": .oneOf(ServedFormat.allCases.map(\.contentType)), "byteCount": .integer, "sha256": .string(),
+        "width": .integer, "height": .integer, "links": imageLinks,
+    ], required: ["id", "contentType", "byteCount", "sha256", "links"])
+
+    /// A page of `items` (``FeedPage``, comments, messages); `nextCursor` only when there is a next page.
+    static func page(of item: Schema) -> Schema { .object(["items": .array(item), "nextCursor": .string()], required: ["items"]) }
+}

@@ -1,0 +1,13 @@
+import DonationsService
+import ServiceTestSupport
+import Testing
+
+/// The OpenAPI document describes every body the service answers with; the harness holds
+/// each reply of the other tests against those schemas.
+@Suite("donations: documented response bodies")
+struct DonationsContractTests {
+    @Test("every answer with a body declares its schema")
+    func everyBodyHasASchema() {
+        #expect(APIContract.answersWithoutSchema(in: DonationsService.openAPI) == [])
+    }
+}

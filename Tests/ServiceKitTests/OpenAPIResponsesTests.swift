@@ -1,0 +1,42 @@
+import Foundation
+import ServiceKit
+import Testing
+
+/// How an ``OpenAPIDocument`` writes answers: every status a route can give, JSON bodies as
+/// schemas, problem documents for errors, and the kit's headers.
+@Suite("OpenAPI document: answers")
+struct OpenAPIResponsesTests {
+    typealias Schema = OpenAPIDocument.Schema
+
+    private let thing = Schema.object(["id": .string(format: "uuid"), "note": .nullable(.string(maxLength: 10))], required: ["id"])
+
+    private func responses(_ operation: OpenAPIDocument.Operation) throws -> [String: [String: Any]] {
+        let json = try #require(try JSONSerialization.jsonObject(with: OpenAPIDocument(title: "T", operations: [operation]).json()) as? [String: Any])
+        let item = try #require((json["paths"] as? [String: Any])?[operation.path] as? [String: Any])
+        return try #require((item[operation.method.lowercased()] as? [String: Any])?["responses"] as? [String: [String: Any]])
+    }
+
+    @Test("a POST with a body on an id, signed in, documents the kit's statuses besides its own")
+    func impliedStatuses() throws {
+        let post = OpenAPIDocument.Operation("POST", "/v1/things/{id}/notes", "Note.", authenticated: true,
+                                             body: .object(["text": .string(maxLength: 5)]), responses: [201: "Noted", 409: "Closed"],
+                                             returns: [201: thing])
+        #expect(Set(try responses(post).keys) == ["201", "400", "401", "404", "409", "413", "415", "422", "429", "503", "default"])
+        #expect(post.allResponses[409] == "Closed", "a route's own description wins over the kit's")
+        let get = OpenAPIDocument.Operation("GET", "/v1/things", "List.")
+        #expect(Set(try responses(get).keys) == ["200", "401", "429", "503", "default"])
+    }
+
+    @Test("a success has its JSON schema and Commons-Position on writes; an error is a problem document; 429 says Retry-After")
+    func bodiesAndHeaders() throws {
+        let answers = try responses(.init("POST", "/v1/things", "Make.", body: .object([:]), responses: [201: "Made"], returns: [201: thing]))
+        let made = try #require(answers["201"])
+        let schema = ((made["content"] as? [String: Any])?["application/json"] as? [String: Any])?["schema"] as? [String: Any]
+        #expect((schema?["properties"] as? [String: Any])?["note"] as? NSDictionary == ["type": ["string", "null"], "maxLength": 10])
+        #expect(schema?["required"] as? [String] == ["id"])
+        #expect(Set((made["headers"] as? [String: Any] ?? [:]).keys) == ["X-Request-Id", "RateLimit", "RateLimit-Policy", "Commons-Position"])
+        let limited = try #require(answers["429"])
+        #expect((limited["content"] as? [String: Any])?["application/problem+json"] != nil)
+        #expect((limited["headers"] as? [String: Any])?["Retry-After"] != nil)
+    }
+}
