@@ -68,7 +68,8 @@ public struct OpenAPIBounds {
 
     private static func collect(_ schema: [String: Any], at path: String, into found: inout Set<String>) {
         let has = { (key: String) in schema[key] != nil }
-        switch schema["type"] as? String {
+        // A nullable field has the type list [type, "null"].
+        switch (schema["type"] as? String) ?? (schema["type"] as? [String])?.first(where: { $0 != "null" }) {
         case "string":
             if !has("maxLength"), !has("enum"), !["uuid", "date-time"].contains(schema["format"] as? String ?? "") { found.insert(path) }
         case "integer", "number":

@@ -55,7 +55,7 @@ extension GeoSearchAPI {
                   + "and with keywords q. At most 20 per account.",
               authenticated: true,
               body: .object(["lat": .latitude, "lon": .longitude, "radius": .number(0...AlertCriteria.maximumRadiusMeters / 1000),
-                             "unit": unit.schema, "category": label, "q": .searchText, "name": label],
+                             "unit": unit.schema, "category": label, "q": .nullable(.searchText), "name": label],
                             required: ["lat", "lon"]),
               responses: [201: "The alert", 409: "Too many alerts, or Idempotency-Key still in use by a first request",
                           422: "Invalid or missing fields"],

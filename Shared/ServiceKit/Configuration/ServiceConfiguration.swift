@@ -15,6 +15,7 @@ import Logging
 /// | `COMMONS_LOG_PROBES` | `hide` | `show` or `hide` health checks and metrics scrapes in the `text` format (`json` has them all) |
 /// | `COMMONS_RATE_LIMIT_PER_MINUTE` | `600` | requests per client address and per account |
 /// | `COMMONS_TRUSTED_PROXIES` | `127.0.0.1,::1` | peers whose `X-Forwarded-For` names the client (the gateway) |
+/// | `COMMONS_MIN_POSITION_PATIENCE_MS` | `2000` | how long a read with `Commons-Min-Position` waits before 503 |
 /// | `COMMONS_REQUEST_DEADLINE_SECONDS` | `30` | a request without its answer by then is cancelled with 503 (event streams excepted) |
 public struct ServiceConfiguration: Sendable {
     public var service: String
@@ -37,8 +38,9 @@ public struct ServiceConfiguration: Sendable {
     /// How long the service waits at start for a PostgreSQL that is not up yet, before it
     /// exits 1 for its supervisor to start it again (`COMMONS_STARTUP_PATIENCE_SECONDS`, 300).
     public var startupPatience: Duration
-    /// How long a read with `Commons-Min-Position` waits for the projections.
-    public var readYourWritesPatience: Duration = .seconds(2)
+    /// How long a read with `Commons-Min-Position` waits for the projections
+    /// (`COMMONS_MIN_POSITION_PATIENCE_MS`, 2000) before it answers 503.
+    public var readYourWritesPatience: Duration
     /// The whole environment, for service-specific settings.
     public var environment: EnvironmentVariables
 
@@ -71,6 +73,7 @@ public struct ServiceConfiguration: Sendable {
         rateLimitPerMinute = try environment.integer("COMMONS_RATE_LIMIT_PER_MINUTE", default: 600, in: 1...1_000_000)
         credentialRateLimitPerMinute = try environment.integer("COMMONS_CREDENTIAL_RATE_LIMIT_PER_MINUTE", default: 10, in: 1...1_000_000)
         requestDeadline = .seconds(try environment.integer("COMMONS_REQUEST_DEADLINE_SECONDS", default: 30, in: 1...3_600))
+        readYourWritesPatience = .milliseconds(try environment.integer("COMMONS_MIN_POSITION_PATIENCE_MS", default: 2_000, in: 10...60_000))
         startupPatience = .seconds(try environment.integer("COMMONS_STARTUP_PATIENCE_SECONDS", default: 300, in: 1...86_400))
         trustedProxies = Set(environment.string("COMMONS_TRUSTED_PROXIES", default: "127.0.0.1,::1")
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })

@@ -24,6 +24,14 @@ public struct OpenAPIDocument: Sendable {
         public var responses: [Int: String]
         /// The JSON body of each status that has one; errors are problem documents and need none.
         public var returns: [Int: Schema]
+        /// Whether the route refuses a POST without `Idempotency-Key` (moving money, say).
+        public var requiresIdempotencyKey = false
+        /// The media types of a body that is not JSON (an upload), each taken as bytes.
+        public var uploadTypes: [String] = []
+        /// The part that holds the file when the upload may also come as `multipart/form-data`.
+        public var multipartFile: String?
+        /// Whether the route reads `If-Match`: nil not, false optional, true required (428 without).
+        public var ifMatchRequired: Bool?
 
         public init(_ method: String, _ path: String, _ summary: String, authenticated: Bool = false, query: [Parameter] = [],
                     body: Schema? = nil, responses: [Int: String] = [200: "OK"], returns: [Int: Schema] = [:]) {
@@ -37,6 +45,30 @@ public struct OpenAPIDocument: Sendable {
             self.returns = returns
         }
 
+        /// This operation, refusing a POST without `Idempotency-Key`.
+        public func requiringIdempotencyKey() -> Operation {
+            var operation = self
+            operation.requiresIdempotencyKey = true
+            return operation
+        }
+
+        /// This operation, taking a body of one of `types` as bytes instead of JSON, or a
+        /// `multipart/form-data` body whose part `multipartFile` holds them.
+        public func uploading(_ types: [String], multipartFile: String? = nil) -> Operation {
+            var operation = self
+            operation.uploadTypes = types
+            operation.multipartFile = multipartFile
+            return operation
+        }
+
+        /// This operation, reading `If-Match` (an ETag it sent): refusing a stale one with 412,
+        /// and, when `required`, a request without one with 428.
+        public func readingIfMatch(required: Bool) -> Operation {
+            var operation = self
+            operation.ifMatchRequired = required
+            return operation
+        }
+
         /// Every status the operation can answer: its own, and those every route of the kit
         /// can give (a malformed request, a missing or bad token, an unknown id, too large or
         /// invalid a body, an `Idempotency-Key` in use or reused, the rate limit, an outage or a
@@ -47,7 +79,11 @@ public struct OpenAPIDocument: Sendable {
             // A bad or expired token is refused on public routes too.
             all[401] = all[401] ?? (authenticated ? "No valid access token" : "The access token sent is not valid (send none)")
             if path.contains("{") { all[404] = all[404] ?? "Nothing with that id" }
-            if requestBody != nil {
+            if let ifMatchRequired {
+                all[412] = all[412] ?? "If-Match is not the current ETag (the answer carries the current one)"
+                if ifMatchRequired { all[428] = all[428] ?? "If-Match is missing" }
+            }
+            if requestBody != nil || !uploadTypes.isEmpty {
                 all[413] = all[413] ?? "Body too large"
                 all[415] = all[415] ?? "Not a JSON body"
                 all[422] = all[422] ?? "Fields that break the rules (errors by field)"
@@ -96,8 +132,10 @@ public struct OpenAPIDocument: Sendable {
         /// A number from `minimum` to `maximum`, both included; written ``number(_:)``.
         case boundedNumber(minimum: Double, maximum: Double)
         case boolean
-        /// An array of `items`, at most `maxItems` of them.
-        case array(Schema, maxItems: Int? = nil)
+        /// An array of `items`, at most `maxItems` of them (and at least `minItems`).
+        case array(Schema, maxItems: Int? = nil, minItems: Int? = nil)
+        /// A string that matches the regular expression `pattern`, its length within `length`.
+        case matching(String, length: ClosedRange<Int>)
         case object([String: Schema], required: [String] = [])
         /// An object whose keys are data (ids, say), every value a `Schema` (`additionalProperties`).
         case map(Schema)
@@ -121,7 +159,7 @@ public struct OpenAPIDocument: Sendable {
         /// A longitude in degrees.
         public static let longitude = number(-180...180)
         /// An ISO 4217 currency code: three capital letters.
-        public static let currencyCode = string(minLength: 3, maxLength: 3)
+        public static let currencyCode = matching("^[A-Z]{3}$", length: 3...3)
         /// A keyword search (`q`), as ``FullTextQuery`` bounds it.
         public static let searchText = string(maxLength: FullTextQuery.maxLength)
         /// A page's `cursor`, as ``OpaqueCursor`` bounds it.
@@ -141,10 +179,13 @@ public struct OpenAPIDocument: Sendable {
             case let .boundedInteger(minimum, maximum): return ["type": "integer", "minimum": minimum, "maximum": maximum]
             case let .boundedNumber(minimum, maximum): return ["type": "number", "minimum": minimum, "maximum": maximum]
             case .boolean: return ["type": "boolean"]
-            case let .array(items, maxItems):
+            case let .array(items, maxItems, minItems):
                 var json: [String: Any] = ["type": "array", "items": items.json]
                 json["maxItems"] = maxItems
+                json["minItems"] = minItems
                 return json
+            case let .matching(pattern, length):
+                return ["type": "string", "pattern": pattern, "minLength": length.lowerBound, "maxLength": length.upperBound]
             case let .object(properties, required):
                 return ["type": "object", "properties": properties.mapValues(\.json), "required": required]
             case .map(let values):
@@ -188,6 +229,14 @@ public struct OpenAPIDocument: Sendable {
             if operation.authenticated { entry["security"] = [["bearer": [String]()]] }
             if let body = operation.requestBody {
                 entry["requestBody"] = ["required": true, "content": ["application/json": ["schema": body.json]]]
+            } else if !operation.uploadTypes.isEmpty {
+                let bytes: [String: Any] = ["schema": ["type": "string", "format": "binary"]]
+                var content = Dictionary(uniqueKeysWithValues: operation.uploadTypes.map { ($0, bytes) })
+                if let part = operation.multipartFile {
+                    content["multipart/form-data"] = ["schema": ["type": "object", "properties": [part: ["type": "string", "format": "binary"]],
+                                                                 "required": [part]]]
+                }
+                entry["requestBody"] = ["required": true, "content": content]
             }
             var responses: [String: Any] = [:]
             for (status, description) in operation.allResponses {
@@ -214,9 +263,10 @@ public struct OpenAPIDocument: Sendable {
         var names = ["XRequestId", "XCorrelationId"]
         switch operation.method {
         case "GET": names.append("CommonsMinPosition")
-        case "POST": names.append("IdempotencyKey")
+        case "POST": names.append(operation.requiresIdempotencyKey ? "IdempotencyKeyRequired" : "IdempotencyKey")
         default: break
         }
+        if let required = operation.ifMatchRequired { names.append(required ? "IfMatchRequired" : "IfMatch") }
         return names.map { ["$ref": "#/components/parameters/\($0)"] }
     }
 
@@ -232,17 +282,27 @@ public struct OpenAPIDocument: Sendable {
 
     /// `components.parameters`: the request headers of ``requestHeaders(of:)``.
     static var headerParameters: [String: Any] {
-        let id: [String: Any] = ["type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z0-9._:-]+$"]
-        func header(_ name: String, _ schema: [String: Any], _ description: String) -> [String: Any] {
-            ["name": name, "in": "header", "required": false, "schema": schema, "description": description]
+        // Any id is taken: one that is not 1-128 letters, digits and -_.: is replaced, not refused.
+        let id: [String: Any] = ["type": "string"]
+        let key: [String: Any] = ["type": "string", "minLength": 1, "maxLength": 255]
+        let keyUse = "The same key on a retry returns the first answer instead of acting twice (kept 24 hours)."
+        func header(_ name: String, _ schema: [String: Any], _ description: String, required: Bool = false) -> [String: Any] {
+            ["name": name, "in": "header", "required": required, "schema": schema, "description": description]
         }
         return [
-            "XRequestId": header("X-Request-Id", id, "Your id for this request, logged and returned; one is made if absent."),
-            "XCorrelationId": header("X-Correlation-Id", id, "Ties the requests of one user action together across services (default: the request id)."),
-            "CommonsMinPosition": header("Commons-Min-Position", ["type": "string", "maxLength": 64, "pattern": "^[0-9]+:[0-9]+$"],
+            "XRequestId": header("X-Request-Id", id, "Your id for this request (1-128 letters, digits and -_.:), logged and returned; "
+                                 + "one is made if absent or not of that form."),
+            "XCorrelationId": header("X-Correlation-Id", id, "Ties the requests of one user action together across services "
+                                     + "(default: the request id; the same form)."),
+            "CommonsMinPosition": header("Commons-Min-Position", ["type": "string", "pattern": "^([0-9]{1,18}:)?[0-9]{1,18}$"],
                                          "A write's Commons-Position: the answer waits (up to 2 s, then 503) until this service has read it."),
-            "IdempotencyKey": header("Idempotency-Key", ["type": "string", "minLength": 1, "maxLength": 255],
-                                     "The same key on a retry returns the first answer instead of acting twice (kept 24 hours)."),
+            "IdempotencyKey": header("Idempotency-Key", key, keyUse),
+            "IfMatch": header("If-Match", ["type": "string", "pattern": "^\"[0-9]{1,18}\"$"],
+                              "The ETag you read: the change is refused with 412 if the thing changed since."),
+            "IfMatchRequired": header("If-Match", ["type": "string", "pattern": "^\"[0-9]{1,18}\"$"],
+                                      "The ETag you read: the change is refused with 412 if the thing changed since, and with 428 without it.",
+                                      required: true),
+            "IdempotencyKeyRequired": header("Idempotency-Key", key, keyUse + " This route refuses a request without one.", required: true),
         ]
     }
 

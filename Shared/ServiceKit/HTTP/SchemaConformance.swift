@@ -32,11 +32,16 @@ extension OpenAPIDocument.Schema {
             return (minimum...maximum).contains(number.doubleValue) ? [] : ["\(path): \(number) is outside \(minimum)...\(maximum)"]
         case .boolean:
             return Self.isBoolean(value) ? [] : ["\(path): \(Self.kind(of: value)), not a boolean"]
-        case let .array(items, maxItems):
+        case let .array(items, maxItems, minItems):
             guard let array = value as? [Any] else { return ["\(path): \(Self.kind(of: value)), not an array"] }
             var found = array.enumerated().flatMap { items.departures(of: $0.element, at: "\(path)[\($0.offset)]") }
             if let maxItems, array.count > maxItems { found.append("\(path): \(array.count) items, more than \(maxItems)") }
+            if let minItems, array.count < minItems { found.append("\(path): \(array.count) items, fewer than \(minItems)") }
             return found
+        case let .matching(pattern, length):
+            guard let text = value as? String else { return ["\(path): \(Self.kind(of: value)), not a string"] }
+            let matches = text.range(of: pattern, options: .regularExpression) != nil && length.contains(text.count)
+            return matches ? [] : ["\(path): \"\(text.prefix(40))\" does not match \(pattern)"]
         case let .object(properties, required):
             guard let object = value as? [String: Any] else { return ["\(path): \(Self.kind(of: value)), not an object"] }
             var found = required.filter { object[$0] == nil }.map { "\(path).\($0): missing" }

@@ -8,20 +8,25 @@ extension ListingsAPI {
 
     static let money = Schema.object(["amountMinor": .integer(1...ListingDraft.maximumPriceMinor), "currency": .currencyCode],
                                      required: ["amountMinor", "currency"])
-    static let listingBody = Schema.object([
+    /// The fields of a listing, as posted or edited.
+    static let listingFields: [String: Schema] = [
         "title": .string(minLength: 1, maxLength: ListingDraft.maximumTitleLength),
         "description": .string(maxLength: ListingDraft.maximumDescriptionLength),
         "category": .oneOf(ListingCategory.allCases.map(\.rawValue)), "condition": .oneOf(ItemCondition.allCases.map(\.rawValue)),
         "price": money,
         "pickupTimes": .object([
             "note": .string(maxLength: ListingDraft.maximumPickupNoteLength),
-            "windows": .array(.object(["startsAt": .string(format: "date-time"), "endsAt": .string(format: "date-time")]),
+            "windows": .array(.object(["startsAt": .string(format: "date-time"), "endsAt": .string(format: "date-time")], required: ["startsAt", "endsAt"]),
                               maxItems: ListingDraft.maximumPickupWindows),
         ]),
         "pickupLocation": .object(["lat": .latitude, "lon": .longitude], required: ["lat", "lon"]),
         "streetAddress": .string(maxLength: ListingDraft.maximumAddressLength),
         "imageIds": .array(.string(format: "uuid"), maxItems: ListingDraft.maximumImages),
-    ])
+    ]
+    /// A new listing: what it is and where to pick it up are required.
+    static let newListingBody = Schema.object(listingFields, required: ["title", "category", "condition", "pickupLocation"])
+    /// An edit: any of the fields.
+    static let listingBody = Schema.object(listingFields)
     /// The query of `GET /v1/listings` (``FeedQuery`` and ``feedQuery(_:)``). `status` is a
     /// comma-separated list of at most ``FeedQuery/maximumStatuses`` statuses.
     static let feedParameters: [Parameter] = [
@@ -43,7 +48,7 @@ extension ListingsAPI {
     /// Every route of the listings service (a test keeps this equal to the router's).
     static let document = OpenAPIDocument(title: "Commons listings", operations: [
         .init("POST", "/v1/listings", "Post a listing (free when price is absent).", authenticated: true,
-              body: listingBody, responses: [201: "Posted", 409: keyInUse, 422: "Invalid fields, all of them listed"], returns: [201: listingView]),
+              body: newListingBody, responses: [201: "Posted", 409: keyInUse, 422: "Invalid fields, all of them listed"], returns: [201: listingView]),
         .init("GET", "/v1/listings", "The feed: category, free, minPrice, maxPrice, currency, "
                   + "status (a comma-separated list of at most \(FeedQuery.maximumStatuses) statuses), author=me, "
                   + "q (at most 200 characters; its first 20 words of letters and digits), sort, limit, cursor.",
@@ -56,7 +61,7 @@ extension ListingsAPI {
               responses: [200: "OK", 404: "No such listing"], returns: [200: listingView]),
         .init("PATCH", "/v1/listings/{id}", "Edit a listing (owner; If-Match required).", authenticated: true, body: listingBody,
               responses: [200: "Edited", 403: "Not the owner", 409: "Not editable in this status", 412: "Stale If-Match", 428: "If-Match missing"],
-              returns: [200: listingView]),
+              returns: [200: listingView]).readingIfMatch(required: true),
         .init("DELETE", "/v1/listings/{id}", "Withdraw a listing (owner).", authenticated: true,
               responses: [200: "Withdrawn", 403: "Not the owner", 409: "Already given, sold or withdrawn"], returns: [200: listingView]),
         .init("POST", "/v1/listings/{id}/status", "Move a promised listing to available, given (free) or sold (priced).", authenticated: true,
@@ -107,7 +112,8 @@ extension ListingsAPI {
         .init("POST", "/v1/images", "Upload a JPEG, PNG, WebP or HEIC (raw body or multipart), at most 10 MB.", authenticated: true,
               responses: [201: "Stored", 400: "A multipart body without a file part", 409: keyInUse, 413: "Larger than 10 MB",
                           415: "Not a supported image", 422: "Does not decode, too many pixels, or Idempotency-Key reused"],
-              returns: [201: imageView]),
+              returns: [201: imageView])
+            .uploading(["image/jpeg", "image/png", "image/webp", "image/heic", "image/heif"], multipartFile: "file"),
         .init("GET", "/v1/images/{id}", "An image, cacheable for a year.",
               query: [Parameter("size", .oneOf(PhotoSize.allCases.map(\.rawValue)))],
               responses: [200: "The image", 304: "Not modified", 400: "Unknown size", 404: "No such image"]),
