@@ -279,6 +279,7 @@ let package = Package(
             name: "CommonsCLITests",
             dependencies: [
                 "EventLog", "EventLogTestSupport", "EventLogPostgres", "EventLogSQLite", "ReadModel", "Contracts", "StackKit", "Spawn", "PhotoCodec",
+                .product(name: "CommonsClient", package: "CommonsClient"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -9,4 +9,9 @@ struct AccountsContractTests {
     func everyBodyDescribed() {
         #expect(APIContract.answersWithoutSchema(in: AccountsService.openAPI) == [])
     }
+
+    @Test("the example of every request body conforms to its schema")
+    func examplesConform() {
+        #expect(APIContract.examplesNotConforming(in: AccountsService.openAPI) == [])
+    }
 }

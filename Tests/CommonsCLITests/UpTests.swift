@@ -1,5 +1,6 @@
 import StackKit
 import AsyncHTTPClient
+import CommonsClient
 import EventLogTestSupport
 import Foundation
 import PhotoCodec
@@ -144,6 +145,50 @@ struct UpTests {
                 }
                 #expect(count > 0, "\(read.service) \(read.path): no demo data")
             }
+        }
+    }
+
+    @Test("through the SDK alone, as an app: sign up, post with a photo, find it nearby, request it, donate, share a list and see a live edit")
+    func appJourney() async throws {
+        let stack = try UpProcess.start(seed: true, log: nil)
+        try await stack.run { stack in
+            let marker = stack.dataDirectory.appendingPathComponent("seeded")
+            #expect(try await stack.waitForOutput { _ in FileManager.default.fileExists(atPath: marker.path) }, "\(stack.output)")
+            let password = String(try #require(stack.output.firstMatch(of: /password "([^"]+)"/)?.1))
+            // Two phones that pass positions on (a push, a shared link), so each reads the other's writes.
+            let positions = PositionTracker()
+            let gateway = try #require(URL(string: stack.gateway))
+            let sam = CommonsClient(baseURL: gateway, positions: positions)
+            let ada = CommonsClient(baseURL: gateway, positions: positions)
+            _ = try await sam.accounts.register(email: "sam@example.com", password: "a long passphrase for sam", displayName: "Sam")
+            let adaTokens = try await ada.accounts.signIn(email: "ada@commons.local", password: password)
+
+            let jpeg = try #require(SamplePhoto.make(width: 800, height: 600, format: .jpeg, noise: 10))
+            let photo = try await sam.listings.uploadImage(Data(jpeg), contentType: "image/jpeg")
+            let place = Coordinate(lat: 52.3702, lon: 4.8952)
+            let posted = try await sam.listings.post(NewListing(
+                title: "Moving boxes", description: "Twenty sturdy boxes", category: "Furniture", condition: "good",
+                pickupTimes: PickupTimes(note: "Saturday morning"), pickupLocation: place, imageIds: [photo.id]))
+            let nearby = try await ada.geo.nearbyListings(lat: place.lat, lon: place.lon, radius: 2)
+            #expect(nearby.items.contains { $0.id == posted.id }, "Ada finds Sam's boxes nearby")
+            let request = try await ada.listings.request(posted.id, message: "Could I have them on Saturday?")
+            #expect(try await sam.listings.requests(posted.id).contains { $0.id == request.id })
+
+            _ = try await ada.donations.topUp(amountMinor: 5_000, currency: "USD", cardNumber: "4242 4242 4242 4242")
+            let made = try await ada.donations.donate(NewDonation(organization: "against-malaria-foundation", amountMinor: 1_500, currency: "USD"))
+            #expect(try await ada.donations.donations().items.map(\.id).contains(made.donation.id))
+
+            let list = try await sam.lists.create(name: "Moving day")
+            _ = try await sam.lists.share(list.id, with: adaTokens.accountId)
+            let live = Task { () -> ListChange? in
+                for try await change in ada.lists.liveChanges(list.id) where change.text == "Tape" { return change }
+                return nil
+            }
+            let patience = Task { try await Task.sleep(for: .seconds(30)); live.cancel() }
+            _ = try await sam.lists.addItem(list.id, text: "Tape", quantity: 3)
+            let seen = try await live.value
+            patience.cancel()
+            #expect(seen?.quantity == 3, "Ada's live stream shows Sam's new item: \(String(describing: seen))")
         }
     }
 

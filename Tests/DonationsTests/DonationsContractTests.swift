@@ -10,4 +10,9 @@ struct DonationsContractTests {
     func everyBodyHasASchema() {
         #expect(APIContract.answersWithoutSchema(in: DonationsService.openAPI) == [])
     }
+
+    @Test("the example of every request body conforms to its schema")
+    func examplesConform() {
+        #expect(APIContract.examplesNotConforming(in: DonationsService.openAPI) == [])
+    }
 }

@@ -230,7 +230,8 @@ struct FuzzWorld: Sendable {
 
     /// A value that fits `schema`: what a well-behaved client might send.
     static func example(_ schema: [String: Any]?) -> Any {
-        switch schema?["type"] as? String {
+        // A nullable field has the type list [type, "null"].
+        switch (schema?["type"] as? String) ?? (schema?["type"] as? [String])?.first(where: { $0 != "null" }) {
         case "object":
             let properties = schema?["properties"] as? [String: [String: Any]] ?? [:]
             return properties.mapValues { example($0) }

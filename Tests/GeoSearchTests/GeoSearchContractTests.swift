@@ -10,4 +10,9 @@ struct GeoSearchContractTests {
         // The match stream is text/event-stream; each event's data is a match as GET /v1/alerts/matches lists it.
         #expect(APIContract.answersWithoutSchema(in: GeoSearchService.openAPI, except: ["GET /v1/alerts/stream"]) == [])
     }
+
+    @Test("the example of every request body conforms to its schema")
+    func examplesConform() {
+        #expect(APIContract.examplesNotConforming(in: GeoSearchService.openAPI) == [])
+    }
 }

@@ -10,4 +10,9 @@ struct ListingsContractTests {
         // An image is served as its own bytes (image/jpeg, png or webp), not JSON.
         #expect(APIContract.answersWithoutSchema(in: ListingsService.openAPI, except: ["GET /v1/images/{id}"]) == [])
     }
+
+    @Test("the example of every request body conforms to its schema")
+    func examplesConform() {
+        #expect(APIContract.examplesNotConforming(in: ListingsService.openAPI) == [])
+    }
 }

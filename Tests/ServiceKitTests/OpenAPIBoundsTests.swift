@@ -13,7 +13,9 @@ struct OpenAPIBoundsTests {
         let document = OpenAPIDocument(title: "Bounds", operations: [
             .init("POST", "/v1/things/{id}", "Make a thing.", query: [.limit(1...50), .cursor, .init("q", .searchText, required: true)],
                   body: .object(["name": .string(minLength: 1, maxLength: 80), "count": .integer(0...9), "lat": .latitude,
-                                 "kind": .oneOf(["a", "b"]), "tags": .array(.string(maxLength: 20), maxItems: 5), "free": .integer])),
+                                 "kind": .oneOf(["a", "b"]), "tags": .array(.string(maxLength: 20), maxItems: 5), "free": .integer,
+                                 "note": .string(maxLength: 9)],
+                              required: ["name", "count", "lat", "kind", "tags", "free"])),
         ])
         let json = try #require(try JSONSerialization.jsonObject(with: document.json()) as? [String: Any])
         let operation = try #require(((json["paths"] as? [String: Any])?["/v1/things/{id}"] as? [String: Any])?["post"] as? [String: Any])
@@ -35,5 +37,7 @@ struct OpenAPIBoundsTests {
         #expect(body["tags"] as? NSDictionary == ["type": "array", "maxItems": 5, "items": ["type": "string", "maxLength": 20]])
         // Without bounds, as before: nothing is declared that the service does not enforce.
         #expect(body["free"] as? NSDictionary == ["type": "integer"])
+        // A field that is not required may be null, which the services read as absent.
+        #expect(body["note"] as? NSDictionary == ["type": ["string", "null"], "maxLength": 9])
     }
 }

@@ -53,4 +53,17 @@ struct SchemaConformanceTests {
         #expect(Schema.integer.departures(of: try json("2")) == [])
         #expect(Schema.anyValue.departures(of: try json("[1, {\"a\": null}]")) == [])
     }
+
+    @Test("a schema's example conforms to it: bounds kept, every field given, named fields read as real ones")
+    func examples() throws {
+        #expect(listing.departures(of: listing.example()) == [])
+        let short = Schema.string(minLength: 5, maxLength: 8)
+        #expect(short.example(named: "title") as? String == "Oak dini")
+        #expect(short.example(named: "zz") as? String == "An examp")
+        #expect(Schema.string(minLength: 20, maxLength: 40).example(named: "text") as? String == "Oat milkxxxxxxxxxxxx")
+        #expect(Schema.integer(10...20).example(named: "quantity") as? Int == 10)
+        #expect(Schema.currencyCode.example() as? String == "EUR")
+        let body = Schema.object(["lat": .latitude, "lon": .longitude, "commands": .array(.object(["commandId": .string(maxLength: 100)]), maxItems: 5, minItems: 1)])
+        #expect(body.departures(of: body.example()) == [])
+    }
 }

@@ -51,6 +51,16 @@ public enum APIContract {
         return found
     }
 
+    /// The request-body examples of `document` that depart from their own schema, as
+    /// `"METHOD /path: departure"`; empty when every example conforms.
+    public static func examplesNotConforming(in document: OpenAPIDocument) -> [String] {
+        document.operations.flatMap { operation in
+            operation.requestBody.map { body in
+                body.departures(of: body.example()).map { "\(operation.method) \(operation.path): \($0)" }
+            } ?? []
+        }
+    }
+
     /// Records a test issue for each departure of `reply` from `document`.
     public static func verify(_ reply: TestReply, method: HTTPRequest.Method, uri: String, document: OpenAPIDocument,
                               sourceLocation: SourceLocation = #_sourceLocation) {

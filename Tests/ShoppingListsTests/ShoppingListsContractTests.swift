@@ -10,4 +10,9 @@ struct ShoppingListsContractTests {
     func everyBodyHasASchema() {
         #expect(APIContract.answersWithoutSchema(in: ShoppingListsService.openAPI, except: ["GET /v1/lists/{id}/events"]) == [])
     }
+
+    @Test("the example of every request body conforms to its schema")
+    func examplesConform() {
+        #expect(APIContract.examplesNotConforming(in: ShoppingListsService.openAPI) == [])
+    }
 }

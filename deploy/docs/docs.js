@@ -115,7 +115,8 @@ function operationCard(path, method, operation) {
       operation.security ? element("span", { class: "lock", title: "Needs a bearer access token" }, "signed in") : null),
     element("div", { class: "body" },
       operation.parameters && operation.parameters.length ? [element("h3", {}, "Parameters"), parametersTable(operation.parameters)] : null,
-      body ? [element("h3", {}, "Request body (JSON)"), fields(body.schema)] : null,
+      body ? [element("h3", {}, "Request body (JSON)"), fields(body.schema),
+        body.example !== undefined ? element("pre", { class: "example" }, JSON.stringify(body.example, null, 2)) : null] : null,
       element("h3", {}, "Responses"), responsesTable(operation.responses || {})));
   return card;
 }

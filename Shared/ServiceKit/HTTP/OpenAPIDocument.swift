@@ -154,6 +154,27 @@ public struct OpenAPIDocument: Sendable {
             .boundedNumber(minimum: range.lowerBound, maximum: range.upperBound)
         }
 
+        /// This schema as a request body is read: a field that is not required may also be
+        /// `null`, which the services read as absent (and a `PATCH` as "clear").
+        var optionalsNullable: Schema {
+            switch self {
+            case let .object(properties, required):
+                return .object(properties.mapValues { $0.optionalsNullable }.reduce(into: [:]) { fields, field in
+                    if required.contains(field.key) {
+                        fields[field.key] = field.value
+                    } else if case .nullable = field.value {
+                        fields[field.key] = field.value
+                    } else {
+                        fields[field.key] = .nullable(field.value)
+                    }
+                }, required: required)
+            case let .array(items, maxItems, minItems): return .array(items.optionalsNullable, maxItems: maxItems, minItems: minItems)
+            case .map(let values): return .map(values.optionalsNullable)
+            case .nullable(let wrapped): return .nullable(wrapped.optionalsNullable)
+            default: return self
+            }
+        }
+
         /// A latitude in degrees.
         public static let latitude = number(-90...90)
         /// A longitude in degrees.
@@ -228,7 +249,9 @@ public struct OpenAPIDocument: Sendable {
             if !parameters.isEmpty { entry["parameters"] = parameters }
             if operation.authenticated { entry["security"] = [["bearer": [String]()]] }
             if let body = operation.requestBody {
-                entry["requestBody"] = ["required": true, "content": ["application/json": ["schema": body.json]]]
+                entry["requestBody"] = ["required": true, "content": ["application/json": [
+                    "schema": body.optionalsNullable.json, "example": body.example(),
+                ]]]
             } else if !operation.uploadTypes.isEmpty {
                 let bytes: [String: Any] = ["schema": ["type": "string", "format": "binary"]]
                 var content = Dictionary(uniqueKeysWithValues: operation.uploadTypes.map { ($0, bytes) })

@@ -120,9 +120,9 @@ struct QueryReader {
         return text(name)
     }
 
-    /// `limit`, 1…100, default 20.
+    /// `limit`, 1…100, default 20 when absent (`limit=` with nothing is not a number).
     mutating func limit() -> Int {
-        guard let text = text("limit") else { return 20 }
+        guard let text = request.query("limit")?.trimmingCharacters(in: .whitespaces) else { return 20 }
         guard let value = Int(text), (1...100).contains(value) else {
             problems.add("must be a whole number from 1 to 100", to: "limit")
             return 20
