@@ -1,5 +1,5 @@
 import Foundation
-import ServiceKit
+@testable import ServiceKit
 import Testing
 
 /// How an ``OpenAPIDocument`` writes answers: every status a route can give, JSON bodies as
@@ -38,5 +38,27 @@ struct OpenAPIResponsesTests {
         let limited = try #require(answers["429"])
         #expect((limited["content"] as? [String: Any])?["application/problem+json"] != nil)
         #expect((limited["headers"] as? [String: Any])?["Retry-After"] != nil)
+    }
+
+    @Test("a named schema is written once in components.schemas and referred to wherever it is used")
+    func sharedComponents() throws {
+        let view = thing.named("Thing")
+        let document = OpenAPIDocument(title: "T", operations: [
+            .init("GET", "/v1/things/{id}", "One.", returns: [200: view]),
+            .init("GET", "/v1/things", "All.", returns: [200: .object(["items": .array(view)], required: ["items"])]),
+        ])
+        let json = try #require(try JSONSerialization.jsonObject(with: document.json()) as? [String: Any])
+        let schemas = try #require((json["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        #expect(Set(schemas.keys) == ["Thing", "Problem"])
+        #expect((schemas["Thing"] as? [String: Any])?["required"] as? [String] == ["id"])
+        let text = String(decoding: try document.json(), as: UTF8.self)
+        #expect(text.components(separatedBy: "\"$ref\":\"#/components/schemas/Thing\"").count - 1 == 2)
+        // The check reads through the name.
+        #expect(view.departures(of: ["id": "6f1c2b0a-5d3e-4c11-9a7e-2b1f0c3d4e5f", "extra": 1]) == ["$.extra: not in the document"])
+        // Two services may not give one name two meanings.
+        let other = OpenAPIDocument(title: "U", operations: [.init("GET", "/v1/others", "All.", returns: [200: Schema.object([:]).named("Thing")])])
+        #expect(throws: OpenAPIDocument.Conflict(route: "schema Thing")) {
+            try OpenAPIDocument.merged(title: "M", description: "", services: [.init(service: "t", document: document), .init(service: "u", document: other)])
+        }
     }
 }

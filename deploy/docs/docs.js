@@ -46,6 +46,7 @@ function baseType(schema) {
 
 // A schema in a few words: its type and the bounds the service enforces.
 function describe(schema) {
+  if (schema && schema.anyOf) return schema.anyOf.filter((s) => s.type !== "null").map(describe).join(" or ") + " or null";
   if (schema && Array.isArray(schema.type) && schema.type.includes("null")) {
     return describe(Object.assign({}, schema, { type: baseType(schema), enum: schema.enum && schema.enum.filter((v) => v !== null) })) + " or null";
   }
@@ -66,15 +67,25 @@ function describe(schema) {
   return bounds.length ? type + " (" + bounds.join(", ") + ")" : type;
 }
 
-function fields(schema) {
-  if (!schema || baseType(schema) !== "object" || !schema.properties) return element("p", {}, element("code", {}, describe(schema)));
+// A shared schema ("$ref") or a nullable one ("anyOf" with null) as the object it describes.
+function unwrap(schema) {
+  const inner = schema && schema.anyOf ? schema.anyOf.find((s) => s.type !== "null") : schema;
+  return resolve(inner);
+}
+
+function fields(given) {
+  const schema = unwrap(given);
+  if (!schema || baseType(schema) !== "object" || !schema.properties) return element("p", {}, element("code", {}, describe(given)));
   const required = new Set(schema.required || []);
   const names = Object.keys(schema.properties).sort();
   return element("ul", { class: "fields" }, names.map((name) => {
     const property = schema.properties[name];
-    const nested = baseType(property) === "object" && property.properties ? fields(property)
-      : baseType(property) === "array" && property.items && property.items.properties ? fields(property.items)
-      : property.additionalProperties && property.additionalProperties.properties ? fields(property.additionalProperties) : null;
+    const inner = unwrap(property);
+    const items = inner && inner.items ? unwrap(inner.items) : null;
+    const values = inner && inner.additionalProperties ? unwrap(inner.additionalProperties) : null;
+    const nested = baseType(inner) === "object" && inner.properties ? fields(inner)
+      : baseType(inner) === "array" && items && items.properties ? fields(items)
+      : values && values.properties ? fields(values) : null;
     return element("li", {}, element("code", {}, name), " ", describe(property),
       required.has(name) ? element("span", { class: "required" }, "required") : null, nested);
   }));

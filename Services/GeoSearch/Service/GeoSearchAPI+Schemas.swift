@@ -15,14 +15,14 @@ extension GeoSearchAPI {
         "price": .object(["amountMinor": .integer, "currency": .currencyCode], required: ["amountMinor", "currency"]),
         "status": .oneOf(ListingFilters.searchable.map(\.rawValue)), "lat": .latitude, "lon": .longitude, "distanceMeters": .number,
         "postedAt": dateTime, "directionsURL": .string(),
-    ], required: ["id", "title", "description", "category", "free", "status", "lat", "lon", "postedAt", "directionsURL"])
+    ], required: ["id", "title", "description", "category", "free", "status", "lat", "lon", "postedAt", "directionsURL"]).named("ListingResult")
 
     /// ``OrganizationResult``: `address` and `distanceMeters` as for listings.
     static let organizationResult = Schema.object([
         "id": uuid, "slug": .string(), "name": .string(), "kind": .oneOf(OrganizationKind.allCases.map(\.rawValue)),
         "tags": .array(.string()), "acceptedCategories": .array(.string()), "address": .string(),
         "lat": .latitude, "lon": .longitude, "distanceMeters": .number, "directionsURL": .string(),
-    ], required: ["id", "slug", "name", "kind", "tags", "acceptedCategories", "lat", "lon", "directionsURL"])
+    ], required: ["id", "slug", "name", "kind", "tags", "acceptedCategories", "lat", "lon", "directionsURL"]).named("OrganizationResult")
 
     /// A search's answer: ``ResultPage`` (`items`, and `nextCursor`, null on the last page), or
     /// `{ "count": N }` with `count=true`. The document's schemas have no `oneOf` of objects, so
@@ -35,7 +35,7 @@ extension GeoSearchAPI {
     static let alertView = Schema.object([
         "id": uuid, "name": .string(), "lat": .latitude, "lon": .longitude, "radius": .number,
         "unit": .oneOf(DistanceUnit.allCases.map(\.rawValue)), "category": .string(), "q": .string(), "createdAt": dateTime,
-    ], required: ["id", "lat", "lon", "radius", "unit", "createdAt"])
+    ], required: ["id", "lat", "lon", "radius", "unit", "createdAt"]).named("Alert")
 
     /// ``MatchesPage``: `readUpTo` is null when nothing was new.
     static let matchesPage = Schema.object([

@@ -18,7 +18,7 @@ extension OpenAPIDocument {
     /// each service's own port.
     ///
     /// - Throws: ``Conflict`` when two services document the same method on the same path,
-    ///   which the gateway could route to only one of them.
+    ///   which the gateway could route to only one of them, or name two different schemas alike.
     public static func merged(title: String, description: String, services: [Part]) throws -> Data {
         var paths: [String: [String: Any]] = [:]
         for part in services {
@@ -29,11 +29,20 @@ extension OpenAPIDocument {
                 }
             }
         }
+        var schemas: [String: Any] = [:]
+        for part in services {
+            for (name, schema) in part.document.sharedSchemas() {
+                if let known = schemas[name], !NSDictionary(dictionary: ["s": known]).isEqual(to: ["s": schema]) {
+                    throw Conflict(route: "schema \(name)")
+                }
+                schemas[name] = schema
+            }
+        }
         let tags = services.map { ["name": $0.service, "description": $0.document.title] as [String: Any] }
-        return try serialize(title: title, description: description, tags: tags, paths: paths)
+        return try serialize(title: title, description: description, tags: tags, paths: paths, schemas: schemas)
     }
 
-    /// Two services document the same route.
+    /// Two services document the same route, or give one schema name two meanings.
     public struct Conflict: Error, Equatable, CustomStringConvertible {
         public let route: String
         public var description: String { "two services document \(route)" }

@@ -143,6 +143,27 @@ public struct OpenAPIDocument: Sendable {
         case nullable(Schema)
         /// Any JSON value.
         case anyValue
+        /// `Schema` under a name: written once in `components.schemas` and referred to; see ``named(_:)``.
+        case named(String, Schema)
+
+        /// This schema under `name`, shared in the document's `components.schemas` by every
+        /// operation that uses it (an answer's view, say).
+        public func named(_ name: String) -> Schema { .named(name, self) }
+
+        /// The named schemas this one uses, by name, as JSON (for `components.schemas`).
+        func components(into found: inout [String: Any]) {
+            switch self {
+            case let .named(name, schema):
+                guard found[name] == nil else { return }
+                found[name] = schema.json
+                schema.components(into: &found)
+            case let .array(items, _, _): items.components(into: &found)
+            case let .object(properties, _): for property in properties.values { property.components(into: &found) }
+            case .map(let values): values.components(into: &found)
+            case .nullable(let wrapped): wrapped.components(into: &found)
+            default: break
+            }
+        }
 
         /// An integer within `range`.
         public static func integer(_ range: ClosedRange<Int>) -> Schema {
@@ -211,6 +232,8 @@ public struct OpenAPIDocument: Sendable {
                 return ["type": "object", "properties": properties.mapValues(\.json), "required": required]
             case .map(let values):
                 return ["type": "object", "additionalProperties": values.json]
+            case .nullable(.named(let name, _)):
+                return ["anyOf": [["$ref": "#/components/schemas/\(name)"], ["type": "null"]]]
             case .nullable(let wrapped):
                 var json = wrapped.json
                 if let type = json["type"] as? String { json["type"] = [type, "null"] }
@@ -218,6 +241,8 @@ public struct OpenAPIDocument: Sendable {
                 return json
             case .anyValue:
                 return [:]
+            case .named(let name, _):
+                return ["$ref": "#/components/schemas/\(name)"]
             }
         }
     }
@@ -232,7 +257,17 @@ public struct OpenAPIDocument: Sendable {
 
     /// The document as JSON.
     public func json() throws -> Data {
-        try Self.serialize(title: title, paths: pathItems(of: operations + Self.kitOperations, tag: nil))
+        try Self.serialize(title: title, paths: pathItems(of: operations + Self.kitOperations, tag: nil), schemas: sharedSchemas())
+    }
+
+    /// The named schemas the operations use, by name, for `components.schemas`.
+    func sharedSchemas() -> [String: Any] {
+        var found: [String: Any] = [:]
+        for operation in operations {
+            operation.requestBody?.components(into: &found)
+            for schema in operation.returns.values { schema.components(into: &found) }
+        }
+        return found
     }
 
     /// Each path's item: its operations with parameters, security, body and responses.
@@ -342,7 +377,8 @@ public struct OpenAPIDocument: Sendable {
     }
 
     /// A whole document around `paths`, with the components every operation refers to.
-    static func serialize(title: String, description: String? = nil, tags: [[String: Any]]? = nil, paths: [String: [String: Any]]) throws -> Data {
+    static func serialize(title: String, description: String? = nil, tags: [[String: Any]]? = nil, paths: [String: [String: Any]],
+                          schemas: [String: Any] = [:]) throws -> Data {
         var info: [String: Any] = ["title": title, "version": "1"]
         if let description { info["description"] = description }
         var document: [String: Any] = [
@@ -353,11 +389,11 @@ public struct OpenAPIDocument: Sendable {
                 "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer", "bearerFormat": "JWT"]],
                 "parameters": headerParameters,
                 "headers": answerHeaders,
-                "schemas": ["Problem": [
+                "schemas": schemas.merging(["Problem": [
                     "type": "object",
                     "properties": ["type": ["type": "string"], "title": ["type": "string"], "status": ["type": "integer"],
                                    "detail": ["type": "string"], "errors": ["type": "object"]],
-                ]],
+                ]]) { mine, _ in mine },
             ],
         ]
         if let tags { document["tags"] = tags }

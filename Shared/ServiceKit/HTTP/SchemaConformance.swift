@@ -8,6 +8,8 @@ extension OpenAPIDocument.Schema {
         switch self {
         case .anyValue:
             return []
+        case .named(_, let schema):
+            return schema.departures(of: value, at: path)
         case .nullable(let wrapped):
             return value is NSNull ? [] : wrapped.departures(of: value, at: path)
         case let .string(format, minLength, maxLength):

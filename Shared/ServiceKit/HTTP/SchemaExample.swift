@@ -38,6 +38,8 @@ extension OpenAPIDocument.Schema {
             return wrapped.example(named: name)
         case .anyValue:
             return [String: Any]()
+        case .named(_, let schema):
+            return schema.example(named: name)
         case let .matching(pattern, length):
             // The patterns the documents use; another gets the shortest text of its length.
             return pattern == "^[A-Z]{3}$" ? "EUR" : String(repeating: "0", count: length.lowerBound)

@@ -18,7 +18,7 @@ extension DonationsAPI {
     static let estimateBody = Schema.object(
         ["id": uuid, "outcomeUnit": .string(), "costPerOutcomeMinor": .integer, "currency": .currencyCode, "source": .string(),
          "sourceURL": .string(), "publishedOn": .string(), "addedAt": dateTime],
-        required: ["id", "outcomeUnit", "costPerOutcomeMinor", "currency", "source", "publishedOn", "addedAt"])
+        required: ["id", "outcomeUnit", "costPerOutcomeMinor", "currency", "source", "publishedOn", "addedAt"]).named("ImpactEstimate")
 
     /// ``OrganizationView``.
     static let organizationBody = Schema.object(
@@ -31,13 +31,13 @@ extension DonationsAPI {
                                         required: ["day", "opens", "closes"])),
          "acceptedCategories": .array(.string()), "impactEstimates": .array(estimateBody), "version": .integer],
         required: ["id", "slug", "name", "kind", "mission", "description", "categories", "tags", "verified", "currency", "minimumDonationMinor",
-                   "suggestedAmountsMinor", "openingHours", "acceptedCategories", "impactEstimates", "version"])
+                   "suggestedAmountsMinor", "openingHours", "acceptedCategories", "impactEstimates", "version"]).named("Organization")
 
     /// ``DonationView``.
     static let donationBody = Schema.object(
         ["id": uuid, "organization": organizationRefBody, "amountMinor": .integer, "currency": .currencyCode, "visibility": visibilityValue,
          "message": .string(), "recurringId": uuid, "month": month, "donatedAt": dateTime],
-        required: ["id", "organization", "amountMinor", "currency", "visibility", "donatedAt"])
+        required: ["id", "organization", "amountMinor", "currency", "visibility", "donatedAt"]).named("Donation")
 
     /// ``MadeDonationView``.
     static let madeDonationBody = Schema.object(["donation": donationBody, "balanceMinor": .integer], required: ["donation", "balanceMinor"])
@@ -46,7 +46,7 @@ extension DonationsAPI {
     static let receiptBody = Schema.object(
         ["receiptNumber": .string(), "donationId": uuid, "donorAccountId": uuid, "organization": organizationRefBody, "amountMinor": .integer,
          "currency": .currencyCode, "donatedAt": dateTime, "statement": .string(), "simulated": .boolean],
-        required: ["receiptNumber", "donationId", "donorAccountId", "organization", "amountMinor", "currency", "donatedAt", "statement", "simulated"])
+        required: ["receiptNumber", "donationId", "donorAccountId", "organization", "amountMinor", "currency", "donatedAt", "statement", "simulated"]).named("Receipt")
 
     /// ``YearlyTotalsView``.
     static let yearlyTotalsBody = Schema.object(
@@ -65,7 +65,7 @@ extension DonationsAPI {
               "currency": .currencyCode, "organizationId": uuid, "at": dateTime],
              required: ["id", "kind", "amountMinor", "currency", "at"])),
          "version": .integer],
-        required: ["balances", "entries", "version"])
+        required: ["balances", "entries", "version"]).named("Wallet")
 
     /// ``TopUpView``.
     static let topUpBody = Schema.object(
@@ -77,13 +77,13 @@ extension DonationsAPI {
         ["id": uuid, "organizationId": uuid, "amountMinor": .integer, "currency": .currencyCode, "visibility": visibilityValue,
          "startMonth": month, "status": .oneOf(["active", "cancelled"]), "lastRunMonth": month,
          "lastOutcome": .oneOf([RecurringDonationRun.Outcome.donated, .insufficientFunds, .refused].map(\.rawValue))],
-        required: ["id", "organizationId", "amountMinor", "currency", "visibility", "startMonth", "status"])
+        required: ["id", "organizationId", "amountMinor", "currency", "visibility", "startMonth", "status"]).named("RecurringDonation")
 
     /// ``PostView``.
     static let postBody = Schema.object(
         ["id": uuid, "donationId": uuid, "accountId": uuid, "organization": organizationRefBody, "caption": .string(), "imageId": uuid,
          "sharedAt": dateTime],
-        required: ["id", "donationId", "accountId", "organization", "caption", "sharedAt"])
+        required: ["id", "donationId", "accountId", "organization", "caption", "sharedAt"]).named("DonationPost")
 
     /// ``SupporterView``.
     static let supporterBody = Schema.object(

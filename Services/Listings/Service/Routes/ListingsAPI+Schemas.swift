@@ -13,7 +13,7 @@ extension ListingsAPI {
 
     /// ``ImageLinks``: where each size of a photo is served.
     static let imageLinks = Schema.object(["id": uuid, "small": .string(), "medium": .string(), "original": .string()],
-                                          required: ["id", "small", "medium", "original"])
+                                          required: ["id", "small", "medium", "original"]).named("ImageLinks")
 
     /// ``ListingView``: the exact place (`pickupLocation`, `streetAddress`, `directionsURL`) only
     /// for the owner and the promised requester, `promisedTo` only for the owner, `price` only
@@ -30,7 +30,7 @@ extension ListingsAPI {
         "postedAt": dateTime, "expiresAt": dateTime, "version": .integer,
         "pickupLocation": coordinate, "streetAddress": .string(), "directionsURL": .string(), "promisedTo": uuid,
     ], required: ["id", "ownerId", "title", "description", "category", "condition", "free", "pickupTimes", "imageIds", "images",
-                  "status", "approximateLocation", "postedAt", "version"])
+                  "status", "approximateLocation", "postedAt", "version"]).named("Listing")
 
     /// ``ChangePage``.
     static let changePage = Schema.object([
@@ -49,7 +49,7 @@ extension ListingsAPI {
     /// ``RequestView``: `message` is absent once the requester's account is deleted.
     static let requestView = Schema.object([
         "id": uuid, "listingId": uuid, "requesterId": uuid, "message": .string(), "requestedAt": dateTime, "conversationId": uuid,
-    ], required: ["id", "listingId", "requesterId", "requestedAt", "conversationId"])
+    ], required: ["id", "listingId", "requesterId", "requestedAt", "conversationId"]).named("ListingRequest")
 
     /// ``ReportedListing``s: a report's `reason` is null once its reporter's account is deleted.
     static let reportedListings = Schema.object(["items": .array(.object([
@@ -60,7 +60,7 @@ extension ListingsAPI {
 
     /// ``CommentView``.
     static let commentView = Schema.object(["id": uuid, "listingId": uuid, "authorId": uuid, "text": .string(), "postedAt": dateTime],
-                                           required: ["id", "listingId", "authorId", "text", "postedAt"])
+                                           required: ["id", "listingId", "authorId", "text", "postedAt"]).named("Comment")
 
     /// ``ConversationView``s, and the caller's unread messages in all of them.
     static let conversations = Schema.object([
@@ -72,13 +72,13 @@ extension ListingsAPI {
 
     /// ``MessageView``: `text` is absent once its sender's key is gone.
     static let messageView = Schema.object(["id": uuid, "senderId": uuid, "text": .string(), "sentAt": dateTime],
-                                           required: ["id", "senderId", "sentAt"])
+                                           required: ["id", "senderId", "sentAt"]).named("Message")
 
     /// ``ImageView``: `width` and `height` when the picture told them.
     static let imageView = Schema.object([
         "id": uuid, "contentType": .oneOf(ServedFormat.allCases.map(\.contentType)), "byteCount": .integer, "sha256": .string(),
         "width": .integer, "height": .integer, "links": imageLinks,
-    ], required: ["id", "contentType", "byteCount", "sha256", "links"])
+    ], required: ["id", "contentType", "byteCount", "sha256", "links"]).named("Image")
 
     /// A page of `items` (``FeedPage``, comments, messages); `nextCursor` only when there is a next page.
     static func page(of item: Schema) -> Schema { .object(["items": .array(item), "nextCursor": .string()], required: ["items"]) }

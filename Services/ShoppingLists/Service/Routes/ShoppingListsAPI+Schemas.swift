@@ -19,17 +19,17 @@ extension ShoppingListsAPI {
     private static let productRequired = ["id", "name", "brand", "category", "unit", "caloriesPerUnit", "reviewCount"]
 
     /// ``ProductSummary``.
-    static let productBody = Schema.object(productFields, required: productRequired)
+    static let productBody = Schema.object(productFields, required: productRequired).named("Product")
 
     /// ``OfferView``; `distanceMeters` only when the query gave a point.
     static let offerBody = Schema.object(
         ["storeId": uuid, "retailer": .string(), "storeName": .string(), "address": .string(), "lat": .latitude, "lon": .longitude,
          "price": money, "directionsURL": .string(), "distanceMeters": .number, "cheapestNearby": .boolean],
-        required: ["storeId", "retailer", "storeName", "address", "lat", "lon", "price", "directionsURL", "cheapestNearby"])
+        required: ["storeId", "retailer", "storeName", "address", "lat", "lon", "price", "directionsURL", "cheapestNearby"]).named("Offer")
 
     /// ``ProductDetail``: the product's fields with its offers; `favorite` only for a signed-in caller.
     static let productDetailBody = Schema.object(productFields.merging(["offers": .array(offerBody), "favorite": .boolean]) { $1 },
-                                                 required: productRequired + ["offers"])
+                                                 required: productRequired + ["offers"]).named("ProductDetail")
 
     /// ``RelatedProduct``: the product's fields and on how many lists it shares.
     static let relatedBody = Schema.object(productFields.merging(["sharedLists": .integer]) { $1 }, required: productRequired + ["sharedLists"])
@@ -40,25 +40,25 @@ extension ShoppingListsAPI {
     /// ``ReviewView``.
     static let reviewBody = Schema.object(
         ["productId": uuid, "authorId": uuid, "rating": .integer(ReviewRules.ratings), "text": .string(), "at": dateTime],
-        required: ["productId", "authorId", "rating", "text", "at"])
+        required: ["productId", "authorId", "rating", "text", "at"]).named("Review")
 
     /// ``ListSummary``.
     static let listSummaryBody = Schema.object(
         ["id": uuid, "name": .string(), "ownerId": uuid, "role": role, "itemCount": .integer, "uncheckedCount": .integer, "version": .integer],
-        required: ["id", "name", "ownerId", "role", "itemCount", "uncheckedCount", "version"])
+        required: ["id", "name", "ownerId", "role", "itemCount", "uncheckedCount", "version"]).named("ListSummary")
 
     /// ``ItemView``: a catalogue product (`productId`, `product`) or free `text`.
     static let itemBody = Schema.object(
         ["id": uuid, "productId": uuid, "product": productBody, "text": .string(), "quantity": .integer, "checked": .boolean, "note": .string(),
          "addedBy": uuid],
-        required: ["id", "quantity", "checked", "addedBy"])
+        required: ["id", "quantity", "checked", "addedBy"]).named("ListItem")
 
     /// ``ListView``.
     static let listBody = Schema.object(
         ["id": uuid, "name": .string(), "ownerId": uuid, "role": role, "members": .array(uuid), "items": .array(itemBody),
          "totals": .object(["calories": .integer, "prices": .array(money), "unpricedItems": .integer], required: ["calories", "prices", "unpricedItems"]),
          "version": .integer],
-        required: ["id", "name", "ownerId", "role", "members", "items", "totals", "version"])
+        required: ["id", "name", "ownerId", "role", "members", "items", "totals", "version"]).named("ShoppingList")
 
     /// `ItemState`: an item as an edit leaves it.
     static let itemStateBody = Schema.object(["id": uuid, "quantity": .integer, "checked": .boolean], required: ["id", "quantity", "checked"])
