@@ -7,7 +7,9 @@ Usage: /usr/bin/python3 scripts/check-docs-page.py BASE_URL [SCREENSHOT.png]
 2. The page at `/docs/` renders every operation of the document (no request leaves the
    gateway: the page loads nothing from elsewhere), the browser logs no error, and the
    filter box narrows the list to the operations that match.
-3. With SCREENSHOT, a picture of the page for the README.
+3. At phone size (390 px): no sideways scrolling, the service list above the operations,
+   an opened operation with its example.
+4. With SCREENSHOT, pictures of the page for the README (laptop, and SCREENSHOT-phone.png).
 
 Needs Debian's chromium, chromium-driver and python3-selenium (hence /usr/bin/python3).
 Exits non-zero, saying why, on the first failure.
@@ -84,10 +86,28 @@ def main() -> None:
         if screenshot:
             driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", nearby)
             driver.save_screenshot(screenshot)
+
+        # A phone (390 px wide): nothing wider than the screen, the service list not over the
+        # operations, and an opened operation with its example readable.
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+        driver.get(base + "/docs/")
+        WebDriverWait(driver, 20).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-operations"))
+        post = driver.find_element(By.CSS_SELECTOR, "details.operation[data-search^='post /v1/listings ']")
+        post.find_element(By.TAG_NAME, "summary").click()
+        driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", post)
+        width, page = driver.execute_script("return [window.innerWidth, document.documentElement.scrollWidth]")
+        if page > width:
+            sys.exit(f"at 390 px the page is {page} px wide: it scrolls sideways")
+        if driver.find_element(By.ID, "services").value_of_css_property("position") != "static":
+            sys.exit("at 390 px the service list floats over the operations")
+        if not post.find_elements(By.CSS_SELECTOR, "pre.example"):
+            sys.exit("POST /v1/listings opened shows no example")
+        if screenshot:
+            driver.save_screenshot(screenshot.replace(".png", "-phone.png"))
     finally:
         driver.quit()
     print(f"check-docs-page: /openapi.json is the committed document; /docs/ renders its {operations} operations "
-          f"of {len(api['tags'])} services in headless Chromium, with no browser error, and filters them")
+          f"of {len(api['tags'])} services in headless Chromium, with no browser error, filters them, and fits a phone")
 
 
 if __name__ == "__main__":

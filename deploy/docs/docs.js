@@ -57,6 +57,7 @@ function describe(schema) {
   const bounds = [];
   if (schema.enum) return "one of " + schema.enum.join(", ");
   if (schema.format) bounds.push(schema.format);
+  if (schema.pattern) bounds.push("matching " + schema.pattern);
   const characters = (n) => n + (n === 1 ? " character" : " characters");
   if (schema.minLength !== undefined) bounds.push("at least " + characters(schema.minLength));
   if (schema.maxLength !== undefined) bounds.push("at most " + characters(schema.maxLength));
