@@ -13,9 +13,11 @@ run: build
 ## COMMONS_TEST_POSTGRES_URL names a server): first the SDK's, built as the package of its
 ## own that apps depend on (Clients/CommonsClient), then the server's. A run in which no test
 ## starts or ends for ten minutes is stopped, naming the tests still running
-## (scripts/watch-tests.py).
+## (scripts/watch-tests.py). Then the web app's journeys in headless Chromium against a seeded
+## `commons up` (scripts/check-web.sh).
 test:
 	scripts/with-postgres.sh scripts/watch-tests.py -- sh -c 'swift test --package-path Clients/CommonsClient && swift test'
+	scripts/check-web.sh
 
 ## Measures the event log on a throwaway PostgreSQL, then accounts, geo-search, photos and
 ## the whole topology (every service behind nginx, one and two replicas), in release mode.

@@ -256,6 +256,17 @@ for source in re.findall(r'^COPY\s+(?:--chmod=\S+\s+)?(deploy/\S+)', docker, re.
     if not os.path.exists(source):
         problems.append(f"Dockerfile: copies {source}, which does not exist")
 
+# The web app's headers: nginx's `location /` sends WebAppHeaders.swift's values.
+web_headers_swift = open(os.path.join(os.path.dirname(table_path), "WebAppHeaders.swift")).read()
+csp = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', re.search(r'contentSecurityPolicy = (.*?)\n\n', web_headers_swift, re.S).group(1)))
+wanted = {"Content-Security-Policy": csp}
+wanted.update({name: value for name, value in re.findall(r'\("([A-Za-z-]+)", "([^"]+)"\)', web_headers_swift)})
+root = re.search(r'location / \{(.*?)\n        \}', conf, re.S)
+sent = {name: value.strip('"') for name, value in re.findall(r'add_header\s+([A-Za-z-]+)\s+("[^"]*"|\S+)\s+always;', root.group(1))} if root else {}
+for name, value in wanted.items():
+    if sent.get(name) != value:
+        problems.append(f"nginx: location / sends {name}: {sent.get(name)!r}, WebAppHeaders.swift says {value!r}")
+
 for p in problems:
     print("check-deploy: " + p, file=sys.stderr)
 if problems:

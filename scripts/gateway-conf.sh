@@ -2,7 +2,7 @@
 # Writes to stdout a copy of deploy/nginx.conf for a gateway without Docker: the one that
 # scripts/run-topology.sh runs and scripts/check-deploy.sh tests.
 #
-#   scripts/gateway-conf.sh [--port N] [--listen-host H] [--upstream-host H] [--run-dir DIR] [--replicas N] [--docs-dir DIR] [FILE]
+#   scripts/gateway-conf.sh [--port N] [--listen-host H] [--upstream-host H] [--run-dir DIR] [--replicas N] [--docs-dir DIR] [--web-dir DIR] [FILE]
 #
 # The substitutions, and nothing else:
 #   1. `set $<service>_upstream <name>:<port>;` becomes `set $<service>_upstream H:<port>;`
@@ -12,8 +12,9 @@
 #      127.0.0.1; --port, default 8080).
 #   3. With --run-dir, the request-body and proxy temporary files go under DIR instead of
 #      nginx's compiled-in directories (two lines added after `http {`).
-#   4. The documentation's directory, /usr/share/commons/docs in the nginx container,
-#      becomes this checkout's deploy/docs (--docs-dir DIR for another).
+#   4. The documentation's and the web app's directories, /usr/share/commons/docs and
+#      /usr/share/commons/web in the nginx container, become this checkout's deploy/docs and
+#      deploy/web (--docs-dir DIR, --web-dir DIR for others).
 #   5. With --replicas N above 1, each service's line names an `upstream` group instead,
 #      `<service>_replicas`, of N servers: H:<port>, H:<port + 100>, … (what Docker's DNS
 #      gives nginx for a scaled service; round robin, the next one on a refused connection).
@@ -27,6 +28,7 @@ upstream_host=127.0.0.1
 run_dir=
 replicas=1
 docs_dir="$(cd "$(dirname "$0")/.." && pwd)/deploy/docs"
+web_dir="$(cd "$(dirname "$0")/.." && pwd)/deploy/web"
 file="$(dirname "$0")/../deploy/nginx.conf"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -36,6 +38,7 @@ while [ $# -gt 0 ]; do
     --run-dir) run_dir=$2; shift 2 ;;
     --replicas) replicas=$2; shift 2 ;;
     --docs-dir) docs_dir=$2; shift 2 ;;
+    --web-dir) web_dir=$2; shift 2 ;;
     -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     -*) echo "gateway-conf: unknown option $1" >&2; exit 2 ;;
     *) file=$1; shift ;;
@@ -49,6 +52,9 @@ upstream_re='^([[:space:]]*set[[:space:]]+\$[a-z_]+_upstream[[:space:]]+)[a-z-]+
 grep -q '/usr/share/commons/docs' <<<"$conf" \
   || { echo "gateway-conf: no /usr/share/commons/docs in $file" >&2; exit 1; }
 conf=${conf//\/usr\/share\/commons\/docs/$docs_dir}
+grep -q '/usr/share/commons/web' <<<"$conf" \
+  || { echo "gateway-conf: no /usr/share/commons/web in $file" >&2; exit 1; }
+conf=${conf//\/usr\/share\/commons\/web/$web_dir}
 grep -qE '^[[:space:]]*listen[[:space:]]+8080;' <<<"$conf" \
   || { echo "gateway-conf: no 'listen 8080;' line in $file" >&2; exit 1; }
 

@@ -3,8 +3,11 @@
 
 Deterministic (fixed seed, ids derived from names), so running it again gives the same
 file. Products are plausible groceries (base item x brand x pack size) with calories per
-unit; stores belong to a few retailers around Utrecht; each product is offered by some
-stores at prices in euro cents.
+unit; stores belong to a few (fictional) retailers in neighbourhoods of central Amsterdam,
+the demo city of `commons up`, within about 4 km of the Dam; each product is offered by
+some stores at prices in euro cents. A product's image is the same-origin path
+`/img/products/<name>.svg`, which the web app serves from deploy/web/img/products/
+(drawn by scripts/make-product-images.py).
 
     python3 scripts/make-catalog.py [--products N] [--output Data/catalog.json]
 """
@@ -109,15 +112,20 @@ BRANDS = ["Polderhoeve", "Zonnedal", "Het Gouden Korenveld", "Vrije Boer", "Noor
 
 RETAILERS = ["Buurtmarkt", "Prijsknaller", "Versplein", "Biohoek", "Dagwinkel"]
 
-# Neighbourhoods of Utrecht, the Netherlands.
+# Neighbourhoods of Amsterdam around the Dam (52.3731, 4.8926): district, a shopping street, its point.
 PLACES = [
-    ("Binnenstad", "Oudegracht", 52.0907, 5.1214), ("Lombok", "Kanaalstraat", 52.0919, 5.1030),
-    ("Wittevrouwen", "Biltstraat", 52.0962, 5.1330), ("Oost", "Burgemeester Reigerstraat", 52.0860, 5.1370),
-    ("Overvecht", "Zamenhofdreef", 52.1155, 5.1125), ("Leidsche Rijn", "Leidsche Rijn Centrum", 52.0810, 5.0590),
-    ("Kanaleneiland", "Marshallaan", 52.0695, 5.0930), ("Zuilen", "Amsterdamsestraatweg", 52.1075, 5.0950),
-    ("Hoograven", "Hooft Graaflandstraat", 52.0720, 5.1300), ("Tuindorp", "Prins Bernhardlaan", 52.1070, 5.1320),
-    ("Vleuten", "Dorpsstraat", 52.1075, 5.0120), ("Lunetten", "Hondsrug", 52.0620, 5.1390),
+    ("Centrum", "Nieuwendijk", 52.3763, 4.8937), ("Jordaan", "Westerstraat", 52.3781, 4.8833),
+    ("De Pijp", "Ferdinand Bolstraat", 52.3553, 4.8923), ("Oud-West", "Kinkerstraat", 52.3667, 4.8722),
+    ("Oost", "Dapperstraat", 52.3631, 4.9268), ("Plantage", "Plantage Middenlaan", 52.3662, 4.9122),
+    ("Spaarndammerbuurt", "Spaarndammerstraat", 52.3879, 4.8801), ("Noord", "Van der Pekstraat", 52.3893, 4.9183),
+    ("Rivierenbuurt", "Scheldestraat", 52.3474, 4.8985), ("Oud-Zuid", "Van Baerlestraat", 52.3581, 4.8797),
+    ("Bos en Lommer", "Bos en Lommerweg", 52.3786, 4.8551), ("Nieuwmarkt", "Nieuwe Hoogstraat", 52.3713, 4.8993),
 ]
+
+
+def image_path(name):
+    """The same-origin picture of every product called `name` (see scripts/make-product-images.py)."""
+    return "/img/products/" + name.lower().replace(" ", "-").replace("'", "") + ".svg"
 
 
 def uid(*parts):
@@ -139,8 +147,8 @@ def main():
         stores.append({
             "id": uid("store", retailer, district), "retailer": retailer, "district": district,
             "name": f"{retailer} {district}",
-            "address": f"{street} {rng.randint(1, 180)}, Utrecht",
-            "lat": round(lat + rng.uniform(-0.004, 0.004), 6), "lon": round(lon + rng.uniform(-0.006, 0.006), 6),
+            "address": f"{street} {rng.randint(1, 180)}, Amsterdam",
+            "lat": round(lat + rng.uniform(-0.0015, 0.0015), 6), "lon": round(lon + rng.uniform(-0.0025, 0.0025), 6),
         })
     retailer_factor = {r: 0.9 + 0.05 * i for i, r in enumerate(RETAILERS)}
 
@@ -158,10 +166,9 @@ def main():
         for store in sorted(offered, key=lambda s: s["id"]):
             amount = max(19, int(round(price * brand_factor * retailer_factor[store["retailer"]] * rng.uniform(0.92, 1.08))))
             offers.append({"storeId": store["id"], "price": {"amountMinor": amount, "currency": "EUR"}})
-        slug = f"{brand} {name} {unit}".lower().replace(" ", "-").replace(".", "")
         products.append({
             "id": uid("product", brand, name, unit), "name": name, "brand": brand, "category": category, "unit": unit,
-            "image": f"https://images.commons.example/products/{slug}.jpg",
+            "image": image_path(name),
             "caloriesPerUnit": int(round(kcal * rng.uniform(0.95, 1.05))), "offers": offers,
         })
     for store in stores:

@@ -83,6 +83,66 @@ struct ListingsFeedTests {
         }
     }
 
+    @Test("paging through price, title and time in either order shows every listing once, in order", arguments: Backend.allCases)
+    func bothDirections(backend: Backend) async throws {
+        try await ListingsHarness(backend: backend).test { client in
+            let owner = try await client.person()
+            // Ties in every key (equal prices, titles equal but for case, two pairs posted in the
+            // same second), so that the pages depend on the seq tie-break in both directions.
+            let things: [(title: String, price: Int?, later: Bool)] = [
+                ("banana crate", 300, true), ("Apple box", 300, false), ("apple box", nil, true), ("Cherry pit", 1_200, true),
+                ("date palm", 50, false), ("Elder shrub", 1_200, true), ("fig tree", 300, true),
+            ]
+            var ids: [String] = []
+            var times: [Int] = []
+            var position = ""
+            var second = 0
+            for thing in things {
+                if thing.later {
+                    client.clock.advance(by: 1)
+                    second += 1
+                }
+                var fields: [String: Any] = ["title": thing.title]
+                if let price = thing.price { fields["price"] = ["amountMinor": price, "currency": "EUR"] }
+                let posted = try await client.post(fields, as: owner)
+                ids.append(posted.id)
+                times.append(second)
+                position = posted.position
+            }
+            func ascending(by key: (Int) -> String) -> [String] {
+                things.indices.sorted { (key($0), $0) < (key($1), $1) }.map { ids[$0] }
+            }
+            let usual: [String: [String]] = [
+                "price": ascending { String(format: "%06d", things[$0].price ?? 0) },
+                "title": ascending { things[$0].title.lowercased() },
+                "recent": ascending { String(format: "%06d", times[$0]) }.reversed(),
+            ]
+            for (sort, natural) in usual {
+                let (usualWay, otherWay) = sort == "recent" ? ("desc", "asc") : ("asc", "desc")
+                let cases: [(order: String?, expected: [String])] = [(nil, natural), (usualWay, natural), (otherWay, natural.reversed())]
+                for (order, expected) in cases {
+                    var seen: [String] = []
+                    var cursor: String?
+                    repeat {
+                        let uri = "/v1/listings?sort=\(sort)&limit=2" + (order.map { "&order=\($0)" } ?? "") + (cursor.map { "&cursor=\($0)" } ?? "")
+                        let reply = try await client.get(uri, after: position)
+                        #expect(reply.status == .ok, "\(uri): \(reply.text)")
+                        seen += (reply.json["items"] as? [[String: Any]] ?? []).ids
+                        cursor = reply.json["nextCursor"] as? String
+                    } while cursor != nil && seen.count <= things.count
+                    #expect(seen == expected, "sort=\(sort) order=\(order ?? "-")")
+                }
+            }
+            let upward = try await client.get("/v1/listings?sort=price&limit=2", after: nil)
+            let cursor = try #require(upward.json["nextCursor"] as? String)
+            #expect((try await client.get("/v1/listings?sort=price&order=desc&limit=2&cursor=\(cursor)", after: nil)).status == .badRequest)
+            #expect((try await client.get("/v1/listings?sort=price&order=asc&limit=2&cursor=\(cursor)", after: nil)).status == .ok)
+            let bad = try await client.get("/v1/listings?order=sideways", after: nil)
+            #expect(bad.status == .badRequest && bad.errors["order"] != nil)
+            #expect((try await client.get("/v1/listings?q=box&order=asc", after: nil)).status == .badRequest)
+        }
+    }
+
     @Test("the change feed: created, edited, status changed, withdrawn, in order", arguments: Backend.allCases)
     func changeFeed(backend: Backend) async throws {
         try await ListingsHarness(backend: backend).test { client in

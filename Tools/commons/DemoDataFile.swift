@@ -17,4 +17,15 @@ enum DemoDataFile {
         }
         return candidates.map { $0.appendingPathComponent("Data/\(name)") }.first { FileManager.default.fileExists(atPath: $0.path) }
     }
+
+    /// The file `name` (see ``locate(_:overriddenBy:)``) decoded as `T`, with where it was
+    /// found; nil when there is none. Throws, naming the file, when it does not decode.
+    static func load<T: Decodable>(_ type: T.Type, _ name: String, overriddenBy variable: String) throws -> (value: T, file: URL)? {
+        guard let file = locate(name, overriddenBy: variable) else { return nil }
+        do {
+            return (try JSONDecoder().decode(T.self, from: Data(contentsOf: file)), file)
+        } catch {
+            throw CommandFailure("\(file.path) is not a valid demo data file: \(error)")
+        }
+    }
 }

@@ -21,7 +21,8 @@ struct GatewayRequestContext: RequestContext {
 }
 
 /// Answers every request to the gateway: its own `/health/ready` and `/health/live`, the
-/// API's documentation (``GatewayDocs``), and for everything else the answer of the service whose path prefix it is.
+/// API's documentation (``GatewayDocs``), the web app (``GatewayWebApp``), and for everything
+/// else the answer of the service whose path prefix it is.
 struct GatewayResponder: HTTPResponder {
     typealias Context = GatewayRequestContext
 
@@ -37,6 +38,8 @@ struct GatewayResponder: HTTPResponder {
     let readiness: StackReadiness
     /// `/openapi.json` and the page at `/docs/`.
     let docs: GatewayDocs
+    /// The web app at `/`.
+    let web: GatewayWebApp
     let client: HTTPClient
     let logger: Logger
 
@@ -54,6 +57,8 @@ struct GatewayResponder: HTTPResponder {
                 throw Problem.methodNotAllowed(allowed: ["GET", "HEAD"])
             default:
                 if let page = try docs.response(to: request.method, path: request.uri.path) {
+                    response = page
+                } else if routes.service(for: request.uri.path) == nil, let page = try web.response(to: request.method, path: request.uri.path) {
                     response = page
                 } else {
                     response = try await forward(request, requestId: requestId, context: context)

@@ -14,7 +14,8 @@ enum DemoAdmin {
 /// Loads `Data/organizations.json` (real charities with public facts, fictional donation
 /// centres) through the admin API, so that it becomes events through the normal command
 /// path. An organisation that exists already is left as it is, and its verification and
-/// estimates are sent again with the same Idempotency-Keys, which changes nothing.
+/// estimates are sent again with the same Idempotency-Keys, which changes nothing. Then the
+/// demo accounts give (see ``seedDonors``).
 func seedDonations(_ api: SeedClient, _ state: inout SeedState, _ report: (String) -> Void) async throws {
     guard let file = SeedData.organizationsFile() else {
         report("donations: Data/organizations.json not found (set COMMONS_ORGANIZATIONS_FILE); skipped")
@@ -45,6 +46,7 @@ func seedDonations(_ api: SeedClient, _ state: inout SeedState, _ report: (Strin
         }
         report("  \(organization.slug)  \(outcome)")
     }
+    try await seedDonors(api, &state, report)
 }
 
 /// The demo data file and the admin that loads it.

@@ -4,38 +4,68 @@ import ServiceKit
 import ShoppingListsService
 
 /// The demo catalogue and lists: imports `Data/catalog.json` (or `COMMONS_CATALOG_FILE`)
-/// through the shopping-lists command path when the catalogue is empty, then makes a
-/// shared list for Ada and Grace through the public API, unless Ada has lists already.
+/// through the shopping-lists command path when the catalogue is empty, then makes the
+/// lists of `Data/lists.json` (or `COMMONS_LISTS_FILE`) through the public API, each shared
+/// as it says, unless the first demo account has lists already.
 func seedShoppingLists(_ api: SeedClient, _ state: inout SeedState, _ report: (String) -> Void) async throws {
     if try await !seedCatalogue(api, eventStore: state.eventStore, report: report) { state.missing.append("Data/catalog.json") }
-    let ada = try await state.accessToken(of: "ada@commons.local", api: api)
-    let grace = try await state.accessToken(of: "grace@commons.local", api: api)
-    let existing = try await api.get("/v1/lists", token: ada)
+    guard let (file, _) = try state.demoFile(DemoListsFile.self, "lists.json", overriddenBy: "COMMONS_LISTS_FILE", step: "shopping-lists",
+                                             report: report)
+    else { return }
+    let first = try await state.accessToken(of: DemoAccounts.people[0].email, api: api)
+    let existing = try await api.get("/v1/lists", token: first)
     guard existing.status == 200 else { throw CommandFailure("shopping-lists: listing lists answered \(existing.status): \(existing.detail)") }
     if try !existing.decode(Page.self).items.isEmpty {
         report("shopping-lists: demo lists exist already")
         return
     }
-    let list = try await api.post("/v1/lists", ["name": "Weekend groceries"], token: ada)
-    guard list.status == 201 else { throw CommandFailure("shopping-lists: making a list answered \(list.status): \(list.detail)") }
-    let listId = try list.decode(Identified.self).id
-    var added = 0
-    for words in ["whole milk", "wholemeal bread", "free-range eggs", "bananas", "ground coffee"] {
-        let found = try await api.get("/v1/products?q=\(words.replacingOccurrences(of: " ", with: "%20"))&limit=1")
-        guard found.status == 200, let product = try found.decode(Page.self).items.first else { continue }
-        let item = try await api.post("/v1/lists/\(listId)/items", NewItem(productId: product.id, text: nil, quantity: 2), token: ada)
-        if item.status == 201 { added += 1 }
+    for demo in file.lists {
+        let owner = try await state.accessToken(of: demo.owner, api: api)
+        let list = try await api.post("/v1/lists", ["name": demo.name], token: owner)
+        guard list.status == 201 else { throw CommandFailure("shopping-lists: making \(demo.name) answered \(list.status): \(list.detail)") }
+        let listId = try list.decode(Identified.self).id
+        var added = 0
+        for item in demo.items {
+            var productId: String?
+            if let words = item.product {
+                let query = words.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? words
+                let found = try await api.get("/v1/products?q=\(query)&limit=1")
+                guard found.status == 200, let product = try found.decode(Page.self).items.first else { continue }
+                productId = product.id
+            }
+            let text = productId == nil ? item.text : nil
+            let made = try await api.post("/v1/lists/\(listId)/items", NewItem(productId: productId, text: text, quantity: item.quantity), token: owner)
+            if made.status == 201 { added += 1 }
+        }
+        for email in demo.sharedWith {
+            let me = try await api.get("/v1/me", token: try await state.accessToken(of: email, api: api))
+            guard me.status == 200 else { continue }
+            let shared = try await api.post("/v1/lists/\(listId)/members", ["accountId": try me.decode(Identified.self).id], token: owner)
+            if shared.status != 200 { report("shopping-lists: sharing \(demo.name) with \(email) answered \(shared.status): \(shared.detail)") }
+        }
+        let sharing = demo.sharedWith.isEmpty ? "" : ", shared with \(demo.sharedWith.joined(separator: ", "))"
+        report("shopping-lists: \"\(demo.name)\" (\(demo.owner)\(sharing), \(added) items)")
     }
-    _ = try await api.post("/v1/lists/\(listId)/items", NewItem(productId: nil, text: "Birthday candles", quantity: 1), token: ada)
-    let me = try await api.get("/v1/me", token: grace)
-    if me.status == 200 {
-        _ = try await api.post("/v1/lists/\(listId)/members", ["accountId": try me.decode(Identified.self).id], token: ada)
+}
+
+/// `Data/lists.json`: the demo shopping lists.
+struct DemoListsFile: Decodable, Sendable {
+    struct List: Decodable, Sendable {
+        /// The email of the demo account that makes it.
+        var owner: String
+        var name: String
+        var sharedWith: [String]
+        var items: [Item]
     }
-    let snacks = try await api.post("/v1/lists", ["name": "Office snacks"], token: grace)
-    if snacks.status == 201 {
-        _ = try await api.post("/v1/lists/\(try snacks.decode(Identified.self).id)/items", NewItem(productId: nil, text: "Fruit bowl", quantity: 1), token: grace)
+
+    /// A catalogue product (the first that searching `product` finds) or free `text`.
+    struct Item: Decodable, Sendable {
+        var product: String?
+        var text: String?
+        var quantity: Int
     }
-    report("shopping-lists: \"Weekend groceries\" (Ada, shared with Grace, \(added + 1) items) and \"Office snacks\" (Grace)")
+
+    var lists: [List]
 }
 
 /// Imports the catalogue when the service has no products yet, then waits until it shows

@@ -96,7 +96,8 @@ struct UpStack {
         let responder = GatewayResponder(
             routes: GatewayRoutes(ServiceTable.services),
             upstreams: Dictionary(uniqueKeysWithValues: plan.running.map { ($0.name, $0.url) }),
-            readiness: readiness, docs: try GatewayDocs.load(near: UpPlan.executablesDirectory()), client: client, logger: logger)
+            readiness: readiness, docs: try GatewayDocs.load(near: UpPlan.executablesDirectory()),
+            web: GatewayWebApp.load(near: try UpPlan.executablesDirectory()), client: client, logger: logger)
         return try await GatewayServer.start(host: UpPlan.host, port: plan.gatewayPort, responder: responder, logger: logger)
     }
 

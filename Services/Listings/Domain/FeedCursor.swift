@@ -5,9 +5,9 @@ import Foundation
 /// shown, and the query it belongs to. Opaque to clients, in the shared ``OpaqueCursor``
 /// format, tied to `queryHash`.
 ///
-/// The next page starts strictly after (key, sequence) in the query's order, so a listing
-/// posted meanwhile never shifts the pages: it sorts before the cursor (newest first) or
-/// lands in a page not yet read.
+/// The next page starts strictly after (key, sequence) in the query's order and direction,
+/// so a listing posted meanwhile never shifts the pages: it sorts before the cursor (newest
+/// first) or lands in a page not yet read (oldest first, and the other keys).
 public struct FeedCursor: Sendable, Equatable {
     /// The last item's sort key: posted time, price, title, or relevance rank, as text.
     public var key: String

@@ -3,15 +3,32 @@ import Foundation
 
 /// A validated `GET /v1/listings` query: filters, keyword search, order and page.
 public struct FeedQuery: Sendable, Equatable {
+    /// The key the feed is ordered by; ``order`` says which way.
     public enum Sort: String, Sendable, CaseIterable {
-        /// Newest first.
+        /// By posted time; newest first unless `order=asc`.
         case recent
-        /// Cheapest first; free items count as 0.
+        /// By price, free items counting as 0; cheapest first unless `order=desc`.
         case price
-        /// A to Z, ignoring case.
+        /// By title ignoring case; A to Z unless `order=desc`.
         case title
-        /// Best keyword match first (the default when `q` is given).
+        /// Best keyword match first (the default when `q` is given); one way only.
         case relevance
+
+        /// The way this key runs when the query names none: the meaning each `sort` value
+        /// had before `order` existed.
+        public var naturalOrder: Order {
+            switch self {
+            case .recent, .relevance: .desc
+            case .price, .title: .asc
+            }
+        }
+    }
+
+    /// Which way the sort key runs: `asc` (smallest, oldest, A first) or `desc`. Relevance
+    /// only runs best match first, which counts as `desc`.
+    public enum Order: String, Sendable, CaseIterable {
+        case asc
+        case desc
     }
 
     public var category: String?
@@ -26,6 +43,8 @@ public struct FeedQuery: Sendable, Equatable {
     /// The words to search for (the service reads them from `q`); nil without a search.
     public var terms: [String]?
     public var sort: Sort = .recent
+    /// The direction of ``sort``; its ``Sort/naturalOrder`` unless `order` says otherwise.
+    public var order: Order = Sort.recent.naturalOrder
     public var limit = 20
     public var cursor: FeedCursor?
 
@@ -42,7 +61,7 @@ public struct FeedQuery: Sendable, Equatable {
     public init(parameters: [String: String], terms: [String]?) throws(ListingError) {
         var problems: [String: [String]] = [:]
         func add(_ field: String, _ message: String) { problems[field, default: []].append(message) }
-        let known: Set<String> = ["category", "free", "minPrice", "maxPrice", "currency", "status", "author", "q", "sort", "limit", "cursor"]
+        let known: Set<String> = ["category", "free", "minPrice", "maxPrice", "currency", "status", "author", "q", "sort", "order", "limit", "cursor"]
         for name in parameters.keys where !known.contains(name) { add(name, "is not a parameter of this query") }
 
         if let value = parameters["category"] {
@@ -90,6 +109,14 @@ public struct FeedQuery: Sendable, Equatable {
                 add("sort", "must be one of \(Sort.allCases.map(\.rawValue).joined(separator: ", "))")
             }
         }
+        order = sort.naturalOrder
+        if let value = parameters["order"] {
+            if let parsed = Order(rawValue: value) {
+                if sort == .relevance, parsed != sort.naturalOrder { add("order", "must be desc when sorting by relevance (best match first)") } else { order = parsed }
+            } else {
+                add("order", "must be asc or desc")
+            }
+        }
         if let value = parameters["limit"] {
             if let number = Int(value), (1...Self.maximumLimit).contains(number) { limit = number } else { add("limit", "must be from 1 to \(Self.maximumLimit)") }
         }
@@ -99,10 +126,16 @@ public struct FeedQuery: Sendable, Equatable {
         guard problems.isEmpty else { throw .invalid(problems) }
     }
 
+    /// Whether the feed runs against its key's natural order (`sort=price&order=desc`, …).
+    public var isReversed: Bool { order != sort.naturalOrder }
+
     /// A short hash of everything but the page, so that a cursor only continues its own query.
+    /// The order counts only when reversed, so cursors made before `order` existed still
+    /// continue their query.
     public var fingerprint: String {
-        let parts: [String] = [category ?? "", "\(freeOnly)", minPriceMinor.map(String.init) ?? "", maxPriceMinor.map(String.init) ?? "",
+        var parts: [String] = [category ?? "", "\(freeOnly)", minPriceMinor.map(String.init) ?? "", maxPriceMinor.map(String.init) ?? "",
                                currency ?? "", statuses.map(\.rawValue).joined(separator: ","), "\(mine)", terms?.joined(separator: " ") ?? "", sort.rawValue]
+        if isReversed { parts.append(order.rawValue) }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in parts.joined(separator: "|").utf8 {
             hash ^= UInt64(byte)

@@ -66,7 +66,7 @@ package enum FeedQueries {
             source = "listings"
             keyExpression = "NULL"
         }
-        let order = ordering(query.sort)
+        let order = ordering(query.sort, query.order)
         var outer: [String] = []
         var outerArguments: [(any DatabaseValueConvertible)?] = []
         if let cursor = query.cursor {
@@ -99,14 +99,22 @@ package enum FeedQueries {
         return (Array(page), next)
     }
 
-    /// The ORDER BY of a sort, and the condition that keeps only rows after a cursor's
-    /// (key, seq) in it; the condition takes the key twice, then the seq.
-    static func ordering(_ sort: FeedQuery.Sort) -> (by: String, after: String) {
-        switch sort {
-        case .recent: ("posted_at DESC, seq DESC", "(posted_at < ? OR (posted_at = ? AND seq < ?))")
-        case .price: ("sort_price ASC, seq ASC", "(sort_price > ? OR (sort_price = ? AND seq > ?))")
-        case .title: ("title COLLATE NOCASE ASC, seq ASC", "(title > ? COLLATE NOCASE OR (title = ? COLLATE NOCASE AND seq > ?))")
-        case .relevance: ("score ASC, seq ASC", "(score > ? OR (score = ? AND seq > ?))")
+    /// The ORDER BY of a sort in its direction, and the condition that keeps only rows after
+    /// a cursor's (key, seq) in it; the condition takes the key twice, then the seq. The seq
+    /// breaks ties the same way the key runs, so each direction is exactly the other reversed
+    /// and SQLite walks the same index (forwards or backwards) for both.
+    static func ordering(_ sort: FeedQuery.Sort, _ order: FeedQuery.Order) -> (by: String, after: String) {
+        let column = switch sort {
+        case .recent: "posted_at"
+        case .price: "sort_price"
+        case .title: "title"
+        case .relevance: "score"
         }
+        let collate = sort == .title ? " COLLATE NOCASE" : ""
+        let (direction, beyond) = order == .asc ? ("ASC", ">") : ("DESC", "<")
+        // bm25 ranks are smaller for better matches, so relevance "desc" (best first) runs the score up.
+        let (sqlDirection, sqlBeyond) = sort == .relevance ? ("ASC", ">") : (direction, beyond)
+        return ("\(column)\(collate) \(sqlDirection), seq \(sqlDirection)",
+                "(\(column) \(sqlBeyond) ?\(collate) OR (\(column) = ?\(collate) AND seq \(sqlBeyond) ?))")
     }
 }

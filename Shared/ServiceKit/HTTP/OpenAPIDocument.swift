@@ -32,6 +32,9 @@ public struct OpenAPIDocument: Sendable {
         public var multipartFile: String?
         /// Whether the route reads `If-Match`: nil not, false optional, true required (428 without).
         public var ifMatchRequired: Bool?
+        /// Whether the operation starts or refreshes a session, and so can deliver its tokens
+        /// as browser cookies (``BrowserSession``).
+        public var deliversTokens = false
 
         public init(_ method: String, _ path: String, _ summary: String, authenticated: Bool = false, query: [Parameter] = [],
                     body: Schema? = nil, responses: [Int: String] = [200: "OK"], returns: [Int: Schema] = [:]) {
@@ -61,6 +64,14 @@ public struct OpenAPIDocument: Sendable {
             return operation
         }
 
+        /// This operation, answering with a session's tokens, in the body or, asked with
+        /// `Commons-Token-Delivery: cookie`, as browser cookies (``BrowserSession``).
+        public func deliveringTokens() -> Operation {
+            var operation = self
+            operation.deliversTokens = true
+            return operation
+        }
+
         /// This operation, reading `If-Match` (an ETag it sent): refusing a stale one with 412,
         /// and, when `required`, a request without one with 428.
         public func readingIfMatch(required: Bool) -> Operation {
@@ -79,6 +90,7 @@ public struct OpenAPIDocument: Sendable {
             // A bad or expired token is refused on public routes too.
             all[401] = all[401] ?? (authenticated ? "No valid access token" : "The access token sent is not valid (send none)")
             if path.contains("{") { all[404] = all[404] ?? "Nothing with that id" }
+            if method != "GET" { all[403] = all[403] ?? "A change made with a browser's session cookie without its X-CSRF-Token" }
             if let ifMatchRequired {
                 all[412] = all[412] ?? "If-Match is not the current ETag (the answer carries the current one)"
                 if ifMatchRequired { all[428] = all[428] ?? "If-Match is missing" }
@@ -282,7 +294,7 @@ public struct OpenAPIDocument: Sendable {
             } + operation.query.map { ["name": $0.name, "in": "query", "required": $0.required, "schema": $0.schema.json] }
                 + Self.requestHeaders(of: operation)
             if !parameters.isEmpty { entry["parameters"] = parameters }
-            if operation.authenticated { entry["security"] = [["bearer": [String]()]] }
+            if operation.authenticated { entry["security"] = [["bearer": [String]()], ["sessionCookie": [String]()]] }
             if let body = operation.requestBody {
                 entry["requestBody"] = ["required": true, "content": ["application/json": [
                     "schema": body.optionalsNullable.json, "example": body.example(),
@@ -325,6 +337,7 @@ public struct OpenAPIDocument: Sendable {
         default: break
         }
         if let required = operation.ifMatchRequired { names.append(required ? "IfMatchRequired" : "IfMatch") }
+        if operation.deliversTokens { names.append("CommonsTokenDelivery") }
         return names.map { ["$ref": "#/components/parameters/\($0)"] }
     }
 
@@ -361,6 +374,9 @@ public struct OpenAPIDocument: Sendable {
                                       "The ETag you read: the change is refused with 412 if the thing changed since, and with 428 without it.",
                                       required: true),
             "IdempotencyKeyRequired": header("Idempotency-Key", key, keyUse + " This route refuses a request without one.", required: true),
+            "CommonsTokenDelivery": header("Commons-Token-Delivery", ["type": "string", "enum": ["body", "cookie"]],
+                                           "`cookie` (for browsers): the tokens are set as HttpOnly cookies instead of being in the body, "
+                                           + "and a refresh reads the refresh cookie when the body has no token."),
         ]
     }
 
@@ -386,7 +402,12 @@ public struct OpenAPIDocument: Sendable {
             "info": info,
             "paths": paths,
             "components": [
-                "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer", "bearerFormat": "JWT"]],
+                "securitySchemes": [
+                    "bearer": ["type": "http", "scheme": "bearer", "bearerFormat": "JWT"],
+                    "sessionCookie": ["type": "apiKey", "in": "cookie", "name": BrowserSession.accessCookie,
+                                      "description": "A browser's session (Commons-Token-Delivery: cookie). A request that changes anything "
+                                        + "must echo the \(BrowserSession.csrfCookie) cookie as X-CSRF-Token, or it is refused with 403."],
+                ],
                 "parameters": headerParameters,
                 "headers": answerHeaders,
                 "schemas": schemas.merging(["Problem": [

@@ -124,12 +124,14 @@ public struct ListingFeedQuery: Sendable, Equatable {
     public var author: String?
     public var q: String?
     public var sort: String?
+    /// `asc` or `desc`: the other way than `sort`'s own (newest, cheapest, A first; best match only one way).
+    public var order: String?
     public var limit: Int?
     public var cursor: String?
 
     public init(category: ListingCategory? = nil, free: Bool? = nil, minPrice: Int? = nil, maxPrice: Int? = nil, currency: CurrencyCode? = nil,
-                statuses: [ListingStatus]? = nil, author: String? = nil, q: String? = nil, sort: String? = nil, limit: Int? = nil,
-                cursor: String? = nil) {
+                statuses: [ListingStatus]? = nil, author: String? = nil, q: String? = nil, sort: String? = nil, order: String? = nil,
+                limit: Int? = nil, cursor: String? = nil) {
         self.category = category
         self.free = free
         self.minPrice = minPrice
@@ -139,6 +141,7 @@ public struct ListingFeedQuery: Sendable, Equatable {
         self.author = author
         self.q = q
         self.sort = sort
+        self.order = order
         self.limit = limit
         self.cursor = cursor
     }
@@ -146,7 +149,7 @@ public struct ListingFeedQuery: Sendable, Equatable {
     var items: [URLQueryItem] {
         query([("category", category), ("free", free), ("minPrice", minPrice), ("maxPrice", maxPrice), ("currency", currency),
                ("status", statuses?.map(\.rawValue).joined(separator: ",")), ("author", author), ("q", q), ("sort", sort),
-               ("limit", limit), ("cursor", cursor)])
+               ("order", order), ("limit", limit), ("cursor", cursor)])
     }
 }
 

@@ -66,9 +66,11 @@ struct OpenEnumTests {
         let page = #"{"items":[],"nextCursor":null}"#
         let transport = ScriptedTransport([.respond(.json(200, page)), .respond(.json(200, page))])
         let commons = client(transport)
-        _ = try await commons.listings.feed(ListingFeedQuery(category: .books, currency: .eur, statuses: [.available, .promised]))
+        _ = try await commons.listings.feed(ListingFeedQuery(category: .books, currency: .eur, statuses: [.available, .promised],
+                                                             sort: "price", order: "desc"))
         let feed = try #require(URLComponents(url: transport.sent[0].url, resolvingAgainstBaseURL: false)?.queryItems)
         #expect(feed.first { $0.name == "category" }?.value == "Books")
+        #expect(feed.first { $0.name == "sort" }?.value == "price" && feed.first { $0.name == "order" }?.value == "desc")
         #expect(feed.first { $0.name == "currency" }?.value == "EUR")
         #expect(feed.first { $0.name == "status" }?.value == "available,promised")
         _ = try await commons.geo.nearbyListings(lat: 52.5, lon: 13.4, ListingSearchFilters(category: "Garden", status: .promised))

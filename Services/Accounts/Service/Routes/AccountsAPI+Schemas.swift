@@ -2,11 +2,12 @@ import ServiceKit
 
 /// The bodies the accounts routes answer with, as the OpenAPI document describes them.
 extension AccountsAPI {
-    /// ``AccountsCommands/Tokens``: what registering, signing in and refreshing answer.
+    /// ``AccountsCommands/Tokens``: what registering, signing in and refreshing answer; for a
+    /// browser that asked for cookies (``CookieSession``), no tokens and `tokenType` `Cookie`.
     static let tokens = Schema.object([
         "accountId": .string(format: "uuid"), "sessionId": .string(format: "uuid"),
-        "accessToken": .string(), "refreshToken": .string(), "tokenType": .oneOf(["Bearer"]), "expiresIn": .integer,
-    ], required: ["accountId", "sessionId", "accessToken", "refreshToken", "tokenType", "expiresIn"]).named("Tokens")
+        "accessToken": .string(), "refreshToken": .string(), "tokenType": .oneOf(["Bearer", "Cookie"]), "expiresIn": .integer,
+    ], required: ["accountId", "sessionId", "tokenType", "expiresIn"]).named("Tokens")
 
     /// ``SessionView``: one of my live sessions.
     static let session = Schema.object([

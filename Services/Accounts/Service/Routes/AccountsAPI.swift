@@ -15,7 +15,7 @@ struct AccountsAPI: Sendable {
 
     struct RegisterBody: Decodable { var email: String; var password: String; var displayName: String }
     struct SignInBody: Decodable { var email: String; var password: String }
-    struct RefreshBody: Decodable { var refreshToken: String }
+    struct RefreshBody: Decodable { var refreshToken: String? }
     struct ResetBody: Decodable { var email: String }
     struct ConfirmResetBody: Decodable { var token: String; var newPassword: String }
     struct PasswordBody: Decodable { var currentPassword: String; var newPassword: String }
@@ -27,19 +27,20 @@ struct AccountsAPI: Sendable {
                 try await commands.register(Registration(email: body.email, password: body.password, displayName: body.displayName),
                                             device: device(request), metadata: context.eventMetadata)
             }
-            return try Response.json(tokens, status: .created, position: position, location: "/v1/me")
+            return try deliver(tokens, to: request, status: .created, position: position, location: "/v1/me")
         }
         router.post("/v1/sessions") { request, context in
             let body = try await request.decodeJSON(as: SignInBody.self, context: context)
             let (tokens, position) = try await run {
                 try await commands.signIn(email: body.email, password: body.password, device: device(request), metadata: context.eventMetadata)
             }
-            return try Response.json(tokens, status: .created, position: position)
+            return try deliver(tokens, to: request, status: .created, position: position)
         }
         router.post("/v1/sessions/refresh") { request, context in
             let body = try await request.decodeJSON(as: RefreshBody.self, context: context)
-            let (tokens, position) = try await run { try await commands.refresh(token: body.refreshToken, metadata: context.eventMetadata) }
-            return try Response.json(tokens, position: position)
+            let token = try refreshToken(body, request)
+            let (tokens, position) = try await run { try await commands.refresh(token: token, metadata: context.eventMetadata) }
+            return try deliver(tokens, to: request, position: position)
         }
         router.get("/v1/sessions") { _, context in
             let identity = try context.requireIdentity()
@@ -66,7 +67,9 @@ struct AccountsAPI: Sendable {
             let position = try await run {
                 try await commands.revokeSession(identity.sessionId, of: identity.accountId, reason: "signed out", metadata: context.eventMetadata)
             }
-            return await settled(position)
+            var response = await settled(position)
+            response.setCookies(BrowserSession.clearingCookies)
+            return response
         }
         router.delete("/v1/sessions/{id}") { _, context in
             let identity = try context.requireIdentity()

@@ -84,7 +84,9 @@ extension AccountsAPI {
                 try await commands.requireRecentSignIn(identity.sessionId)
                 return try await commands.delete(accountId: identity.accountId, metadata: context.eventMetadata)
             }
-            return await settled(position)
+            var response = await settled(position)
+            response.setCookies(BrowserSession.clearingCookies)
+            return response
         }
         router.get("/v1/users/{id}") { _, context in
             let id = try context.parameters.uuid("id")

@@ -34,7 +34,8 @@ extension ListingsAPI {
         Parameter("minPrice", .integer(0...Int.max)), Parameter("maxPrice", .integer(0...Int.max)), Parameter("currency", .currencyCode),
         Parameter("status", .string(minLength: 1, maxLength: FeedQuery.maximumStatusLength)), Parameter("author", .oneOf(["me"])),
         Parameter("q", .searchText),
-        Parameter("sort", .oneOf(FeedQuery.Sort.allCases.map(\.rawValue))), .limit(1...FeedQuery.maximumLimit), .cursor,
+        Parameter("sort", .oneOf(FeedQuery.Sort.allCases.map(\.rawValue))), Parameter("order", .oneOf(FeedQuery.Order.allCases.map(\.rawValue))),
+        .limit(1...FeedQuery.maximumLimit), .cursor,
     ]
     /// ``SequencePaging``: comments and messages.
     static let sequencePaging: [Parameter] = [.limit(), .cursor]
@@ -51,7 +52,10 @@ extension ListingsAPI {
               body: newListingBody, responses: [201: "Posted", 409: keyInUse, 422: "Invalid fields, all of them listed"], returns: [201: listingView]),
         .init("GET", "/v1/listings", "The feed: category, free, minPrice, maxPrice, currency, "
                   + "status (a comma-separated list of at most \(FeedQuery.maximumStatuses) statuses), author=me, "
-                  + "q (at most 200 characters; its first 20 words of letters and digits), sort, limit, cursor.",
+                  + "q (at most 200 characters; its first 20 words of letters and digits), sort, order, limit, cursor. "
+                  + "sort is recent (posted time), price (free counts as 0), title (ignoring case) or relevance (with q, its default); "
+                  + "order=asc|desc turns the key either way and defaults to the key's usual way: recent desc (newest first), "
+                  + "price and title asc, relevance desc (best match first, the only way). A cursor continues its own sort and order.",
               query: feedParameters, responses: [200: "A page", 400: "Invalid query", 401: "author=me without a valid access token"],
               returns: [200: page(of: listingView)]),
         .init("GET", "/v1/listings/changes", "What changed since a point of the change feed (since, limit).",
