@@ -12,6 +12,31 @@ import Testing
 import Glibc
 #endif
 
+/// Seeding the demo city renders and uploads its pictures, work enough for a core for
+/// half a minute: stacks that seed take turns, so that the suites running beside them on
+/// CI's two cores keep to their deadlines.
+actor SeededStacks {
+    static let shared = SeededStacks()
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    /// Runs `body` when no other seeding stack runs.
+    static func oneAtATime(_ body: () async throws -> Void) async throws {
+        await shared.enter()
+        do { try await body() } catch { await shared.leave(); throw error }
+        await shared.leave()
+    }
+
+    private func enter() async {
+        if !busy { busy = true; return }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    private func leave() {
+        if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+    }
+}
+
 /// `commons up` and `commons seed`, run as processes: the real services behind the real gateway.
 @Suite("commons up and commons seed")
 struct UpTests {
@@ -92,61 +117,63 @@ struct UpTests {
 
     @Test("up seeds demo accounts on first start, in the embedded log; seed again leaves them as they are")
     func seeds() async throws {
-        let stack = try UpProcess.start(seed: true, log: nil)
-        try await stack.run { stack in
-            let marker = stack.dataDirectory.appendingPathComponent("seeded")
-            #expect(try await stack.waitForOutput { _ in FileManager.default.fileExists(atPath: marker.path) }, "\(stack.output)")
-            #expect(FileManager.default.fileExists(atPath: stack.dataDirectory.appendingPathComponent("events.sqlite").path))
+        try await SeededStacks.oneAtATime {
+            let stack = try UpProcess.start(seed: true, log: nil)
+            try await stack.run { stack in
+                let marker = stack.dataDirectory.appendingPathComponent("seeded")
+                #expect(try await stack.waitForOutput { _ in FileManager.default.fileExists(atPath: marker.path) }, "\(stack.output)")
+                #expect(FileManager.default.fileExists(atPath: stack.dataDirectory.appendingPathComponent("events.sqlite").path))
 
-            let password = try #require(stack.output.firstMatch(of: /password "([^"]+)"/)?.1)
-            let emails = ["ada@commons.local", "grace@commons.local", "alan@commons.local"]
-            for email in emails {
-                #expect(stack.output.contains(email), "\(stack.output)")
-                let session = try await http(.POST, stack.gateway + "/v1/sessions", json: ["email": email, "password": String(password)])
-                #expect(session.status == 201, "\(email): \(session)")
-            }
-
-            let refused = try await commons("seed", "--gateway", stack.gateway, log: nil)
-            #expect(refused.status != 0 && refused.stderr.contains("pass --demo"), "without --demo it refuses: \(refused)")
-            let again = try await commons("seed", "--demo", "--gateway", stack.gateway, log: nil)
-            #expect(again.status == 0, "\(again)")
-            #expect(again.lines.filter { $0.hasSuffix("exists already") }.count == emails.count, "\(again)")
-
-            // With donations built: the organisations of Data/organizations.json, each once, estimates not repeated.
-            let organizations = try await http(.GET, stack.gateway + "/v1/organizations?limit=100")
-            if organizations.status == 200 {
-                let inFile = (try DemoData.json("organizations.json")["organizations"] as? [Any])?.count
-                #expect((try organizations.json()["items"] as? [Any])?.count == inFile, "\(organizations)")
-                let charity = try await http(.GET, stack.gateway + "/v1/organizations/against-malaria-foundation")
-                #expect((try charity.json()["impactEstimates"] as? [Any])?.count == 1, "\(charity)")
-                #expect(try charity.json()["verified"] as? Bool == true)
-            }
-
-            // Every other service's demo data, read through the gateway as an app would; the
-            // read models may still be catching up with the seed, so each read is retried.
-            let ada = try await http(.POST, stack.gateway + "/v1/sessions", json: ["email": "ada@commons.local", "password": String(password)])
-            let token = try #require(try ada.json()["accessToken"] as? String)
-            let reads: [(service: String, path: String, token: String?)] = [
-                ("listings", "/v1/listings?limit=50", nil),
-                ("geo-search", "/v1/nearby/listings?lat=52.3731&lon=4.8922&radius=20", nil),
-                // The demo donation centres are where the demo listings are.
-                ("geo-search", "/v1/nearby/organizations?lat=52.3731&lon=4.8922&radius=20&kind=centre", nil),
-                ("shopping-lists", "/v1/products?q=milk", nil),
-                ("shopping-lists", "/v1/lists", token),
-            ]
-            for read in reads {
-                guard FileManager.default.fileExists(atPath: commonsExecutable.deletingLastPathComponent().appendingPathComponent(read.service).path)
-                else { continue }
-                var count = 0
-                for _ in 0..<30 {
-                    let answer = try await http(.GET, stack.gateway + read.path, headers: read.token.map { ["Authorization": "Bearer \($0)"] } ?? [:])
-                    count = (try? answer.json()["items"] as? [Any])??.count ?? 0
-                    if answer.status == 200, count > 0 { break }
-                    try await Task.sleep(for: .milliseconds(500))
+                let password = try #require(stack.output.firstMatch(of: /password "([^"]+)"/)?.1)
+                let emails = ["ada@commons.local", "grace@commons.local", "alan@commons.local"]
+                for email in emails {
+                    #expect(stack.output.contains(email), "\(stack.output)")
+                    let session = try await http(.POST, stack.gateway + "/v1/sessions", json: ["email": email, "password": String(password)])
+                    #expect(session.status == 201, "\(email): \(session)")
                 }
-                #expect(count > 0, "\(read.service) \(read.path): no demo data")
+
+                let refused = try await commons("seed", "--gateway", stack.gateway, log: nil)
+                #expect(refused.status != 0 && refused.stderr.contains("pass --demo"), "without --demo it refuses: \(refused)")
+                let again = try await commons("seed", "--demo", "--gateway", stack.gateway, log: nil)
+                #expect(again.status == 0, "\(again)")
+                #expect(again.lines.filter { $0.hasSuffix("exists already") }.count == emails.count, "\(again)")
+
+                // With donations built: the organisations of Data/organizations.json, each once, estimates not repeated.
+                let organizations = try await http(.GET, stack.gateway + "/v1/organizations?limit=100")
+                if organizations.status == 200 {
+                    let inFile = (try DemoData.json("organizations.json")["organizations"] as? [Any])?.count
+                    #expect((try organizations.json()["items"] as? [Any])?.count == inFile, "\(organizations)")
+                    let charity = try await http(.GET, stack.gateway + "/v1/organizations/against-malaria-foundation")
+                    #expect((try charity.json()["impactEstimates"] as? [Any])?.count == 1, "\(charity)")
+                    #expect(try charity.json()["verified"] as? Bool == true)
+                }
+
+                // Every other service's demo data, read through the gateway as an app would; the
+                // read models may still be catching up with the seed, so each read is retried.
+                let ada = try await http(.POST, stack.gateway + "/v1/sessions", json: ["email": "ada@commons.local", "password": String(password)])
+                let token = try #require(try ada.json()["accessToken"] as? String)
+                let reads: [(service: String, path: String, token: String?)] = [
+                    ("listings", "/v1/listings?limit=50", nil),
+                    ("geo-search", "/v1/nearby/listings?lat=52.3731&lon=4.8922&radius=20", nil),
+                    // The demo donation centres are where the demo listings are.
+                    ("geo-search", "/v1/nearby/organizations?lat=52.3731&lon=4.8922&radius=20&kind=centre", nil),
+                    ("shopping-lists", "/v1/products?q=milk", nil),
+                    ("shopping-lists", "/v1/lists", token),
+                ]
+                for read in reads {
+                    guard FileManager.default.fileExists(atPath: commonsExecutable.deletingLastPathComponent().appendingPathComponent(read.service).path)
+                    else { continue }
+                    var count = 0
+                    for _ in 0..<30 {
+                        let answer = try await http(.GET, stack.gateway + read.path, headers: read.token.map { ["Authorization": "Bearer \($0)"] } ?? [:])
+                        count = (try? answer.json()["items"] as? [Any])??.count ?? 0
+                        if answer.status == 200, count > 0 { break }
+                        try await Task.sleep(for: .milliseconds(500))
+                    }
+                    #expect(count > 0, "\(read.service) \(read.path): no demo data")
+                }
+                try await expectDemoCity(gateway: stack.gateway, token: token)
             }
-            try await expectDemoCity(gateway: stack.gateway, token: token)
         }
     }
 
@@ -195,57 +222,61 @@ struct UpTests {
 
     @Test("through the SDK alone, as an app: sign up, post with a photo, find it nearby, request it, donate, share a list and see a live edit")
     func appJourney() async throws {
-        let stack = try UpProcess.start(seed: true, log: nil)
-        try await stack.run { stack in
-            let marker = stack.dataDirectory.appendingPathComponent("seeded")
-            #expect(try await stack.waitForOutput { _ in FileManager.default.fileExists(atPath: marker.path) }, "\(stack.output)")
-            let password = String(try #require(stack.output.firstMatch(of: /password "([^"]+)"/)?.1))
-            // Two phones that pass positions on (a push, a shared link), so each reads the other's writes.
-            let positions = PositionTracker()
-            let gateway = try #require(URL(string: stack.gateway))
-            let sam = CommonsClient(baseURL: gateway, positions: positions)
-            let ada = CommonsClient(baseURL: gateway, positions: positions)
-            _ = try await sam.accounts.register(email: "sam@example.com", password: "a long passphrase for sam", displayName: "Sam")
-            let adaTokens = try await ada.accounts.signIn(email: "ada@commons.local", password: password)
+        try await SeededStacks.oneAtATime {
+            let stack = try UpProcess.start(seed: true, log: nil)
+            try await stack.run { stack in
+                let marker = stack.dataDirectory.appendingPathComponent("seeded")
+                #expect(try await stack.waitForOutput { _ in FileManager.default.fileExists(atPath: marker.path) }, "\(stack.output)")
+                let password = String(try #require(stack.output.firstMatch(of: /password "([^"]+)"/)?.1))
+                // Two phones that pass positions on (a push, a shared link), so each reads the other's writes.
+                let positions = PositionTracker()
+                let gateway = try #require(URL(string: stack.gateway))
+                let sam = CommonsClient(baseURL: gateway, positions: positions)
+                let ada = CommonsClient(baseURL: gateway, positions: positions)
+                _ = try await sam.accounts.register(email: "sam@example.com", password: "a long passphrase for sam", displayName: "Sam")
+                let adaTokens = try await ada.accounts.signIn(email: "ada@commons.local", password: password)
 
-            let jpeg = try #require(SamplePhoto.make(width: 800, height: 600, format: .jpeg, noise: 10))
-            let photo = try await sam.listings.uploadImage(Data(jpeg), contentType: "image/jpeg")
-            let place = Coordinate(lat: 52.3702, lon: 4.8952)
-            let posted = try await sam.listings.post(NewListing(
-                title: "Moving boxes", description: "Twenty sturdy boxes", category: "Furniture", condition: "good",
-                pickupTimes: PickupTimes(note: "Saturday morning"), pickupLocation: place, imageIds: [photo.id]))
-            let nearby = try await ada.geo.nearbyListings(lat: place.lat, lon: place.lon, radius: 2)
-            #expect(nearby.items.contains { $0.id == posted.id }, "Ada finds Sam's boxes nearby")
-            let request = try await ada.listings.request(posted.id, message: "Could I have them on Saturday?")
-            #expect(try await sam.listings.requests(posted.id).contains { $0.id == request.id })
+                let jpeg = try #require(SamplePhoto.make(width: 800, height: 600, format: .jpeg, noise: 10))
+                let photo = try await sam.listings.uploadImage(Data(jpeg), contentType: "image/jpeg")
+                let place = Coordinate(lat: 52.3702, lon: 4.8952)
+                let posted = try await sam.listings.post(NewListing(
+                    title: "Moving boxes", description: "Twenty sturdy boxes", category: "Furniture", condition: "good",
+                    pickupTimes: PickupTimes(note: "Saturday morning"), pickupLocation: place, imageIds: [photo.id]))
+                let nearby = try await ada.geo.nearbyListings(lat: place.lat, lon: place.lon, radius: 2)
+                #expect(nearby.items.contains { $0.id == posted.id }, "Ada finds Sam's boxes nearby")
+                let request = try await ada.listings.request(posted.id, message: "Could I have them on Saturday?")
+                #expect(try await sam.listings.requests(posted.id).contains { $0.id == request.id })
 
-            _ = try await ada.donations.topUp(amountMinor: 5_000, currency: "USD", cardNumber: "4242 4242 4242 4242")
-            let made = try await ada.donations.donate(NewDonation(organization: "against-malaria-foundation", amountMinor: 1_500, currency: "USD"))
-            #expect(try await ada.donations.donations().items.map(\.id).contains(made.donation.id))
+                _ = try await ada.donations.topUp(amountMinor: 5_000, currency: "USD", cardNumber: "4242 4242 4242 4242")
+                let made = try await ada.donations.donate(NewDonation(organization: "against-malaria-foundation", amountMinor: 1_500, currency: "USD"))
+                #expect(try await ada.donations.donations().items.map(\.id).contains(made.donation.id))
 
-            let list = try await sam.lists.create(name: "Moving day")
-            _ = try await sam.lists.share(list.id, with: adaTokens.accountId)
-            let live = Task { () -> ListChange? in
-                for try await change in ada.lists.liveChanges(list.id) where change.text == "Tape" { return change }
-                return nil
+                let list = try await sam.lists.create(name: "Moving day")
+                _ = try await sam.lists.share(list.id, with: adaTokens.accountId)
+                let live = Task { () -> ListChange? in
+                    for try await change in ada.lists.liveChanges(list.id) where change.text == "Tape" { return change }
+                    return nil
+                }
+                let patience = Task { try await Task.sleep(for: .seconds(30)); live.cancel() }
+                _ = try await sam.lists.addItem(list.id, text: "Tape", quantity: 3)
+                let seen = try await live.value
+                patience.cancel()
+                #expect(seen?.quantity == 3, "Ada's live stream shows Sam's new item: \(String(describing: seen))")
             }
-            let patience = Task { try await Task.sleep(for: .seconds(30)); live.cancel() }
-            _ = try await sam.lists.addItem(list.id, text: "Tape", quantity: 3)
-            let seen = try await live.value
-            patience.cancel()
-            #expect(seen?.quantity == 3, "Ada's live stream shows Sam's new item: \(String(describing: seen))")
         }
     }
 
     @Test("a demo data file that is missing leaves the data directory unmarked, so the next start seeds again")
     func missingDemoData() async throws {
-        let stack = try UpProcess.start(seed: true, log: nil,
-                                        environment: ["COMMONS_BCRYPT_COST": "4", "COMMONS_CATALOG_FILE": "/nonexistent/catalog.json"])
-        try await stack.run { stack in
-            let unmarked = try await stack.waitForOutput { $0.contains("not marked as seeded") }
-            #expect(unmarked, "\(stack.output)")
-            #expect(stack.output.contains("Data/catalog.json not found"), "\(stack.output)")
-            #expect(!FileManager.default.fileExists(atPath: stack.dataDirectory.appendingPathComponent("seeded").path))
+        try await SeededStacks.oneAtATime {
+            let stack = try UpProcess.start(seed: true, log: nil,
+                                            environment: ["COMMONS_BCRYPT_COST": "4", "COMMONS_CATALOG_FILE": "/nonexistent/catalog.json"])
+            try await stack.run { stack in
+                let unmarked = try await stack.waitForOutput { $0.contains("not marked as seeded") }
+                #expect(unmarked, "\(stack.output)")
+                #expect(stack.output.contains("Data/catalog.json not found"), "\(stack.output)")
+                #expect(!FileManager.default.fileExists(atPath: stack.dataDirectory.appendingPathComponent("seeded").path))
+            }
         }
     }
 
@@ -454,9 +485,14 @@ private struct UpProcess {
         }
     }
 
-    /// Polls the gateway's `/health/ready` until it answers 200, for at most 60 s.
+    /// How long a stack may take to get ready, or to seed: far longer than it does alone
+    /// (about 10 s, and 40 s for the demo city with its pictures), because CI runs other
+    /// suites on the same two cores meanwhile.
+    static let patience = Duration.seconds(180)
+
+    /// Polls the gateway's `/health/ready` until it answers 200, for at most ``patience``.
     func waitUntilReady() async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + Self.patience
         while ContinuousClock.now < deadline {
             guard process.process.isRunning else {
                 throw TestSetupError("commons up exited with \(process.process.terminationStatus):\n\(output)\n\(process.stderr)")
@@ -464,7 +500,7 @@ private struct UpProcess {
             if let answer = try? await http(.GET, gateway + "/health/ready"), answer.status == 200 { return }
             try await Task.sleep(for: .milliseconds(100))
         }
-        throw TestSetupError("commons up was not ready within 60 s:\n\(output)\n\(process.stderr)")
+        throw TestSetupError("commons up was not ready within \(Self.patience):\n\(output)\n\(process.stderr)")
     }
 
     /// The pids of the children it said it started, in order.
@@ -473,7 +509,7 @@ private struct UpProcess {
     }
 
     func waitForOutput(_ condition: (String) -> Bool) async throws -> Bool {
-        try await process.waitForOutput(timeout: .seconds(60), condition)
+        try await process.waitForOutput(timeout: Self.patience, condition)
     }
 }
 

@@ -21,10 +21,24 @@ struct OpenAPIResponsesTests {
         let post = OpenAPIDocument.Operation("POST", "/v1/things/{id}/notes", "Note.", authenticated: true,
                                              body: .object(["text": .string(maxLength: 5)]), responses: [201: "Noted", 409: "Closed"],
                                              returns: [201: thing])
-        #expect(Set(try responses(post).keys) == ["201", "400", "401", "404", "409", "413", "415", "422", "429", "503", "default"])
+        #expect(Set(try responses(post).keys) == ["201", "400", "401", "403", "404", "409", "413", "415", "422", "429", "503", "default"])
         #expect(post.allResponses[409] == "Closed", "a route's own description wins over the kit's")
         let get = OpenAPIDocument.Operation("GET", "/v1/things", "List.")
-        #expect(Set(try responses(get).keys) == ["200", "401", "429", "503", "default"])
+        #expect(Set(try responses(get).keys) == ["200", "401", "429", "503", "default"], "a read needs no CSRF echo, so no 403")
+    }
+
+    @Test("a route that starts a session documents Commons-Token-Delivery; authenticated routes take the bearer token or the browser's cookie")
+    func browserSessions() throws {
+        let signIn = OpenAPIDocument.Operation("POST", "/v1/sessions", "Sign in.", body: .object([:]), responses: [201: "In"]).deliveringTokens()
+        let json = try #require(try JSONSerialization.jsonObject(with: OpenAPIDocument(title: "T", operations: [
+            signIn, .init("GET", "/v1/me", "Me.", authenticated: true),
+        ]).json()) as? [String: Any])
+        let paths = try #require(json["paths"] as? [String: [String: [String: Any]]])
+        let parameters = paths["/v1/sessions"]?["post"]?["parameters"] as? [[String: String]] ?? []
+        #expect(parameters.contains(["$ref": "#/components/parameters/CommonsTokenDelivery"]))
+        #expect(paths["/v1/me"]?["get"]?["security"] as? [[String: [String]]] == [["bearer": []], ["sessionCookie": []]])
+        let schemes = (json["components"] as? [String: Any])?["securitySchemes"] as? [String: [String: Any]]
+        #expect(schemes?["sessionCookie"]?["name"] as? String == BrowserSession.accessCookie)
     }
 
     @Test("a success has its JSON schema and Commons-Position on writes; an error is a problem document; 429 says Retry-After")
