@@ -119,6 +119,17 @@ struct BrowserSessionTests {
         }
     }
 
+    @Test("a delivery that is neither body nor cookie is refused with 400 before anything happens")
+    func unknownDelivery() async throws {
+        try await AccountsHarness().test { client in
+            let reply = try await client.call(.post, "/v1/accounts", json: ["email": "odd@example.org", "password": "a long enough phrase", "displayName": "Odd"],
+                                              headers: [BrowserSession.deliveryHeader: "carrier-pigeon"])
+            #expect(reply.status == .badRequest)
+            #expect(try await client.call(.post, "/v1/accounts", json: ["email": "odd@example.org", "password": "a long enough phrase", "displayName": "Odd"],
+                                          headers: [BrowserSession.deliveryHeader: "body"]).status == .created, "the address was not taken by the refused request")
+        }
+    }
+
     @Test("an app's bearer token is unaffected: no CSRF echo needed")
     func bearerNeedsNoEcho() async throws {
         try await AccountsHarness().test { client in

@@ -31,9 +31,14 @@ public enum BrowserSession {
     /// Where the refresh cookie is sent: the sign-in, refresh and sign-out routes.
     public static let refreshPath = "/v1/sessions"
 
-    /// Whether the request asks for its tokens as cookies.
-    public static func wantsCookies(_ request: Request) -> Bool {
-        request.headers[deliveryHeader]?.lowercased() == "cookie"
+    /// Whether the request asks for its tokens as cookies (`cookie`) rather than in the body
+    /// (`body`, or no header); any other value is a 400.
+    public static func wantsCookies(_ request: Request) throws -> Bool {
+        switch request.headers[deliveryHeader]?.lowercased() {
+        case nil, "body": return false
+        case "cookie": return true
+        default: throw Problem.malformed("Commons-Token-Delivery is `body` or `cookie`.")
+        }
     }
 
     /// The CSRF token that goes with an access token.

@@ -15,11 +15,11 @@ extension AccountsAPI {
         var expiresIn: Int
     }
 
-    /// A session's tokens in the body, or, when the request asks for cookies, as cookies
-    /// beside a body that names the session only.
-    func deliver(_ tokens: AccountsCommands.Tokens, to request: Request, status: HTTPResponse.Status = .ok,
+    /// A session's tokens in the body, or, `asCookies` (``BrowserSession/wantsCookies(_:)``,
+    /// read before the command runs), as cookies beside a body that names the session only.
+    func deliver(_ tokens: AccountsCommands.Tokens, asCookies: Bool, status: HTTPResponse.Status = .ok,
                  position: Checkpoint, location: String? = nil) throws -> Response {
-        guard BrowserSession.wantsCookies(request) else {
+        guard asCookies else {
             return try Response.json(tokens, status: status, position: position, location: location)
         }
         var response = try Response.json(CookieSession(accountId: tokens.accountId, sessionId: tokens.sessionId, expiresIn: tokens.expiresIn),

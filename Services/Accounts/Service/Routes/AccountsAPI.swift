@@ -22,25 +22,28 @@ struct AccountsAPI: Sendable {
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.post("/v1/accounts") { request, context in
+            let asCookies = try BrowserSession.wantsCookies(request)
             let body = try await request.decodeJSON(as: RegisterBody.self, context: context)
             let (tokens, position) = try await run {
                 try await commands.register(Registration(email: body.email, password: body.password, displayName: body.displayName),
                                             device: device(request), metadata: context.eventMetadata)
             }
-            return try deliver(tokens, to: request, status: .created, position: position, location: "/v1/me")
+            return try deliver(tokens, asCookies: asCookies, status: .created, position: position, location: "/v1/me")
         }
         router.post("/v1/sessions") { request, context in
+            let asCookies = try BrowserSession.wantsCookies(request)
             let body = try await request.decodeJSON(as: SignInBody.self, context: context)
             let (tokens, position) = try await run {
                 try await commands.signIn(email: body.email, password: body.password, device: device(request), metadata: context.eventMetadata)
             }
-            return try deliver(tokens, to: request, status: .created, position: position)
+            return try deliver(tokens, asCookies: asCookies, status: .created, position: position)
         }
         router.post("/v1/sessions/refresh") { request, context in
+            let asCookies = try BrowserSession.wantsCookies(request)
             let body = try await request.decodeJSON(as: RefreshBody.self, context: context)
             let token = try refreshToken(body, request)
             let (tokens, position) = try await run { try await commands.refresh(token: token, metadata: context.eventMetadata) }
-            return try deliver(tokens, to: request, position: position)
+            return try deliver(tokens, asCookies: asCookies, position: position)
         }
         router.get("/v1/sessions") { _, context in
             let identity = try context.requireIdentity()
