@@ -130,6 +130,14 @@ echo "check-deploy: deploy/docs/openapi.json is valid OpenAPI 3.1 (openapi-spec-
 sleep 2
 /usr/bin/python3 scripts/check-docs-page.py "http://127.0.0.1:$guard_port" \
   || { tail -n 5 "$work/guard.log" >&2; fail "the gateway's documentation page does not work"; }
+# The web app through the same gateway: its page at / with the web app's headers, its files,
+# and a folder of it or an unknown path as the same 404 problem document.
+web_answer() { curl -s -o /dev/null -w '%{http_code} %{content_type}' "http://127.0.0.1:$guard_port$1"; }
+[ "$(web_answer /)" = "200 text/html" ] && [ "$(web_answer /js/app.js)" = "200 text/javascript" ] \
+  && [ "$(web_answer /js/)" = "404 application/problem+json" ] && [ "$(web_answer /no-such-page)" = "404 application/problem+json" ] \
+  && curl -sI "http://127.0.0.1:$guard_port/" | grep -qi "^Content-Security-Policy: default-src 'self'" \
+  || fail "the gateway does not serve the web app at / as it should (/, /js/app.js, /js/, an unknown path)"
+echo "check-deploy: the gateway serves the web app at / with its policy, and a folder or unknown path as a 404 problem"
 kill "$guard_pid" 2>/dev/null; wait "$guard_pid" 2>/dev/null || true
 
 # 3. Agreement with StackKit. PyYAML comes with docker-compose; use a python3 that has it.
