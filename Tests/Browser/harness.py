@@ -248,20 +248,18 @@ class Browser:
 
 
 class JourneyTest(unittest.TestCase):
-    """A journey run at each size: subclasses write `journey(self, browser)`."""
+    """A journey run at each size: subclasses write `journey(self, browser)` and get a test
+    per size (this class itself holds none, so it is not run on its own)."""
 
-    def journey(self, browser: Browser):
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.test_phone = lambda self: self.run_at("phone")
+        cls.test_laptop = lambda self: self.run_at("laptop")
+
+    def journey(self, browser: "Browser"):
         raise NotImplementedError
 
-    def test_phone(self):
-        self.run_at("phone")
-
-    def test_laptop(self):
-        self.run_at("laptop")
-
     def run_at(self, size: str):
-        if type(self) is JourneyTest:
-            return
         browser = Browser(size)
         try:
             self.journey(browser)
