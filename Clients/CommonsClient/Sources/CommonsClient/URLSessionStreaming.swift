@@ -87,9 +87,12 @@ private final class StreamingConnection: NSObject, URLSessionDataDelegate, Senda
             return (state.session, state.head, state.watchdog)
         }
         watchdog?.cancel()
-        session?.invalidateAndCancel()
+        // The sequence ends with `error` before the session is cancelled: the cancellation's
+        // own completion, on the delegate queue, must not end it first as a CancellationError
+        // (a live stream would then stop instead of reconnecting after an idle timeout).
         head?.resume(throwing: error)
         feed.finish(throwing: error)
+        session?.invalidateAndCancel()
     }
 
     /// Ends the request once nothing has come for `idleTimeout`. URLSession's own timeout
