@@ -15,8 +15,13 @@ run: build
 ## starts or ends for ten minutes is stopped, naming the tests still running
 ## (scripts/watch-tests.py). Then the web app's journeys in headless Chromium against a seeded
 ## `commons up` (scripts/check-web.sh).
+## At most TEST_WIDTH tests run at once: many start whole stacks of processes, and with no
+## limit, on two cores, hundreds of them at once starve each other past their deadlines.
+TEST_WIDTH ?= 6
+
 test:
-	scripts/with-postgres.sh scripts/watch-tests.py -- sh -c 'swift test --package-path Clients/CommonsClient && swift test'
+	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) \
+	  scripts/with-postgres.sh scripts/watch-tests.py -- sh -c 'swift test --package-path Clients/CommonsClient && swift test'
 	scripts/check-web.sh
 
 ## Measures the event log on a throwaway PostgreSQL, then accounts, geo-search, photos and
