@@ -30,7 +30,8 @@ public struct PostgresQueryAbandoned: Error, CustomStringConvertible {
 
 /// Runs `operation` in a task of its own and returns its result, or throws
 /// `CancellationError` as soon as the calling task is cancelled, or ``PostgresQueryAbandoned``
-/// after `patience`: whichever comes first. The operation is cancelled when it loses.
+/// after `patience` (within ``DeadlineWatch/resolution``): whichever comes first. The
+/// operation is cancelled when it loses.
 func abandonable<T: Sendable>(
     patience: Duration, _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
@@ -38,12 +39,13 @@ func abandonable<T: Sendable>(
     let work = Task {
         do { outcome.settle(.success(try await operation())) } catch { outcome.settle(.failure(error)) }
     }
-    let timer = Task {
-        try await Task.sleep(for: patience)
+    // One shared watch rather than a timer task per statement: a cancelled `Task.sleep`
+    // keeps its timer until the deadline, thousands a second under load (issue 17).
+    let deadline = DeadlineWatch.shared.add(deadline: .now + patience) {
         outcome.settle(.failure(PostgresQueryAbandoned(patience: patience)))
     }
     defer {
-        timer.cancel()
+        DeadlineWatch.shared.remove(deadline)
         work.cancel()
     }
     return try await withTaskCancellationHandler {

@@ -154,10 +154,14 @@ public final class PostgresEventStore: EventStore {
         // Every failure first asks whether the batch is stored already (a client retry).
         for _ in 0..<100 {
             do {
-                let appended = encoded.ids.count == 1
-                    ? try await appendOne(name: name, expectedCode: expectedCode, batch: encoded)
-                    : try await callAppend(name: name, expectedCode: expectedCode, batch: encoded)
-                guard let result = appended else {
+                let rows = encoded.ids.count == 1
+                    ? try await client.executeAbandonable(
+                        AppendOneStatement(stream: name.description, category: name.category, expectedCode: expectedCode, batch: encoded),
+                        logger: logger)
+                    : try await client.executeAbandonable(
+                        AppendBatchStatement(stream: name.description, category: name.category, expectedCode: expectedCode, batch: encoded),
+                        logger: logger)
+                guard let result = appendResult(rows, alreadyAppended: false) else {
                     if let replay = try await replayedResult(stream: stream, batch: encoded) { return replay }
                     throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expected, actual: try await version(of: stream))
                 }
@@ -180,7 +184,8 @@ public final class PostgresEventStore: EventStore {
                     throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expected, actual: actual)
                 case ("23505", "events_id"):
                     throw EventStoreError.idempotencyConflict(stream: stream, eventId: events[0].id, reason: "an event id is stored already in another stream")
-                case ("22P02", _):
+                case ("22P02", _), ("22021", _), ("22P05", _):
+                    // Not JSON, not UTF-8, or a character PostgreSQL cannot store (\u0000).
                     throw EventStoreError.invalidEvent(id: events[0].id, reason: error.serverInfo?[.message] ?? "invalid JSON")
                 default:
                     throw PostgresEventStoreError(error)
@@ -188,39 +193,6 @@ public final class PostgresEventStore: EventStore {
             }
         }
         throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expected, actual: try await version(of: stream))
-    }
-
-    private func callAppend(name: StreamName, expectedCode: Int64, batch: EncodedBatch) async throws -> AppendResult {
-        let stream = name.description
-        let category = name.category
-        let query: PostgresQuery = """
-            SELECT stream_version, last_position, last_transaction
-            FROM \(unescaped: schema).append_events(\(stream), \(category), \(expectedCode),
-                \(batch.ids), \(batch.types), \(batch.schemaVersions), \(batch.data)::jsonb[], \(batch.metadata)::jsonb[])
-            """
-        guard let result = try await appendResult(query, alreadyAppended: false) else { throw PostgresEventStoreError("append returned no row") }
-        return result
-    }
-
-    /// Appends a single event in one plain statement with scalar binds, the common case,
-    /// cheaper than the batch function. Nil when the stream is not at the expected version.
-    private func appendOne(name: StreamName, expectedCode: Int64, batch: EncodedBatch) async throws -> AppendResult? {
-        let stream = name.description
-        let query: PostgresQuery = """
-            WITH head AS (
-                SELECT coalesce((SELECT e.version FROM \(unescaped: schema).events e WHERE e.stream = \(stream)
-                                 ORDER BY e.version DESC LIMIT 1), 0) AS version
-            ), inserted AS (
-                INSERT INTO \(unescaped: schema).events (stream, category, version, id, type, schema_version, data, metadata)
-                SELECT \(stream), \(name.category), head.version + 1, \(batch.ids[0]), \(batch.types[0]), \(batch.schemaVersions[0]),
-                       \(batch.data[0])::jsonb, \(batch.metadata[0])::jsonb
-                FROM head
-                WHERE \(expectedCode) = -1 OR (\(expectedCode) = -2 AND head.version > 0) OR head.version = \(expectedCode)
-                RETURNING version, position, transaction_id::text AS transaction
-            )
-            SELECT i.version, i.position, i.transaction FROM head LEFT JOIN inserted i ON true
-            """
-        return try await appendResult(query, alreadyAppended: false)
     }
 
     /// The first result when this batch is stored already; nil when none of it is; throws
@@ -231,71 +203,59 @@ public final class PostgresEventStore: EventStore {
             FROM \(unescaped: schema).replayed_append(\(stream), \(batch.ids), \(batch.types), \(batch.schemaVersions), \(batch.data)::jsonb[])
             """
         do {
-            return try await appendResult(query, alreadyAppended: true)
+            let rows = try await client.queryAbandonable(query, logger: logger).decode((Int64?, Int64?, String?).self)
+            for try await (version, position, transaction) in rows {
+                return appendResult([(version, position, transaction.flatMap { UInt64($0) })], alreadyAppended: true)
+            }
+            return nil
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "CE002" {
             throw EventStoreError.idempotencyConflict(
                 stream: stream, eventId: batch.ids.first ?? UUID(), reason: error.serverInfo?[.detail] ?? "ids already stored")
         }
     }
 
-    private func appendResult(_ query: PostgresQuery, alreadyAppended: Bool) async throws -> AppendResult? {
-        for try await (version, position, transaction) in try await client.queryAbandonable(query, logger: logger).decode((Int64?, Int64?, String?).self) {
-            guard let version, let position, let transaction else { return nil }
-            return AppendResult(
-                streamVersion: version, checkpoint: Checkpoint(transaction: UInt64(transaction) ?? 0, position: position),
-                wasAlreadyAppended: alreadyAppended)
-        }
-        return nil
+    /// The result in an append statement's first row; nil when nothing was appended.
+    private func appendResult(_ rows: [AppendRow], alreadyAppended: Bool) -> AppendResult? {
+        guard let (version, position, transaction) = rows.first, let version, let position, let transaction else { return nil }
+        return AppendResult(
+            streamVersion: version, checkpoint: Checkpoint(transaction: transaction, position: position),
+            wasAlreadyAppended: alreadyAppended)
     }
 
     // MARK: Reading
 
     public func read(stream: String, from version: Int64?, direction: ReadDirection, limit: Int) async throws -> [RecordedEvent] {
         let limit = Int64(min(limit, Int(Int64.max)))
-        let query: PostgresQuery = switch direction {
+        return switch direction {
         case .forwards:
-            "SELECT \(unescaped: Self.columns) FROM \(unescaped: schema).events e WHERE e.stream = \(stream) AND e.version >= \(version ?? 1) ORDER BY e.version LIMIT \(limit)"
+            try await client.executeAbandonable(ReadForwardsStatement(stream: stream, version: version ?? 1, limit: limit), logger: logger)
         case .backwards:
-            "SELECT \(unescaped: Self.columns) FROM \(unescaped: schema).events e WHERE e.stream = \(stream) AND e.version <= \(version ?? Int64.max) ORDER BY e.version DESC LIMIT \(limit)"
+            try await client.executeAbandonable(
+                ReadBackwardsStatement(stream: stream, version: version ?? Int64.max, limit: limit), logger: logger)
         }
-        return try await events(query)
     }
 
     public func event(id: UUID) async throws -> RecordedEvent? {
-        try await events("SELECT \(unescaped: Self.columns) FROM \(unescaped: schema).events e WHERE e.id = \(id)").first
+        try await client.executeAbandonable(EventByIDStatement(id: id), logger: logger).first
     }
 
     public func readAll(after checkpoint: Checkpoint, limit: Int, filter: EventFilter) async throws -> EventPage {
-        var sql = """
-            SELECT h.horizon::text, \(Self.columns) FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon) h
-            LEFT JOIN LATERAL (
-                SELECT * FROM \(schema).events e
-                WHERE (e.transaction_id, e.position) > ($1::text::xid8, $2) AND e.transaction_id < h.horizon
-            """
-        var binds = PostgresBindings()
-        binds.append(String(checkpoint.transaction))
-        binds.append(checkpoint.position)
-        if let categories = filter.categories {
-            binds.append(Array(categories))
-            sql += " AND e.category = ANY($\(binds.count))"
+        let count = Int64(min(limit, Int(Int64.max)))
+        let rows = switch (filter.categories.map(Array.init), filter.types.map(Array.init)) {
+        case (nil, nil):
+            try await client.executeAbandonable(ReadAllStatement.All(checkpoint: checkpoint, limit: count), logger: logger)
+        case (let categories?, nil):
+            try await client.executeAbandonable(
+                ReadAllStatement.Categories(checkpoint: checkpoint, categories: categories, limit: count), logger: logger)
+        case (nil, let types?):
+            try await client.executeAbandonable(ReadAllStatement.Types(checkpoint: checkpoint, types: types, limit: count), logger: logger)
+        case (let categories?, let types?):
+            try await client.executeAbandonable(
+                ReadAllStatement.CategoriesAndTypes(checkpoint: checkpoint, categories: categories, types: types, limit: count),
+                logger: logger)
         }
-        if let types = filter.types {
-            binds.append(Array(types))
-            sql += " AND e.type = ANY($\(binds.count))"
-        }
-        binds.append(Int64(limit))
-        sql += " ORDER BY e.transaction_id, e.position LIMIT $\(binds.count)) e ON true"
-
-        var horizon: UInt64 = 0
-        var events: [RecordedEvent] = []
-        events.reserveCapacity(min(limit, 10_000))
-        let rows = try await client.queryAbandonable(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
-        for try await row in rows {
-            let columns = row.makeRandomAccess()
-            horizon = UInt64(try columns[0].decode(String.self, context: .default)) ?? 0
-            if columns[1].bytes == nil { break }
-            events.append(try Self.event(from: columns, offset: 1))
-        }
+        let horizon = rows.first?.horizon ?? 0
+        let events = rows.compactMap(\.event)
         // A full page may stop short of the horizon; otherwise everything below the horizon
         // has been scanned, and (horizon, 0) is before every event of that transaction.
         let scanned = events.count == limit ? events[events.count - 1].checkpoint : max(Checkpoint(transaction: horizon, position: 0), checkpoint)
@@ -303,15 +263,7 @@ public final class PostgresEventStore: EventStore {
     }
 
     public func head() async throws -> Checkpoint {
-        let query: PostgresQuery = """
-            SELECT e.transaction_id::text, e.position FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon) h
-            JOIN \(unescaped: schema).events e ON e.transaction_id < h.horizon
-            ORDER BY e.transaction_id DESC, e.position DESC LIMIT 1
-            """
-        for try await (transaction, position) in try await client.queryAbandonable(query, logger: logger).decode((String, Int64).self) {
-            return Checkpoint(transaction: UInt64(transaction) ?? 0, position: position)
-        }
-        return .start
+        try await client.executeAbandonable(HeadStatement(), logger: logger).first ?? .start
     }
 
     /// Seconds since the oldest transaction that holds an id began: it holds delivery back.
@@ -389,76 +341,6 @@ public final class PostgresEventStore: EventStore {
             return EventStoreError.importConflict(eventId: first.id, reason: error.serverInfo?[.detail] ?? "duplicate key")
         }
         return PostgresEventStoreError(error)
-    }
-
-    // MARK: Rows
-
-    // Metadata comes out as five text columns: decoding a JSON document per row costs
-    // more than the rest of the row together.
-    static let columns = """
-        e.position, e.transaction_id::text, e.stream, e.version, e.id, e.type, e.schema_version, e.data::text, e.recorded_at, \
-        e.metadata->>'correlationId', e.metadata->>'causationId', e.metadata->>'actorId', e.metadata->>'requestId', e.metadata->>'service'
-        """
-
-    private func events(_ query: PostgresQuery) async throws -> [RecordedEvent] {
-        var events: [RecordedEvent] = []
-        for try await row in try await client.queryAbandonable(query, logger: logger) {
-            events.append(try Self.event(from: row.makeRandomAccess(), offset: 0))
-        }
-        return events
-    }
-
-    static func event(from row: PostgresRandomAccessRow, offset: Int) throws -> RecordedEvent {
-        let position = try row[offset].decode(Int64.self, context: .default)
-        let transaction = try row[offset + 1].decode(String.self, context: .default)
-        return RecordedEvent(
-            checkpoint: Checkpoint(transaction: UInt64(transaction) ?? 0, position: position),
-            stream: try row[offset + 2].decode(String.self, context: .default),
-            version: try row[offset + 3].decode(Int64.self, context: .default),
-            id: try row[offset + 4].decode(UUID.self, context: .default),
-            type: try row[offset + 5].decode(String.self, context: .default),
-            schemaVersion: Int(try row[offset + 6].decode(Int32.self, context: .default)),
-            // The bytes as they come: a String would validate and copy them once more.
-            data: Data(try row[offset + 7].decode(ByteBuffer.self, context: .default).readableBytesView),
-            metadata: EventMetadata(
-                correlationId: try row[offset + 9].decode(String?.self, context: .default),
-                causationId: try row[offset + 10].decode(String?.self, context: .default),
-                actorId: try row[offset + 11].decode(String?.self, context: .default),
-                requestId: try row[offset + 12].decode(String?.self, context: .default),
-                service: try row[offset + 13].decode(String?.self, context: .default)),
-            recordedAt: try row[offset + 8].decode(Date.self, context: .default))
-    }
-}
-
-
-/// A batch's columns, as the append function takes them.
-struct EncodedBatch {
-    var ids: [UUID] = []
-    var types: [String] = []
-    var schemaVersions: [Int32] = []
-    var data: [String] = []
-    var metadata: [String] = []
-
-    init(_ events: [NewEvent]) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        for event in events {
-            // PostgreSQL validates the JSON itself (22P02); this only rejects non-objects cheaply.
-            guard event.data.first(where: { !Self.isJSONSpace($0) }) == UInt8(ascii: "{"),
-                  let body = String(data: event.data, encoding: .utf8)
-            else {
-                throw EventStoreError.invalidEvent(id: event.id, reason: "the body is not a JSON object")
-            }
-            ids.append(event.id)
-            types.append(event.type)
-            schemaVersions.append(Int32(clamping: event.schemaVersion))
-            data.append(body)
-            metadata.append(String(decoding: try encoder.encode(event.metadata), as: UTF8.self))
-        }
-    }
-
-    private static func isJSONSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 }
 

@@ -114,7 +114,8 @@ public struct PostgresEventStoreConfiguration: Sendable {
         return configuration
     }
 
-    /// The pool's settings: server, credentials, TLS, size and session parameters.
+    /// The pool's settings: server, credentials, TLS, size and session parameters, with
+    /// `search_path` set to ``schema``.
     public var clientConfiguration: PostgresClient.Configuration {
         let mode: PostgresClient.Configuration.TLS = switch (tls, tlsConfiguration) {
         case (.prefer, let settings?): .prefer(settings)
@@ -124,7 +125,10 @@ public struct PostgresEventStoreConfiguration: Sendable {
         var configuration = PostgresClient.Configuration(
             host: host, port: port, username: username, password: password, database: database, tls: mode)
         configuration.options.maximumConnections = maximumConnections
-        configuration.options.additionalStartupParameters = startupParameters
+        // The log's prepared statements name its objects without a schema (a statement's
+        // text is fixed per type), so the pool's sessions look in the log's schema; the
+        // system catalog still comes first, as always.
+        configuration.options.additionalStartupParameters = startupParameters + [("search_path", schema)]
         return configuration
     }
 

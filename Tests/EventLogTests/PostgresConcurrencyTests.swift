@@ -36,10 +36,14 @@ struct PostgresCutOffTests {
         // The append waits on the holder's uncommitted row of the same stream version...
         let holder = await log.holdTransaction(stream: "cut-1", events: [testEvent("First")], hold: .seconds(5), commit: false)
         let blocked = Task { try await store.append(to: "cut-1", expected: .any, events: [testEvent("Second")]) }
-        // ...until its session is ended, as a restart or fail-over ends it. Only this test's schema.
+        // ...until its session is ended, as a restart or fail-over ends it. Only this test's
+        // schema: the one the holder's session (whose statement names the schema; the log's
+        // prepared ones do not) blocks.
         let waiting: PostgresQuery = """
-            SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-            WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid() AND query LIKE \("%" + store.configuration.schema + ".events%")
+            SELECT pg_terminate_backend(w.pid) FROM pg_stat_activity w
+            JOIN pg_stat_activity h ON h.pid = ANY(pg_blocking_pids(w.pid))
+            WHERE w.wait_event_type = 'Lock' AND w.pid <> pg_backend_pid()
+              AND h.query LIKE \("%" + store.configuration.schema + ".append_events%")
             """
         var terminated = false
         for _ in 0..<50 where !terminated {

@@ -28,11 +28,17 @@ struct BenchEventLog: AsyncParsableCommand {
     @Option(help: "Seconds to measure each side of each case, after a brief warm-up.")
     var seconds: Double = 5
 
+    @Option(help: "The pgbench executable, run on the same server as the PostgreSQL cases' ceiling.")
+    var pgbench = "/usr/bin/pgbench"
+
     @Option(help: "Where the SQLite files go (default: a temporary directory, removed afterwards).")
     var sqliteDirectory: String?
 
     func validate() throws {
         guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
+        guard FileManager.default.isExecutableFile(atPath: pgbench) else {
+            throw ValidationError("pgbench is not at \(pgbench) (it ships with PostgreSQL's client package; or pass --pgbench PATH)")
+        }
     }
 
     func run() async throws {
@@ -41,7 +47,9 @@ struct BenchEventLog: AsyncParsableCommand {
         configuration.schema = "bench_" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
 
         let (serverVersion, postgresRows) = try await PostgresBench.run(configuration: configuration, duration: duration) { bench in
-            (try await bench.serverVersion(), try await bench.cases())
+            let pgbench = Pgbench(
+                executable: self.pgbench, configuration: configuration, table: "\(configuration.schema).pgbench_events", duration: duration)
+            return (try await bench.serverVersion(), try await bench.cases(pgbench: pgbench))
         }
 
         let directory = sqliteDirectory.map { URL(fileURLWithPath: $0) }
@@ -51,7 +59,8 @@ struct BenchEventLog: AsyncParsableCommand {
         let sqliteRows = try await SQLiteBench(directory: directory, duration: duration).cases()
 
         print("machine: \(await shell("uname", "-srm")), \(await shell("nproc")) CPUs, PostgreSQL \(serverVersion); \(seconds) s per measurement")
-        print(BenchRow.table(postgresRows + sqliteRows))
+        print(BenchRow.table(postgresRows, ceiling: "pgbench ev/s"))
+        print(BenchRow.table(sqliteRows))
     }
 
     private func shell(_ arguments: String...) async -> String {
@@ -172,8 +181,9 @@ struct BenchRow {
         }
     }
 
-    static func table(_ rows: [BenchRow]) -> String {
-        let header = ["case", "ours ev/s", "ceiling ev/s", "ratio", "aim"]
+    /// The rows as a table with a header line; `ceiling` heads the ceilings' column.
+    static func table(_ rows: [BenchRow], ceiling: String = "ceiling ev/s") -> String {
+        let header = ["case", "ours ev/s", ceiling, "ratio", "aim"]
         let cells = [header] + rows.map { [$0.name, grouped($0.ours), grouped($0.ceiling), String(format: "%.2f", $0.ratio), $0.aimText] }
         let widths = header.indices.map { column in cells.map { $0[column].count }.max() ?? 0 }
         return cells.map { line in

@@ -1,0 +1,83 @@
+import Foundation
+import PostgresNIO
+
+// The statements of the append path, prepared once per connection. Their SQL names the
+// log's objects without a schema: the store's connections have `search_path` set to it.
+
+/// What an append statement answers: the stream's new version, the last event's position
+/// and its transaction; all nil when nothing was appended.
+typealias AppendRow = (version: Int64?, position: Int64?, transaction: UInt64?)
+
+/// One event in one plain statement with scalar binds, the common case, cheaper than the
+/// batch function: the expected-version check and the insert in one round trip. A
+/// concurrent append to the same stream surfaces as a unique violation on (stream, version).
+struct AppendOneStatement: PostgresPreparedStatement {
+    static let name = "commons_append_one"
+    static let sql = """
+        WITH head AS (
+            SELECT coalesce((SELECT e.version FROM events e WHERE e.stream = $1 ORDER BY e.version DESC LIMIT 1), 0) AS version
+        ), inserted AS (
+            INSERT INTO events (stream, category, version, id, type, schema_version, data, metadata)
+            SELECT $1, $2, head.version + 1, $3, $4, $5, $6, $7
+            FROM head
+            WHERE $8 = -1 OR ($8 = -2 AND head.version > 0) OR head.version = $8
+            RETURNING version, position, transaction_id
+        )
+        SELECT i.version, i.position, i.transaction_id FROM head LEFT JOIN inserted i ON true
+        """
+
+    var stream: String
+    var category: String
+    var expectedCode: Int64
+    var batch: EncodedBatch
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 8)
+        bindings.append(stream)
+        bindings.append(category)
+        bindings.append(batch.ids[0])
+        bindings.append(batch.types[0])
+        bindings.append(batch.schemaVersions[0])
+        bindings.append(batch.data[0])
+        bindings.append(batch.metadata[0])
+        bindings.append(expectedCode)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> AppendRow {
+        let (version, position, transaction) = try row.decode((Int64?, Int64?, TransactionID?).self)
+        return (version, position, transaction?.value)
+    }
+}
+
+/// A batch through `append_events` (see ``PostgresMigrations``), which checks the expected
+/// version, then inserts the whole batch in one statement; it fails with CE001 on a mismatch.
+struct AppendBatchStatement: PostgresPreparedStatement {
+    static let name = "commons_append_batch"
+    static let sql = """
+        SELECT stream_version, last_position, last_transaction FROM append_events($1, $2, $3, $4, $5, $6, $7, $8)
+        """
+
+    var stream: String
+    var category: String
+    var expectedCode: Int64
+    var batch: EncodedBatch
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 8)
+        bindings.append(stream)
+        bindings.append(category)
+        bindings.append(expectedCode)
+        bindings.append(batch.ids)
+        bindings.append(batch.types)
+        bindings.append(batch.schemaVersions)
+        bindings.append(batch.data)
+        bindings.append(batch.metadata)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> AppendRow {
+        let (version, position, transaction) = try row.decode((Int64?, Int64?, String?).self)
+        return (version, position, transaction.flatMap { UInt64($0) })
+    }
+}

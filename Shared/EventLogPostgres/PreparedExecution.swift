@@ -1,0 +1,39 @@
+import Logging
+import PostgresNIO
+
+extension PostgresClient {
+    /// Runs a prepared statement on a pooled connection and returns its rows, as
+    /// ``queryAbandonable(_:logger:patience:file:line:)`` runs a query: the caller gets an
+    /// answer when its task is cancelled or `patience` passes, even if the server never answers.
+    ///
+    /// PostgresNIO prepares a statement on each connection the first time it runs there, by
+    /// its type's name, and keeps it for the connection's life; a connection that replaces a
+    /// lost one prepares it afresh. It also keeps a failed preparation for the connection's
+    /// life, so a statement that fails as only a preparation or a stale plan can (an unknown
+    /// table or function while the schema is being recreated, a plan whose result changed)
+    /// closes its connection: the pool opens another, which prepares again.
+    func executeAbandonable<Statement: PostgresPreparedStatement>(
+        _ statement: Statement, logger: Logger, patience: Duration = .seconds(30)
+    ) async throws -> [Statement.Row] where Statement.Row: Sendable {
+        try await abandonable(patience: patience) {
+            try await self.withConnection { connection in
+                do {
+                    var rows: [Statement.Row] = []
+                    for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+                    return rows
+                } catch let error as PSQLError where PostgresClient.spoilsPreparedStatements(error) {
+                    connection.closeWithoutWaiting()
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Errors that a statement's preparation, or a plan gone stale, raises: syntax and unknown
+    /// objects (class 42), a missing schema (3F000) or statement (26000), and "cached plan must
+    /// not change result type" (0A000).
+    static func spoilsPreparedStatements(_ error: PSQLError) -> Bool {
+        guard let state = error.serverInfo?[.sqlState] else { return false }
+        return state.hasPrefix("42") || state == "3F000" || state == "26000" || state == "0A000"
+    }
+}

@@ -1,0 +1,85 @@
+import EventLog
+import Foundation
+import PostgresNIO
+
+/// A page of the whole log after a checkpoint, in (transaction id, position) order, of the
+/// transactions below the visibility horizon only; every row carries that horizon, and a
+/// page with no event is one row of the horizon alone. Each combination of filters is a
+/// statement of its own, so that each is planned for what it tests.
+enum ReadAllStatement {
+    /// The row of a page: the horizon, and an event unless the page is empty.
+    typealias Row = (horizon: UInt64, event: RecordedEvent?)
+
+    /// Unfiltered.
+    struct All: PostgresPreparedStatement {
+        static let name = "commons_read_all"
+        static let sql = ReadAllStatement.sql(conditions: "", lists: 0)
+        var checkpoint: Checkpoint
+        var limit: Int64
+        func makeBindings() -> PostgresBindings { ReadAllStatement.bindings(checkpoint, limit: limit) }
+        func decodeRow(_ row: PostgresRow) throws -> Row { try ReadAllStatement.decode(row) }
+    }
+
+    /// Events of some categories.
+    struct Categories: PostgresPreparedStatement {
+        static let name = "commons_read_all_categories"
+        static let sql = ReadAllStatement.sql(conditions: "AND e.category = ANY($3)", lists: 1)
+        var checkpoint: Checkpoint
+        var categories: [String]
+        var limit: Int64
+        func makeBindings() -> PostgresBindings { ReadAllStatement.bindings(checkpoint, categories, limit: limit) }
+        func decodeRow(_ row: PostgresRow) throws -> Row { try ReadAllStatement.decode(row) }
+    }
+
+    /// Events of some types.
+    struct Types: PostgresPreparedStatement {
+        static let name = "commons_read_all_types"
+        static let sql = ReadAllStatement.sql(conditions: "AND e.type = ANY($3)", lists: 1)
+        var checkpoint: Checkpoint
+        var types: [String]
+        var limit: Int64
+        func makeBindings() -> PostgresBindings { ReadAllStatement.bindings(checkpoint, types, limit: limit) }
+        func decodeRow(_ row: PostgresRow) throws -> Row { try ReadAllStatement.decode(row) }
+    }
+
+    /// Events of some types within some categories.
+    struct CategoriesAndTypes: PostgresPreparedStatement {
+        static let name = "commons_read_all_categories_types"
+        static let sql = ReadAllStatement.sql(conditions: "AND e.category = ANY($3) AND e.type = ANY($4)", lists: 2)
+        var checkpoint: Checkpoint
+        var categories: [String]
+        var types: [String]
+        var limit: Int64
+        func makeBindings() -> PostgresBindings { ReadAllStatement.bindings(checkpoint, categories, types, limit: limit) }
+        func decodeRow(_ row: PostgresRow) throws -> Row { try ReadAllStatement.decode(row) }
+    }
+
+    /// The statement with `conditions` on the events after the checkpoint ($1, $2), which
+    /// test `lists` array parameters ($3…); the limit is the last parameter.
+    private static func sql(conditions: String, lists: Int) -> String {
+        let limit = 3 + lists
+        return """
+            SELECT h.horizon, \(EventRow.columns) FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon) h
+            LEFT JOIN LATERAL (
+                SELECT * FROM events e
+                WHERE (e.transaction_id, e.position) > ($1, $2) AND e.transaction_id < h.horizon \(conditions)
+                ORDER BY e.transaction_id, e.position LIMIT $\(limit)) e ON true
+            """
+    }
+
+    private static func bindings(_ checkpoint: Checkpoint, _ lists: [String]..., limit: Int64) -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 3 + lists.count)
+        bindings.append(TransactionID(checkpoint.transaction))
+        bindings.append(checkpoint.position)
+        for list in lists { bindings.append(list) }
+        bindings.append(limit)
+        return bindings
+    }
+
+    private static func decode(_ row: PostgresRow) throws -> Row {
+        let columns = row.makeRandomAccess()
+        let horizon = try columns[0].decode(TransactionID.self, context: .default).value
+        guard columns[1].bytes != nil else { return (horizon, nil) }
+        return (horizon, try EventRow.event(from: columns, offset: 1))
+    }
+}

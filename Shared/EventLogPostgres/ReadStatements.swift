@@ -1,0 +1,78 @@
+import EventLog
+import Foundation
+import PostgresNIO
+
+// The statements of the read paths, prepared once per connection (unqualified names: the
+// store's connections have `search_path` set to its schema). Each returns events in the
+// columns of ``EventRow``.
+
+/// A stream from a version on, forwards.
+struct ReadForwardsStatement: PostgresPreparedStatement {
+    static let name = "commons_read_forwards"
+    static let sql = """
+        SELECT \(EventRow.columns) FROM events e WHERE e.stream = $1 AND e.version >= $2 ORDER BY e.version LIMIT $3
+        """
+
+    var stream: String
+    var version: Int64
+    var limit: Int64
+
+    func makeBindings() -> PostgresBindings { eventBindings(stream, version, limit) }
+    func decodeRow(_ row: PostgresRow) throws -> RecordedEvent { try EventRow.event(from: row.makeRandomAccess(), offset: 0) }
+}
+
+/// A stream from a version down, backwards.
+struct ReadBackwardsStatement: PostgresPreparedStatement {
+    static let name = "commons_read_backwards"
+    static let sql = """
+        SELECT \(EventRow.columns) FROM events e WHERE e.stream = $1 AND e.version <= $2 ORDER BY e.version DESC LIMIT $3
+        """
+
+    var stream: String
+    var version: Int64
+    var limit: Int64
+
+    func makeBindings() -> PostgresBindings { eventBindings(stream, version, limit) }
+    func decodeRow(_ row: PostgresRow) throws -> RecordedEvent { try EventRow.event(from: row.makeRandomAccess(), offset: 0) }
+}
+
+private func eventBindings(_ stream: String, _ version: Int64, _ limit: Int64) -> PostgresBindings {
+    var bindings = PostgresBindings(capacity: 3)
+    bindings.append(stream)
+    bindings.append(version)
+    bindings.append(limit)
+    return bindings
+}
+
+/// One event by its id.
+struct EventByIDStatement: PostgresPreparedStatement {
+    static let name = "commons_event_by_id"
+    static let sql = "SELECT \(EventRow.columns) FROM events e WHERE e.id = $1"
+
+    var id: UUID
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(id)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> RecordedEvent { try EventRow.event(from: row.makeRandomAccess(), offset: 0) }
+}
+
+/// The checkpoint of the last event below the visibility horizon.
+struct HeadStatement: PostgresPreparedStatement {
+    static let name = "commons_head"
+    static let sql = """
+        SELECT e.transaction_id, e.position FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon) h
+        JOIN events e ON e.transaction_id < h.horizon
+        ORDER BY e.transaction_id DESC, e.position DESC LIMIT 1
+        """
+
+    func makeBindings() -> PostgresBindings { PostgresBindings() }
+
+    func decodeRow(_ row: PostgresRow) throws -> Checkpoint {
+        let (transaction, position) = try row.decode((TransactionID, Int64).self)
+        return Checkpoint(transaction: transaction.value, position: position)
+    }
+}
