@@ -52,6 +52,7 @@ public enum ServiceApp {
             lease: Double(configuration.requestDeadline.components.seconds) + 5))
         try definition.routes(router, runtime)
         addKitRoutes(to: router, runtime: runtime, document: definition.openAPI)
+        ProjectionAdministration.addRoutes(to: router, service: definition.name, runtime: runtime)
         routeTable.set(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })
 
         let application = Application(

@@ -11,7 +11,8 @@ public struct ServiceDefinition: Sendable {
     public var defaultPort: Int
     /// The projections of the service's read model (the kit adds its revocation list).
     public var projections: [any Projection]
-    /// Every route the service adds, documented.
+    /// Every route the service adds, documented, and the kit's `/v1/admin/<name>` routes
+    /// (``OpenAPIDocument/administered(as:)``).
     public var openAPI: OpenAPIDocument
     /// Adds the service's routes.
     public var routes: @Sendable (_ router: Router<AppRequestContext>, _ runtime: ServiceRuntime) throws -> Void

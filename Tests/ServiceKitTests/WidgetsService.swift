@@ -48,7 +48,7 @@ enum WidgetsService {
             .init("PATCH", "/v1/widgets/{id}", "Rename a widget.", authenticated: true),
             .init("POST", "/v1/slow", "Takes half a second.", authenticated: true),
             .init("GET", "/v1/admin/widgets", "Administrators only.", authenticated: true),
-        ])
+        ]).administered(as: "widgets")
     ) { router, runtime in
         router.post("/v1/widgets") { request, context -> Response in
             _ = try context.requireIdentity()

@@ -19,7 +19,10 @@ public enum AccountsService {
     public static let name = "accounts"
     public static let port = 8081
     /// The service's OpenAPI document (also served at its `/openapi.json`).
-    public static var openAPI: OpenAPIDocument { AccountsAPI.document }
+    public static var openAPI: OpenAPIDocument {
+        OpenAPIDocument(title: AccountsAPI.document.title, operations: AccountsAPI.document.operations + EventLogBrowser.operations)
+            .administered(as: name)
+    }
     /// The projections of the service's read model (the kit adds its revocation list).
     public static let projections: [any Projection] = [SessionsProjection()]
 
@@ -44,13 +47,15 @@ public enum AccountsService {
             return keys
         }
         var definition = ServiceDefinition(
-            name: name, defaultPort: port, projections: projections, openAPI: AccountsAPI.document, publicKeys: attached
+            name: name, defaultPort: port, projections: projections, openAPI: openAPI, publicKeys: attached
         ) { router, runtime in
             let keys = try attached(runtime)
             let commands = try AccountsCommands.live(
                 store: runtime.store, vault: runtime.keyVault, blobs: runtime.blobStore, environment: runtime.configuration.environment, logger: runtime.logger,
                 keys: keys, idempotency: runtime.idempotency, waitUntilApplied: { _ = await runtime.waitUntilApplied($0) })
             AccountsAPI(commands: commands, runtime: runtime, keys: keys).addRoutes(to: router)
+            // The operator console's log browser: the gateway sends /v1/admin/log here.
+            EventLogBrowser.addRoutes(to: router, runtime: runtime)
         }
         definition.credentialRoutes = ["POST /v1/sessions", "POST /v1/accounts", "POST /v1/password-resets", "POST /v1/password-resets/confirm"]
         return definition

@@ -20,7 +20,7 @@ public enum DonationsService {
     public static let name = "donations"
     public static let port = 8084
     /// The service's OpenAPI document (also served at its `/openapi.json`).
-    public static var openAPI: OpenAPIDocument { DonationsAPI.document }
+    public static var openAPI: OpenAPIDocument { DonationsAPI.document.administered(as: name) }
     /// The projections of the service's read model (the kit adds its revocation list).
     public static let projections: [any Projection] = [DonationsProjection()]
 
@@ -33,7 +33,7 @@ public enum DonationsService {
         let interval = try environment.integer("COMMONS_RECURRING_INTERVAL_SECONDS", default: 60, in: 1...86_400)
         let payments = try payments ?? PaymentsSetting.provider(from: environment)
         return ServiceDefinition(
-            name: name, defaultPort: port, projections: projections, openAPI: DonationsAPI.document,
+            name: name, defaultPort: port, projections: projections, openAPI: openAPI,
             backgroundServices: { runtime in
                 [scheduler(runtime: runtime, clock: clock, interval: .seconds(interval))]
             }

@@ -21,7 +21,7 @@ public enum GeoSearchService {
     public static let name = "geo-search"
     public static let port = 8083
     /// The service's OpenAPI document (also served at its `/openapi.json`).
-    public static var openAPI: OpenAPIDocument { GeoSearchAPI.document }
+    public static var openAPI: OpenAPIDocument { GeoSearchAPI.document.administered(as: name) }
     /// The projections of the service's read model (the kit adds its revocation list).
     public static let projections: [any Projection] = [GeoSearchProjection(), AlertsProjection()]
 
@@ -31,7 +31,7 @@ public enum GeoSearchService {
     /// The service, configured from `environment`.
     public static func definition(environment: EnvironmentVariables = EnvironmentVariables()) throws -> ServiceDefinition {
         let scanLimit = try environment.integer("COMMONS_SEARCH_SCAN_LIMIT", default: defaultScanLimit, in: 100...10_000_000)
-        return ServiceDefinition(name: name, defaultPort: port, projections: projections, openAPI: GeoSearchAPI.document) { router, runtime in
+        return ServiceDefinition(name: name, defaultPort: port, projections: projections, openAPI: openAPI) { router, runtime in
             GeoSearchAPI(readModel: runtime.readModel, scanLimit: scanLimit).addRoutes(to: router)
             AlertsAPI(runtime: runtime).addRoutes(to: router)
         }

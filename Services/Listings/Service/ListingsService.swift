@@ -13,7 +13,7 @@ public enum ListingsService {
     public static let name = "listings"
     public static let port = 8082
     /// The service's OpenAPI document (also served at its `/openapi.json`).
-    public static var openAPI: OpenAPIDocument { ListingsAPI.document }
+    public static var openAPI: OpenAPIDocument { ListingsAPI.document.administered(as: name) }
     /// The projections of the service's read model (the kit adds its revocation list).
     public static let projections: [any Projection] = [ListingsProjection(), ListingsModerationProjection()]
 
@@ -26,7 +26,7 @@ public enum ListingsService {
             ListingsCommands(store: runtime.store, sealer: PersonalDataSealer(vault: runtime.keyVault), settings: settings, clock: clock)
         }
         return ServiceDefinition(
-            name: name, defaultPort: port, projections: projections, openAPI: ListingsAPI.document,
+            name: name, defaultPort: port, projections: projections, openAPI: openAPI,
             bodyLimits: ["/v1/images": PhotoCleaner.maximumUploadBytes],
             backgroundServices: { runtime in [ExpirySweeper(commands: commands(runtime), runtime: runtime, interval: settings.sweepInterval)] }
         ) { router, runtime in

@@ -15,13 +15,13 @@ public enum ShoppingListsService {
     public static let name = "shopping-lists"
     public static let port = 8085
     /// The service's OpenAPI document (also served at its `/openapi.json`).
-    public static var openAPI: OpenAPIDocument { ShoppingListsAPI.document }
+    public static var openAPI: OpenAPIDocument { ShoppingListsAPI.document.administered(as: name) }
     /// The projections of the service's read model (the kit adds its revocation list).
     public static let projections: [any Projection] = [ShoppingProjection()]
 
     /// The service.
     public static func definition() -> ServiceDefinition {
-        ServiceDefinition(name: name, defaultPort: port, projections: projections, openAPI: ShoppingListsAPI.document) { router, runtime in
+        ServiceDefinition(name: name, defaultPort: port, projections: projections, openAPI: openAPI) { router, runtime in
             ShoppingListsAPI(runtime: runtime).addRoutes(to: router)
         }
     }

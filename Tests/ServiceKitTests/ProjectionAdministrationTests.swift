@@ -1,0 +1,99 @@
+import Contracts
+import EventLog
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import ServiceKit
+import Testing
+
+/// `/v1/admin/<service>`: what every service lets administrators see and do with its read model.
+@Suite("administering a service's read model")
+struct ProjectionAdministrationTests {
+    @Test("admins see each projection's checkpoint, lag and parked events; parking skips an event in a replay, taking it back restores it; both are audited in the log")
+    func parkReplayUnpark() async throws {
+        let kit = try await KitHarness()
+        let adminId = UUID()
+        let admin = try await kit.token(account: adminId, role: .admin)
+        let member = try await kit.token()
+        try await kit.test { client, runtime, _ in
+            let made = try await client.execute(uri: "/v1/widgets", method: .post, headers: .json(token: member),
+                                                body: ByteBuffer(string: #"{"name":"gear","count":2}"#))
+            #expect(made.status == .created)
+            let widget = try #require(made.json["id"] as? String).lowercased()
+            let madePosition = try #require(made.headers[.commonsPosition])
+            let eventId = try #require(try await runtime.store.read(stream: "widget-\(widget)").first?.id)
+            let event = eventId.uuidString.lowercased()
+
+            func call(_ method: HTTPRequest.Method, _ uri: String, token: String?, body: String? = nil) async throws -> TestResponse {
+                try await client.execute(uri: uri, method: method, headers: .json(token: token, [.commonsMinPosition: madePosition]),
+                                         body: body.map { ByteBuffer(string: $0) })
+            }
+            func call(_ method: HTTPRequest.Method, _ uri: String, body: String? = nil) async throws -> TestResponse {
+                try await call(method, uri, token: admin, body: body)
+            }
+            func projections() async throws -> [String: Any] { try await call(.get, "/v1/admin/widgets/projections").json }
+            func widgetsProjection() async throws -> [String: Any] {
+                let all = try await projections()["projections"] as? [[String: Any]] ?? []
+                return all.first { $0["name"] as? String == "widgets" } ?? [:]
+            }
+            func replayed() async throws {
+                #expect(try await call(.post, "/v1/admin/widgets/replay").status == .accepted)
+                for _ in 0..<600 {
+                    let replay = try await projections()["replay"] as? [String: Any]
+                    if replay?["state"] as? String != "running" {
+                        #expect(replay?["state"] as? String == "done", "\(replay ?? [:])")
+                        return
+                    }
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                Issue.record("the replay did not end within 60 s")
+            }
+
+            #expect(try await call(.get, "/v1/admin/widgets/projections", token: nil).status == .unauthorized)
+            #expect(try await call(.get, "/v1/admin/widgets/projections", token: member).status == .forbidden)
+            #expect(try await call(.post, "/v1/admin/widgets/replay", token: member).status == .forbidden)
+
+            let status = try await projections()
+            #expect(status["service"] as? String == "widgets")
+            #expect(Checkpoint(status["head"] as? String ?? "") != nil)
+            let names = (status["projections"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            #expect(Set(names) == ["widgets", "revocations"])
+            #expect(try await widgetsProjection()["parked"] as? [Any] != nil)
+            #expect((try await widgetsProjection()["parked"] as? [Any])?.isEmpty == true)
+            #expect(status["replay"] == nil, "no replay yet")
+
+            // Bad requests name what is wrong.
+            let invalid = try await call(.post, "/v1/admin/widgets/projections/widgets/parked", body: #"{"eventId":"x","reason":" "}"#)
+            #expect(invalid.status == .unprocessableContent)
+            #expect(Set(invalid.fieldErrors.keys) == ["eventId", "reason"])
+            #expect(try await call(.post, "/v1/admin/widgets/projections/gadgets/parked",
+                                   body: #"{"eventId":"\#(event)","reason":"bad"}"#).status == .notFound)
+            #expect(try await call(.post, "/v1/admin/widgets/projections/widgets/parked",
+                                   body: #"{"eventId":"\#(UUID())","reason":"bad"}"#).status == .notFound)
+
+            // Parked: the replay skips the event, so the widget is not in the new read model.
+            let parked = try await call(.post, "/v1/admin/widgets/projections/widgets/parked", body: #"{"eventId":"\#(event)","reason":"bad data"}"#)
+            #expect(parked.status == .created)
+            #expect(parked.headers[.commonsPosition] != nil)
+            let listed = try await widgetsProjection()["parked"] as? [[String: String]]
+            #expect(listed == [["eventId": event, "reason": "bad data"]])
+            let audit = try await runtime.store.read(stream: parkingStream(for: "widgets"))
+            #expect(audit.last?.metadata.actorId == adminId.uuidString.lowercased(), "the administrator is the actor")
+            try await replayed()
+            #expect(try await call(.get, "/v1/widgets/\(widget)").status == .notFound)
+
+            // Taken back: the next replay applies it again.
+            #expect(try await call(.delete, "/v1/admin/widgets/projections/widgets/parked/\(event)").status == .noContent)
+            #expect(try await call(.delete, "/v1/admin/widgets/projections/widgets/parked/\(event)").status == .notFound)
+            #expect((try await widgetsProjection()["parked"] as? [Any])?.isEmpty == true)
+            try await replayed()
+            let back = try await call(.get, "/v1/widgets/\(widget)")
+            #expect(back.status == .ok)
+            #expect(back.json["name"] as? String == "gear")
+            let caughtUp = try await widgetsProjection()
+            #expect(caughtUp["caughtUp"] as? Bool == true)
+            #expect(caughtUp["lagEvents"] as? Int == 0)
+        }
+    }
+}
