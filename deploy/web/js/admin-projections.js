@@ -1,0 +1,111 @@
+// The console's read models: for one service at a time, each projection with its checkpoint,
+// whether it has caught up, how far behind the log's head it is, the event it is halted on,
+// and its parked events (take one back to retry it in the next replay); a form to park (skip)
+// an event a projection cannot apply; and a replay of the read model, followed until it ends.
+// With replicas, what shows is the replica that answered (named under the table).
+
+import { api } from './api.js';
+import { h, replace, field, onSubmit, announce, messageOf, alertError } from './ui.js';
+
+const services = ['accounts', 'listings', 'geo-search', 'donations', 'shopping-lists'];
+
+/** The section; `.ready` settles when the first service's projections have been read. */
+export function projectionsSection() {
+  const body = h('div', { class: 'admin-projections', 'aria-live': 'polite' });
+  const picker = h('form', { class: 'toolbar admin-filter', 'aria-label': 'Which service' },
+    field('Service', 'service', { kind: 'select', options: services.map((name) => [name, name]), value: 'listings' }),
+    h('button', { type: 'submit', class: 'secondary' }, 'Show read model'));
+  const section = h('section', { class: 'admin-section', 'aria-labelledby': 'admin-projections-title' },
+    h('h2', { id: 'admin-projections-title', tabindex: '-1' }, 'Read models'),
+    h('p', { class: 'hint' }, 'Where each service’s projections stand in the log. Parking and taking back are recorded in the log under your account.'),
+    picker, body);
+
+  let service = 'listings';
+  let polling = null;
+  let latest = 0;
+  async function load() {
+    const turn = ++latest;
+    const status = await api(`/v1/admin/${service}/projections`);
+    if (turn !== latest) return;
+    replace(body, view(status));
+    clearTimeout(polling);
+    // A running replay is followed until it ends.
+    if (status.replay?.state === 'running' && section.isConnected) polling = setTimeout(() => load().catch(alertError), 1000);
+  }
+
+  function view(status) {
+    const projections = status.projections;
+    const parkForm = h('form', { class: 'toolbar admin-park', 'aria-label': `Park an event for ${service}` },
+      field('Projection', 'projection', { kind: 'select', options: projections.map((p) => [p.name, p.name]) }),
+      field('Event id', 'eventId', { required: true, maxlength: 36, autocomplete: 'off', placeholder: 'From the event log' }),
+      field('Reason', 'reason', { required: true, maxlength: 500 }),
+      h('button', { type: 'submit' }, 'Park event'));
+    onSubmit(parkForm, async (values) => {
+      await api(`/v1/admin/${service}/projections/${encodeURIComponent(values.projection)}/parked`,
+        { method: 'POST', body: { eventId: values.eventId.trim(), reason: values.reason } });
+      announce(`Parked ${values.eventId.trim()} for ${values.projection}. Replay to leave it out of what is shown.`);
+      await load();
+    });
+    const replay = h('button', { type: 'button', class: 'secondary', dataset: { action: 'replay' },
+      disabled: status.replay?.state === 'running' }, 'Replay read model');
+    replay.addEventListener('click', async () => {
+      replay.disabled = true;
+      try {
+        await api(`/v1/admin/${service}/replay`, { method: 'POST' });
+        announce(`Replaying the ${service} read model.`);
+        await load();
+      } catch (error) { replay.disabled = false; replay.after(h('span', { class: 'notice error', role: 'alert' }, messageOf(error))); }
+    });
+    return [
+      h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': `Projections of ${service}` }, h('table', { class: 'admin-table' },
+        h('caption', { class: 'visually-hidden' }, `Projections of ${service}`),
+        h('thead', {}, h('tr', {}, ['Projection', 'Checkpoint', 'Behind', 'State'].map((title) => h('th', { scope: 'col' }, title)))),
+        h('tbody', {}, projections.map((projection) => h('tr', { dataset: { projection: projection.name } },
+          h('th', { scope: 'row' }, projection.name),
+          h('td', {}, projection.checkpoint),
+          h('td', {}, String(projection.lagEvents)),
+          h('td', {}, projection.stalledOn ? h('span', { class: 'badge warn' }, `Halted: ${projection.stalledOn}`)
+            : h('span', { class: 'badge' }, projection.caughtUp ? 'Caught up' : 'Catching up'))))))),
+      h('p', { class: 'muted' }, `Log head ${status.head} · answered by ${status.replica}`),
+      h('h3', {}, 'Parked events'),
+      parkedList(projections),
+      parkForm,
+      h('h3', {}, 'Replay'),
+      h('p', { class: 'admin-replay' }, replaySentence(status.replay)),
+      h('p', { class: 'row' }, replay),
+    ];
+  }
+
+  function parkedList(projections) {
+    const parked = projections.flatMap((projection) => projection.parked.map((event) => ({ projection: projection.name, ...event })));
+    if (parked.length === 0) return h('p', { class: 'muted admin-parked-none' }, 'No event is parked.');
+    return h('ul', { class: 'admin-parked' }, parked.map(({ projection, eventId, reason }) => {
+      const button = h('button', { type: 'button', class: 'secondary', dataset: { action: 'unpark' } }, 'Take back',
+        h('span', { class: 'visually-hidden' }, ` ${eventId} for ${projection}`));
+      button.addEventListener('click', async () => {
+        button.disabled = true;
+        try {
+          await api(`/v1/admin/${service}/projections/${encodeURIComponent(projection)}/parked/${encodeURIComponent(eventId)}`, { method: 'DELETE' });
+          announce(`Took back ${eventId}; the next replay applies it.`);
+          await load();
+        } catch (error) { button.disabled = false; button.after(h('span', { class: 'notice error', role: 'alert' }, messageOf(error))); }
+      });
+      return h('li', { dataset: { eventId, projection } }, h('code', {}, eventId), ` for ${projection}: “${reason}” `, button);
+    }));
+  }
+
+  onSubmit(picker, async (values) => {
+    service = values.service;
+    await load();
+  });
+  section.ready = load().catch((error) => replace(body, h('p', { class: 'notice error', role: 'alert' }, messageOf(error))));
+  return section;
+}
+
+function replaySentence(replay) {
+  if (!replay) return 'No replay since this replica started.';
+  const applied = `${replay.applied} event${replay.applied === 1 ? '' : 's'} applied`;
+  if (replay.state === 'running') return `Replaying: ${applied} so far.`;
+  if (replay.state === 'failed') return `The last replay failed (${replay.error}); the live read model is unchanged.`;
+  return `The last replay is done: ${applied}, swapped in.`;
+}
