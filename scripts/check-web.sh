@@ -8,7 +8,8 @@
 # Screenshots of each main page at phone size go to docs/screenshots/web-*.png (the README
 # shows them); a failing test leaves its last picture in .build/web-failures/. Needs
 # chromium, chromium-driver and python3-selenium (Debian), and axe-selenium-python (PyPI) for
-# axe-core. Exits non-zero on any failure.
+# axe-core. Exits non-zero on any failure, printing the stack's warnings and errors;
+# COMMONS_KEEP_WEB_LOG=FILE keeps the whole `commons up` log there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,7 +23,7 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 offset=$((20000 + RANDOM % 20000))
 .build/debug/commons up --data-dir "$work/data" --gateway-port "$port" --port-offset "$offset" >"$work/up.log" 2>&1 &
 up=$!
-trap 'kill "$up" 2>/dev/null; wait "$up" 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill "$up" 2>/dev/null; wait "$up" 2>/dev/null; [ -n "${COMMONS_KEEP_WEB_LOG:-}" ] && cp "$work/up.log" "$COMMONS_KEEP_WEB_LOG"; rm -rf "$work"' EXIT
 export COMMONS_WEB_URL="http://127.0.0.1:$port" COMMONS_WEB_DATA_DIR="$work/data"
 # Ready, with the demo data in (commons up marks the data directory "seeded" when it is).
 for _ in $(seq 1 240); do [ -f "$work/data/seeded" ] && break; sleep 1; done
@@ -34,5 +35,13 @@ if [ $# -gt 0 ]; then
   /usr/bin/python3 -m unittest -v "$@"
 else
   /usr/bin/python3 -m unittest discover -v -p 'test_*.py'
-fi || { tail -n 30 "$work/up.log" >&2; echo "check-web: FAILED" >&2; exit 1; }
+fi || {
+  tail -n 30 "$work/up.log" >&2
+  # What went wrong behind the gateway: its warnings (a service that did not answer) and
+  # any service that exited, which the requests' lines above would not show.
+  echo "check-web: the stack's warnings and errors:" >&2
+  grep -E '"level":"(warning|error|critical)"|level=(warning|error|critical)| (warning|error|critical) |exited|restart' "$work/up.log" | tail -n 40 >&2
+  echo "check-web: FAILED" >&2
+  exit 1
+}
 echo "check-web: every journey passed in headless Chromium at phone and laptop size"

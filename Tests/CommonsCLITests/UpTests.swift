@@ -266,6 +266,49 @@ struct UpTests {
         }
     }
 
+    @Test("live streams held open through the gateway do not keep other requests to the same service waiting")
+    func manyStreams() async throws {
+        let stack = try UpProcess.start(seed: false, log: nil)
+        try await stack.run { stack in
+            // Twelve streams from two people (a person may hold eight per process), more than
+            // an HTTP client's usual eight connections to one host.
+            var tokens: [String] = []
+            for person in 0..<2 {
+                let registered = try await http(.POST, stack.gateway + "/v1/accounts", json: [
+                    "email": "streams-\(person)-\(UUID().uuidString.prefix(8).lowercased())@example.com",
+                    "password": "a-long-enough-secret", "displayName": "Streamer \(person)"])
+                #expect(registered.status == 201, "\(registered)")
+                tokens.append(try #require(registered.json()["accessToken"] as? String))
+            }
+            var configuration = HTTPClient.Configuration()
+            configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
+            let streams = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            let (gateway, holders) = (stack.gateway, tokens)
+            let held = Task {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for index in 0..<12 {
+                        group.addTask {
+                            var request = HTTPClientRequest(url: gateway + "/v1/alerts/stream")
+                            request.headers.add(name: "Accept", value: "text/event-stream")
+                            request.headers.add(name: "Authorization", value: "Bearer \(holders[index % 2])")
+                            let response = try await streams.execute(request, timeout: .seconds(600))
+                            for try await _ in response.body {}
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+            // Each stream answers its head at once; wait until the service holds all twelve.
+            try await Task.sleep(for: .seconds(2))
+            for attempt in 0..<3 {
+                let nearby = try await http(.GET, stack.gateway + "/v1/nearby/listings?lat=52.37&lon=4.89&radius=1")
+                #expect(nearby.status == 200, "request \(attempt) beside twelve streams: \(nearby)")
+            }
+            held.cancel()
+            try? await streams.shutdown()
+        }
+    }
+
     @Test("a demo data file that is missing leaves the data directory unmarked, so the next start seeds again")
     func missingDemoData() async throws {
         try await SeededStacks.oneAtATime {

@@ -88,6 +88,11 @@ struct UpStack {
         // The gateway passes answers on as they are: redirects go back to the client.
         configuration.redirectConfiguration = .disallow
         configuration.timeout = .init(connect: .seconds(2))
+        // Every live stream (server-sent events) holds a connection to its service for as long
+        // as it is open. With the client's usual eight connections a host, eight streams made
+        // every other request to that service queue, and one queued for longer than the
+        // connect timeout was answered 502. Like nginx, the gateway opens what it needs.
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 4_096)
         return configuration
     }
 
