@@ -24,8 +24,9 @@ test:
 	  scripts/with-postgres.sh scripts/watch-tests.py -- sh -c 'swift test --package-path Clients/CommonsClient && swift test'
 	scripts/check-web.sh
 
-## Measures the event log on a throwaway PostgreSQL, then accounts, geo-search, photos and
-## the whole topology (every service behind nginx, one and two replicas), in release mode.
+## Measures the event log on a throwaway PostgreSQL, then accounts, geo-search, photos, the
+## whole topology (every service behind nginx, one and two replicas) and the hot read paths
+## over HTTP beside /health/live, in release mode.
 bench:
 	swift build -c release
 	COMMONS_TEST_POSTGRES_OPTIONS="$(BENCH_POSTGRES_OPTIONS)" scripts/with-postgres.sh sh -c '.build/release/commons bench eventlog --postgres "$$COMMONS_TEST_POSTGRES_URL"'
@@ -33,3 +34,4 @@ bench:
 	.build/release/commons bench geo-search
 	.build/release/commons bench images
 	.build/release/commons bench topology
+	.build/release/commons bench http

@@ -242,6 +242,7 @@ struct BenchListing: Encodable, Sendable {
 }
 
 private struct TopUp: Encodable { var amountMinor: Int; var currency: String; var cardNumber: String }
-private struct Donation: Encodable { var organization: String; var amountMinor: Int; var currency: String }
+/// A donation as `POST /v1/donations` takes it.
+struct Donation: Encodable { var organization: String; var amountMinor: Int; var currency: String }
 private struct NewListItem: Encodable { var text: String; var quantity: Int }
 private struct Identified: Decodable { var id: String }

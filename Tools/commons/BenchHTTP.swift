@@ -1,0 +1,181 @@
+import ArgumentParser
+import AsyncHTTPClient
+import EventLog
+import Foundation
+import Logging
+import ServiceKit
+import ShoppingListsService
+import TopologyKit
+
+/// `commons bench http`: issue 17's hot read paths over HTTP, each beside `GET /health/live`
+/// of the same process at the same concurrency (the most that process and this load
+/// generator do together over loopback, so the generator's own cost is in both).
+struct BenchHTTP: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "http",
+        abstract: "Measure the listings feed, nearby search, product search and donation history over HTTP beside /health/live.",
+        discussion: """
+            Starts every service (the executables beside this one; a release build: swift build -c release) on a \
+            PostgreSQL cluster of the run's own, as `commons bench topology` does, seeds people, listings, \
+            donations and Data/catalog.json, then asks each service directly, not through nginx.
+            """)
+
+    @Option(help: "Seconds to measure each side of each case, after a warm-up.")
+    var seconds: Double = 5
+
+    @Option(help: "Requests in flight at once.")
+    var clients = 8
+
+    @Option(help: "Listings to post before measuring (spread over the clients' people).")
+    var listings = 400
+
+    @Option(help: "Donations each person makes before measuring.")
+    var donations = 30
+
+    func validate() throws {
+        guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
+        guard (1...256).contains(clients) else { throw ValidationError("--clients must be 1…256") }
+        guard (0...100_000).contains(listings) else { throw ValidationError("--listings must be 0…100,000") }
+        guard (1...1_000).contains(donations) else { throw ValidationError("--donations must be 1…1,000") }
+    }
+
+    func run() async throws {
+        Bench.note("starting every service on a PostgreSQL of the run's own")
+        let topology = try await Topology.start(replicas: 1, ownPostgres: true, settings: ["COMMONS_LOG_LEVEL": "warning"],
+                                                perClientRate: 1_000_000)
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: clients + 4)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        do {
+            let rows = try await measure(topology, client)
+            print("HTTP read paths, \(clients) requests in flight, \(ProcessInfo.processInfo.activeProcessorCount) cores, "
+                  + "every service on one PostgreSQL; \(listings) listings, \(donations) donations a person")
+            print("(ceiling: GET /health/live of the same process, the same requests in flight)")
+            print(BenchRow.table(rows, ceiling: "ceiling req/s"))
+            try await client.shutdown()
+            await topology.stop()
+        } catch {
+            try? await client.shutdown()
+            await topology.stop()
+            throw error
+        }
+    }
+
+    private func measure(_ topology: Topology, _ client: HTTPClient) async throws -> [BenchRow] {
+        let api = SeedClient(gateway: topology.gatewayURL.absoluteString, client: client)
+        Bench.note("registering \(clients) people with wallets, lists and a listing each; a verified organisation")
+        let (workload, _) = try await MixedWorkload.prepare(api: api, people: clients, admin: (topology.adminEmail, topology.adminPassword))
+        let people = workload.people
+        Bench.note("posting \(listings) listings and making \(donations * clients) donations")
+        let (newest, organization) = (LatestPosition(), workload.organization)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for person in people {
+                group.addTask {
+                    for number in stride(from: person.index, to: listings, by: people.count) {
+                        let posted = try await api.post("/v1/listings", MixedWorkload.listing(number + 1_000), token: person.token,
+                                                        idempotencyKey: UUID().uuidString)
+                        guard posted.status == 201 else { throw CommandFailure("posting a listing: \(posted.status) \(posted.detail)") }
+                        await newest.note(posted.position)
+                    }
+                    for _ in 0..<donations {
+                        let made = try await api.post("/v1/donations", Donation(organization: organization, amountMinor: 100, currency: "USD"),
+                                                      token: person.token, idempotencyKey: UUID().uuidString)
+                        guard made.status == 201 else { throw CommandFailure("donating: \(made.status) \(made.detail)") }
+                        await newest.note(made.position)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        try await importCatalogue(topology)
+
+        // Every read model has everything before anything is measured.
+        let seen = await newest.position.map { ["Commons-Min-Position": $0] } ?? [:]
+        func direct(_ service: Topology.Service) -> SeedClient {
+            SeedClient(gateway: "http://127.0.0.1:\(topology.port(service))", client: client)
+        }
+        let (listingsAPI, geo, shopping, donationsAPI) = (direct(.listings), direct(.geoSearch), direct(.shoppingLists), direct(.donations))
+        for (service, path) in [(listingsAPI, "/v1/listings?limit=1"), (geo, "/v1/nearby/listings?lat=52.3676&lon=4.9041&radius=5&limit=1"),
+                                (donationsAPI, "/v1/organizations?limit=1")] {
+            let answer = try await service.get(path, headers: seen)
+            guard answer.status == 200 else { throw CommandFailure("\(path) did not catch up: \(answer.status) \(answer.detail)") }
+        }
+        try await waitForProducts(shopping)
+
+        let duration = Duration.milliseconds(Int64(seconds * 1000))
+        let clients = clients
+        func rate(_ service: SeedClient, token: @escaping @Sendable (Int) -> String? = { _ in nil },
+                  _ path: @escaping @Sendable () -> String) async throws -> Double {
+            try await Bench.measure(workers: clients, for: duration) { worker in
+                {
+                    let answer = try await service.get(path(), token: token(worker))
+                    guard answer.status == 200 else { throw CommandFailure("\(path()): \(answer.status) \(answer.detail)") }
+                    return 1
+                }
+            }
+        }
+        func row(_ name: String, _ service: SeedClient, token: @escaping @Sendable (Int) -> String? = { _ in nil },
+                 _ path: @escaping @Sendable () -> String) async throws -> BenchRow {
+            Bench.note(name)
+            let ours = try await rate(service, token: token, path)
+            let live = try await rate(service) { "/health/live" }
+            return BenchRow(name: name, ours: ours, ceiling: live, aim: .ratio(0.5))
+        }
+        let categories = ["Furniture", "Household", "Books", "Clothing", "Electronics"]
+        let products = ["milk", "bread", "apple", "rice", "coffee", "cheese"]
+        return [
+            try await row("listings feed, newest 20 (req/s)", listingsAPI) { "/v1/listings?limit=20" },
+            try await row("nearby 5 km + category (req/s)", geo) {
+                let (lat, lon) = (MixedWorkload.centre.lat + .random(in: -0.03...0.03), MixedWorkload.centre.lon + .random(in: -0.05...0.05))
+                return "/v1/nearby/listings?lat=\(lat)&lon=\(lon)&radius=5&category=\(categories.randomElement()!)&limit=20"
+            },
+            try await row("product search, 20 a page (req/s)", shopping) { "/v1/products?q=\(products.randomElement()!)&limit=20" },
+            try await row("donation history, 20 a page (req/s)", donationsAPI, token: { people[$0 % people.count].token }) {
+                "/v1/donations?limit=20"
+            },
+        ]
+    }
+
+    /// Data/catalog.json into the run's log, as `commons catalog import` does.
+    private func importCatalogue(_ topology: Topology) async throws {
+        guard let file = DemoDataFile.locate("catalog.json", overriddenBy: "COMMONS_CATALOG_FILE") else {
+            throw CommandFailure("bench: Data/catalog.json not found (set COMMONS_CATALOG_FILE)")
+        }
+        var logger = Logger(label: "commons")
+        logger.logLevel = .critical
+        let store = try await EventStoreLocation(await topology.eventStoreURL, dataDirectory: NSTemporaryDirectory()).open(logger: logger)
+        do {
+            _ = try await CatalogImport.run(data: try Data(contentsOf: file), into: store)
+        } catch {
+            await store.shutdown()
+            throw error
+        }
+        await store.shutdown()
+    }
+
+    /// Waits (at most a minute) until the catalogue is searchable.
+    private func waitForProducts(_ shopping: SeedClient) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            let answer = try await shopping.get("/v1/products?q=milk&limit=1")
+            if answer.status == 200, (try? answer.decode(ProductPage.self).items.isEmpty) == false { return }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        throw CommandFailure("the catalogue was not searchable within a minute")
+    }
+
+    private struct ProductPage: Decodable {
+        struct Item: Decodable {}
+        var items: [Item]
+    }
+}
+
+/// The newest `Commons-Position` seen.
+private actor LatestPosition {
+    private(set) var position: String?
+
+    func note(_ candidate: String?) {
+        guard let candidate, (Int64(candidate) ?? 0) > (position.flatMap { Int64($0) } ?? 0) else { return }
+        position = candidate
+    }
+}
