@@ -11,15 +11,19 @@ public struct EventMetadata: Hashable, Sendable, Codable {
     public var requestId: String?
     /// The executable that appended the event, e.g. `listings`.
     public var service: String?
+    /// The W3C `traceparent` of the span that appended the event, when tracing is on: the
+    /// projections that apply the event continue that trace.
+    public var traceparent: String?
 
     public init(
         correlationId: String? = nil, causationId: String? = nil, actorId: String? = nil,
-        requestId: String? = nil, service: String? = nil
+        requestId: String? = nil, service: String? = nil, traceparent: String? = nil
     ) {
         self.correlationId = correlationId
         self.causationId = causationId
         self.actorId = actorId
         self.requestId = requestId
         self.service = service
+        self.traceparent = traceparent
     }
 }

@@ -7,11 +7,12 @@ import PostgresNIO
 enum EventRow {
     /// The columns every event-returning statement selects, from a table or subquery
     /// aliased `e`, in the order ``event(from:offset:)`` reads them. The transaction id
-    /// comes as `xid8`, the body as text, and the metadata as five text columns: decoding a
+    /// comes as `xid8`, the body as text, and the metadata as six text columns: decoding a
     /// JSON document per row costs more than the rest of the row together.
     static let columns = """
         e.position, e.transaction_id, e.stream, e.version, e.id, e.type, e.schema_version, e.data::text, e.recorded_at, \
-        e.metadata->>'correlationId', e.metadata->>'causationId', e.metadata->>'actorId', e.metadata->>'requestId', e.metadata->>'service'
+        e.metadata->>'correlationId', e.metadata->>'causationId', e.metadata->>'actorId', e.metadata->>'requestId', e.metadata->>'service', \
+        e.metadata->>'traceparent'
         """
 
     /// The event in `row`'s columns from `offset` on.
@@ -32,7 +33,8 @@ enum EventRow {
                 causationId: try row[offset + 10].decode(String?.self, context: .default),
                 actorId: try row[offset + 11].decode(String?.self, context: .default),
                 requestId: try row[offset + 12].decode(String?.self, context: .default),
-                service: try row[offset + 13].decode(String?.self, context: .default)),
+                service: try row[offset + 13].decode(String?.self, context: .default),
+                traceparent: try row[offset + 14].decode(String?.self, context: .default)),
             recordedAt: try row[offset + 8].decode(Date.self, context: .default))
     }
 }

@@ -9,7 +9,7 @@ extension EventMetadata {
         json.reserveCapacity(192)
         let fields: [(key: String, value: String?)] = [
             ("actorId", actorId), ("causationId", causationId), ("correlationId", correlationId),
-            ("requestId", requestId), ("service", service),
+            ("requestId", requestId), ("service", service), ("traceparent", traceparent),
         ]
         for (key, value) in fields {
             guard let value else { continue }

@@ -11,12 +11,12 @@ struct EventRow {
     var data: String
     var metadata: String
 
-    // Metadata comes out as five columns: decoding a JSON document per row costs more
+    // Metadata comes out as six columns: decoding a JSON document per row costs more
     // than the rest of the row together.
     static let columns = """
         position, stream, version, id, type, schema_version, data, recorded_at, \
         metadata ->> '$.correlationId', metadata ->> '$.causationId', metadata ->> '$.actorId', \
-        metadata ->> '$.requestId', metadata ->> '$.service'
+        metadata ->> '$.requestId', metadata ->> '$.service', metadata ->> '$.traceparent'
         """
 
     init(_ event: NewEvent) throws {
@@ -50,7 +50,8 @@ struct EventRow {
                 checkpoint: Checkpoint(transaction: 0, position: row[0]),
                 stream: row[1], version: row[2], id: id, type: row[4], schemaVersion: row[5],
                 data: Data(dataText.utf8),
-                metadata: EventMetadata(correlationId: row[8], causationId: row[9], actorId: row[10], requestId: row[11], service: row[12]),
+                metadata: EventMetadata(correlationId: row[8], causationId: row[9], actorId: row[10], requestId: row[11], service: row[12],
+                                       traceparent: row[13]),
                 recordedAt: Date(timeIntervalSince1970: row[7])))
         }
         return events

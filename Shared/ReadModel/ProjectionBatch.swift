@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import GRDB
+import Tracing
 
 /// An event that a projection failed to apply; the batch it was in was rolled back.
 public struct ProjectionFailure: Error, CustomStringConvertible {
@@ -37,22 +38,37 @@ extension Projection {
     }
 
     /// Applies a page in one transaction and advances the checkpoint in it; parked events
-    /// are skipped (and still passed by the checkpoint).
-    func apply(_ page: EventPage, to pool: DatabasePool, skipping parked: Set<UUID>, keys: (any KeyVault)?) async throws {
-        try await apply(try await prepare(page, skipping: parked, keys: keys), to: pool)
+    /// are skipped (and still passed by the checkpoint). Live (not replaying), each event
+    /// appended under a trace is applied in a span of that trace (``EventTrace``).
+    func apply(_ page: EventPage, to pool: DatabasePool, skipping parked: Set<UUID>, keys: (any KeyVault)?, live: Bool = false) async throws {
+        try await apply(try await prepare(page, skipping: parked, keys: keys), to: pool, traced: live && EventTrace.isOn)
     }
 
     /// Applies a prepared page in one transaction and advances the checkpoint in it.
-    func apply(_ prepared: PreparedPage, to pool: DatabasePool) async throws {
+    func apply(_ prepared: PreparedPage, to pool: DatabasePool, traced: Bool = false) async throws {
         try await pool.write { db in
             for (event, made) in prepared.events {
+                let span = traced ? EventTrace.context(of: event.metadata).map { self.startSpan(applying: event, in: $0) } : nil
+                defer { span?.end() }
                 do {
                     try self.apply(event, prepared: made, in: db)
                 } catch {
+                    span?.recordError(error)
+                    span?.setStatus(.init(code: .error))
                     throw ProjectionFailure(projection: self.name, event: event, reason: "\(error)")
                 }
             }
             try ProjectionCheckpoints.save(db, projection: self.name, checkpoint: prepared.page.checkpoint)
         }
+    }
+
+    /// A span for applying `event`, a child of the span that appended it.
+    private func startSpan(applying event: RecordedEvent, in context: ServiceContext) -> any Span {
+        let span = Tracing.startSpan("apply \(event.type) to \(name)", context: context, ofKind: .consumer)
+        span.attributes["commons.projection"] = name
+        span.attributes["commons.event.id"] = event.id.uuidString.lowercased()
+        span.attributes["commons.event.stream"] = event.stream
+        span.attributes["commons.event.position"] = Int(event.checkpoint.position)
+        return span
     }
 }

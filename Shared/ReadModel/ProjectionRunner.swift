@@ -107,7 +107,7 @@ public final class ProjectionRunner: Service, Sendable {
             try database.followSwap()
             if database.pool !== pool { return }  // swapped for a rebuilt file: start over from its checkpoint
             do {
-                try await projection.apply(page, to: pool, skipping: parked, keys: keys)
+                try await projection.apply(page, to: pool, skipping: parked, keys: keys, live: true)
             } catch let failure as ProjectionFailure {
                 parked = Set(try await ProjectionParking.parked(for: projection.name, in: store).keys)
                 guard parked.contains(failure.event.id) else {
@@ -115,7 +115,7 @@ public final class ProjectionRunner: Service, Sendable {
                     throw failure
                 }
                 logger.warning("skipping a parked event", metadata: ["eventId": "\(failure.event.id)"])
-                try await projection.apply(page, to: pool, skipping: parked, keys: keys)
+                try await projection.apply(page, to: pool, skipping: parked, keys: keys, live: true)
             }
             update {
                 $0.checkpoint = page.checkpoint

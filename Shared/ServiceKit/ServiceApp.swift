@@ -15,9 +15,11 @@ public enum ServiceApp {
     /// - Parameters:
     ///   - store: the log to use; nil opens the one the configuration names.
     ///   - publicKeys: where access-token keys come from; nil fetches them from `accounts`.
+    ///   - traceExport: the span exporter ``TraceExport/bootstrap(service:environment:)``
+    ///     returned; given, every request gets a span and the exporter runs with the server.
     public static func build(
         _ definition: ServiceDefinition, configuration: ServiceConfiguration,
-        store: (any EventStore)? = nil, publicKeys: (any PublicKeySource)? = nil
+        store: (any EventStore)? = nil, publicKeys: (any PublicKeySource)? = nil, traceExport: (any Service)? = nil
     ) async throws -> (application: some ApplicationProtocol, runtime: ServiceRuntime, routes: [String]) {
         var logger = Logger(label: "commons.\(definition.name)")
         logger.logLevel = configuration.logLevel
@@ -35,6 +37,10 @@ public enum ServiceApp {
         // metrics record the status, and auth comes before what depends on the caller.
         let router = Router(context: AppRequestContext.self)
         let routeTable = RouteTable()
+        if traceExport != nil {
+            // Where someone is, and what they search for, stays out of the trace store.
+            router.middlewares.add(TracingMiddleware(redactingQueryParameters: Self.personalQueryParameters))
+        }
         router.middlewares.add(RequestIdentityMiddleware(service: definition.name, trustedProxies: configuration.trustedProxies))
         router.middlewares.add(RequestMetricsMiddleware(service: definition.name))
         let problems = ProblemMiddleware(routes: routeTable)
@@ -58,12 +64,16 @@ public enum ServiceApp {
         let application = Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "commons-\(definition.name)"),
-            services: [StoreCloser(store: log)] + runtime.runners as [any Service]
+            // The exporter is first, so it stops last and sends the spans of the last requests.
+            services: [traceExport].compactMap { $0 } + [StoreCloser(store: log)] + runtime.runners as [any Service]
                 + [LogHealthReporter(store: log, service: definition.name), KeyPrefetcher(verifier: verifier)]
                 + (try definition.backgroundServices(runtime)),
             logger: logger)
         return (application, runtime, router.routes.map { "\($0.method.rawValue) \($0.path.description)" })
     }
+
+    /// Query parameters a request span records as `REDACTED`: places and search text.
+    static let personalQueryParameters: Set<String> = ["lat", "lon", "neLat", "neLon", "swLat", "swLon", "q", "author"]
 
     private static func addKitRoutes(to router: Router<AppRequestContext>, runtime: ServiceRuntime, document: OpenAPIDocument) {
         router.get("/health/live") { _, _ in ["status": "live"] }

@@ -20,7 +20,9 @@ public enum ServiceMain {
                     return handler
                 }
             }
-            let (application, _, _) = try await ServiceApp.build(definition, configuration: configuration, publicKeys: publicKeys)
+            let traceExport = try TraceExport.bootstrap(service: definition.name)
+            let (application, _, _) = try await ServiceApp.build(
+                definition, configuration: configuration, publicKeys: publicKeys, traceExport: traceExport)
             try await application.runService()
         } catch let error as ConfigurationError {
             FileHandle.standardError.write(Data("\(definition.name): \(error)\n".utf8))

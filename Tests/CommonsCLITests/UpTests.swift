@@ -482,7 +482,7 @@ struct ReplicaStackTests {
     }
 }
 
-private struct UpProcess {
+struct UpProcess {
     let process: CommonsProcess
     let gateway: String
     let dataDirectory: URL
@@ -591,7 +591,7 @@ private func isGone(_ pid: pid_t) -> Bool {
 /// The checkout the tests run from (three levels above this file).
 private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-private struct HTTPAnswer: CustomStringConvertible {
+struct HTTPAnswer: CustomStringConvertible {
     var status: Int
     var headers: HTTPHeaders
     var body: Data
@@ -603,7 +603,7 @@ private struct HTTPAnswer: CustomStringConvertible {
     var description: String { "\(status) \(String(decoding: body, as: UTF8.self))" }
 }
 
-private func http(_ method: HTTPMethod, _ url: String, json: [String: String]? = nil, bytes: [UInt8]? = nil,
+func http(_ method: HTTPMethod, _ url: String, json: [String: String]? = nil, bytes: [UInt8]? = nil,
                   headers: [String: String] = [:]) async throws -> HTTPAnswer {
     var request = HTTPClientRequest(url: url)
     request.method = method

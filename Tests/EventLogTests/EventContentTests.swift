@@ -8,12 +8,13 @@ import Testing
 /// encoder (issue 17); what a reader gets back is what the writer gave.
 @Suite("event log contract: what an event carries")
 struct EventContentTests {
-    @Test("metadata with quotes, backslashes, control characters and any Unicode reads back as written", arguments: Backend.allCases)
+    @Test("metadata (a traceparent among it) with quotes, backslashes, control characters and any Unicode reads back as written", arguments: Backend.allCases)
     func metadataRoundTrips(backend: Backend) async throws {
         let log = try await backend.makeLog()
         let metadata = EventMetadata(
             correlationId: #"quote " backslash \ slash /"#, causationId: "tab\tnewline\nreturn\r nul-free \u{1} \u{1F}",
-            actorId: "ünïcödé ✓ 🚲", requestId: "", service: nil)
+            actorId: "ünïcödé ✓ 🚲", requestId: "", service: nil,
+            traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
         let event = NewEvent(type: "Described", data: Data(#"{"text": "é \"quoted\" \\ \n"}"#.utf8), metadata: metadata)
         _ = try await log.store.append(to: "content-1", expected: .noStream, events: [event])
         let stored = try #require(try await log.store.read(stream: "content-1").first)

@@ -6,7 +6,9 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOHTTP1
+import ReadModel
 import ServiceKit
+import Tracing
 
 /// What the gateway knows of a request beyond the request itself: the client's address.
 struct GatewayRequestContext: RequestContext {
@@ -107,14 +109,15 @@ struct GatewayResponder: HTTPResponder {
         outgoing.headers = Self.forwardedHeaders(of: request, requestId: requestId, clientAddress: context.clientAddress)
         if body.readableBytes > 0 || request.headers[.contentLength] != nil { outgoing.body = .bytes(body) }
 
-        let response: HTTPClientResponse
-        do {
-            let deadline = GatewayRoutes.isEventStream(path: path, accept: request.headers[.accept])
-                ? NIODeadline.distantFuture : .now() + Self.serviceTimeout
-            response = try await client.execute(outgoing, deadline: deadline)
-        } catch {
-            logger.warning("\(service) did not answer \(request.method) \(path): \(error)")
-            throw Problem.badGateway("The \(service) service is not answering; it may be restarting.")
+        let deadline = GatewayRoutes.isEventStream(path: path, accept: request.headers[.accept])
+            ? NIODeadline.distantFuture : .now() + Self.serviceTimeout
+        let response = try await traced(request, to: service) {
+            do {
+                return try await client.execute(outgoing, deadline: deadline)
+            } catch {
+                logger.warning("\(service) did not answer \(request.method) \(path): \(error)")
+                throw Problem.badGateway("The \(service) service is not answering; it may be restarting.")
+            }
         }
         return Response(
             status: HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
@@ -122,9 +125,30 @@ struct GatewayResponder: HTTPResponder {
             body: ResponseBody(asyncSequence: response.body))
     }
 
+    /// Runs `send` in a span of the request's trace (a new one without `traceparent`) when
+    /// tracing is on; the HTTP client then sends the service a `traceparent` of its own span
+    /// under this one.
+    private func traced(
+        _ request: Request, to service: String, _ send: () async throws -> HTTPClientResponse
+    ) async throws -> HTTPClientResponse {
+        guard EventTrace.isOn else { return try await send() }
+        let parent = EventTrace.context(traceparent: request.headers[GatewayHeader.traceparent]) ?? .topLevel
+        return try await withSpan("gateway \(request.method.rawValue) to \(service)", context: parent, ofKind: .server) { span in
+            span.attributes["http.request.method"] = request.method.rawValue
+            span.attributes["url.path"] = request.uri.path
+            span.attributes["commons.upstream"] = service
+            let response = try await send()
+            span.attributes["http.response.status_code"] = Int(response.status.code)
+            if response.status.code >= 500 { span.setStatus(.init(code: .error)) }
+            return response
+        }
+    }
+
     /// The request's end-to-end headers, with `X-Request-Id` and the gateway's `X-Forwarded-*`.
+    /// Tracing, the client's trace context is left to the HTTP client, which sends its own.
     static func forwardedHeaders(of request: Request, requestId: String, clientAddress: String?) -> HTTPHeaders {
-        let dropped = hopByHop(request.headers[values: .connection]).union(["host", "content-length"])
+        let traceContext: Set<String> = EventTrace.isOn ? ["traceparent", "tracestate"] : []
+        let dropped = hopByHop(request.headers[values: .connection]).union(["host", "content-length"]).union(traceContext)
         var headers = HTTPHeaders()
         for field in request.headers where !dropped.contains(field.name.canonicalName) {
             headers.add(name: field.name.rawName, value: field.value)
@@ -164,6 +188,7 @@ struct GatewayHealth: Codable, Sendable {
 
 private enum GatewayHeader {
     static let requestId = HTTPField.Name("X-Request-Id")!
+    static let traceparent = HTTPField.Name("traceparent")!
 }
 
 extension Problem {

@@ -9,15 +9,19 @@ struct GatewayServer {
     private let running: Task<Void, any Error>
 
     /// Starts listening on `host:port` and returns once it does; throws when it cannot
-    /// (the port is taken, say).
-    static func start(host: String, port: Int, responder: GatewayResponder, logger: Logger) async throws -> GatewayServer {
+    /// (the port is taken, say). `traceExport`, the span exporter when tracing is on, runs
+    /// with it and stops after it.
+    static func start(
+        host: String, port: Int, responder: GatewayResponder, logger: Logger, traceExport: (any Service)? = nil
+    ) async throws -> GatewayServer {
         let (listening, listened) = AsyncStream.makeStream(of: Result<Void, any Error>.self)
         let application = Application(
             responder: responder,
             configuration: .init(address: .hostname(host, port: port), serverName: "commons-gateway"),
             onServerRunning: { _ in listened.yield(.success(())) },
             logger: logger)
-        let group = ServiceGroup(configuration: .init(services: [.init(service: application)], logger: logger))
+        let services = ([traceExport].compactMap { $0 } + [application]).map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
+        let group = ServiceGroup(configuration: .init(services: services, logger: logger))
         let running = Task {
             do {
                 try await group.run()

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import NIOCore
 import ServiceKit
+import ServiceLifecycle
 import Spawn
 
 #if canImport(Glibc)
@@ -43,11 +44,18 @@ struct UpStack {
             console.say("\(skipped.name) skipped: not built yet (no \(skipped.executable))")
         }
 
+        // The services read the same OTEL_* variables, so a bad one stops everything here first.
+        let traceExport: (any Service)?
+        do {
+            traceExport = try TraceExport.bootstrap(service: "commons-gateway")
+        } catch let error as ConfigurationError {
+            throw CommandFailure("\(error)")
+        }
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.clientConfiguration)
         let readiness = StackReadiness(services: plan.running.map { ($0.name, $0.url) }, client: client)
         let gateway: GatewayServer
         do {
-            gateway = try await startGateway(readiness: readiness, client: client, console: console)
+            gateway = try await startGateway(readiness: readiness, client: client, console: console, traceExport: traceExport)
         } catch {
             try? await client.shutdown()
             if (error as? IOError)?.errnoCode == EADDRINUSE {
@@ -96,14 +104,17 @@ struct UpStack {
         return configuration
     }
 
-    private func startGateway(readiness: StackReadiness, client: HTTPClient, console: UpConsole) async throws -> GatewayServer {
+    private func startGateway(
+        readiness: StackReadiness, client: HTTPClient, console: UpConsole, traceExport: (any Service)?
+    ) async throws -> GatewayServer {
         let logger = Logger(label: Self.gatewayName) { _ in UpConsoleLogHandler(console: console, name: Self.gatewayName) }
         let responder = GatewayResponder(
             routes: GatewayRoutes(ServiceTable.services),
             upstreams: Dictionary(uniqueKeysWithValues: plan.running.map { ($0.name, $0.url) }),
             readiness: readiness, docs: try GatewayDocs.load(near: UpPlan.executablesDirectory()),
             web: GatewayWebApp.load(near: try UpPlan.executablesDirectory()), client: client, logger: logger)
-        return try await GatewayServer.start(host: UpPlan.host, port: plan.gatewayPort, responder: responder, logger: logger)
+        return try await GatewayServer.start(
+            host: UpPlan.host, port: plan.gatewayPort, responder: responder, logger: logger, traceExport: traceExport)
     }
 
     /// Waits until every service is ready, prints where everything is, and seeds a first

@@ -1,6 +1,8 @@
 import EventLog
 import Foundation
 import Metrics
+import ReadModel
+import Tracing
 
 /// Wraps a store to record `commons_event_append_duration_seconds` per service.
 public struct InstrumentedEventStore: EventStore {
@@ -12,10 +14,20 @@ public struct InstrumentedEventStore: EventStore {
         appendTimer = Timer(label: "commons_event_append_duration_seconds", dimensions: [("service", service)], preferredDisplayUnit: .seconds)
     }
 
+    /// Appends through the base store; with tracing on, in a span whose `traceparent` each
+    /// event carries in its metadata (``EventTrace``).
     public func append(to stream: String, expected: ExpectedVersion, events: [NewEvent]) async throws -> AppendResult {
         let start = ContinuousClock.now
         defer { appendTimer.recordInterval(since: start) }
-        return try await base.append(to: stream, expected: expected, events: events)
+        guard EventTrace.isOn else { return try await base.append(to: stream, expected: expected, events: events) }
+        return try await withSpan("append to \(StreamName(stream)?.category ?? stream)", ofKind: .client) { span in
+            span.attributes["commons.event.stream"] = stream
+            span.attributes["commons.event.count"] = events.count
+            span.attributes["commons.event.types"] = events.map(\.type).joined(separator: ",")
+            let result = try await base.append(to: stream, expected: expected, events: EventTrace.stamped(events))
+            span.attributes["commons.event.position"] = Int(result.checkpoint.position)
+            return result
+        }
     }
 
     public func read(stream: String, from version: Int64?, direction: ReadDirection, limit: Int) async throws -> [RecordedEvent] {
