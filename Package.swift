@@ -22,6 +22,7 @@ func serviceTargets(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ] + serviceDependencies,
             path: "Services/\(module)/Service",
             swiftSettings: strict

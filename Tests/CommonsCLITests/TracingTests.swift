@@ -9,7 +9,7 @@ import Testing
 /// that receives what the gateway and the services export (OTLP/HTTP with JSON bodies).
 @Suite("traces across the gateway, the services and the log")
 struct TracingTests {
-    @Test("a listing posted through the gateway is one trace: gateway, listings, its append to the log, geo-search applying it")
+    @Test("a listing posted through the gateway is one trace: gateway, listings, its append to the log, geo-search applying it, an alert matching it")
     func postedListingIsOneTrace() async throws {
         let collector = try await SpanCollector.start()
         let stack = try UpProcess.start(seed: false, log: nil, environment: [
@@ -24,6 +24,31 @@ struct TracingTests {
                 "password": "a-long-enough-secret", "displayName": "Tracer"])
             #expect(registered.status == 201, "\(registered)")
             let token = try #require(registered.json()["accessToken"] as? String)
+            // A neighbour with an alert for the place, watching its live stream.
+            let watcher = try await http(.POST, stack.gateway + "/v1/accounts", json: [
+                "email": "watcher-\(UUID().uuidString.prefix(8).lowercased())@example.com",
+                "password": "a-long-enough-secret", "displayName": "Watcher"])
+            let watcherToken = try #require(watcher.json()["accessToken"] as? String)
+            var alert = HTTPClientRequest(url: stack.gateway + "/v1/alerts")
+            alert.method = .POST
+            alert.headers.add(name: "Authorization", value: "Bearer \(watcherToken)")
+            alert.headers.add(name: "Content-Type", value: "application/json")
+            alert.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: ["lat": 52.37, "lon": 4.89, "radius": 2])))
+            #expect(try await HTTPClient.shared.execute(alert, timeout: .seconds(30)).status == .created)
+            let streamURL = stack.gateway + "/v1/alerts/stream"
+            let watching = Task {
+                var request = HTTPClientRequest(url: streamURL)
+                request.headers.add(name: "Accept", value: "text/event-stream")
+                request.headers.add(name: "Authorization", value: "Bearer \(watcherToken)")
+                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
+                var received = ""
+                for try await chunk in response.body {
+                    received += String(buffer: chunk)
+                    if received.contains("event: match") { return received }
+                }
+                return received
+            }
+            defer { watching.cancel() }
 
             // The app's own span: the trace the stack is to continue.
             let traceId = randomHex(bytes: 16)
@@ -45,6 +70,7 @@ struct TracingTests {
 
             let trace = try await collector.waitForTrace(traceId, timeout: .seconds(60)) { spans in
                 spans.contains { $0.service == "geo-search" && $0.name.hasPrefix("apply ListingPosted") }
+                    && spans.contains { $0.name == "alert matched" }
             }
             let gateway = try #require(trace.first { $0.service == "commons-gateway" && $0.name == "gateway POST to listings" }, "\(trace)")
             #expect(gateway.parentSpanId == appSpanId, "the gateway continues the app's span")
@@ -56,6 +82,9 @@ struct TracingTests {
             #expect(applied.parentSpanId == append.spanId, "geo-search continues the trace from the event's metadata")
             #expect(applied.attributes["commons.event.stream"] == "listing-\(listingId?.lowercased() ?? "")")
             #expect(server.attributes["http.response.status_code"] == "201")
+            let matched = try #require(trace.first { $0.name == "alert matched" }, "\(trace)")
+            #expect(matched.service == "geo-search" && matched.parentSpanId == append.spanId, "the neighbour's alert matched within the same trace")
+            #expect(try await watching.value.contains("A traced lamp"), "the stream delivered the match the span is of")
 
             // Where someone is stays out of the trace store.
             let search = try await http(.GET, stack.gateway + "/v1/nearby/listings?lat=52.37&lon=4.89&radius=1",

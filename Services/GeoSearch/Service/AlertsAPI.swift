@@ -5,6 +5,7 @@ import GeoSearchDomain
 import Hummingbird
 import ReadModel
 import ServiceKit
+import Tracing
 
 /// The routes of saved searches (`/v1/alerts`), all for the signed-in owner only; someone
 /// else's alert answers 404, as if it did not exist.
@@ -130,7 +131,9 @@ struct AlertsAPI: Sendable {
             while sink.isOpen {
                 let batch = try await matcher.matches(of: owner, after: after, limit: 100)
                 for match in batch {
-                    try await sink.send(try .json(match, id: match.id, name: "match"))
+                    try await Self.traced(match, in: runtime.store) {
+                        try await sink.send(try .json(match, id: match.id, name: "match"))
+                    }
                     after = Checkpoint(match.id)
                 }
                 if batch.count == 100 { continue }
@@ -145,6 +148,21 @@ struct AlertsAPI: Sendable {
                 }
                 applied = Self.applied(runtime)
             }
+        }
+    }
+
+    /// Runs `send` in an "alert matched" span of the trace that posted the listing, the last
+    /// step of that trace, when tracing is on and the post was traced.
+    private static func traced(_ match: AlertMatch, in store: any EventStore, _ send: () async throws -> Void) async throws {
+        guard EventTrace.isOn,
+              let posted = try? await store.read(stream: "listing-\(match.listing.id.uuidString.lowercased())", from: 1, direction: .forwards, limit: 1).first,
+              let trace = EventTrace.context(of: posted.metadata)
+        else { return try await send() }
+        try await withSpan("alert matched", context: trace, ofKind: .producer) { span in
+            span.attributes["commons.listing.id"] = match.listing.id.uuidString.lowercased()
+            span.attributes["commons.alert.ids"] = match.alertIds.map { $0.uuidString.lowercased() }.joined(separator: ",")
+            span.attributes["commons.match.id"] = match.id
+            try await send()
         }
     }
 
