@@ -27,6 +27,11 @@ public protocol EventStore: Sendable {
     /// The checkpoint of the last event a reader can see now (``Checkpoint/start`` if none).
     func head() async throws -> Checkpoint
 
+    /// How many events the log holds after `checkpoint`, of every stream, counting at most
+    /// `limit`: how far a reader at `checkpoint` is behind. (Positions cannot tell: a
+    /// checkpoint in PostgreSQL may name a transaction and no position.)
+    func eventCount(after checkpoint: Checkpoint, limit: Int) async throws -> Int
+
     /// Appends events exported from another log, keeping their order, streams, versions,
     /// ids, bodies and times; positions and transaction ids are assigned anew. Events
     /// already stored with the same id, stream and version are skipped, so an import can

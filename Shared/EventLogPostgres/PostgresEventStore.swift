@@ -266,6 +266,11 @@ public final class PostgresEventStore: EventStore {
         try await client.executeAbandonable(HeadStatement(), logger: logger).first ?? .start
     }
 
+    public func eventCount(after checkpoint: Checkpoint, limit: Int) async throws -> Int {
+        let statement = CountAfterStatement(checkpoint: checkpoint, limit: Int64(limit))
+        return Int(try await client.executeAbandonable(statement, logger: logger).first ?? 0)
+    }
+
     /// Seconds since the oldest transaction that holds an id began: it holds delivery back.
     public func oldestOpenTransactionAge() async throws -> Double {
         let query: PostgresQuery = """

@@ -61,6 +61,27 @@ struct EventByIDStatement: PostgresPreparedStatement {
 }
 
 /// The checkpoint of the last event below the visibility horizon.
+/// How many events follow a checkpoint, counted up to a limit (a projection's lag).
+struct CountAfterStatement: PostgresPreparedStatement {
+    static let name = "commons_count_after"
+    static let sql = """
+        SELECT count(*) FROM (SELECT 1 FROM events e WHERE (e.transaction_id, e.position) > ($1, $2) LIMIT $3) c
+        """
+    typealias Row = Int64
+    var checkpoint: Checkpoint
+    var limit: Int64
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 3)
+        bindings.append(TransactionID(checkpoint.transaction))
+        bindings.append(checkpoint.position)
+        bindings.append(limit)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
+}
+
 struct HeadStatement: PostgresPreparedStatement {
     static let name = "commons_head"
     static let sql = """

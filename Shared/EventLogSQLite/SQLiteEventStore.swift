@@ -177,6 +177,13 @@ public final class SQLiteEventStore: EventStore {
         return Checkpoint(transaction: 0, position: position)
     }
 
+    public func eventCount(after checkpoint: Checkpoint, limit: Int) async throws -> Int {
+        try await pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM events WHERE position > ? LIMIT ?)",
+                             arguments: [checkpoint.position, limit]) ?? 0
+        }
+    }
+
     // MARK: Importing
 
     public func importEvents(_ events: [RecordedEvent]) async throws -> ImportResult {

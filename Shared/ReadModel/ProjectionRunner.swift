@@ -86,6 +86,9 @@ public final class ProjectionRunner: Service, Sendable {
     /// The event after which a read model's file must not keep old copies of pages.
     static let erasingEventType = "AccountDeleted"
 
+    /// The most events the lag gauge counts (beyond it, the gauge stays at this).
+    public static let lagCountLimit = 100_000
+
     /// Copies the WAL into the file and empties it, so that the pages a deleted account's rows
     /// were on before (kept in the WAL until it wraps) are gone from disk too; the file's own
     /// copies were overwritten by `secure_delete`.
@@ -132,7 +135,7 @@ public final class ProjectionRunner: Service, Sendable {
             progress.fire()
             if ContinuousClock.now - lastLagReport > .seconds(1) {
                 lastLagReport = ContinuousClock.now
-                if let head = try? await store.head() { lag.record(max(0, head.position - page.checkpoint.position)) }
+                if let behind = try? await store.eventCount(after: page.checkpoint, limit: Self.lagCountLimit) { lag.record(behind) }
             }
         }
     }

@@ -27,8 +27,9 @@ enum ProjectionAdministration {
         var name: String
         var checkpoint: String
         var caughtUp: Bool
-        /// Positions between the checkpoint and the head (the `commons_projection_lag_events` gauge).
-        var lagEvents: Int64
+        /// Events in the log after the checkpoint, of every stream, up to 100,000 (the
+        /// `commons_projection_lag_events` gauge).
+        var lagEvents: Int
         /// The event the projection is halted on, with the error, until it applies or is parked.
         var stalledOn: String?
         var parked: [ParkedView]
@@ -62,7 +63,8 @@ enum ProjectionAdministration {
                 let parked = try await ProjectionParking.parked(for: runner.projection.name, in: runtime.store)
                 projections.append(ProjectionView(
                     name: runner.projection.name, checkpoint: status.checkpoint.description, caughtUp: status.isCaughtUp,
-                    lagEvents: max(0, head.position - status.checkpoint.position), stalledOn: status.stalledOn,
+                    lagEvents: try await runtime.store.eventCount(after: status.checkpoint, limit: ProjectionRunner.lagCountLimit),
+                    stalledOn: status.stalledOn,
                     parked: parked.map { ParkedView(eventId: $0.key.uuidString.lowercased(), reason: $0.value) }.sorted()))
             }
             return try Response.json(ProjectionsView(

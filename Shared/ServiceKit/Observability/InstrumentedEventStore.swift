@@ -40,6 +40,9 @@ public struct InstrumentedEventStore: EventStore {
 
     public func event(id: UUID) async throws -> RecordedEvent? { try await base.event(id: id) }
     public func head() async throws -> Checkpoint { try await base.head() }
+    public func eventCount(after checkpoint: Checkpoint, limit: Int) async throws -> Int {
+        try await base.eventCount(after: checkpoint, limit: limit)
+    }
     public func importEvents(_ events: [RecordedEvent]) async throws -> ImportResult { try await base.importEvents(events) }
     public var changes: ChangeSignal { base.changes }
     public var pollInterval: Duration { base.pollInterval }
