@@ -84,7 +84,8 @@ package enum FeedQueries {
             ) \(outer.isEmpty ? "" : "WHERE " + outer.joined(separator: " AND "))
             ORDER BY \(order.by) LIMIT ?
             """
-        let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments + outerArguments + [query.limit + 1]))
+        // Cached: a feed has few shapes of query, and compiling one costs more than running it.
+        let rows = try Row.fetchAll(try db.cachedStatement(sql: sql), arguments: StatementArguments(arguments + outerArguments + [query.limit + 1]))
         let page = rows.prefix(query.limit)
         var next: FeedCursor?
         if rows.count > query.limit, let last = page.last {

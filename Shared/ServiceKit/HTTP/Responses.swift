@@ -15,8 +15,7 @@ extension Response {
         if let version { headers[.eTag] = "\"\(version)\"" }
         if let position { headers[.commonsPosition] = position.description }
         if let location { headers[.location] = location }
-        let body = try ServiceJSON.encoder.encode(value)
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try ResponseJSON.encode(value))))
     }
 
     /// An empty response, e.g. 204 after a delete, with the write's position.

@@ -32,7 +32,7 @@ public struct ServerSentEvent: Sendable, Hashable {
 
     /// The same event with `value` encoded as JSON in its data.
     public static func json<Value: Encodable>(_ value: Value, id: String? = nil, name: String? = nil) throws -> ServerSentEvent {
-        ServerSentEvent(id: id, name: name, data: String(decoding: try ServiceJSON.encoder.encode(value), as: UTF8.self))
+        ServerSentEvent(id: id, name: name, data: String(decoding: try ResponseJSON.encode(value), as: UTF8.self))
     }
 
     private static func singleLine(_ text: String) -> String {

@@ -36,7 +36,8 @@ struct DonationQueries: Sendable {
                 arguments += [time, cursor.id.key]
             }
             sql += " ORDER BY d.donated_at DESC, d.donation_id DESC LIMIT ?"
-            let records = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments + [limit + 1])).compactMap(Self.record)
+            let records = try Row.fetchAll(try db.cachedStatement(sql: sql), arguments: StatementArguments(arguments + [limit + 1]))
+                .compactMap(Self.record)
             let page = Array(records.prefix(limit))
             let next = records.count > limit ? page.last.map { ListCursor.encode(sortKey: String($0.donatedAt.timeIntervalSince1970), id: $0.id, list: list) } : nil
             return (page, next)

@@ -63,7 +63,8 @@ package enum ProductQueries {
                 """
         }
         arguments.append(query.limit + 1)
-        let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
+        // Cached: a search has few shapes of query, and compiling one costs more than running it.
+        let rows = try Row.fetchAll(try db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
         let page = rows.prefix(query.limit)
         let next = rows.count > query.limit ? page.last.map { row in
             SearchCursor.Position(rank: query.words == nil ? nil : row["score"], name: query.words == nil ? row["name"] : nil, row: row["row"])
