@@ -73,3 +73,21 @@ private extension Data {
         })
     }
 }
+
+@Suite("UUID text")
+struct UUIDTextTests {
+    @Test("parses what UUID(uuidString:) parses, in either case, and refuses what it refuses")
+    func sameAsFoundation() {
+        for _ in 0..<2_000 {
+            let id = UUID()
+            #expect(UUID(text: id.uuidString) == id)
+            #expect(UUID(text: id.uuidString.lowercased()) == id)
+        }
+        let awkward = ["", "not-a-uuid", "E621E1F8-C36C-495A-93FC-0C247A3E6E5", "E621E1F8-C36C-495A-93FC-0C247A3E6E5FF",
+                       "E621E1F8C36C-495A-93FC-0C247A3E6E5F-", "G621E1F8-C36C-495A-93FC-0C247A3E6E5F", "e621e1f8-c36c-495a-93fc-0c247a3e6e5f",
+                       "E621E1F8-C36C-495A-93FC-0C247A3E6E5Ü", "{E621E1F8-C36C-495A-93FC-0C247A3E6E5F}", " E621E1F8-C36C-495A-93FC-0C247A3E6E5F"]
+        for text in awkward {
+            #expect(UUID(text: text) == UUID(uuidString: text), "\(text)")
+        }
+    }
+}

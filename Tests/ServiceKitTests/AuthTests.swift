@@ -38,6 +38,20 @@ struct AuthTests {
         }
     }
 
+    @Test("a token the service has verified (and remembers) is refused once it expires")
+    func rememberedTokenExpires() async throws {
+        let harness = try await KitHarness()
+        // Issued so that its 900 s run out two seconds from now.
+        let token = try await harness.token(role: .admin, issuedAt: Date().addingTimeInterval(-898))
+        try await harness.test { client, _, _ in
+            for _ in 0..<3 {
+                try await client.execute(uri: "/v1/admin/widgets", method: .get, headers: .json(token: token)) { #expect($0.status == .ok) }
+            }
+            try await Task.sleep(for: .seconds(3))
+            try await client.execute(uri: "/v1/admin/widgets", method: .get, headers: .json(token: token)) { #expect($0.status == .unauthorized) }
+        }
+    }
+
     @Test("a revoked session's and a deleted account's tokens stop working once the service has read the event")
     func revocation() async throws {
         let harness = try await KitHarness()

@@ -1,3 +1,4 @@
+import Codecs
 import Geo
 import Contracts
 import Foundation
@@ -103,7 +104,7 @@ package struct GeoSearchAPI: Sendable {
                 try Self.forEachCandidate(columns: "l.id, l.listing_id, l.lat, l.lon", in: boxes, filters: filters, db: db, budget: budget) { row in
                     guard seen.insert(row[0]).inserted, let point = GeoCoordinate(lat: row[2], lon: row[3]) else { return }
                     let meters = query.center.distanceMeters(to: point)
-                    guard meters <= radius, let id = UUID(uuidString: row[1]) else { return }
+                    guard meters <= radius, let id = UUID(text: row[1]) else { return }
                     let position = PagePosition.distance(meters, id: id)
                     guard after.map({ $0.precedes(position) }) ?? true else { return }
                     ranked.append((position, row[0], point))
@@ -164,7 +165,7 @@ package struct GeoSearchAPI: Sendable {
 
     /// A listing read from `listingColumns`, starting at column `first`.
     static func listingRow(_ row: Row, from first: Int = 0) -> ListingRow? {
-        guard let id = UUID(uuidString: row[first]) else { return nil }
+        guard let id = UUID(text: row[first]) else { return nil }
         let minor: Int? = row[first + 5]
         let currency: String? = row[first + 6]
         return ListingRow(
@@ -270,7 +271,7 @@ package struct GeoSearchAPI: Sendable {
         for box in boxes {
             let arguments = StatementArguments([box.south, box.north, box.west, box.east] as [(any DatabaseValueConvertible)?] + extra)
             for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
-                guard let id = UUID(uuidString: row["organization_id"]) else { continue }
+                guard let id = UUID(text: row["organization_id"]) else { continue }
                 let tags = (try? decoder.decode([String].self, from: Data((row["tags"] as String).utf8))) ?? []
                 let accepted = (try? decoder.decode([String].self, from: Data((row["accepted_categories"] as String).utf8))) ?? []
                 seen[id] = OrganizationRow(id: id, slug: row["slug"], name: row["name"], kind: row["kind"], tags: tags,

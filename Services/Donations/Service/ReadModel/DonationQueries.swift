@@ -1,3 +1,4 @@
+import Codecs
 import Contracts
 import DonationsDomain
 import Foundation
@@ -94,7 +95,7 @@ struct DonationQueries: Sendable {
             sql += " ORDER BY last DESC, account_id DESC LIMIT ?"
             let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments + [limit + 1]))
             let items = rows.prefix(limit).compactMap { row -> SupporterView? in
-                guard let id = UUID(uuidString: row["account_id"]) else { return nil }
+                guard let id = UUID(text: row["account_id"]) else { return nil }
                 return SupporterView(accountId: id, profile: "/v1/users/\(id.key)", donations: row["donations"],
                                      lastDonatedAt: Date(timeIntervalSince1970: row["last"]))
             }
@@ -126,8 +127,8 @@ struct DonationQueries: Sendable {
             sql += " ORDER BY p.shared_at DESC, p.post_id DESC LIMIT ?"
             let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments + [limit + 1]))
             let records = rows.prefix(limit).compactMap { row -> PostRecord? in
-                guard let id = UUID(uuidString: row["post_id"]), let donation = UUID(uuidString: row["donation_id"]),
-                      let account = UUID(uuidString: row["account_id"]), let organization = UUID(uuidString: row["organization_id"])
+                guard let id = UUID(text: row["post_id"]), let donation = UUID(text: row["donation_id"]),
+                      let account = UUID(text: row["account_id"]), let organization = UUID(text: row["organization_id"])
                 else { return nil }
                 return PostRecord(id: id, donationId: donation, accountId: account,
                                   organization: OrganizationRef(id: organization, slug: row["slug"], name: row["name"]),
@@ -158,15 +159,15 @@ struct DonationQueries: Sendable {
     }
 
     static func recurringView(_ row: Row) -> RecurringView? {
-        guard let id = UUID(uuidString: row["recurring_id"]), let organization = UUID(uuidString: row["organization_id"]) else { return nil }
+        guard let id = UUID(text: row["recurring_id"]), let organization = UUID(text: row["organization_id"]) else { return nil }
         return RecurringView(id: id, organizationId: organization, amountMinor: row["amount_minor"], currency: row["currency"],
                              visibility: DonationVisibility(rawValue: row["visibility"]) ?? .anonymous, startMonth: row["start_month"],
                              status: row["status"], lastRunMonth: row["last_run_month"], lastOutcome: row["last_outcome"])
     }
 
     private static func record(_ row: Row) -> DonationRecord? {
-        guard let id = UUID(uuidString: row["donation_id"]), let account = UUID(uuidString: row["account_id"]),
-              let organization = UUID(uuidString: row["organization_id"]) else { return nil }
+        guard let id = UUID(text: row["donation_id"]), let account = UUID(text: row["account_id"]),
+              let organization = UUID(text: row["organization_id"]) else { return nil }
         return DonationRecord(
             id: id, accountId: account, organization: OrganizationRef(id: organization, slug: row["slug"], name: row["name"]),
             amountMinor: row["amount_minor"], currency: row["currency"], visibility: DonationVisibility(rawValue: row["visibility"]) ?? .anonymous,

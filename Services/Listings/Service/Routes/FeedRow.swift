@@ -1,3 +1,4 @@
+import Codecs
 import Contracts
 import EventLog
 import Foundation
@@ -30,8 +31,8 @@ struct FeedRow: Sendable {
 
     init(_ row: Row) {
         seq = row[0]
-        id = UUID(uuidString: row[1]) ?? UUID()
-        ownerId = UUID(uuidString: row[2]) ?? UUID()
+        id = UUID(text: row[1]) ?? UUID()
+        ownerId = UUID(text: row[2]) ?? UUID()
         title = row[3]
         description = row[4]
         category = row[5]

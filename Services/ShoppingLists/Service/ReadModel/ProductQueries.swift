@@ -1,3 +1,4 @@
+import Codecs
 import Contracts
 import Foundation
 import GRDB
@@ -19,7 +20,7 @@ package enum ProductQueries {
         let cheapest: Money? = (row["cheapest_minor"] as Int?).map { Money(amountMinor: $0, currency: row["cheapest_currency"] ?? "") }
         let rating: Double? = row["rating"]
         return ProductSummary(
-            id: UUID(uuidString: row["product_id"]) ?? UUID(), name: row["name"], brand: row["brand"], category: row["category"],
+            id: UUID(text: row["product_id"]) ?? UUID(), name: row["name"], brand: row["brand"], category: row["category"],
             unit: row["unit"], image: row["image"], caloriesPerUnit: row["calories"], cheapestPrice: cheapest,
             averageRating: rating.map { ($0 * 100).rounded() / 100 }, reviewCount: row["reviews"])
     }
@@ -82,7 +83,7 @@ package enum ProductQueries {
             SELECT o.store_id, o.amount_minor, o.currency, s.retailer, s.name, s.address, s.lat, s.lon
             FROM shop_offers o JOIN shop_stores s ON s.store_id = o.store_id WHERE o.product_id = ?
             """, arguments: [id.key]).map { row in
-            PlacedOfferRow(storeId: UUID(uuidString: row["store_id"]) ?? UUID(), price: Money(amountMinor: row["amount_minor"], currency: row["currency"]),
+            PlacedOfferRow(storeId: UUID(text: row["store_id"]) ?? UUID(), price: Money(amountMinor: row["amount_minor"], currency: row["currency"]),
                            lat: row["lat"], lon: row["lon"], retailer: row["retailer"], storeName: row["name"], address: row["address"])
         }
     }
@@ -119,7 +120,7 @@ package enum ProductQueries {
         try Row.fetchAll(db, sql: """
             SELECT author_id, rating, text_sealed, at FROM shop_reviews WHERE product_id = ? ORDER BY at DESC, author_id LIMIT ?
             """, arguments: [id.key, limit]).map {
-            (UUID(uuidString: $0["author_id"]) ?? UUID(), $0["rating"], $0["text_sealed"], Date(timeIntervalSince1970: $0["at"]))
+            (UUID(text: $0["author_id"]) ?? UUID(), $0["rating"], $0["text_sealed"], Date(timeIntervalSince1970: $0["at"]))
         }
     }
 

@@ -1,0 +1,33 @@
+import Foundation
+
+extension UUID {
+    /// Parses the 36-character text form (`8-4-4-4-12` hex digits, either case), as
+    /// `UUID(uuidString:)` does, without the `sscanf` call per byte that Foundation makes on
+    /// Linux: read models store ids as text, and a page of rows parses dozens (issue 17).
+    public init?(text: String) {
+        var text = text
+        let parsed: uuid_t? = text.withUTF8 { utf8 -> uuid_t? in
+            guard utf8.count == 36, utf8[8] == 0x2D, utf8[13] == 0x2D, utf8[18] == 0x2D, utf8[23] == 0x2D else { return nil }
+            var bytes = [UInt8](repeating: 0, count: 16)
+            var index = 0
+            for position in [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34] {
+                guard let high = Self.nibble(utf8[position]), let low = Self.nibble(utf8[position + 1]) else { return nil }
+                bytes[index] = high << 4 | low
+                index += 1
+            }
+            return (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                    bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])
+        }
+        guard let parsed else { return nil }
+        self.init(uuid: parsed)
+    }
+
+    private static func nibble(_ character: UInt8) -> UInt8? {
+        switch character {
+        case 0x30...0x39: character - 0x30
+        case 0x41...0x46: character - 0x41 + 10
+        case 0x61...0x66: character - 0x61 + 10
+        default: nil
+        }
+    }
+}
