@@ -32,6 +32,9 @@ struct BenchHTTP: AsyncParsableCommand {
     @Option(help: "Donations each person makes before measuring.")
     var donations = 30
 
+    @Flag(help: "Trace every request: the services export their spans to a collector in this process, which drops them.")
+    var tracing = false
+
     func validate() throws {
         guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
         guard (1...256).contains(clients) else { throw ValidationError("--clients must be 1…256") }
@@ -41,15 +44,19 @@ struct BenchHTTP: AsyncParsableCommand {
 
     func run() async throws {
         Bench.note("starting every service on a PostgreSQL of the run's own")
-        let topology = try await Topology.start(replicas: 1, ownPostgres: true, settings: ["COMMONS_LOG_LEVEL": "warning"],
-                                                perClientRate: 1_000_000)
+        var settings = ["COMMONS_LOG_LEVEL": "warning"]
+        let collector = tracing ? try await DiscardingCollector.start() : nil
+        if let collector { settings["OTEL_EXPORTER_OTLP_ENDPOINT"] = collector.url }
+        let topology = try await Topology.start(replicas: 1, ownPostgres: true, settings: settings, perClientRate: 1_000_000)
+        defer { collector?.stop() }
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: clients + 4)
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         do {
             let rows = try await measure(topology, client)
             print("HTTP read paths, \(clients) requests in flight, \(ProcessInfo.processInfo.activeProcessorCount) cores, "
-                  + "every service on one PostgreSQL; \(listings) listings, \(donations) donations a person")
+                  + "every service on one PostgreSQL; \(listings) listings, \(donations) donations a person"
+                  + (collector.map { "; traced, \($0.received) span exports received" } ?? ""))
             print("(ceiling: GET /health/live of the same process, the same requests in flight)")
             print(BenchRow.table(rows, ceiling: "ceiling req/s"))
             try await client.shutdown()
