@@ -57,7 +57,7 @@ struct ResponseJSONTests {
         try expectSame(listing(5, postedAt: postedAt))
     }
 
-    @Test("numbers as JSONEncoder writes them, integers in doubles without .0, and scalars on their own")
+    @Test("numbers as JSONEncoder writes them, integers in doubles without .0, ids, and scalars on their own")
     func numbersAndScalars() throws {
         for double in [0.0, -0.0, 1.0, 5, 0.1, 1.0 / 3, 1e20, 1e21, 1e-7, 123_456_789.123, -52.37, Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude] {
             try expectSame(["value": double])
@@ -70,6 +70,8 @@ struct ResponseJSONTests {
         try expectSame([String?.none, "x"])
         try expectSame([String: Int]())
         try expectSame([[Int]]())
+        try expectSame((0..<500).map { _ in UUID() })
+        try expectSame(["id": UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), "max": UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))])
     }
 
     @Test("dates in UTC, whole seconds, before 1970 and around leap days; years before the Gregorian calendar go to JSONEncoder")

@@ -50,6 +50,7 @@ final class JSONByteWriter: Encoder {
 
     /// Writes `value` with whatever containers its `encode(to:)` asks for, then closes them.
     func write<T: Encodable>(_ value: T) throws {
+        if T.self == UUID.self { return writeUUID(value as! UUID) }
         if T.self == Date.self { return try writeDate(value as! Date) }
         if T.self == URL.self { return writeString((value as! URL).absoluteString) }
         if T.self == Data.self { return writeString((value as! Data).base64EncodedString()) }
@@ -207,6 +208,22 @@ final class JSONByteWriter: Encoder {
             bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
                                       Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0xF)]])
         }
+    }
+
+    private static let upperHex = Array("0123456789ABCDEF".utf8)
+
+    /// `id` as `UUID`'s own `encode(to:)` writes it, its `uuidString` (upper case), without
+    /// the `snprintf` Foundation formats that with on Linux.
+    func writeUUID(_ id: UUID) {
+        bytes.append(UInt8(ascii: "\""))
+        withUnsafeBytes(of: id.uuid) { raw in
+            for (index, byte) in raw.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(UInt8(ascii: "-")) }
+                bytes.append(Self.upperHex[Int(byte >> 4)])
+                bytes.append(Self.upperHex[Int(byte & 0xF)])
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
     }
 
     /// `date` as `.iso8601` writes it: `2026-11-26T09:38:00Z`, in UTC, whole seconds.

@@ -45,7 +45,9 @@ struct FeedRow: Sendable {
         let images: String = row[13]
         imageIds = images == "[]" ? [] : (try? JSONDecoder().decode([UUID].self, from: Data(images.utf8))) ?? []
         let pickup: String = row[14]
-        pickupTimes = pickup == "{}" ? PickupTimes() : (try? EventJSON.decoder().decode(PickupTimes.self, from: Data(pickup.utf8))) ?? PickupTimes()
+        // Most listings give no pickup times: the column's default, read without a decoder.
+        pickupTimes = pickup == #"{"windows":[]}"# || pickup == "{}" ? PickupTimes()
+            : (try? EventJSON.decoder().decode(PickupTimes.self, from: Data(pickup.utf8))) ?? PickupTimes()
         postedAt = Date(timeIntervalSince1970: row[15])
         expiresAt = (row[16] as Double?).map(Date.init(timeIntervalSince1970:))
         version = row[17]
