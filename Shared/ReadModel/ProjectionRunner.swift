@@ -109,8 +109,10 @@ public final class ProjectionRunner: Service, Sendable {
         for try await page in store.subscribe(after: start, filter: projection.filter, pageSize: pageSize) {
             try database.followSwap()
             if database.pool !== pool { return }  // swapped for a rebuilt file: start over from its checkpoint
+            // Catching up after a start is a replay of old events: only events that arrive live get spans.
+            let live = status.isCaughtUp
             do {
-                try await projection.apply(page, to: pool, skipping: parked, keys: keys, live: true)
+                try await projection.apply(page, to: pool, skipping: parked, keys: keys, live: live)
             } catch let failure as ProjectionFailure {
                 parked = Set(try await ProjectionParking.parked(for: projection.name, in: store).keys)
                 guard parked.contains(failure.event.id) else {
@@ -118,7 +120,7 @@ public final class ProjectionRunner: Service, Sendable {
                     throw failure
                 }
                 logger.warning("skipping a parked event", metadata: ["eventId": "\(failure.event.id)"])
-                try await projection.apply(page, to: pool, skipping: parked, keys: keys, live: true)
+                try await projection.apply(page, to: pool, skipping: parked, keys: keys, live: live)
             }
             update {
                 $0.checkpoint = page.checkpoint

@@ -96,6 +96,54 @@ struct TracingTests {
         }
         await collector.stop()
     }
+
+    @Test("a stack catching up on a log makes no projection spans for the old events it applies, only for those that arrive live")
+    func catchingUpMakesNoSpans() async throws {
+        let collector = try await SpanCollector.start()
+        let log = try await Backend.postgres.makeLog()
+        let secret = Data((0..<32).map { _ in UInt8.random(in: .min ... .max) }).base64EncodedString()
+        let environment = ["COMMONS_BCRYPT_COST": "4", "COMMONS_SIGNING_KEY_SECRET": secret, "OTEL_EXPORTER_OTLP_ENDPOINT": collector.url,
+                           "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json", "OTEL_BSP_SCHEDULE_DELAY": "100"]
+        let isApplied = { (spans: [ReceivedSpan]) in spans.contains { $0.service == "geo-search" && $0.name.hasPrefix("apply ListingPosted") } }
+        let old = try UpProcess.start(seed: false, log: log, environment: environment)
+        var oldTrace = ""
+        try await old.run { stack in
+            oldTrace = try await Self.postTracedListing(through: stack.gateway)
+            _ = try await collector.waitForTrace(oldTrace, timeout: .seconds(60), until: isApplied)
+        }
+        // A new stack on the same log, with read models of its own: it applies the old listing while catching up.
+        let new = try UpProcess.start(seed: false, log: log, environment: environment)
+        try await new.run { stack in
+            let newTrace = try await Self.postTracedListing(through: stack.gateway)
+            _ = try await collector.waitForTrace(newTrace, timeout: .seconds(60), until: isApplied)
+        }
+        let appliedOld = try await collector.waitForTrace(oldTrace, timeout: .seconds(1)) { _ in true }.filter { $0.name.hasPrefix("apply ") }
+        #expect(Set(appliedOld.map { "\($0.service) \($0.name)" }).count == appliedOld.count, "each projection applied the old listing in one span, live: \(appliedOld)")
+        #expect(appliedOld.contains { $0.service == "geo-search" && $0.name.hasPrefix("apply ListingPosted") })
+        await collector.stop()
+    }
+
+    /// Registers someone and posts a listing as them under a new trace; returns the trace id.
+    private static func postTracedListing(through gateway: String) async throws -> String {
+        let registered = try await http(.POST, gateway + "/v1/accounts", json: [
+            "email": "tracer-\(UUID().uuidString.prefix(8).lowercased())@example.com",
+            "password": "a-long-enough-secret", "displayName": "Tracer"])
+        #expect(registered.status == 201, "\(registered)")
+        let token = try #require(registered.json()["accessToken"] as? String)
+        let traceId = randomHex(bytes: 16)
+        var request = HTTPClientRequest(url: gateway + "/v1/listings")
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "traceparent", value: "00-\(traceId)-\(randomHex(bytes: 8))-01")
+        request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: [
+            "title": "A traced chair", "category": "Furniture", "condition": "good",
+            "pickupLocation": ["lat": 52.3702, "lon": 4.8952],
+        ])))
+        let posted = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        #expect(posted.status == .created)
+        return traceId
+    }
 }
 
 /// A span as the collector received it, ids in lowercase hex.
