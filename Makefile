@@ -25,8 +25,8 @@ test:
 	scripts/check-web.sh
 
 ## Measures the event log on a throwaway PostgreSQL, then accounts, geo-search, photos, the
-## whole topology (every service behind nginx, one and two replicas) and the hot read paths
-## over HTTP beside /health/live, in release mode.
+## whole topology (every service behind nginx, one and two replicas), the hot read paths
+## over HTTP beside /health/live and a listing's time from post to visible, in release mode.
 bench:
 	swift build -c release
 	COMMONS_TEST_POSTGRES_OPTIONS="$(BENCH_POSTGRES_OPTIONS)" scripts/with-postgres.sh sh -c '.build/release/commons bench eventlog --postgres "$$COMMONS_TEST_POSTGRES_URL"'
@@ -35,3 +35,4 @@ bench:
 	.build/release/commons bench images
 	.build/release/commons bench topology
 	.build/release/commons bench http
+	.build/release/commons bench visible
