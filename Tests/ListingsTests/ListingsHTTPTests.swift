@@ -32,6 +32,8 @@ struct ListingsHTTPTests {
             #expect(mine.json["streetAddress"] as? String == ListingsFixtures.address)
             #expect((mine.json["pickupLocation"] as? [String: Double])?["lat"] == ListingsFixtures.exactLat)
             #expect(mine.json["directionsURL"] as? String == "https://maps.apple.com/?daddr=52.374519,4.883917")
+            // The post's answer is built from what the request decided, not read back: it must be the owner's view.
+            #expect(String(decoding: created.body, as: UTF8.self) == String(decoding: mine.body, as: UTF8.self))
             #expect((try await client.get("/v1/listings/\(UUID())", after: nil)).status == .notFound)
             #expect((try await client.get("/v1/listings/not-an-id", after: nil)).status == .notFound)
         }
