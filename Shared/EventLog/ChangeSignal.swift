@@ -4,12 +4,28 @@ import Synchronization
 ///
 /// A store fires it after its own appends and when PostgreSQL notifies it of others';
 /// subscriptions wait on it between polls, so a missed signal only costs a poll interval.
+/// A fire may name the categories it is about: a waiter for some categories wakes only for
+/// those (and for fires about everything), so an append does not wake every reader of the log.
 public final class ChangeSignal: Sendable {
+    private struct Waiter {
+        var categories: Set<String>?
+        var continuation: CheckedContinuation<Bool, Never>
+    }
+
     private struct State {
+        /// Every fire.
         var generation: UInt64 = 0
+        /// Fires about every category.
+        var everything: UInt64 = 0
+        var byCategory: [String: UInt64] = [:]
         var nextWaiter: UInt64 = 0
-        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var waiters: [UInt64: Waiter] = [:]
         var cancelled: Set<UInt64> = []
+
+        func generation(for categories: Set<String>?) -> UInt64 {
+            guard let categories else { return generation }
+            return categories.reduce(everything) { $0 &+ (byCategory[$1] ?? 0) }
+        }
     }
 
     private let state = Mutex(State())
@@ -19,48 +35,78 @@ public final class ChangeSignal: Sendable {
     /// The number of times the signal has fired.
     public var generation: UInt64 { state.withLock { $0.generation } }
 
+    /// A count that moves whenever the signal fires about any of `categories`, or about
+    /// everything; every fire when nil. What ``wait(after:timeout:for:)`` compares with.
+    public func generation(for categories: Set<String>?) -> UInt64 {
+        state.withLock { $0.generation(for: categories) }
+    }
+
     /// Wakes every waiter.
     public func fire() {
-        let waiters = state.withLock { state in
+        let woken = state.withLock { state in
             state.generation &+= 1
+            state.everything &+= 1
             defer { state.waiters.removeAll() }
-            return Array(state.waiters.values)
+            return state.waiters.values.map(\.continuation)
         }
-        for waiter in waiters { waiter.resume() }
+        for continuation in woken { continuation.resume(returning: true) }
     }
 
-    /// Returns once the signal has fired since `seen` was read, after `timeout`, or on cancellation.
-    public func wait(after seen: UInt64, timeout: Duration) async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.waitForFire(after: seen) }
-            group.addTask { try? await Task.sleep(for: timeout) }
-            await group.next()
+    /// Wakes the waiters for any of `categories`, and those for every category.
+    public func fire(categories: some Sequence<String>) {
+        let categories = Set(categories)
+        let woken = state.withLock { state in
+            state.generation &+= 1
+            for category in categories { state.byCategory[category, default: 0] &+= 1 }
+            var woken: [CheckedContinuation<Bool, Never>] = []
+            for (id, waiter) in state.waiters where waiter.categories.map({ !$0.isDisjoint(with: categories) }) ?? true {
+                woken.append(waiter.continuation)
+                state.waiters[id] = nil
+            }
+            return woken
+        }
+        for continuation in woken { continuation.resume(returning: true) }
+    }
+
+    /// Returns once the signal has fired about `categories` (any fire when nil) since `seen`
+    /// was read with ``generation(for:)``, after `timeout`, or on cancellation. True when a
+    /// fire ended the wait.
+    @discardableResult
+    public func wait(after seen: UInt64, timeout: Duration, for categories: Set<String>? = nil) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await self.waitForFire(after: seen, categories: categories) }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return false
+            }
+            let first = await group.next() ?? false
             group.cancelAll()
+            return first
         }
     }
 
-    private func waitForFire(after seen: UInt64) async {
+    private func waitForFire(after seen: UInt64, categories: Set<String>?) async -> Bool {
         let id = state.withLock { state in
             defer { state.nextWaiter &+= 1 }
             return state.nextWaiter
         }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let resumeNow = state.withLock { state in
-                    let wasCancelled = state.cancelled.remove(id) != nil
-                    if wasCancelled || state.generation != seen { return true }
-                    state.waiters[id] = continuation
-                    return false
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let resumeNow: Bool? = state.withLock { state in
+                    if state.cancelled.remove(id) != nil { return false }
+                    if state.generation(for: categories) != seen { return true }
+                    state.waiters[id] = Waiter(categories: categories, continuation: continuation)
+                    return nil
                 }
-                if resumeNow { continuation.resume() }
+                if let resumeNow { continuation.resume(returning: resumeNow) }
             }
         } onCancel: {
-            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            let waiter = state.withLock { state -> Waiter? in
                 if let waiter = state.waiters.removeValue(forKey: id) { return waiter }
                 state.cancelled.insert(id)
                 return nil
             }
-            waiter?.resume()
+            waiter?.continuation.resume(returning: false)
         }
     }
 }

@@ -2,9 +2,10 @@
 ///
 /// It pulls one page at a time, so a slow consumer holds nothing in memory. Between
 /// pages it waits for the store's ``ChangeSignal`` or its poll interval, whichever comes
-/// first. Each element is a page of matching events with the checkpoint scanned through;
-/// a page may be empty when only non-matching events passed, so that a consumer can
-/// store its progress. Iteration ends when the task is cancelled; read errors are thrown.
+/// first; a subscription to some categories wakes only for appends to those. Each element
+/// is a page of matching events with the checkpoint scanned through; a page may be empty
+/// when only non-matching events passed, so that a consumer can store its progress.
+/// Iteration ends when the task is cancelled; read errors are thrown.
 public struct EventSubscription: AsyncSequence, Sendable {
     public typealias Element = EventPage
 
@@ -23,17 +24,33 @@ public struct EventSubscription: AsyncSequence, Sendable {
         public private(set) var checkpoint: Checkpoint
         let filter: EventFilter
         let pageSize: Int
+        /// Set when a wake for this subscription's categories found nothing to read: an older
+        /// transaction, of any category, may still hold the append back, so the next wait
+        /// (that one only) wakes for an append to any category.
+        var wakeForAll = false
+        var wokenForOwn = false
+
+        init(store: any EventStore, checkpoint: Checkpoint, filter: EventFilter, pageSize: Int) {
+            self.store = store
+            self.checkpoint = checkpoint
+            self.filter = filter
+            self.pageSize = pageSize
+        }
 
         public mutating func next() async throws -> EventPage? {
             while !Task.isCancelled {
-                let seen = store.changes.generation
+                let categories = wakeForAll ? nil : filter.categories
+                let seen = store.changes.generation(for: categories)
                 let page = try await store.readAll(after: checkpoint, limit: pageSize, filter: filter)
+                wakeForAll = page.events.isEmpty && wokenForOwn
+                wokenForOwn = false
                 let advanced = page.checkpoint > checkpoint
                 if advanced { checkpoint = page.checkpoint }
                 if !page.events.isEmpty || advanced {
                     return EventPage(events: page.events, checkpoint: checkpoint)
                 }
-                await store.changes.wait(after: seen, timeout: store.pollInterval)
+                let woken = await store.changes.wait(after: seen, timeout: store.pollInterval, for: categories)
+                wokenForOwn = woken && categories != nil
             }
             return nil
         }

@@ -20,6 +20,11 @@ public struct StreamName: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(category)-\(id)" }
 
+    /// Whether `text` is a category: not empty, lowercase letters, digits and `_` only.
+    public static func isCategory(_ text: some StringProtocol) -> Bool {
+        !text.isEmpty && text.allSatisfy(isCategoryCharacter)
+    }
+
     private static func isCategoryCharacter(_ character: Character) -> Bool {
         character == "_" || (character.isASCII && (character.isLowercase || character.isNumber))
     }

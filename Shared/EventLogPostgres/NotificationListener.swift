@@ -6,8 +6,9 @@ import PostgresNIO
 import Synchronization
 
 /// Holds one LISTEN connection and fires the store's ``ChangeSignal`` on every
-/// notification. When the connection drops it fires once (something may have been missed)
-/// and reconnects with back-off; meanwhile subscribers fall back to polling.
+/// notification, for the categories its payload names (for everything when it names none).
+/// When the connection drops it fires once (something may have been missed) and
+/// reconnects with back-off; meanwhile subscribers fall back to polling.
 final class NotificationListener: Sendable {
     private let configuration: PostgresConnection.Configuration
     private let channel: String
@@ -52,7 +53,7 @@ final class NotificationListener: Sendable {
                             connectionCount.add(1, ordering: .relaxed)
                             retries.reset()
                             changes.fire()
-                            for try await _ in notifications { changes.fire() }
+                            for try await notification in notifications { fire(for: notification.payload) }
                         }
                     } onCancel: {
                         connection.close().whenComplete { _ in }
@@ -70,10 +71,19 @@ final class NotificationListener: Sendable {
             try? await Task.sleep(for: retries.next())
         }
     }
+
+    /// Fires for the categories in `payload` (see ``AppendNotifier``); for everything when
+    /// it names none, as a notification from an older version or an operator does.
+    private func fire(for payload: String) {
+        let categories = payload.split(separator: ",").filter { StreamName.isCategory($0) }
+        if categories.isEmpty { changes.fire() } else { changes.fire(categories: categories.map(String.init)) }
+    }
 }
 
 /// Sends `NOTIFY` after appends, one at a time and at most one per `spacing`, so a burst
-/// of appends costs a few notifications rather than one query each.
+/// of appends costs a few notifications rather than one query each. The payload names the
+/// categories appended to since the last one, comma-separated, so that a subscriber wakes
+/// only for its own.
 ///
 /// It runs outside the append's transaction on purpose: a transaction that notifies
 /// takes a cluster-wide lock at commit, which would serialize every append. Subscribers in
@@ -81,7 +91,7 @@ final class NotificationListener: Sendable {
 final class AppendNotifier: Sendable {
     private struct State {
         var sending = false
-        var pending = false
+        var pending: Set<String> = []
     }
 
     private let client: PostgresClient
@@ -96,31 +106,31 @@ final class AppendNotifier: Sendable {
         self.logger = logger
     }
 
-    func notify() {
+    /// Notifies the other processes of an append to `category`.
+    func notify(category: String) {
         let start = state.withLock { state in
-            if state.sending {
-                state.pending = true
-                return false
-            }
+            state.pending.insert(category)
+            if state.sending { return false }
             state.sending = true
             return true
         }
         guard start else { return }
         Task {
-            repeat {
+            while let categories = state.withLock({ state -> Set<String>? in
+                guard !state.pending.isEmpty else {
+                    state.sending = false
+                    return nil
+                }
+                defer { state.pending = [] }
+                return state.pending
+            }) {
+                let payload = categories.sorted().joined(separator: ",")
                 do {
-                    try await client.queryAbandonable("SELECT pg_notify(\(channel), '')", logger: logger)
+                    try await client.queryAbandonable("SELECT pg_notify(\(channel), \(payload))", logger: logger)
                 } catch {
                     logger.debug("NOTIFY failed; subscribers will poll", metadata: ["error": "\(error)"])
                 }
                 try? await Task.sleep(for: spacing)
-            } while state.withLock { state in
-                if state.pending {
-                    state.pending = false
-                    return true
-                }
-                state.sending = false
-                return false
             }
         }
     }

@@ -165,8 +165,8 @@ public final class PostgresEventStore: EventStore {
                     if let replay = try await replayedResult(stream: stream, batch: encoded) { return replay }
                     throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expected, actual: try await version(of: stream))
                 }
-                notifier.notify()
-                changes.fire()
+                notifier.notify(category: name.category)
+                changes.fire(categories: CollectionOfOne(name.category))
                 return result
             } catch let error as PSQLError {
                 let state = error.serverInfo?[.sqlState]

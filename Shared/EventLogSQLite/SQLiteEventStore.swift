@@ -74,7 +74,7 @@ public final class SQLiteEventStore: EventStore {
         }
         switch outcome {
         case .appended(let result):
-            changes.fire()
+            changes.fire(categories: CollectionOfOne(name.category))
             return result
         case .replayed(let result):
             return result

@@ -72,16 +72,33 @@ public final class ProjectionRunner: Service, Sendable {
     }
 
     /// Waits until the projection has applied everything up to `checkpoint`; false on timeout.
+    /// The runner wakes only for appends to its own categories, so a position reached by
+    /// others' appends alone (a request after a write elsewhere) wakes it to read up to there.
+    /// It wakes the runner at most every ``wakeInterval``: on PostgreSQL each read may move
+    /// the checkpoint a little (the visibility horizon moves with every transaction), and
+    /// waking it again on each would spin.
     public func waitUntilApplied(_ checkpoint: Checkpoint, timeout: Duration) async -> Bool {
         let deadline = ContinuousClock.now + timeout
+        var nextWake = ContinuousClock.now
         while true {
             let seen = progress.generation
             if status.checkpoint >= checkpoint { return true }
             let now = ContinuousClock.now
             if now >= deadline { return false }
-            await progress.wait(after: seen, timeout: deadline - now)
+            guard let categories = projection.filter.categories else {
+                await progress.wait(after: seen, timeout: deadline - now)
+                continue
+            }
+            if now >= nextWake {
+                store.changes.fire(categories: categories)
+                nextWake = now + Self.wakeInterval
+            }
+            await progress.wait(after: seen, timeout: min(deadline, nextWake) - now)
         }
     }
+
+    /// How often, at most, a wait for a checkpoint wakes the runner.
+    static let wakeInterval = Duration.milliseconds(50)
 
     /// The event after which a read model's file must not keep old copies of pages.
     static let erasingEventType = "AccountDeleted"

@@ -55,12 +55,35 @@ struct CheckpointTests {
         try? await Task.sleep(for: .milliseconds(50))
         let start = clock.now
         signal.fire()
-        await woken.value
+        #expect(await woken.value)
         #expect(clock.now - start < .seconds(60))
         // Already fired since `seen`: returns without waiting.
         await signal.wait(after: seen, timeout: .seconds(30))
         let timeoutStart = clock.now
-        await signal.wait(after: signal.generation, timeout: .milliseconds(50))
+        #expect(await signal.wait(after: signal.generation, timeout: .milliseconds(50)) == false)
         #expect(clock.now - timeoutStart >= .milliseconds(50))
+    }
+
+    @Test("a change signal about some categories wakes their waiters and those of every category, not the others")
+    func categoryChangeSignal() async {
+        let signal = ChangeSignal()
+        let listings: Set<String> = ["listing"]
+        let seenListings = signal.generation(for: listings)
+        let seenAll = signal.generation
+        signal.fire(categories: ["donation"])
+        #expect(signal.generation(for: listings) == seenListings)
+        #expect(await signal.wait(after: seenListings, timeout: .milliseconds(50), for: listings) == false)
+        #expect(await signal.wait(after: seenAll, timeout: .seconds(30)), "a waiter for everything wakes for any category")
+
+        let waiting = Task { await signal.wait(after: seenListings, timeout: .seconds(120), for: listings) }
+        try? await Task.sleep(for: .milliseconds(50))
+        signal.fire(categories: ["donation"])
+        signal.fire(categories: ["account", "listing"])
+        #expect(await waiting.value, "woken by the fire about its category, long before the timeout")
+        #expect(signal.generation(for: listings) != seenListings)
+
+        let everything = signal.generation(for: ["image"])
+        signal.fire()
+        #expect(await signal.wait(after: everything, timeout: .seconds(30), for: ["image"]), "a fire about everything wakes every waiter")
     }
 }

@@ -64,6 +64,26 @@ struct ProjectionRunnerTests {
         await log.close()
     }
 
+    @Test("a runner wakes only for its own categories, yet waiting for a position other categories' appends reached wakes it to read up to there",
+          arguments: Backend.allCases)
+    func waitingWakesTheRunner(backend: Backend) async throws {
+        // Polls an hour apart: only a wake-up moves the runner.
+        let log = try await backend.makeLog(pollInterval: .seconds(3_600))
+        let database = try ReadModelDatabase(directory: temporaryDirectory(), name: "items", projections: [TitlesProjection()])
+        let runner = ProjectionRunner(store: log.store, database: database, projection: TitlesProjection(), logger: Logger(label: "test"))
+        let running = start(runner)
+        let own = try await log.store.append(to: "item-1", expected: .any, events: [testEvent("Titled", ["n": 1])])
+        #expect(await runner.waitUntilApplied(own.checkpoint, timeout: .seconds(30)))
+        // Time to finish its page and wait for the next append to its categories.
+        try await Task.sleep(for: .milliseconds(500))
+        let other = try await log.store.append(to: "other-1", expected: .any, events: [testEvent("Ignored")])
+        #expect(await runner.waitUntilApplied(other.checkpoint, timeout: .seconds(30)))
+        #expect(try TitlesProjection.titles(in: database.pool) == ["item-1": "title 1"])
+        running.cancel()
+        try? await running.value
+        await log.close()
+    }
+
     @Test("waiting for a checkpoint the projection never reaches times out")
     func waitTimesOut() async throws {
         let log = try await Backend.sqlite.makeLog()
