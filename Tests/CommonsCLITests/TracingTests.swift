@@ -51,22 +51,8 @@ struct TracingTests {
             defer { watching.cancel() }
 
             // The app's own span: the trace the stack is to continue.
-            let traceId = randomHex(bytes: 16)
-            let appSpanId = randomHex(bytes: 8)
-            var request = HTTPClientRequest(url: stack.gateway + "/v1/listings")
-            request.method = .POST
-            request.headers.add(name: "Authorization", value: "Bearer \(token)")
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.headers.add(name: "traceparent", value: "00-\(traceId)-\(appSpanId)-01")
-            request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: [
-                "title": "A traced lamp", "category": "Furniture", "condition": "good",
-                "pickupLocation": ["lat": 52.3702, "lon": 4.8952],
-            ])))
-            let posted = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-            #expect(posted.status == .created)
-            let listingId = try #require(
-                try JSONSerialization.jsonObject(with: Data(try await posted.body.collect(upTo: 1 << 20).readableBytesView)) as? [String: Any]
-            )["id"] as? String
+            let (traceId, appSpanId) = (randomHex(bytes: 16), randomHex(bytes: 8))
+            let listingId = try await Self.postListing("A traced lamp", through: stack.gateway, as: token, traceparent: "00-\(traceId)-\(appSpanId)-01")
 
             let trace = try await collector.waitForTrace(traceId, timeout: .seconds(60)) { spans in
                 spans.contains { $0.service == "geo-search" && $0.name.hasPrefix("apply ListingPosted") }
@@ -80,7 +66,7 @@ struct TracingTests {
             #expect(trace.isDescendant(append, of: server), "the append is part of the request")
             let applied = try #require(trace.first { $0.service == "geo-search" && $0.name.hasPrefix("apply ListingPosted") }, "\(trace)")
             #expect(applied.parentSpanId == append.spanId, "geo-search continues the trace from the event's metadata")
-            #expect(applied.attributes["commons.event.stream"] == "listing-\(listingId?.lowercased() ?? "")")
+            #expect(applied.attributes["commons.event.stream"] == "listing-\(listingId.lowercased())")
             #expect(server.attributes["http.response.status_code"] == "201")
             let matched = try #require(trace.first { $0.name == "alert matched" }, "\(trace)")
             #expect(matched.service == "geo-search" && matched.parentSpanId == append.spanId, "the neighbour's alert matched within the same trace")
@@ -131,18 +117,25 @@ struct TracingTests {
         #expect(registered.status == 201, "\(registered)")
         let token = try #require(registered.json()["accessToken"] as? String)
         let traceId = randomHex(bytes: 16)
+        _ = try await postListing("A traced chair", through: gateway, as: token, traceparent: "00-\(traceId)-\(randomHex(bytes: 8))-01")
+        return traceId
+    }
+
+    /// Posts a listing titled `title` as the holder of `token`, sending `traceparent`; returns its id.
+    private static func postListing(_ title: String, through gateway: String, as token: String, traceparent: String) async throws -> String {
         var request = HTTPClientRequest(url: gateway + "/v1/listings")
         request.method = .POST
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
         request.headers.add(name: "Content-Type", value: "application/json")
-        request.headers.add(name: "traceparent", value: "00-\(traceId)-\(randomHex(bytes: 8))-01")
+        request.headers.add(name: "traceparent", value: traceparent)
         request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: [
-            "title": "A traced chair", "category": "Furniture", "condition": "good",
+            "title": title, "category": "Furniture", "condition": "good",
             "pickupLocation": ["lat": 52.3702, "lon": 4.8952],
         ])))
         let posted = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         #expect(posted.status == .created)
-        return traceId
+        let body = try JSONSerialization.jsonObject(with: Data(try await posted.body.collect(upTo: 1 << 20).readableBytesView)) as? [String: Any]
+        return try #require(body?["id"] as? String)
     }
 }
 

@@ -47,25 +47,13 @@ struct BenchHTTP: AsyncParsableCommand {
         var settings = ["COMMONS_LOG_LEVEL": "warning"]
         let collector = tracing ? try await DiscardingCollector.start() : nil
         if let collector { settings["OTEL_EXPORTER_OTLP_ENDPOINT"] = collector.url }
-        let topology = try await Topology.start(replicas: 1, ownPostgres: true, settings: settings, perClientRate: 1_000_000)
         defer { collector?.stop() }
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: clients + 4)
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        do {
-            let rows = try await measure(topology, client)
-            print("HTTP read paths, \(clients) requests in flight, \(ProcessInfo.processInfo.activeProcessorCount) cores, "
-                  + "every service on one PostgreSQL; \(listings) listings, \(donations) donations a person"
-                  + (collector.map { "; traced, \($0.received) span exports received" } ?? ""))
-            print("(ceiling: GET /health/live of the same process, the same requests in flight)")
-            print(BenchRow.table(rows, ceiling: "ceiling req/s"))
-            try await client.shutdown()
-            await topology.stop()
-        } catch {
-            try? await client.shutdown()
-            await topology.stop()
-            throw error
-        }
+        let rows = try await Topology.measuring(replicas: 1, settings: settings, connections: clients + 4) { try await measure($0, $1) }
+        print("HTTP read paths, \(clients) requests in flight, \(ProcessInfo.processInfo.activeProcessorCount) cores, "
+              + "every service on one PostgreSQL; \(listings) listings, \(donations) donations a person"
+              + (collector.map { "; traced, \($0.received) span exports received" } ?? ""))
+        print("(ceiling: GET /health/live of the same process, the same requests in flight)")
+        print(BenchRow.table(rows, ceiling: "ceiling req/s"))
     }
 
     private func measure(_ topology: Topology, _ client: HTTPClient) async throws -> [BenchRow] {

@@ -77,12 +77,8 @@ struct BenchTopology: AsyncParsableCommand {
     private func measure(replicas count: Int) async throws -> TopologyRun {
         Bench.note("starting \(count) of each service behind nginx")
         // The topology's own settings otherwise: bcrypt cost 4 (sign-ins are not in the mix), per-account limits out of the way.
-        let topology = try await Topology.start(replicas: count, ownPostgres: true, settings: ["COMMONS_LOG_LEVEL": "warning"],
-                                                perClientRate: 1_000_000)
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: people + 4)
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        do {
+        return try await Topology.measuring(replicas: count, settings: ["COMMONS_LOG_LEVEL": "warning"], connections: people + 4) {
+            topology, client in
             let api = SeedClient(gateway: topology.gatewayURL.absoluteString, client: client)
             Bench.note("registering \(people) people, a verified organisation, wallets, lists and listings")
             let (workload, pool) = try await MixedWorkload.prepare(api: api, people: people, admin: (topology.adminEmail, topology.adminPassword))
@@ -102,13 +98,7 @@ struct BenchTopology: AsyncParsableCommand {
                 Bench.note("PostgreSQL restart \(round + 1) of \(restarts)")
                 recoveries.append(try await Self.recovery(of: topology))
             }
-            try await client.shutdown()
-            await topology.stop()
             return TopologyRun(outcome: outcome, ceiling: ceiling, recoveries: recoveries)
-        } catch {
-            try? await client.shutdown()
-            await topology.stop()
-            throw error
         }
     }
 

@@ -34,21 +34,10 @@ struct BenchVisible: AsyncParsableCommand {
 
     func run() async throws {
         Bench.note("starting one of each service behind nginx on a PostgreSQL of the run's own")
-        let topology = try await Topology.start(replicas: 1, ownPostgres: true, settings: ["COMMONS_LOG_LEVEL": "warning"],
-                                                perClientRate: 1_000_000)
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: writers + 8)
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        do {
-            let report = try await measure(SeedClient(gateway: topology.gatewayURL.absoluteString, client: client), topology)
-            print(report)
-            try await client.shutdown()
-            await topology.stop()
-        } catch {
-            try? await client.shutdown()
-            await topology.stop()
-            throw error
+        let report = try await Topology.measuring(replicas: 1, settings: ["COMMONS_LOG_LEVEL": "warning"], connections: writers + 8) {
+            topology, client in try await measure(SeedClient(gateway: topology.gatewayURL.absoluteString, client: client), topology)
         }
+        print(report)
     }
 
     private func measure(_ api: SeedClient, _ topology: Topology) async throws -> String {
