@@ -10,7 +10,7 @@ public final class SQLiteBlobStore: BlobStore {
     public init(path: String) throws {
         var configuration = Configuration.besideTheLog
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
-        pool = try DatabasePool(path: path, configuration: configuration)
+        pool = try DatabasePool.openingShared(path: path, configuration: configuration)
         try pool.write { db in
             try db.execute(sql: """
                 CREATE TABLE IF NOT EXISTS blobs (

@@ -26,7 +26,7 @@ public final class SQLiteEventStore: EventStore {
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        pool = try DatabasePool(path: path, configuration: configuration)
+        pool = try DatabasePool.openingShared(path: path, configuration: configuration, patience: busyTimeout)
         try SQLiteMigrations.migrate(pool)
     }
 
