@@ -24,6 +24,7 @@ public final class PostgresEventStore: EventStore {
     private let clientTask: Task<Void, Never>
     private let listener: NotificationListener
     private let notifier: AppendNotifier
+    let grouper: AppendGrouper
 
     /// Connects, migrates the schema, and starts listening for appends.
     public init(configuration: PostgresEventStoreConfiguration, logger: Logger = Logger(label: "commons.eventlog.postgres")) async throws {
@@ -39,6 +40,9 @@ public final class PostgresEventStore: EventStore {
         clientTask = Task { await client.run() }
         let channel = "\(configuration.schema)_events"
         notifier = AppendNotifier(client: client, channel: channel, logger: logger)
+        grouper = AppendGrouper(slots: configuration.concurrentAppends) { [logger] appends in
+            try await client.executeAbandonable(AppendGroupStatement(appends: appends), logger: logger)
+        }
         listener = NotificationListener(
             configuration: listenConfiguration, channel: channel, changes: changes, logger: logger)
         do {
@@ -149,6 +153,33 @@ public final class PostgresEventStore: EventStore {
         case .noStream: 0
         case .exact(let version): version
         }
+        if encoded.ids.count == 1 {
+            switch await grouper.admit(GroupedAppend(stream: name.description, category: name.category, expectedCode: expectedCode, batch: encoded)) {
+            case .slot:
+                defer { grouper.release() }
+                return try await appendAlone(stream, name, expected: expected, expectedCode: expectedCode, encoded: encoded, events: events)
+            case .appended(let row):
+                if let result = appendResult([row], alreadyAppended: false) {
+                    appended(to: name)
+                    return result
+                }
+            case .alone:
+                break
+            }
+        }
+        return try await appendAlone(stream, name, expected: expected, expectedCode: expectedCode, encoded: encoded, events: events)
+    }
+
+    /// Wakes this process's subscribers and tells the others.
+    private func appended(to name: StreamName) {
+        notifier.notify(category: name.category)
+        changes.fire(categories: CollectionOfOne(name.category))
+    }
+
+    /// One append in its own statement, with every answer a failure can have.
+    private func appendAlone(
+        _ stream: String, _ name: StreamName, expected: ExpectedVersion, expectedCode: Int64, encoded: EncodedBatch, events: [NewEvent]
+    ) async throws -> AppendResult {
         // Concurrent appenders to one stream meet on its (stream, version) key. With an
         // exact expectation that is a lost race; with `.any` or `.streamExists` we retry.
         // Every failure first asks whether the batch is stored already (a client retry).
@@ -165,8 +196,7 @@ public final class PostgresEventStore: EventStore {
                     if let replay = try await replayedResult(stream: stream, batch: encoded) { return replay }
                     throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expected, actual: try await version(of: stream))
                 }
-                notifier.notify(category: name.category)
-                changes.fire(categories: CollectionOfOne(name.category))
+                appended(to: name)
                 return result
             } catch let error as PSQLError {
                 let state = error.serverInfo?[.sqlState]

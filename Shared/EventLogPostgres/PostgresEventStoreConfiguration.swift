@@ -12,6 +12,10 @@ public struct PostgresEventStoreConfiguration: Sendable {
     public var schema: String
     /// Pool size; appenders beyond it wait for a connection.
     public var maximumConnections: Int
+    /// Single-event appends that run at once, each in its own statement (default 2). Those
+    /// that arrive while all run wait, and go together in one statement and one commit when
+    /// one finishes (group commit); see `AppendGrouper`.
+    public var concurrentAppends: Int = 2
     /// How often subscribers poll when no notification wakes them (default 500 ms).
     public var pollInterval: Duration
     /// Sessions that sit idle inside a transaction longer than this are ended by the
