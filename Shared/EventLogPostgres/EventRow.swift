@@ -6,7 +6,7 @@ import PostgresNIO
 /// How the log's statements select an event, and how a row of them becomes one.
 enum EventRow {
     /// The columns every event-returning statement selects, from a table or subquery
-    /// aliased `e`, in the order ``event(from:offset:)`` reads them. The transaction id
+    /// aliased `e`, in the order ``event(_:)`` reads them. The transaction id
     /// comes as `xid8`, the body as text, and the metadata as six text columns: decoding a
     /// JSON document per row costs more than the rest of the row together.
     static let columns = """
@@ -15,26 +15,44 @@ enum EventRow {
         e.metadata->>'traceparent'
         """
 
-    /// The event in `row`'s columns from `offset` on.
-    static func event(from row: PostgresRandomAccessRow, offset: Int) throws -> RecordedEvent {
-        let position = try row[offset].decode(Int64.self, context: .default)
-        let transaction = try row[offset + 1].decode(TransactionID.self, context: .default)
+    /// A row that does not hold the columns of an event.
+    struct NoEvent: Error {}
+
+    /// The event in the next cells of a row of ``columns``; nil when they are null (a page of
+    /// the whole log with no event). Cell by cell, each decoded as its own type: PostgresNIO's
+    /// decoding of a whole row as a tuple is not specialized across modules and cost twice this.
+    static func event(_ cells: inout PostgresRow.Iterator) throws -> RecordedEvent? {
+        guard let position = try cells.decodeNext(Int64?.self) else { return nil }
+        let transaction = try cells.decodeNext(TransactionID.self)
+        let stream = try cells.decodeNext(String.self)
+        let version = try cells.decodeNext(Int64.self)
+        let id = try cells.decodeNext(UUID.self)
+        let type = try cells.decodeNext(String.self)
+        let schemaVersion = try cells.decodeNext(Int32.self)
+        // The bytes as they come: a String would validate and copy them once more.
+        let data = Data(try cells.decodeNext(ByteBuffer.self).readableBytesView)
+        let recordedAt = try cells.decodeNext(Date.self)
+        let metadata = EventMetadata(
+            correlationId: try cells.decodeNext(String?.self), causationId: try cells.decodeNext(String?.self),
+            actorId: try cells.decodeNext(String?.self), requestId: try cells.decodeNext(String?.self),
+            service: try cells.decodeNext(String?.self), traceparent: try cells.decodeNext(String?.self))
         return RecordedEvent(
-            checkpoint: Checkpoint(transaction: transaction.value, position: position),
-            stream: try row[offset + 2].decode(String.self, context: .default),
-            version: try row[offset + 3].decode(Int64.self, context: .default),
-            id: try row[offset + 4].decode(UUID.self, context: .default),
-            type: try row[offset + 5].decode(String.self, context: .default),
-            schemaVersion: Int(try row[offset + 6].decode(Int32.self, context: .default)),
-            // The bytes as they come: a String would validate and copy them once more.
-            data: Data(try row[offset + 7].decode(ByteBuffer.self, context: .default).readableBytesView),
-            metadata: EventMetadata(
-                correlationId: try row[offset + 9].decode(String?.self, context: .default),
-                causationId: try row[offset + 10].decode(String?.self, context: .default),
-                actorId: try row[offset + 11].decode(String?.self, context: .default),
-                requestId: try row[offset + 12].decode(String?.self, context: .default),
-                service: try row[offset + 13].decode(String?.self, context: .default),
-                traceparent: try row[offset + 14].decode(String?.self, context: .default)),
-            recordedAt: try row[offset + 8].decode(Date.self, context: .default))
+            checkpoint: Checkpoint(transaction: transaction.value, position: position), stream: stream, version: version,
+            id: id, type: type, schemaVersion: Int(schemaVersion), data: data, metadata: metadata, recordedAt: recordedAt)
+    }
+
+    /// The event in a row of ``columns`` alone.
+    static func event(in row: PostgresRow) throws -> RecordedEvent {
+        var cells = row.makeIterator()
+        guard let event = try event(&cells) else { throw NoEvent() }
+        return event
+    }
+}
+
+extension PostgresRow.Iterator {
+    /// The next cell, decoded as `type`.
+    mutating func decodeNext<Value: PostgresDecodable>(_ type: Value.Type) throws -> Value {
+        guard let cell = next() else { throw EventRow.NoEvent() }
+        return try cell.decode(Value.self, context: .default)
     }
 }

@@ -77,9 +77,8 @@ enum ReadAllStatement {
     }
 
     private static func decode(_ row: PostgresRow) throws -> Row {
-        let columns = row.makeRandomAccess()
-        let horizon = try columns[0].decode(TransactionID.self, context: .default).value
-        guard columns[1].bytes != nil else { return (horizon, nil) }
-        return (horizon, try EventRow.event(from: columns, offset: 1))
+        var cells = row.makeIterator()
+        let horizon = try cells.decodeNext(TransactionID.self)
+        return (horizon.value, try EventRow.event(&cells))
     }
 }

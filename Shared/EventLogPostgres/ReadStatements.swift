@@ -18,7 +18,7 @@ struct ReadForwardsStatement: PostgresPreparedStatement {
     var limit: Int64
 
     func makeBindings() -> PostgresBindings { eventBindings(stream, version, limit) }
-    func decodeRow(_ row: PostgresRow) throws -> RecordedEvent { try EventRow.event(from: row.makeRandomAccess(), offset: 0) }
+    func decodeRow(_ row: PostgresRow) throws -> RecordedEvent { try EventRow.event(in: row) }
 }
 
 /// A stream from a version down, backwards.
@@ -33,7 +33,7 @@ struct ReadBackwardsStatement: PostgresPreparedStatement {
     var limit: Int64
 
     func makeBindings() -> PostgresBindings { eventBindings(stream, version, limit) }
-    func decodeRow(_ row: PostgresRow) throws -> RecordedEvent { try EventRow.event(from: row.makeRandomAccess(), offset: 0) }
+    func decodeRow(_ row: PostgresRow) throws -> RecordedEvent { try EventRow.event(in: row) }
 }
 
 private func eventBindings(_ stream: String, _ version: Int64, _ limit: Int64) -> PostgresBindings {
@@ -57,7 +57,7 @@ struct EventByIDStatement: PostgresPreparedStatement {
         return bindings
     }
 
-    func decodeRow(_ row: PostgresRow) throws -> RecordedEvent { try EventRow.event(from: row.makeRandomAccess(), offset: 0) }
+    func decodeRow(_ row: PostgresRow) throws -> RecordedEvent { try EventRow.event(in: row) }
 }
 
 /// The checkpoint of the last event below the visibility horizon.
