@@ -50,12 +50,26 @@ struct AppendOneStatement: PostgresPreparedStatement {
     }
 }
 
-/// A batch through `append_events` (see ``PostgresMigrations``), which checks the expected
-/// version, then inserts the whole batch in one statement; it fails with CE001 on a mismatch.
+/// A batch in one plain statement, as ``AppendOneStatement`` appends one event: the
+/// expected-version check and the insert of every event, in order, in one round trip.
+/// Nothing is inserted when the expectation fails; the row then has no position. (It
+/// replaced a call of the PL/pgSQL `append_events` of the first migration, which costs
+/// more per call; that function stays for older binaries during a rolling upgrade.)
 struct AppendBatchStatement: PostgresPreparedStatement {
-    static let name = "commons_append_batch"
+    static let name = "commons_append_batch_rows"
     static let sql = """
-        SELECT stream_version, last_position, last_transaction FROM append_events($1, $2, $3, $4, $5, $6, $7, $8)
+        WITH head AS (
+            SELECT coalesce((SELECT e.version FROM events e WHERE e.stream = $1 ORDER BY e.version DESC LIMIT 1), 0) AS version
+        ), inserted AS (
+            INSERT INTO events (stream, category, version, id, type, schema_version, data, metadata)
+            SELECT $1, $2, head.version + n.ord, n.id, n.type, n.schema_version, n.data, n.metadata
+            FROM head, unnest($4::uuid[], $5::text[], $6::integer[], $7::jsonb[], $8::jsonb[])
+                 WITH ORDINALITY AS n(id, type, schema_version, data, metadata, ord)
+            WHERE $3 = -1 OR ($3 = -2 AND head.version > 0) OR head.version = $3
+            ORDER BY n.ord
+            RETURNING version, position, transaction_id
+        )
+        SELECT max(i.version), max(i.position), min(i.transaction_id) FROM inserted i
         """
 
     var stream: String
@@ -77,7 +91,7 @@ struct AppendBatchStatement: PostgresPreparedStatement {
     }
 
     func decodeRow(_ row: PostgresRow) throws -> AppendRow {
-        let (version, position, transaction) = try row.decode((Int64?, Int64?, String?).self)
-        return (version, position, transaction.flatMap { UInt64($0) })
+        let (version, position, transaction) = try row.decode((Int64?, Int64?, TransactionID?).self)
+        return (version, position, transaction?.value)
     }
 }
