@@ -88,7 +88,8 @@ final class AppendGrouper: Sendable {
             return
         }
         groups.add(1, ordering: .relaxed)
-        Task {
+        // Detached: the group serves many requests, so it takes on none's task-locals (trace).
+        Task.detached { [self] in
             var outcomes = [Admission](repeating: .alone, count: group.count)
             if let rows = try? await run(group.map(\.append)), rows.count == group.count {
                 for (index, row) in rows.enumerated() where row.position != nil { outcomes[index] = .appended(row) }

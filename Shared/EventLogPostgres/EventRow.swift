@@ -20,7 +20,7 @@ enum EventRow {
 
     /// The event in the next cells of a row of ``columns``; nil when they are null (a page of
     /// the whole log with no event). Cell by cell, each decoded as its own type: PostgresNIO's
-    /// decoding of a whole row as a tuple is not specialized across modules and cost twice this.
+    /// decoding of a whole row as a tuple is not specialized across modules, and was slower.
     static func event(_ cells: inout PostgresRow.Iterator) throws -> RecordedEvent? {
         guard let position = try cells.decodeNext(Int64?.self) else { return nil }
         let transaction = try cells.decodeNext(TransactionID.self)
