@@ -326,6 +326,7 @@ let package = Package(
             dependencies: [
                 "ServiceTestSupport",
                 "ShoppingListsService", "ShoppingListsDomain", "ServiceKit", "EventLog", "EventLogTestSupport", "Contracts",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],

@@ -1,3 +1,4 @@
+import Geo
 import GeoSearchDomain
 import Testing
 
@@ -13,5 +14,23 @@ struct DirectionsTests {
     @Test("a coordinate that rounds to zero is written 0.000000, without a minus sign")
     func negativeZero() {
         #expect(point(-0.000_000_1, -0.000_000_4).directionsURL.absoluteString == "https://maps.apple.com/?daddr=0.000000,0.000000")
+    }
+}
+
+@Suite("six decimals")
+struct SixDecimalsTests {
+    @Test("written by hand, a degree is what printf's %.6f writes, for random points, halves and their neighbours")
+    func matchesPrintf() {
+        var generator = SystemRandomNumberGenerator()
+        var values: [Double] = [0, -0.0, 1, -1, 0.000_000_5, -0.000_000_5, 0.000_001_5, 12.345_678_5, -12.345_678_5, 179.999_999_5, 89.999_999_9, 180, -180]
+        for _ in 0..<20_000 { values.append(Double.random(in: -180...180, using: &generator)) }
+        // Exact halves of a millionth and the doubles either side of them.
+        for _ in 0..<5_000 {
+            let half = (Double(Int.random(in: -180_000_000...180_000_000, using: &generator)) + 0.5) / 1_000_000
+            values += [half, half.nextUp, half.nextDown]
+        }
+        for value in values {
+            #expect(SixDecimals.text(value) == SixDecimals.formatted(value), "\(value)")
+        }
     }
 }

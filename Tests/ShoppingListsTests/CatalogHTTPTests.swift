@@ -1,6 +1,7 @@
 import Contracts
 import EventLogTestSupport
 import Foundation
+import GRDB
 import ShoppingListsDomain
 import ShoppingListsService
 import Testing
@@ -128,6 +129,22 @@ struct CatalogHTTPTests {
             #expect(try await client.call(.delete, "\(path)/favorite", as: ada).status == .noContent)
             #expect(try await client.call(.get, "/v1/me/favorites", as: ada).items.ids == [TestCatalog.butter.key])
             #expect(try await client.call(.get, "/v1/me/favorites").status == .unauthorized)
+        }
+    }
+
+    @Test("a product's summary finds its cheapest offer and its rating in indexes that hold them, never in the tables")
+    func summaryPlan() async throws {
+        try await ShoppingListsHarness().test { client in
+            try await client.importCatalog(TestCatalog.file())
+            let plan = try await client.runtime.readModel.pool.read { db in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT \(ProductQueries.summaryColumns) FROM shop_products p WHERE p.product_id = ?",
+                                 arguments: [TestCatalog.bread.key]).map { $0["detail"] as String }
+            }
+            let lookups = plan.filter { $0.hasPrefix("SEARCH o ") || $0.hasPrefix("SEARCH r ") }
+            #expect(lookups.count == 4, "\(plan)")
+            #expect(lookups.allSatisfy { $0.contains("USING COVERING INDEX shop_offers_by_price") || $0.contains("USING COVERING INDEX shop_reviews_by_rating") }, "\(plan)")
+            // The cheapest offer's currency comes from the index's order, not from a sort.
+            #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
         }
     }
 

@@ -381,7 +381,8 @@ package struct ListingResult: Encodable, Sendable {
     /// From the query's centre, for nearby queries.
     var distanceMeters: Double?
     var postedAt: Date
-    var directionsURL: URL
+    /// ``GeoCoordinate/directionsLink``: the same JSON a `URL` would be, without parsing one.
+    var directionsURL: String
 
     init(_ row: GeoSearchAPI.ListingRow, point: GeoCoordinate, distanceMeters: Double?) {
         id = row.id
@@ -395,7 +396,7 @@ package struct ListingResult: Encodable, Sendable {
         lon = point.lon
         self.distanceMeters = distanceMeters
         postedAt = row.postedAt
-        directionsURL = point.directionsURL
+        directionsURL = point.directionsLink
     }
 }
 
@@ -411,7 +412,8 @@ struct OrganizationResult: Encodable, Sendable {
     var lat: Double
     var lon: Double
     var distanceMeters: Double?
-    var directionsURL: URL
+    /// ``GeoCoordinate/directionsLink``: the same JSON a `URL` would be, without parsing one.
+    var directionsURL: String
 
     init(_ row: GeoSearchAPI.OrganizationRow, point: GeoCoordinate, distanceMeters: Double?) {
         id = row.id
@@ -424,7 +426,7 @@ struct OrganizationResult: Encodable, Sendable {
         lat = point.lat
         lon = point.lon
         self.distanceMeters = distanceMeters
-        directionsURL = point.directionsURL
+        directionsURL = point.directionsLink
     }
 }
 

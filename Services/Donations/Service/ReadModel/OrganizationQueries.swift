@@ -105,7 +105,7 @@ struct OrganizationQueries: Sendable {
             categories: decode(row["categories"]) ?? [], tags: decode(row["tags"]) ?? [], rating: decode(row["rating"]),
             verified: row["verified"], currency: row["currency"], minimumDonationMinor: row["minimum_donation_minor"],
             suggestedAmountsMinor: decode(row["suggested_amounts"]) ?? [], address: row["address"],
-            location: point.map { Coordinate(lat: $0.lat, lon: $0.lon) }, directionsURL: point?.directionsURL.absoluteString,
+            location: point.map { Coordinate(lat: $0.lat, lon: $0.lon) }, directionsURL: point?.directionsLink,
             openingHours: decode(row["opening_hours"]) ?? [], acceptedCategories: decode(row["accepted_categories"]) ?? [],
             impactEstimates: estimates, version: row["version"])
     }

@@ -42,7 +42,7 @@ extension OrganizationView {
                   homepage: draft.homepage, logoImageId: draft.logoImageId, categories: draft.categories, tags: draft.tags, rating: draft.rating,
                   verified: state.verified, currency: draft.currency, minimumDonationMinor: draft.minimumDonationMinor,
                   suggestedAmountsMinor: draft.suggestedAmountsMinor, address: draft.address, location: draft.location,
-                  directionsURL: point?.directionsURL.absoluteString, openingHours: draft.openingHours,
+                  directionsURL: point?.directionsLink, openingHours: draft.openingHours,
                   acceptedCategories: draft.acceptedCategories, impactEstimates: state.estimates.reversed().map(EstimateView.init),
                   version: state.version)
     }

@@ -53,7 +53,7 @@ struct ListingView: Encodable, Sendable {
         if let place {
             pickupLocation = place.location
             streetAddress = place.streetAddress
-            directionsURL = GeoCoordinate(lat: place.location.lat, lon: place.location.lon)?.directionsURL.absoluteString
+            directionsURL = GeoCoordinate(lat: place.location.lat, lon: place.location.lon)?.directionsLink
         }
         if showPromise { promisedTo = state.promisedTo }
     }

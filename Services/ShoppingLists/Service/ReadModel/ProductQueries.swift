@@ -8,7 +8,7 @@ import ShoppingListsDomain
 /// Reads of the catalogue: search, products with their offers, related products, reviews
 /// and favourites.
 package enum ProductQueries {
-    static let summaryColumns = """
+    package static let summaryColumns = """
         p.id AS row, p.product_id, p.name, p.brand, p.category, p.unit, p.image, p.calories,
         (SELECT min(amount_minor) FROM shop_offers o WHERE o.product_id = p.product_id) AS cheapest_minor,
         (SELECT currency FROM shop_offers o WHERE o.product_id = p.product_id ORDER BY amount_minor LIMIT 1) AS cheapest_currency,

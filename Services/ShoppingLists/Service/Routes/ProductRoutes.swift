@@ -103,7 +103,7 @@ extension ShoppingListsAPI {
             return OfferView(
                 storeId: ranked.offer.storeId, retailer: store?.retailer ?? "", storeName: store?.storeName ?? "",
                 address: store?.address ?? "", lat: ranked.offer.location.lat, lon: ranked.offer.location.lon, price: ranked.offer.price,
-                directionsURL: ranked.offer.location.directionsURL.absoluteString, distanceMeters: ranked.distanceMeters,
+                directionsURL: ranked.offer.location.directionsLink, distanceMeters: ranked.distanceMeters,
                 cheapestNearby: ranked.isCheapestNearby)
         }
     }
