@@ -388,6 +388,12 @@ package actor Topology {
         return try? await transport.send(HTTPRequestData(method: "GET", url: url, headers: ["User-Agent": "end-to-end"])).status
     }
 
+    /// The process of a service (its first, or `replica`), when this topology started it
+    /// itself (behind nginx; under `commons up` its supervisor does).
+    package func processIdentifier(_ service: Service, replica: Int = 0) -> pid_t? {
+        children[Instance(service: service, replica: replica)].map(\.processIdentifier)
+    }
+
     // MARK: Killing and restarting
 
     /// Kills a service's process (its first, or `replica`) with SIGKILL (no chance to finish

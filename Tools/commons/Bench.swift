@@ -28,6 +28,9 @@ struct BenchEventLog: AsyncParsableCommand {
     @Option(help: "Seconds to measure each side of each case, after a brief warm-up.")
     var seconds: Double = 5
 
+    @Option(help: "Rounds of each PostgreSQL case and its ceiling, side by side; the ratio printed is the rounds' median, with their range.")
+    var rounds = 1
+
     @Option(help: "The pgbench executable, run on the same server as the PostgreSQL cases' ceiling.")
     var pgbench = "/usr/bin/pgbench"
 
@@ -36,6 +39,7 @@ struct BenchEventLog: AsyncParsableCommand {
 
     func validate() throws {
         guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
+        guard (1...20).contains(rounds) else { throw ValidationError("--rounds must be 1…20") }
         guard FileManager.default.isExecutableFile(atPath: pgbench) else {
             throw ValidationError("pgbench is not at \(pgbench) (it ships with PostgreSQL's client package; or pass --pgbench PATH)")
         }
@@ -49,7 +53,7 @@ struct BenchEventLog: AsyncParsableCommand {
         let (serverVersion, postgresRows) = try await PostgresBench.run(configuration: configuration, duration: duration) { bench in
             let pgbench = Pgbench(
                 executable: self.pgbench, configuration: configuration, table: "\(configuration.schema).pgbench_events", duration: duration)
-            return (try await bench.serverVersion(), try await bench.cases(pgbench: pgbench))
+            return (try await bench.serverVersion(), try await bench.cases(pgbench: pgbench, rounds: rounds))
         }
 
         let directory = sqliteDirectory.map { URL(fileURLWithPath: $0) }
@@ -58,7 +62,7 @@ struct BenchEventLog: AsyncParsableCommand {
         defer { if sqliteDirectory == nil { try? FileManager.default.removeItem(at: directory) } }
         let sqliteRows = try await SQLiteBench(directory: directory, duration: duration).cases()
 
-        print("machine: \(await shell("uname", "-srm")), \(await shell("nproc")) CPUs, PostgreSQL \(serverVersion); \(seconds) s per measurement")
+        print("machine: \(await shell("uname", "-srm")), \(await shell("nproc")) CPUs, PostgreSQL \(serverVersion); \(seconds) s per measurement, \(rounds) round\(rounds == 1 ? "" : "s") of each PostgreSQL case")
         print(BenchRow.table(postgresRows, ceiling: "pgbench ev/s"))
         print(BenchRow.table(sqliteRows))
     }
@@ -111,6 +115,16 @@ extension Bench {
         let events = spans.reduce(0) { $0 + $1.events }
         let elapsed = spans.map { $0.end }.max()! - spans.map { $0.start }.min()!
         return Double(events) / (elapsed / .seconds(1))
+    }
+
+    /// The CPU time a process has used so far, user and system (Linux; nil elsewhere or when
+    /// it is gone).
+    static func cpuSeconds(of pid: pid_t) -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return nil }
+        // After the command's closing bracket: state is field 3, utime and stime fields 14 and 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     /// Progress on stderr, so that stdout holds only the report.
@@ -170,8 +184,46 @@ struct BenchRow {
     var ours: Double
     var ceiling: Double
     var aim: Aim = .none
+    /// Each round's ratio when the case was measured in rounds (see ``interleaved(_:rounds:aim:ours:ceiling:)``).
+    var rounds: [Double] = []
 
-    var ratio: Double { ceiling > 0 ? ours / ceiling : 0 }
+    /// Ours over the ceiling; over several rounds, the median of the rounds' ratios, each
+    /// taken from two measurements side by side, so that the machine's drift between
+    /// rounds falls on both.
+    var ratio: Double {
+        if !rounds.isEmpty { return Self.median(rounds) }
+        return ceiling > 0 ? ours / ceiling : 0
+    }
+
+    /// The ratio as printed: with the rounds' lowest and highest when there were several.
+    var ratioText: String {
+        let median = String(format: "%.2f", ratio)
+        guard rounds.count > 1, let low = rounds.min(), let high = rounds.max() else { return median }
+        return median + String(format: " (%.2f–%.2f)", low, high)
+    }
+
+    /// Measures `ours`, then `ceiling`, `rounds` times over; the row holds each side's median
+    /// and every round's ratio.
+    static func interleaved(
+        _ name: String, rounds: Int, aim: Aim = .none,
+        ours: () async throws -> Double, ceiling: () async throws -> Double
+    ) async throws -> BenchRow {
+        var (oursRates, ceilings, ratios) = ([Double](), [Double](), [Double]())
+        for round in 1...max(1, rounds) {
+            if rounds > 1 { Bench.note("\(name): round \(round) of \(rounds)") }
+            let (mine, best) = (try await ours(), try await ceiling())
+            oursRates.append(mine)
+            ceilings.append(best)
+            ratios.append(best > 0 ? mine / best : 0)
+        }
+        return BenchRow(name: name, ours: median(oursRates), ceiling: median(ceilings), aim: aim, rounds: ratios)
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
 
     var aimText: String {
         switch aim {
@@ -184,7 +236,7 @@ struct BenchRow {
     /// The rows as a table with a header line; `ceiling` heads the ceilings' column.
     static func table(_ rows: [BenchRow], ceiling: String = "ceiling ev/s") -> String {
         let header = ["case", "ours ev/s", ceiling, "ratio", "aim"]
-        let cells = [header] + rows.map { [$0.name, grouped($0.ours), grouped($0.ceiling), String(format: "%.2f", $0.ratio), $0.aimText] }
+        let cells = [header] + rows.map { [$0.name, grouped($0.ours), grouped($0.ceiling), $0.ratioText, $0.aimText] }
         let widths = header.indices.map { column in cells.map { $0[column].count }.max() ?? 0 }
         return cells.map { line in
             line.indices.map { column in

@@ -23,6 +23,9 @@ struct BenchHTTP: AsyncParsableCommand {
     @Option(help: "Seconds to measure each side of each case, after a warm-up.")
     var seconds: Double = 5
 
+    @Option(help: "Rounds per case: each measures the case, then its ceiling; the ratio printed is the rounds' median, with their range.")
+    var rounds = 3
+
     @Option(help: "Requests in flight at once.")
     var clients = 8
 
@@ -37,6 +40,7 @@ struct BenchHTTP: AsyncParsableCommand {
 
     func validate() throws {
         guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
+        guard (1...20).contains(rounds) else { throw ValidationError("--rounds must be 1…20") }
         guard (1...256).contains(clients) else { throw ValidationError("--clients must be 1…256") }
         guard (0...100_000).contains(listings) else { throw ValidationError("--listings must be 0…100,000") }
         guard (1...1_000).contains(donations) else { throw ValidationError("--donations must be 1…1,000") }
@@ -48,15 +52,32 @@ struct BenchHTTP: AsyncParsableCommand {
         let collector = tracing ? try await DiscardingCollector.start() : nil
         if let collector { settings["OTEL_EXPORTER_OTLP_ENDPOINT"] = collector.url }
         defer { collector?.stop() }
-        let rows = try await Topology.measuring(replicas: 1, settings: settings, connections: clients + 4) { try await measure($0, $1) }
+        let (rows, cpu) = try await Topology.measuring(replicas: 1, settings: settings, connections: clients + 4) { try await measure($0, $1) }
         print("HTTP read paths, \(clients) requests in flight, \(ProcessInfo.processInfo.activeProcessorCount) cores, "
               + "every service on one PostgreSQL; \(listings) listings, \(donations) donations a person"
               + (collector.map { "; traced, \($0.received) span exports received" } ?? ""))
-        print("(ceiling: GET /health/live of the same process, the same requests in flight)")
+        print("(ceiling: GET /health/live of the same process, the same requests in flight; \(rounds) round\(rounds == 1 ? "" : "s") of both, "
+              + "medians, the ratios' range in brackets)")
         print(BenchRow.table(rows, ceiling: "ceiling req/s"))
+        guard !cpu.isEmpty else { return }
+        // Less at the mercy of a shared machine than a rate: what one request costs the service.
+        print("\nthe service's CPU time per request (µs, medians of the rounds; the whole process, warm-up included)")
+        let cells = [["case", "ours", "/health/live", "ours − live"]]
+            + cpu.map { [$0.name.replacingOccurrences(of: " (req/s)", with: ""), String(Int($0.ours.rounded())), String(Int($0.live.rounded())),
+                         String(Int(($0.ours - $0.live).rounded()))] }
+        let widths = cells[0].indices.map { column in cells.map { $0[column].count }.max() ?? 0 }
+        for line in cells {
+            print(line.indices.map { column in
+                let padding = String(repeating: " ", count: widths[column] - line[column].count)
+                return column == 0 ? line[column] + padding : padding + line[column]
+            }.joined(separator: "  "))
+        }
     }
 
-    private func measure(_ topology: Topology, _ client: HTTPClient) async throws -> [BenchRow] {
+    /// A case's CPU time per request in its service, beside `/health/live`'s, in µs.
+    typealias CPURow = (name: String, ours: Double, live: Double)
+
+    private func measure(_ topology: Topology, _ client: HTTPClient) async throws -> (rows: [BenchRow], cpu: [CPURow]) {
         let api = SeedClient(gateway: topology.gatewayURL.absoluteString, client: client)
         Bench.note("registering \(clients) people with wallets, lists and a listing each; a verified organisation")
         let (workload, _) = try await MixedWorkload.prepare(api: api, people: clients, admin: (topology.adminEmail, topology.adminPassword))
@@ -99,36 +120,57 @@ struct BenchHTTP: AsyncParsableCommand {
 
         let duration = Duration.milliseconds(Int64(seconds * 1000))
         let clients = clients
-        func rate(_ service: SeedClient, token: @escaping @Sendable (Int) -> String? = { _ in nil },
-                  _ path: @escaping @Sendable () -> String) async throws -> Double {
-            try await Bench.measure(workers: clients, for: duration) { worker in
+        var cpu: [CPURow] = []
+        /// Requests a second, and the service's CPU time per request (µs) when its process is known:
+        /// the CPU it used over the whole measurement, warm-up included, over the requests
+        /// answered meanwhile at the measured rate.
+        func rate(_ service: SeedClient, pid: pid_t?, token: @escaping @Sendable (Int) -> String? = { _ in nil },
+                  _ path: @escaping @Sendable () -> String) async throws -> (rate: Double, cpu: Double?) {
+            let (cpuBefore, started) = (pid.flatMap(Bench.cpuSeconds), ContinuousClock.now)
+            let rate = try await Bench.measure(workers: clients, for: duration) { worker in
                 {
                     let answer = try await service.get(path(), token: token(worker))
                     guard answer.status == 200 else { throw CommandFailure("\(path()): \(answer.status) \(answer.detail)") }
                     return 1
                 }
             }
+            let elapsed = (ContinuousClock.now - started) / .seconds(1)
+            guard let cpuBefore, let cpuAfter = pid.flatMap(Bench.cpuSeconds), rate > 0 else { return (rate, nil) }
+            return (rate, (cpuAfter - cpuBefore) / (rate * elapsed) * 1_000_000)
         }
-        func row(_ name: String, _ service: SeedClient, token: @escaping @Sendable (Int) -> String? = { _ in nil },
+        func row(_ name: String, _ service: SeedClient, _ which: Topology.Service, token: @escaping @Sendable (Int) -> String? = { _ in nil },
                  _ path: @escaping @Sendable () -> String) async throws -> BenchRow {
             Bench.note(name)
-            let ours = try await rate(service, token: token, path)
-            let live = try await rate(service) { "/health/live" }
-            return BenchRow(name: name, ours: ours, ceiling: live, aim: .ratio(0.5))
+            let pid = await topology.processIdentifier(which)
+            var (oursCPU, liveCPU) = ([Double](), [Double]())
+            let row = try await BenchRow.interleaved(name, rounds: rounds, aim: .ratio(0.5)) {
+                let (rate, cpu) = try await rate(service, pid: pid, token: token, path)
+                if let cpu { oursCPU.append(cpu) }
+                return rate
+            } ceiling: {
+                let (rate, cpu) = try await rate(service, pid: pid) { "/health/live" }
+                if let cpu { liveCPU.append(cpu) }
+                return rate
+            }
+            if !oursCPU.isEmpty, !liveCPU.isEmpty {
+                cpu.append((name, BenchRow.median(oursCPU), BenchRow.median(liveCPU)))
+            }
+            return row
         }
         let categories = ["Furniture", "Household", "Books", "Clothing", "Electronics"]
         let products = ["milk", "bread", "apple", "rice", "coffee", "cheese"]
-        return [
-            try await row("listings feed, newest 20 (req/s)", listingsAPI) { "/v1/listings?limit=20" },
-            try await row("nearby 5 km + category (req/s)", geo) {
+        let rows = [
+            try await row("listings feed, newest 20 (req/s)", listingsAPI, .listings) { "/v1/listings?limit=20" },
+            try await row("nearby 5 km + category (req/s)", geo, .geoSearch) {
                 let (lat, lon) = (MixedWorkload.centre.lat + .random(in: -0.03...0.03), MixedWorkload.centre.lon + .random(in: -0.05...0.05))
                 return "/v1/nearby/listings?lat=\(lat)&lon=\(lon)&radius=5&category=\(categories.randomElement()!)&limit=20"
             },
-            try await row("product search, 20 a page (req/s)", shopping) { "/v1/products?q=\(products.randomElement()!)&limit=20" },
-            try await row("donation history, 20 a page (req/s)", donationsAPI, token: { people[$0 % people.count].token }) {
+            try await row("product search, 20 a page (req/s)", shopping, .shoppingLists) { "/v1/products?q=\(products.randomElement()!)&limit=20" },
+            try await row("donation history, 20 a page (req/s)", donationsAPI, .donations, token: { people[$0 % people.count].token }) {
                 "/v1/donations?limit=20"
             },
         ]
+        return (rows, cpu)
     }
 
     /// Data/catalog.json into the run's log, as `commons catalog import` does.

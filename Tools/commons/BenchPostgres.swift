@@ -59,7 +59,7 @@ struct PostgresBench: Sendable {
     /// Cases 1 to 5: appends by writers and batch size, then reading the whole log. Each
     /// append case runs Commons, then pgbench (the ceiling its ratio is taken against), then
     /// the same rows through PostgresNIO without the log (how much of the gap is the driver's).
-    func cases(pgbench: Pgbench) async throws -> [BenchRow] {
+    func cases(pgbench: Pgbench, rounds: Int = 1) async throws -> [BenchRow] {
         try await client.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(schema).ceiling (LIKE \(schema).events INCLUDING ALL)"))
         try await client.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(schema).pgbench_events (LIKE \(schema).events INCLUDING ALL)"))
         var rows: [BenchRow] = []
@@ -71,22 +71,27 @@ struct PostgresBench: Sendable {
             let name = "append, \(writers) writer\(writers > 1 ? "s" : ""), \(batch) event\(batch > 1 ? "s" : "") per append"
             Bench.note(name)
             let tag = "w\(writers)b\(batch)"
-            let ours = try await Bench.measure(workers: writers, for: duration, appendSteps(tag: tag, batch: batch))
-            let ceiling = try await pgbench.insertRate(clients: writers, batch: batch)
+            let row = try await BenchRow.interleaved(name, rounds: rounds, aim: aim) {
+                try await Bench.measure(workers: writers, for: duration, appendSteps(tag: tag, batch: batch))
+            } ceiling: {
+                try await pgbench.insertRate(clients: writers, batch: batch)
+            }
             let driver = try await Bench.measure(workers: writers, for: duration, insertSteps(tag: tag, batch: batch))
-            rows.append(BenchRow(name: name, ours: ours, ceiling: ceiling, aim: aim))
-            rows.append(BenchRow(name: "the same INSERT through PostgresNIO, unprepared", ours: driver, ceiling: ceiling))
+            rows.append(row)
+            rows.append(BenchRow(name: "the same INSERT through PostgresNIO, unprepared", ours: driver, ceiling: row.ceiling))
         }
         try await topUp(to: 200_000)
         // Settled first: the first pass over freshly written rows sets their hint bits (and
         // writes those pages), which would fall on whichever side ran first.
         try await client.query(PostgresQuery(unsafeSQL: "VACUUM (ANALYZE) \(schema).events"))
         Bench.note("read-all")
-        let ours = try await Bench.measure(for: duration, readAllSteps)
-        let ceiling = try await Bench.measure(for: duration, selectSteps)
-        rows.append(BenchRow(
-            name: "read-all, pages of 1000 (\(try await count()) events), vs one binary SELECT", ours: ours, ceiling: ceiling,
-            aim: .ratio(0.9)))
+        rows.append(try await BenchRow.interleaved(
+            "read-all, pages of 1000 (\(try await count()) events), vs one binary SELECT", rounds: rounds, aim: .ratio(0.9)
+        ) {
+            try await Bench.measure(for: duration, readAllSteps)
+        } ceiling: {
+            try await Bench.measure(for: duration, selectSteps)
+        })
         return rows
     }
 

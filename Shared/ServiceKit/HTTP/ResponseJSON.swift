@@ -27,7 +27,6 @@ final class JSONByteWriter: Encoder {
     /// Thrown for anything the writer leaves to Foundation.
     struct Unsupported: Error {}
 
-    var bytes: [UInt8] = []
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -39,13 +38,34 @@ final class JSONByteWriter: Encoder {
         case unkeyed(count: Int)
     }
 
-    private var opened: Opened = .none
+    /// Everything the writer keeps while it writes.
+    private struct State {
+        var bytes: [UInt8] = []
+        var opened: Opened = .none
+        /// The members of every object being written, innermost last: key and where its
+        /// bytes start and end. One flat list, so that a member costs no array of its own.
+        var members: [(key: String, start: Int, end: Int)] = []
+        /// Where each open object's members begin in `members`, innermost last.
+        var objects: [Int] = []
+    }
 
-    /// The members of each object being written: key and where its bytes start and end.
-    private var objects: [[(key: String, start: Int, end: Int)]] = []
+    // Behind a pointer that only this writer holds: a class's stored properties are checked
+    // for exclusive access at run time on every access, and those checks were a quarter of
+    // writing a page (issue 17). The writer is never shared: one per response, on one task.
+    private let state: UnsafeMutablePointer<State>
+
+    /// The JSON written so far.
+    var bytes: [UInt8] { state.pointee.bytes }
 
     init() {
-        bytes.reserveCapacity(4096)
+        state = .allocate(capacity: 1)
+        state.initialize(to: State())
+        state.pointee.bytes.reserveCapacity(4096)
+    }
+
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     /// Writes `value` with whatever containers its `encode(to:)` asks for, then closes them.
@@ -55,27 +75,27 @@ final class JSONByteWriter: Encoder {
         if T.self == URL.self { return writeString((value as! URL).absoluteString) }
         if T.self == Data.self { return writeString((value as! Data).base64EncodedString()) }
         if T.self == Decimal.self { throw Unsupported() }
-        let outer = opened
-        opened = .none
+        let outer = state.pointee.opened
+        state.pointee.opened = .none
         try value.encode(to: self)
-        switch opened {
-        case .none: bytes.append(contentsOf: [UInt8(ascii: "{"), UInt8(ascii: "}")])
+        switch state.pointee.opened {
+        case .none: state.pointee.bytes.append(contentsOf: [UInt8(ascii: "{"), UInt8(ascii: "}")])
         case .single: break
         case .keyed(let index): closeObject(index)
-        case .unkeyed: bytes.append(UInt8(ascii: "]"))
+        case .unkeyed: state.pointee.bytes.append(UInt8(ascii: "]"))
         }
-        opened = outer
+        state.pointee.opened = outer
     }
 
     // MARK: Encoder
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        switch opened {
+        switch state.pointee.opened {
         case .none:
-            bytes.append(UInt8(ascii: "{"))
-            objects.append([])
-            opened = .keyed(objects.count - 1)
-            return KeyedEncodingContainer(KeyedWriter<Key>(writer: self, object: objects.count - 1))
+            state.pointee.bytes.append(UInt8(ascii: "{"))
+            state.pointee.objects.append(state.pointee.members.count)
+            state.pointee.opened = .keyed(state.pointee.objects.count - 1)
+            return KeyedEncodingContainer(KeyedWriter<Key>(writer: self, object: state.pointee.objects.count - 1))
         case .keyed(let index):
             return KeyedEncodingContainer(KeyedWriter<Key>(writer: self, object: index))
         default:
@@ -84,10 +104,10 @@ final class JSONByteWriter: Encoder {
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        switch opened {
+        switch state.pointee.opened {
         case .none:
-            bytes.append(UInt8(ascii: "["))
-            opened = .unkeyed(count: 0)
+            state.pointee.bytes.append(UInt8(ascii: "["))
+            state.pointee.opened = .unkeyed(count: 0)
             return UnkeyedWriter(writer: self, usable: true)
         case .unkeyed:
             return UnkeyedWriter(writer: self, usable: true)
@@ -97,9 +117,9 @@ final class JSONByteWriter: Encoder {
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        switch opened {
+        switch state.pointee.opened {
         case .none:
-            opened = .single
+            state.pointee.opened = .single
             return SingleWriter(writer: self, usable: true)
         default:
             return SingleWriter(writer: self, usable: false)
@@ -111,137 +131,155 @@ final class JSONByteWriter: Encoder {
     /// Starts a member of object `index`: the comma, the key and the colon.
     fileprivate func beginMember(_ key: String, of index: Int?) throws {
         guard let index else { throw Unsupported() }
-        if !objects[index].isEmpty { bytes.append(UInt8(ascii: ",")) }
-        let start = bytes.count
-        writeString(key)
-        bytes.append(UInt8(ascii: ":"))
-        objects[index].append((key, start, -1))
+        // Only the innermost open object takes members: an outer one's container is not used
+        // while a value inside it is being written.
+        if state.pointee.members.count > state.pointee.objects[index] { state.pointee.bytes.append(UInt8(ascii: ",")) }
+        let start = state.pointee.bytes.count
+        state.pointee.bytes.appendJSONString(key)
+        state.pointee.bytes.append(UInt8(ascii: ":"))
+        state.pointee.members.append((key, start, -1))
     }
 
     fileprivate func endMember(of index: Int?) {
-        guard let index else { return }
-        objects[index][objects[index].count - 1].end = bytes.count
+        guard index != nil else { return }
+        state.pointee.members[state.pointee.members.count - 1].end = state.pointee.bytes.count
     }
 
     /// Starts an element of the open array.
     fileprivate func beginElement() throws {
-        guard case .unkeyed(let count) = opened else { throw Unsupported() }
-        if count > 0 { bytes.append(UInt8(ascii: ",")) }
-        opened = .unkeyed(count: count + 1)
+        guard case .unkeyed(let count) = state.pointee.opened else { throw Unsupported() }
+        if count > 0 { state.pointee.bytes.append(UInt8(ascii: ",")) }
+        state.pointee.opened = .unkeyed(count: count + 1)
     }
 
     fileprivate var elementCount: Int {
-        if case .unkeyed(let count) = opened { return count }
+        if case .unkeyed(let count) = state.pointee.opened { return count }
         return 0
     }
 
     /// Closes object `index`, its members put in `JSONEncoder`'s `.sortedKeys` order.
     private func closeObject(_ index: Int) {
-        let members = objects[index]
-        objects.removeLast()
+        let first = state.pointee.objects.removeLast()
+        defer { state.pointee.members.removeSubrange(first...) }
+        let members = state.pointee.members[first...]
         // `.sortedKeys` orders keys by their UTF-8 bytes.
         func precedes(_ left: String, _ right: String) -> Bool { left.utf8.lexicographicallyPrecedes(right.utf8) }
         let inOrder = members.indices.dropFirst().allSatisfy { precedes(members[$0 - 1].key, members[$0].key) }
         if !inOrder {
             let sorted = members.sorted { precedes($0.key, $1.key) }
-            let start = members[0].start
+            let start = members[first].start
             var region: [UInt8] = []
-            region.reserveCapacity(bytes.count - start)
+            region.reserveCapacity(state.pointee.bytes.count - start)
             for (position, member) in sorted.enumerated() {
                 if position > 0 { region.append(UInt8(ascii: ",")) }
-                region.append(contentsOf: bytes[member.start..<member.end])
+                region.append(contentsOf: state.pointee.bytes[member.start..<member.end])
             }
-            bytes.replaceSubrange(start..<bytes.count, with: region)
+            state.pointee.bytes.replaceSubrange(start..<state.pointee.bytes.count, with: region)
         }
-        bytes.append(UInt8(ascii: "}"))
+        state.pointee.bytes.append(UInt8(ascii: "}"))
     }
 
     // MARK: Scalars
 
-    func writeNull() { bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
+    func writeNull() { state.pointee.bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
 
     func writeBool(_ value: Bool) {
-        if value { bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65]) } else { bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65]) }
+        if value { state.pointee.bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65]) } else { state.pointee.bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65]) }
     }
 
-    func writeInteger(_ value: some BinaryInteger) { bytes.append(contentsOf: value.description.utf8) }
+    func writeInteger(_ value: some BinaryInteger) { state.pointee.bytes.append(contentsOf: value.description.utf8) }
 
     /// As `JSONEncoder` writes a number: its shortest description, without a trailing `.0`.
     func writeFloatingPoint<F: BinaryFloatingPoint & LosslessStringConvertible>(_ value: F) throws {
         guard value.isFinite else { throw Unsupported() }
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
-        bytes.append(contentsOf: text.utf8)
+        state.pointee.bytes.append(contentsOf: text.utf8)
     }
 
+    /// `text` quoted, with quotes, backslashes and control characters escaped and slashes not.
+    func writeString(_ text: String) { state.pointee.bytes.appendJSONString(text) }
+
+    /// `id` as `UUID`'s own `encode(to:)` writes it, its `uuidString` (upper case), without
+    /// the `snprintf` Foundation formats that with on Linux.
+    func writeUUID(_ id: UUID) { state.pointee.bytes.appendJSONUUID(id) }
+
+    /// `date` as `.iso8601` writes it: `2026-11-26T09:38:00Z`, in UTC, whole seconds.
+    func writeDate(_ date: Date) throws {
+        guard state.pointee.bytes.appendJSONDate(date) else { throw Unsupported() }
+    }
+}
+
+// Each writer takes the buffer once: every access to a class's stored array is checked for
+// exclusivity at run time, and a response makes thousands of them.
+extension [UInt8] {
     private static let hex = Array("0123456789abcdef".utf8)
+    private static let upperHex = Array("0123456789ABCDEF".utf8)
 
     /// `text` quoted, with quotes, backslashes and control characters escaped and slashes not;
     /// the runs between escapes are copied whole.
-    func writeString(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
+    mutating func appendJSONString(_ text: String) {
+        append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
             var run = 0
             for index in 0..<utf8.count {
                 let byte = utf8[index]
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                if run < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index])) }
-                writeEscaped(byte)
+                if run < index { append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index])) }
+                appendEscaped(byte)
                 run = index + 1
             }
-            if run < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...])) }
+            if run < utf8.count { append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...])) }
         }
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
     }
 
-    private func writeEscaped(_ byte: UInt8) {
+    private mutating func appendEscaped(_ byte: UInt8) {
         switch byte {
-        case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-        case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-        case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-        case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-        case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-        case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-        case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+        case UInt8(ascii: "\""): append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+        case UInt8(ascii: "\\"): append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+        case 0x0A: append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+        case 0x0D: append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+        case 0x09: append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+        case 0x08: append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+        case 0x0C: append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
         default:
-            bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                      Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0xF)]])
+            append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0xF)]])
         }
     }
 
-    private static let upperHex = Array("0123456789ABCDEF".utf8)
-
-    /// `id` as `UUID`'s own `encode(to:)` writes it, its `uuidString` (upper case), without
-    /// the `snprintf` Foundation formats that with on Linux.
-    func writeUUID(_ id: UUID) {
-        bytes.append(UInt8(ascii: "\""))
-        withUnsafeBytes(of: id.uuid) { raw in
+    /// `id`'s `uuidString`, quoted.
+    mutating func appendJSONUUID(_ id: UUID) {
+        append(UInt8(ascii: "\""))
+        Swift.withUnsafeBytes(of: id.uuid) { raw in
             for (index, byte) in raw.enumerated() {
-                if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(UInt8(ascii: "-")) }
-                bytes.append(Self.upperHex[Int(byte >> 4)])
-                bytes.append(Self.upperHex[Int(byte & 0xF)])
+                if index == 4 || index == 6 || index == 8 || index == 10 { append(UInt8(ascii: "-")) }
+                append(Self.upperHex[Int(byte >> 4)])
+                append(Self.upperHex[Int(byte & 0xF)])
             }
         }
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
     }
 
-    /// `date` as `.iso8601` writes it: `2026-11-26T09:38:00Z`, in UTC, whole seconds.
-    func writeDate(_ date: Date) throws {
+    /// `date` in ISO 8601, UTC, whole seconds, quoted; false (nothing written) for a year
+    /// outside 1600–9999, where Foundation's calendar is Julian or the year has five digits.
+    mutating func appendJSONDate(_ date: Date) -> Bool {
         let seconds = Int64((date.timeIntervalSince1970).rounded(.down))
         let (days, secondOfDay) = (seconds.floorDiv(86_400), seconds.floorMod(86_400))
         let (year, month, day) = CivilDate.from(daysSince1970: days)
-        // Foundation's calendar is Julian before October 1582.
-        guard (1600...9999).contains(year) else { throw Unsupported() }
-        func two(_ value: Int64) { bytes.append(UInt8(ascii: "0") + UInt8(value / 10)); bytes.append(UInt8(ascii: "0") + UInt8(value % 10)) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: String(year).utf8)
-        bytes.append(UInt8(ascii: "-")); two(month)
-        bytes.append(UInt8(ascii: "-")); two(day)
-        bytes.append(UInt8(ascii: "T")); two(secondOfDay / 3600)
-        bytes.append(UInt8(ascii: ":")); two(secondOfDay / 60 % 60)
-        bytes.append(UInt8(ascii: ":")); two(secondOfDay % 60)
-        bytes.append(contentsOf: [UInt8(ascii: "Z"), UInt8(ascii: "\"")])
+        guard (1600...9999).contains(year) else { return false }
+        func two(_ value: Int64) { append(UInt8(ascii: "0") + UInt8(value / 10)); append(UInt8(ascii: "0") + UInt8(value % 10)) }
+        append(UInt8(ascii: "\""))
+        append(contentsOf: String(year).utf8)
+        append(UInt8(ascii: "-")); two(month)
+        append(UInt8(ascii: "-")); two(day)
+        append(UInt8(ascii: "T")); two(secondOfDay / 3600)
+        append(UInt8(ascii: ":")); two(secondOfDay / 60 % 60)
+        append(UInt8(ascii: ":")); two(secondOfDay % 60)
+        append(contentsOf: [UInt8(ascii: "Z"), UInt8(ascii: "\"")])
+        return true
     }
 }
 
