@@ -58,7 +58,7 @@ struct BenchHTTP: AsyncParsableCommand {
               + (collector.map { "; traced, \($0.received) span exports received" } ?? ""))
         print("(ceiling: GET /health/live of the same process, the same requests in flight; \(rounds) round\(rounds == 1 ? "" : "s") of both, "
               + "medians, the ratios' range in brackets)")
-        print(BenchRow.table(rows, ceiling: "ceiling req/s"))
+        print(BenchRow.table(rows, ours: "ours req/s", ceiling: "ceiling req/s"))
         guard !cpu.isEmpty else { return }
         // Less at the mercy of a shared machine than a rate: what one request costs the service.
         print("\nthe service's CPU time per request (µs, medians of the rounds; the whole process, warm-up included)")

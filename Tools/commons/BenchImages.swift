@@ -93,7 +93,7 @@ struct BenchImages: AsyncParsableCommand {
         print(BenchRow.table([
             BenchRow(name: "upload a phone photo, with small and medium sizes (photos/s)", ours: uploads, ceiling: cleanings),
             BenchRow(name: "serve the small size (requests/s)", ours: served, ceiling: live),
-        ]))
+        ], ours: "ours /s", ceiling: "ceiling /s"))
         print(String(format: "small size served: %.1f MB/s", served * Double(smallBytes) / 1_000_000))
     }
 

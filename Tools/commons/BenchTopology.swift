@@ -48,7 +48,7 @@ struct BenchTopology: AsyncParsableCommand {
         print("mix: " + MixedWorkload.Operation.allCases.map { "\($0.rawValue) \($0.share) %" }.joined(separator: ", "))
         print("(ceiling: GET /health answered by nginx itself, the same people at once)")
         print(BenchRow.table(results.map { BenchRow(name: "mixed workload, \($0.replicas) of each service (req/s)", ours: $0.run.outcome.perSecond,
-                                                    ceiling: $0.run.ceiling) }))
+                                                    ceiling: $0.run.ceiling) }, ours: "ours req/s", ceiling: "ceiling req/s"))
         for (count, run) in results {
             let outcome = run.outcome
             print("\n\(count) of each service: \(outcome.requests) requests, \(outcome.failed) not 2xx; "
