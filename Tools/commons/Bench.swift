@@ -202,16 +202,17 @@ struct BenchRow {
         return median + String(format: " (%.2f–%.2f)", low, high)
     }
 
-    /// Measures `ours`, then `ceiling`, `rounds` times over; the row holds each side's median
-    /// and every round's ratio.
+    /// Measures `ours`, then `ceiling`, `rounds` times over, each told the round (from 1), so
+    /// that a case that writes can write somewhere new; the row holds each side's median and
+    /// every round's ratio.
     static func interleaved(
         _ name: String, rounds: Int, aim: Aim = .none,
-        ours: () async throws -> Double, ceiling: () async throws -> Double
+        ours: (_ round: Int) async throws -> Double, ceiling: (_ round: Int) async throws -> Double
     ) async throws -> BenchRow {
         var (oursRates, ceilings, ratios) = ([Double](), [Double](), [Double]())
         for round in 1...max(1, rounds) {
             if rounds > 1 { Bench.note("\(name): round \(round) of \(rounds)") }
-            let (mine, best) = (try await ours(), try await ceiling())
+            let (mine, best) = (try await ours(round), try await ceiling(round))
             oursRates.append(mine)
             ceilings.append(best)
             ratios.append(best > 0 ? mine / best : 0)

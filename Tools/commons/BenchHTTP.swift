@@ -143,11 +143,11 @@ struct BenchHTTP: AsyncParsableCommand {
             Bench.note(name)
             let pid = await topology.processIdentifier(which)
             var (oursCPU, liveCPU) = ([Double](), [Double]())
-            let row = try await BenchRow.interleaved(name, rounds: rounds, aim: .ratio(0.5)) {
+            let row = try await BenchRow.interleaved(name, rounds: rounds, aim: .ratio(0.5)) { _ in
                 let (rate, cpu) = try await rate(service, pid: pid, token: token, path)
                 if let cpu { oursCPU.append(cpu) }
                 return rate
-            } ceiling: {
+            } ceiling: { _ in
                 let (rate, cpu) = try await rate(service, pid: pid) { "/health/live" }
                 if let cpu { liveCPU.append(cpu) }
                 return rate

@@ -71,9 +71,11 @@ struct PostgresBench: Sendable {
             let name = "append, \(writers) writer\(writers > 1 ? "s" : ""), \(batch) event\(batch > 1 ? "s" : "") per append"
             Bench.note(name)
             let tag = "w\(writers)b\(batch)"
-            let row = try await BenchRow.interleaved(name, rounds: rounds, aim: aim) {
-                try await Bench.measure(workers: writers, for: duration, appendSteps(tag: tag, batch: batch))
-            } ceiling: {
+            // Each round appends to streams of its own: a stream's versions start where the
+            // cursor does, at 0.
+            let row = try await BenchRow.interleaved(name, rounds: rounds, aim: aim) { round in
+                try await Bench.measure(workers: writers, for: duration, appendSteps(tag: "\(tag)r\(round)", batch: batch))
+            } ceiling: { _ in
                 try await pgbench.insertRate(clients: writers, batch: batch)
             }
             let driver = try await Bench.measure(workers: writers, for: duration, insertSteps(tag: tag, batch: batch))
@@ -87,9 +89,9 @@ struct PostgresBench: Sendable {
         Bench.note("read-all")
         rows.append(try await BenchRow.interleaved(
             "read-all, pages of 1000 (\(try await count()) events), vs one binary SELECT", rounds: rounds, aim: .ratio(0.9)
-        ) {
+        ) { _ in
             try await Bench.measure(for: duration, readAllSteps)
-        } ceiling: {
+        } ceiling: { _ in
             try await Bench.measure(for: duration, selectSteps)
         })
         return rows
