@@ -11,13 +11,9 @@ struct EventRow {
     var data: String
     var metadata: String
 
-    // Metadata comes out as six columns: decoding a JSON document per row costs more
-    // than the rest of the row together.
-    static let columns = """
-        position, stream, version, id, type, schema_version, data, recorded_at, \
-        metadata ->> '$.correlationId', metadata ->> '$.causationId', metadata ->> '$.actorId', \
-        metadata ->> '$.requestId', metadata ->> '$.service', metadata ->> '$.traceparent'
-        """
+    // The metadata is one document, read without a decoder (see
+    // `EventMetadata.init(jsonObject:)`): cheaper than six `->>` extractions.
+    static let columns = "position, stream, version, id, type, schema_version, data, recorded_at, metadata"
 
     init(_ event: NewEvent) throws {
         // SQLite's CHECK validates the JSON itself; this only rejects non-objects cheaply.
@@ -30,9 +26,7 @@ struct EventRow {
         type = event.type
         schemaVersion = event.schemaVersion
         self.data = data
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        metadata = String(decoding: try encoder.encode(event.metadata), as: UTF8.self)
+        metadata = String(decoding: event.metadata.jsonText, as: UTF8.self)
     }
 
     func arguments(stream: String, category: String, version: Int64, recordedAt: Double) -> StatementArguments {
@@ -50,8 +44,9 @@ struct EventRow {
                 checkpoint: Checkpoint(transaction: 0, position: row[0]),
                 stream: row[1], version: row[2], id: id, type: row[4], schemaVersion: row[5],
                 data: Data(dataText.utf8),
-                metadata: EventMetadata(correlationId: row[8], causationId: row[9], actorId: row[10], requestId: row[11], service: row[12],
-                                       traceparent: row[13]),
+                metadata: try row.withUnsafeData(atIndex: 8) { json in
+                    try (json ?? Data()).withUnsafeBytes { try EventMetadata(jsonObject: $0) }
+                },
                 recordedAt: Date(timeIntervalSince1970: row[7])))
         }
         return events

@@ -37,6 +37,9 @@ struct BenchEventLog: AsyncParsableCommand {
     @Option(help: "Where the SQLite files go (default: a temporary directory, removed afterwards).")
     var sqliteDirectory: String?
 
+    @Option(help: "The groups of cases to run, comma-separated: append, read-all, sqlite (default: all).")
+    var cases: BenchEventLogCases = .all
+
     func validate() throws {
         guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
         guard (1...20).contains(rounds) else { throw ValidationError("--rounds must be 1…20") }
@@ -53,18 +56,18 @@ struct BenchEventLog: AsyncParsableCommand {
         let (serverVersion, postgresRows) = try await PostgresBench.run(configuration: configuration, duration: duration) { bench in
             let pgbench = Pgbench(
                 executable: self.pgbench, configuration: configuration, table: "\(configuration.schema).pgbench_events", duration: duration)
-            return (try await bench.serverVersion(), try await bench.cases(pgbench: pgbench, rounds: rounds))
+            return (try await bench.serverVersion(), try await bench.cases(pgbench: pgbench, rounds: rounds, groups: cases))
         }
 
         let directory = sqliteDirectory.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("commons-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { if sqliteDirectory == nil { try? FileManager.default.removeItem(at: directory) } }
-        let sqliteRows = try await SQLiteBench(directory: directory, duration: duration).cases()
+        let sqliteRows = cases.contains(.sqlite) ? try await SQLiteBench(directory: directory, duration: duration).cases() : []
 
         print("machine: \(await shell("uname", "-srm")), \(await shell("nproc")) CPUs, PostgreSQL \(serverVersion); \(seconds) s per measurement, \(rounds) round\(rounds == 1 ? "" : "s") of each PostgreSQL case")
         print(BenchRow.table(postgresRows, ceiling: "pgbench ev/s"))
-        print(BenchRow.table(sqliteRows))
+        if !sqliteRows.isEmpty { print(BenchRow.table(sqliteRows)) }
     }
 
     private func shell(_ arguments: String...) async -> String {

@@ -59,7 +59,7 @@ struct PostgresBench: Sendable {
     /// Cases 1 to 5: appends by writers and batch size, then reading the whole log. Each
     /// append case runs Commons, then pgbench (the ceiling its ratio is taken against), then
     /// the same rows through PostgresNIO without the log (how much of the gap is the driver's).
-    func cases(pgbench: Pgbench, rounds: Int = 1) async throws -> [BenchRow] {
+    func cases(pgbench: Pgbench, rounds: Int = 1, groups: BenchEventLogCases = .all) async throws -> [BenchRow] {
         try await client.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(schema).ceiling (LIKE \(schema).events INCLUDING ALL)"))
         try await client.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(schema).pgbench_events (LIKE \(schema).events INCLUDING ALL)"))
         var rows: [BenchRow] = []
@@ -67,7 +67,7 @@ struct PostgresBench: Sendable {
         let shapes: [(writers: Int, batch: Int, aim: BenchRow.Aim)] = [
             (1, 1, .ratio(0.8)), (8, 1, .ratio(0.8)), (1, 100, .none), (8, 100, .ratio(0.9)),
         ]
-        for (writers, batch, aim) in shapes {
+        for (writers, batch, aim) in shapes where groups.contains(.append) {
             let name = "append, \(writers) writer\(writers > 1 ? "s" : ""), \(batch) event\(batch > 1 ? "s" : "") per append"
             Bench.note(name)
             let tag = "w\(writers)b\(batch)"
@@ -82,6 +82,7 @@ struct PostgresBench: Sendable {
             rows.append(row)
             rows.append(BenchRow(name: "the same INSERT through PostgresNIO, unprepared", ours: driver, ceiling: row.ceiling))
         }
+        guard groups.contains(.readAll) else { return rows }
         try await topUp(to: 200_000)
         // Settled first: the first pass over freshly written rows sets their hint bits (and
         // writes those pages), which would fall on whichever side ran first.

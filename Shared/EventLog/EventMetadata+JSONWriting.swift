@@ -1,10 +1,10 @@
-import EventLog
 import Foundation
 
 extension EventMetadata {
-    /// The metadata as a JSON object of its set fields, keys sorted, as `JSONEncoder` with
-    /// `.sortedKeys` writes it (PostgreSQL stores either the same), without an encoder per event.
-    var jsonText: Data {
+    /// The metadata as a compact JSON object of its set fields, keys sorted, without an
+    /// encoder per event: what both stores keep (PostgreSQL as `jsonb`, SQLite as text), and
+    /// what ``init(jsonObject:)`` reads back.
+    public var jsonText: Data {
         var json: [UInt8] = [UInt8(ascii: "{")]
         json.reserveCapacity(192)
         let fields: [(key: String, value: String?)] = [
