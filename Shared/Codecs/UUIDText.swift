@@ -6,19 +6,24 @@ extension UUID {
     /// Linux: read models store ids as text, and a page of rows parses dozens (issue 17).
     public init?(text: String) {
         var text = text
-        let parsed: uuid_t? = text.withUTF8 { utf8 -> uuid_t? in
-            guard utf8.count == 36, utf8[8] == 0x2D, utf8[13] == 0x2D, utf8[18] == 0x2D, utf8[23] == 0x2D else { return nil }
-            var bytes = [UInt8](repeating: 0, count: 16)
+        guard let id = text.withUTF8({ UUID(utf8: UnsafeRawBufferPointer($0)) }) else { return nil }
+        self = id
+    }
+
+    /// The same, from the text's UTF-8 bytes.
+    public init?(utf8: UnsafeRawBufferPointer) {
+        guard utf8.count == 36, utf8[8] == 0x2D, utf8[13] == 0x2D, utf8[18] == 0x2D, utf8[23] == 0x2D else { return nil }
+        var parsed: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let complete = withUnsafeMutableBytes(of: &parsed) { bytes -> Bool in
             var index = 0
             for position in [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34] {
-                guard let high = Self.nibble(utf8[position]), let low = Self.nibble(utf8[position + 1]) else { return nil }
+                guard let high = Self.nibble(utf8[position]), let low = Self.nibble(utf8[position + 1]) else { return false }
                 bytes[index] = high << 4 | low
                 index += 1
             }
-            return (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                    bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])
+            return true
         }
-        guard let parsed else { return nil }
+        guard complete else { return nil }
         self.init(uuid: parsed)
     }
 

@@ -75,6 +75,7 @@ final class JSONByteWriter: Encoder {
         if T.self == URL.self { return writeString((value as! URL).absoluteString) }
         if T.self == Data.self { return writeString((value as! Data).base64EncodedString()) }
         if T.self == Decimal.self { throw Unsupported() }
+        if let writable = value as? any JSONWritable { return try writeObject(writable) }
         let outer = state.pointee.opened
         state.pointee.opened = .none
         try value.encode(to: self)
@@ -180,6 +181,17 @@ final class JSONByteWriter: Encoder {
     }
 
     // MARK: Scalars
+
+    /// A member's key and colon, after a comma unless it is the object's first.
+    func writeKey(_ key: StaticString, first: Bool) {
+        if !first { state.pointee.bytes.append(UInt8(ascii: ",")) }
+        state.pointee.bytes.append(UInt8(ascii: "\""))
+        state.pointee.bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        state.pointee.bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+    }
+
+    /// One byte of punctuation.
+    func append(_ byte: UInt8) { state.pointee.bytes.append(byte) }
 
     func writeNull() { state.pointee.bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
 

@@ -42,12 +42,8 @@ struct FeedRow: Sendable {
         }
         status = ListingStatus(rawValue: row[10]) ?? .hidden
         location = Coordinate(lat: row[11], lon: row[12])
-        let images: String = row[13]
-        imageIds = images == "[]" ? [] : (try? JSONDecoder().decode([UUID].self, from: Data(images.utf8))) ?? []
-        let pickup: String = row[14]
-        // Most listings give no pickup times: the column's default, read without a decoder.
-        pickupTimes = pickup == #"{"windows":[]}"# || pickup == "{}" ? PickupTimes()
-            : (try? EventJSON.decoder().decode(PickupTimes.self, from: Data(pickup.utf8))) ?? PickupTimes()
+        imageIds = StoredListingJSON.imageIds(row[13])
+        pickupTimes = StoredListingJSON.pickupTimes(row[14])
         postedAt = Date(timeIntervalSince1970: row[15])
         expiresAt = (row[16] as Double?).map(Date.init(timeIntervalSince1970:))
         version = row[17]

@@ -1,0 +1,59 @@
+import Contracts
+import Foundation
+import ServiceKit
+
+// Feed pages are lists of these: each writes its own members (see `JSONWritable`), in the
+// order and shape its synthesized `Encodable` gives under sorted keys.
+
+extension ListingView: JSONWritable {
+    func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
+        try object.object("approximateLocation") { try $0.coordinate(approximateLocation) }
+        object.member("category", category)
+        object.member("condition", condition)
+        object.member("description", description)
+        if let directionsURL { object.member("directionsURL", directionsURL) }
+        if let expiresAt { try object.member("expiresAt", expiresAt) }
+        object.member("free", free)
+        object.member("id", id)
+        try object.member("imageIds", imageIds)
+        try object.objects("images", images) { try $1.writeJSONMembers(&$0) }
+        object.member("ownerId", ownerId)
+        if let pickupLocation { try object.object("pickupLocation") { try $0.coordinate(pickupLocation) } }
+        try object.object("pickupTimes") { times in
+            if let note = pickupTimes.note { times.member("note", note) }
+            try times.objects("windows", pickupTimes.windows) { window, element in
+                try window.member("endsAt", element.endsAt)
+                try window.member("startsAt", element.startsAt)
+            }
+        }
+        try object.member("postedAt", postedAt)
+        if let price {
+            try object.object("price") { money in
+                money.member("amountMinor", price.amountMinor)
+                money.member("currency", price.currency)
+            }
+        }
+        if let promisedTo { object.member("promisedTo", promisedTo) }
+        object.member("status", status.rawValue)
+        if let streetAddress { object.member("streetAddress", streetAddress) }
+        object.member("title", title)
+        object.member("version", version)
+    }
+}
+
+extension ImageLinks: JSONWritable {
+    func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
+        object.member("id", id)
+        object.member("medium", medium)
+        object.member("original", original)
+        object.member("small", small)
+    }
+}
+
+extension JSONObjectWriter {
+    /// A `Coordinate`'s members.
+    fileprivate mutating func coordinate(_ point: Coordinate) throws {
+        try member("lat", point.lat)
+        try member("lon", point.lon)
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// A response value that writes its own members into ``ResponseJSON``'s buffer, instead of
+/// going through `Encodable`'s containers: on a feed page those containers (a generic box and
+/// metadata lookup per member) cost more than the bytes (issue 17). The output must be exactly
+/// what the type's `encode(to:)` gives under `JSONEncoder` with sorted keys, which is also
+/// what `ResponseJSON` falls back to: members in ascending UTF-8 order of their keys, and
+/// absent optionals left out, as synthesized `Encodable` leaves them. Test both side by side.
+public protocol JSONWritable: Encodable {
+    /// Writes the value's members, in key order.
+    func writeJSONMembers(_ object: inout JSONObjectWriter) throws
+}
+
+/// The members of one object being written. Keys are plain ASCII (no escapes), each greater
+/// than the last; debug builds check the order.
+public struct JSONObjectWriter {
+    fileprivate let writer: JSONByteWriter
+    private var count = 0
+    #if DEBUG
+    private var lastKey = ""
+    #endif
+
+    fileprivate init(writer: JSONByteWriter) {
+        self.writer = writer
+    }
+
+    private mutating func key(_ key: StaticString) {
+        #if DEBUG
+        let text = key.description
+        assert(count == 0 || lastKey.utf8.lexicographicallyPrecedes(text.utf8), "\(text) written after \(lastKey)")
+        lastKey = text
+        #endif
+        writer.writeKey(key, first: count == 0)
+        count += 1
+    }
+
+    public mutating func member(_ key: StaticString, _ value: String) {
+        self.key(key)
+        writer.writeString(value)
+    }
+
+    public mutating func member(_ key: StaticString, _ value: Bool) {
+        self.key(key)
+        writer.writeBool(value)
+    }
+
+    public mutating func member(_ key: StaticString, _ value: Int) {
+        self.key(key)
+        writer.writeInteger(value)
+    }
+
+    public mutating func member(_ key: StaticString, _ value: Int64) {
+        self.key(key)
+        writer.writeInteger(value)
+    }
+
+    public mutating func member(_ key: StaticString, _ value: Double) throws {
+        self.key(key)
+        try writer.writeFloatingPoint(value)
+    }
+
+    public mutating func member(_ key: StaticString, _ value: UUID) {
+        self.key(key)
+        writer.writeUUID(value)
+    }
+
+    public mutating func member(_ key: StaticString, _ value: Date) throws {
+        self.key(key)
+        try writer.writeDate(value)
+    }
+
+    /// Any other value, through its own `JSONWritable` or `Encodable` conformance.
+    public mutating func member<Value: Encodable>(_ key: StaticString, _ value: Value) throws {
+        self.key(key)
+        try writer.write(value)
+    }
+
+    /// A nested object, written by `body`.
+    public mutating func object(_ key: StaticString, _ body: (inout JSONObjectWriter) throws -> Void) throws {
+        self.key(key)
+        try writer.writeObject(body)
+    }
+
+    /// An array of objects, each written by `body`.
+    public mutating func objects<Elements: Sequence>(
+        _ key: StaticString, _ elements: Elements, _ body: (inout JSONObjectWriter, Elements.Element) throws -> Void
+    ) throws {
+        self.key(key)
+        try writer.writeArray(elements) { element in try writer.writeObject { try body(&$0, element) } }
+    }
+}
+
+extension JSONByteWriter {
+    /// `value`'s members, between braces.
+    func writeObject(_ value: any JSONWritable) throws {
+        try writeObject { try value.writeJSONMembers(&$0) }
+    }
+
+    fileprivate func writeObject(_ body: (inout JSONObjectWriter) throws -> Void) throws {
+        append(UInt8(ascii: "{"))
+        var object = JSONObjectWriter(writer: self)
+        try body(&object)
+        append(UInt8(ascii: "}"))
+    }
+
+    fileprivate func writeArray<Elements: Sequence>(_ elements: Elements, _ body: (Elements.Element) throws -> Void) throws {
+        append(UInt8(ascii: "["))
+        var first = true
+        for element in elements {
+            if !first { append(UInt8(ascii: ",")) }
+            first = false
+            try body(element)
+        }
+        append(UInt8(ascii: "]"))
+    }
+}
