@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 
 /// A response value that writes its own members into ``ResponseJSON``'s buffer, instead of
@@ -112,5 +113,21 @@ extension JSONByteWriter {
             try body(element)
         }
         append(UInt8(ascii: "]"))
+    }
+}
+
+// The shared value types that views of several services hold.
+
+extension Money: JSONWritable {
+    public func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
+        object.member("amountMinor", amountMinor)
+        object.member("currency", currency)
+    }
+}
+
+extension Coordinate: JSONWritable {
+    public func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
+        try object.member("lat", lat)
+        try object.member("lon", lon)
     }
 }

@@ -7,7 +7,7 @@ import ServiceKit
 
 extension ListingView: JSONWritable {
     func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
-        try object.object("approximateLocation") { try $0.coordinate(approximateLocation) }
+        try object.member("approximateLocation", approximateLocation)
         object.member("category", category)
         object.member("condition", condition)
         object.member("description", description)
@@ -18,7 +18,7 @@ extension ListingView: JSONWritable {
         try object.member("imageIds", imageIds)
         try object.objects("images", images) { try $1.writeJSONMembers(&$0) }
         object.member("ownerId", ownerId)
-        if let pickupLocation { try object.object("pickupLocation") { try $0.coordinate(pickupLocation) } }
+        if let pickupLocation { try object.member("pickupLocation", pickupLocation) }
         try object.object("pickupTimes") { times in
             if let note = pickupTimes.note { times.member("note", note) }
             try times.objects("windows", pickupTimes.windows) { window, element in
@@ -27,12 +27,7 @@ extension ListingView: JSONWritable {
             }
         }
         try object.member("postedAt", postedAt)
-        if let price {
-            try object.object("price") { money in
-                money.member("amountMinor", price.amountMinor)
-                money.member("currency", price.currency)
-            }
-        }
+        if let price { try object.member("price", price) }
         if let promisedTo { object.member("promisedTo", promisedTo) }
         object.member("status", status.rawValue)
         if let streetAddress { object.member("streetAddress", streetAddress) }
@@ -47,13 +42,5 @@ extension ImageLinks: JSONWritable {
         object.member("medium", medium)
         object.member("original", original)
         object.member("small", small)
-    }
-}
-
-extension JSONObjectWriter {
-    /// A `Coordinate`'s members.
-    fileprivate mutating func coordinate(_ point: Coordinate) throws {
-        try member("lat", point.lat)
-        try member("lon", point.lon)
     }
 }

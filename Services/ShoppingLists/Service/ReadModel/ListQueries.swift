@@ -63,8 +63,8 @@ enum ListQueries {
         let members = try String.fetchAll(db, sql: "SELECT account_id FROM shop_list_members WHERE list_id = ? ORDER BY account_id",
                                           arguments: [listId]).compactMap(UUID.init(uuidString:))
         let items = try Row.fetchAll(db, sql: """
-            SELECT i.item_id, i.author_id, i.product_id AS item_product, i.text_sealed, i.note_sealed, i.quantity, i.checked,
-                   p.product_id AS product_id, \(ProductQueries.summaryColumns.replacingOccurrences(of: "p.id AS row, p.product_id, ", with: ""))
+            SELECT \(ProductQueries.summaryColumns),
+                   i.item_id, i.author_id, i.product_id AS item_product, i.text_sealed, i.note_sealed, i.quantity, i.checked
             FROM shop_list_items i LEFT JOIN shop_products p ON p.product_id = i.product_id
             WHERE i.list_id = ? AND i.removed = 0 ORDER BY i.rank, i.item_id
             """, arguments: [listId]).map { item in

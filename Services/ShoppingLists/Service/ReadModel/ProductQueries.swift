@@ -16,13 +16,23 @@ package enum ProductQueries {
         (SELECT count(*) FROM shop_reviews r WHERE r.product_id = p.product_id) AS reviews
         """
 
+    /// Where each of ``summaryColumns`` is in a row that starts with them: rows are read by
+    /// position, as looking a column up by name compares lowercased names (issue 17).
+    private enum Column {
+        static let row = 0, productId = 1, name = 2, brand = 3, category = 4, unit = 5, image = 6, calories = 7
+        static let cheapestMinor = 8, cheapestCurrency = 9, rating = 10, reviews = 11
+        /// The first column after the summary's: a search's score.
+        static let score = 12
+    }
+
+    /// The summary in a row whose first columns are ``summaryColumns``.
     static func summary(_ row: Row) -> ProductSummary {
-        let cheapest: Money? = (row["cheapest_minor"] as Int?).map { Money(amountMinor: $0, currency: row["cheapest_currency"] ?? "") }
-        let rating: Double? = row["rating"]
+        let cheapest: Money? = (row[Column.cheapestMinor] as Int?).map { Money(amountMinor: $0, currency: row[Column.cheapestCurrency] ?? "") }
+        let rating: Double? = row[Column.rating]
         return ProductSummary(
-            id: UUID(text: row["product_id"]) ?? UUID(), name: row["name"], brand: row["brand"], category: row["category"],
-            unit: row["unit"], image: row["image"], caloriesPerUnit: row["calories"], cheapestPrice: cheapest,
-            averageRating: rating.map { ($0 * 100).rounded() / 100 }, reviewCount: row["reviews"])
+            id: UUID(text: row[Column.productId]) ?? UUID(), name: row[Column.name], brand: row[Column.brand], category: row[Column.category],
+            unit: row[Column.unit], image: row[Column.image], caloriesPerUnit: row[Column.calories], cheapestPrice: cheapest,
+            averageRating: rating.map { ($0 * 100).rounded() / 100 }, reviewCount: row[Column.reviews])
     }
 
     /// One page of a search: by FTS5 rank (best first) when there are words, else by name.
@@ -68,7 +78,8 @@ package enum ProductQueries {
         let rows = try Row.fetchAll(try db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
         let page = rows.prefix(query.limit)
         let next = rows.count > query.limit ? page.last.map { row in
-            SearchCursor.Position(rank: query.words == nil ? nil : row["score"], name: query.words == nil ? row["name"] : nil, row: row["row"])
+            SearchCursor.Position(rank: query.words == nil ? nil : row[Column.score], name: query.words == nil ? row[Column.name] : nil,
+                                  row: row[Column.row])
         } : nil
         return (page.map(summary), next)
     }

@@ -1,0 +1,19 @@
+import Foundation
+import ServiceKit
+
+// A product search page is a list of these: each writes its own members (see
+// `JSONWritable`), in the order and shape its synthesized `Encodable` gives under sorted keys.
+extension ProductSummary: JSONWritable {
+    package func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
+        if let averageRating { try object.member("averageRating", averageRating) }
+        object.member("brand", brand)
+        object.member("caloriesPerUnit", caloriesPerUnit)
+        object.member("category", category)
+        if let cheapestPrice { try object.member("cheapestPrice", cheapestPrice) }
+        object.member("id", id)
+        if let image { object.member("image", image) }
+        object.member("name", name)
+        object.member("reviewCount", reviewCount)
+        object.member("unit", unit)
+    }
+}
