@@ -100,7 +100,7 @@ struct BenchGeoSearch: AsyncParsableCommand {
         print("geo-search, \(count) listings over a 44 km × 44 km metro area, SQLite log, \(ProcessInfo.processInfo.activeProcessorCount) cores")
         print(BenchRow.table([
             BenchRow(name: "read-model rebuild from zero", ours: Double(applied) / (rebuildTime / .seconds(1)),
-                     ceiling: Double(read) / (readTime / .seconds(1)), aim: .rate(40_000)),
+                     ceiling: Double(read) / (readTime / .seconds(1)), aim: .rate(60_000)),  // issue 17's goal
             BenchRow(name: "5 km + category, in process (q/s)", ours: perSecond(indexed), ceiling: perSecond(brute)),
             BenchRow(name: "5 km + category, HTTP, 8 clients (req/s)", ours: overHTTP, ceiling: health),
             BenchRow(name: "  the same over HTTP vs brute force in process", ours: overHTTP, ceiling: perSecond(brute)),
