@@ -63,7 +63,6 @@ public struct PlainJSONReader {
     }
 }
 
-
 extension UnsafeRawBufferPointer.SubSequence {
     /// Whether the bytes are exactly `text`'s UTF-8 (compared as memory: a generic
     /// `elementsEqual` was a third of reading a metadata document).
