@@ -16,4 +16,13 @@ struct BenchCodeTests {
         }
         for driver in Self.drivers { #expect(try contains("commons", driver), "commons lacks \(driver)") }
     }
+
+    @Test("bench eventlog --cases refuses a group it does not know, naming the option and the groups", arguments: ["nonsense", "read-all,bogus", ","])
+    func unknownCaseGroupRefused(cases: String) async throws {
+        let result = try await commons("bench", "eventlog", "--postgres", "postgres://nobody@127.0.0.1:1/none", "--cases", cases, log: nil)
+        #expect(result.status != 0, "\(result)")
+        #expect(result.stderr.contains("--cases"), "\(result)")
+        #expect(result.stderr.contains("read-all"), "\(result)")
+        #expect(result.stdout.isEmpty, "\(result)")
+    }
 }

@@ -41,13 +41,15 @@ struct AuthTests {
     @Test("a token the service has verified (and remembers) is refused once it expires")
     func rememberedTokenExpires() async throws {
         let harness = try await KitHarness()
-        // Issued so that its 900 s run out two seconds from now.
-        let token = try await harness.token(role: .admin, issuedAt: Date().addingTimeInterval(-898))
         try await harness.test { client, _, _ in
+            // Issued once the service is up, so that its 900 s run out five seconds from now
+            // (a loaded machine can take longer than that to start the harness).
+            let expiry = Date().addingTimeInterval(5)
+            let token = try await harness.token(role: .admin, issuedAt: expiry.addingTimeInterval(-900))
             for _ in 0..<3 {
                 try await client.execute(uri: "/v1/admin/widgets", method: .get, headers: .json(token: token)) { #expect($0.status == .ok) }
             }
-            try await Task.sleep(for: .seconds(3))
+            try await Task.sleep(for: .seconds(max(0, expiry.timeIntervalSinceNow) + 1))
             try await client.execute(uri: "/v1/admin/widgets", method: .get, headers: .json(token: token)) { #expect($0.status == .unauthorized) }
         }
     }

@@ -2,6 +2,7 @@ import Codecs
 import Contracts
 import EventLog
 import Foundation
+import ServiceKit
 
 /// The JSON columns of a listing's row (`image_ids`, `pickup_times`), read for every row of
 /// every feed page. The projection writes them with `JSONEncoder` (ids) and
@@ -86,48 +87,5 @@ enum StoredListingJSON {
             windows.append(PickupWindow(startsAt: startsAt, endsAt: endsAt))
         } while reader.consume(UInt8(ascii: ","))
         return reader.consume(UInt8(ascii: "]")) ? windows : nil
-    }
-}
-
-/// `YYYY-MM-DDTHH:MM:SSZ`, as `JSONEncoder`'s `.iso8601` strategy writes a date.
-enum WholeSecondISO8601 {
-    /// The date the text names; nil for any other form or a field out of range.
-    static func date(_ text: UnsafeRawBufferPointer) -> Date? {
-        guard text.count == 20, text[4] == UInt8(ascii: "-"), text[7] == UInt8(ascii: "-"), text[10] == UInt8(ascii: "T"),
-              text[13] == UInt8(ascii: ":"), text[16] == UInt8(ascii: ":"), text[19] == UInt8(ascii: "Z"),
-              let year = digits(text, 0, 4), let month = digits(text, 5, 2), let day = digits(text, 8, 2),
-              let hour = digits(text, 11, 2), let minute = digits(text, 14, 2), let second = digits(text, 17, 2),
-              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 60
-        else { return nil }
-        let days = daysSince1970(year: year, month: month, day: day)
-        return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3_600 + minute * 60 + second))
-    }
-
-    private static func digits(_ text: UnsafeRawBufferPointer, _ start: Int, _ count: Int) -> Int? {
-        var value = 0
-        for byte in text[start..<(start + count)] {
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-            value = value * 10 + Int(byte - UInt8(ascii: "0"))
-        }
-        return value
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (the civil-days
-    /// count of eras of 400 years, as in Howard Hinnant's date algorithms).
-    private static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }
