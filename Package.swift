@@ -90,7 +90,7 @@ let package = Package(
         .target(
             name: "EventLogSQLite",
             dependencies: [
-                "EventLog",
+                "EventLog", "Codecs",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Shared/EventLogSQLite",
@@ -115,7 +115,7 @@ let package = Package(
         // Every event type of every service, with stored names, schema versions and upcasters.
         .target(
             name: "Contracts",
-            dependencies: ["EventLog"],
+            dependencies: ["EventLog", "Codecs"],
             path: "Shared/Contracts",
             swiftSettings: strict
         ),

@@ -27,6 +27,30 @@ extension UUID {
         self.init(uuid: parsed)
     }
 
+    /// The 36-character text form in lower case, as stream names, read-model keys and JSON
+    /// write ids: `uuidString.lowercased()` without Foundation's `snprintf` and a second string.
+    public var lowercasedText: String {
+        withUnsafeBytes(of: uuid) { bytes in
+            String(unsafeUninitializedCapacity: 36) { text in
+                var at = 0
+                for (index, byte) in bytes.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        text[at] = UInt8(ascii: "-")
+                        at += 1
+                    }
+                    text[at] = Self.hexDigit(byte >> 4)
+                    text[at + 1] = Self.hexDigit(byte & 0x0F)
+                    at += 2
+                }
+                return at
+            }
+        }
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+    }
+
     private static func nibble(_ character: UInt8) -> UInt8? {
         switch character {
         case 0x30...0x39: character - 0x30

@@ -51,10 +51,16 @@ public struct EventCatalog: Sendable {
     /// The names of every registered type.
     public var eventTypes: Set<String> { Set(decoders.keys) }
 
-    /// Registers `type` with upcasters for each older schema version still stored.
+    /// Registers `type` with upcasters for each older schema version still stored. A type
+    /// that is ``PlainJSONReadable`` is read that way first, and by `JSONDecoder` when that
+    /// declines.
     public mutating func register<E: EventContract>(_ type: E.Type, upcasters: [Upcaster<E>] = []) {
         let byVersion = Dictionary(upcasters.map { ($0.fromVersion, $0) }, uniquingKeysWith: { _, last in last })
+        let plain = E.self as? any PlainJSONReadable.Type
         decoders[E.eventType] = { version, data in
+            if version == E.schemaVersion, let plain, let event = data.withUnsafeBytes({ plain.init(plainJSON: $0) }) as? E {
+                return event
+            }
             let decoder = EventJSON.decoder()
             do {
                 if version == E.schemaVersion { return try decoder.decode(E.self, from: data) }

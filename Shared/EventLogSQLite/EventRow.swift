@@ -1,3 +1,4 @@
+import Codecs
 import EventLog
 import Foundation
 import GRDB
@@ -36,19 +37,45 @@ struct EventRow {
     static func fetch(_ db: Database, sql: String, arguments: StatementArguments) throws -> [RecordedEvent] {
         var events: [RecordedEvent] = []
         let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-        while let row = try cursor.next() {
-            let idText: String = row[3]
-            guard let id = UUID(uuidString: idText) else { throw DatabaseError(message: "event id \(idText) is not a UUID") }
-            let dataText: String = row[6]
-            events.append(RecordedEvent(
-                checkpoint: Checkpoint(transaction: 0, position: row[0]),
-                stream: row[1], version: row[2], id: id, type: row[4], schemaVersion: row[5],
-                data: Data(dataText.utf8),
-                metadata: try row.withUnsafeData(atIndex: 8) { json in
-                    try (json ?? Data()).withUnsafeBytes { try EventMetadata(jsonObject: $0) }
-                },
-                recordedAt: Date(timeIntervalSince1970: row[7])))
+        while let row = try cursor.next() { events.append(try event(row)) }
+        return events
+    }
+
+    /// The first `limit` events of several queries that each return events in order of
+    /// position, merged in that order; each query is stepped only as far as the merge needs.
+    static func fetchMerged(_ db: Database, walks: [(sql: String, arguments: StatementArguments)], limit: Int) throws -> [RecordedEvent] {
+        if walks.count == 1, let walk = walks.first { return try fetch(db, sql: walk.sql, arguments: walk.arguments) }
+        let cursors = try walks.map { try Row.fetchCursor(db, sql: $0.sql, arguments: $0.arguments) }
+        var next = try cursors.map { try $0.next().map(event) }
+        var events: [RecordedEvent] = []
+        while events.count < limit {
+            var earliest: Int?
+            for index in next.indices {
+                guard let candidate = next[index] else { continue }
+                if let best = earliest, next[best]!.checkpoint.position < candidate.checkpoint.position { continue }
+                earliest = index
+            }
+            guard let index = earliest else { break }
+            events.append(next[index]!)
+            next[index] = try cursors[index].next().map(event)
         }
         return events
+    }
+
+    /// The event in a row of ``columns``.
+    private static func event(_ row: Row) throws -> RecordedEvent {
+        guard let id = try row.withUnsafeData(atIndex: 3, { text in text.flatMap { $0.withUnsafeBytes { UUID(utf8: $0) } } }) else {
+            throw DatabaseError(message: "event id \(row[3] as String? ?? "null") is not a UUID")
+        }
+        // The body's text, copied once into `Data` (SQLite hands text out as bytes too).
+        let data: Data = row[6]
+        return RecordedEvent(
+            checkpoint: Checkpoint(transaction: 0, position: row[0]),
+            stream: row[1], version: row[2], id: id, type: row[4], schemaVersion: row[5],
+            data: data,
+            metadata: try row.withUnsafeData(atIndex: 8) { json in
+                try (json ?? Data()).withUnsafeBytes { try EventMetadata(jsonObject: $0) }
+            },
+            recordedAt: Date(timeIntervalSince1970: row[7]))
     }
 }

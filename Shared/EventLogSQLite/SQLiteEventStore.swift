@@ -150,21 +150,29 @@ public final class SQLiteEventStore: EventStore {
         }
     }
 
+    /// A filter on categories is read as one walk of `events_category_order` per category,
+    /// merged by position: with `category IN (…)` SQLite walks the index by category and sorts
+    /// every later event of those categories to return the first page, so a read from the start
+    /// of a large log cost as much as the rest of the log on every page.
     public func readAll(after checkpoint: Checkpoint, limit: Int, filter: EventFilter) async throws -> EventPage {
-        var sql = "SELECT \(EventRow.columns) FROM events WHERE position > ?"
-        var arguments: StatementArguments = [checkpoint.position]
-        if let categories = filter.categories {
-            sql += " AND category IN (\(databaseQuestionMarks(count: categories.count)))"
-            arguments += StatementArguments(Array(categories))
-        }
+        var conditions = ""
+        var typeArguments: StatementArguments = []
         if let types = filter.types {
-            sql += " AND type IN (\(databaseQuestionMarks(count: types.count)))"
-            arguments += StatementArguments(Array(types))
+            conditions = " AND type IN (\(databaseQuestionMarks(count: types.count)))"
+            typeArguments = StatementArguments(Array(types))
         }
-        sql += " ORDER BY position LIMIT ?"
-        arguments += [limit]
-        return try await pool.read { [sql, arguments] db in
-            let events = try EventRow.fetch(db, sql: sql, arguments: arguments)
+        let walks: [(sql: String, arguments: StatementArguments)]
+        if let categories = filter.categories {
+            walks = categories.sorted().map { category in
+                ("SELECT \(EventRow.columns) FROM events WHERE category = ? AND position > ?\(conditions) ORDER BY position LIMIT ?",
+                 [category, checkpoint.position] + typeArguments + [limit])
+            }
+        } else {
+            walks = [("SELECT \(EventRow.columns) FROM events WHERE position > ?\(conditions) ORDER BY position LIMIT ?",
+                      [checkpoint.position] + typeArguments + [limit])]
+        }
+        return try await pool.read { [walks] db in
+            let events = try EventRow.fetchMerged(db, walks: walks, limit: limit)
             if events.count == limit, let last = events.last { return EventPage(events: events, checkpoint: last.checkpoint) }
             // Same read transaction: nothing below the head can still appear.
             let head = try Int64.fetchOne(db, sql: "SELECT max(position) FROM events") ?? 0

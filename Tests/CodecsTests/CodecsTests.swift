@@ -90,4 +90,14 @@ struct UUIDTextTests {
             #expect(UUID(text: text) == UUID(uuidString: text), "\(text)")
         }
     }
+
+    @Test("writes what uuidString.lowercased() writes, for random ids and the extremes")
+    func lowercasedText() {
+        var ids = (0..<2_000).map { _ in UUID() }
+        ids += [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+                UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))]
+        for id in ids {
+            #expect(id.lowercasedText == id.uuidString.lowercased())
+        }
+    }
 }

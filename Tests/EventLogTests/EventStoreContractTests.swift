@@ -249,6 +249,34 @@ struct EventStoreContractTests {
         await log.close()
     }
 
+    @Test("a filter on several categories pages through their events in log order, and no others", arguments: Backend.allCases)
+    func severalCategoriesInOrder(backend: Backend) async throws {
+        let log = try await backend.makeLog()
+        let store = log.store
+        var generator = SystemRandomNumberGenerator()
+        for n in 0..<120 {
+            let category = ["apple", "pear", "plum", "noise"].randomElement(using: &generator)!
+            _ = try await store.append(to: "\(category)-\(n % 7)", expected: .any,
+                                       events: (0..<Int.random(in: 1...3, using: &generator)).map { _ in testEvent(category) })
+        }
+        let everything = try await store.readAll(after: .start, limit: 1_000, filter: .all).events
+        let expected = everything.filter { ["apple", "pear", "plum"].contains($0.category) }.map(\.id)
+        #expect(expected.count > 20)
+        var checkpoint = Checkpoint.start
+        var read: [RecordedEvent] = []
+        while true {
+            let page = try await store.readAll(after: checkpoint, limit: 7, filter: EventFilter(categories: ["plum", "apple", "pear"]))
+            #expect(page.events.count <= 7)
+            read += page.events
+            if page.events.isEmpty { break }
+            checkpoint = page.checkpoint
+        }
+        #expect(read.map(\.id) == expected)
+        let pears = try await store.readAll(after: .start, limit: 1_000, filter: EventFilter(categories: ["pear", "apple"], types: ["pear"]))
+        #expect(pears.events.map(\.id) == everything.filter { $0.type == "pear" }.map(\.id))
+        await log.close()
+    }
+
     @Test("a filtered reader's checkpoint moves through a long stretch of other events", arguments: Backend.allCases)
     func filteredCheckpointAdvances(backend: Backend) async throws {
         let log = try await backend.makeLog()

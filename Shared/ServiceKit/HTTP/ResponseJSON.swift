@@ -1,3 +1,4 @@
+import Codecs
 import Foundation
 
 /// The bodies of responses: exactly the bytes `ServiceJSON.encoder` (Foundation's

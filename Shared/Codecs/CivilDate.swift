@@ -3,8 +3,8 @@ import Foundation
 /// Dates of the proleptic Gregorian calendar as days since 1970-01-01, both ways (Howard
 /// Hinnant's `civil_from_days` and `days_from_civil`): how response JSON writes dates, and how
 /// read models' JSON columns are read back, without Foundation's calendar (issue 17).
-enum CivilDate {
-    static func from(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+package enum CivilDate {
+    package static func from(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let shifted = days + 719_468
         let era = shifted.floorDiv(146_097)
         let dayOfEra = shifted - era * 146_097
@@ -16,7 +16,7 @@ enum CivilDate {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
+    package static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
         let shiftedYear = month <= 2 ? year - 1 : year
         let era = shiftedYear.floorDiv(400)
         let yearOfEra = shiftedYear - era * 400
@@ -26,7 +26,7 @@ enum CivilDate {
     }
 
     /// How many days `month` (1–12) of `year` has.
-    static func days(inMonth month: Int64, of year: Int64) -> Int64 {
+    package static func days(inMonth month: Int64, of year: Int64) -> Int64 {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -62,7 +62,7 @@ package enum WholeSecondISO8601 {
 
 extension Int64 {
     /// Division rounding towards minus infinity.
-    func floorDiv(_ divisor: Int64) -> Int64 { (self >= 0 ? self : self - divisor + 1) / divisor }
+    package func floorDiv(_ divisor: Int64) -> Int64 { (self >= 0 ? self : self - divisor + 1) / divisor }
     /// The remainder of ``floorDiv(_:)``, never negative for a positive divisor.
-    func floorMod(_ divisor: Int64) -> Int64 { self - floorDiv(divisor) * divisor }
+    package func floorMod(_ divisor: Int64) -> Int64 { self - floorDiv(divisor) * divisor }
 }
