@@ -107,7 +107,7 @@ struct BenchGeoSearch: AsyncParsableCommand {
         ]))
         print("")
         print("latency of a 5 km query with a category filter, first page of 20, in process:")
-        print("  index (R*Tree, growing circle): p50 \(Self.ms(indexed, 0.50)) ms, p99 \(Self.ms(indexed, 0.99)) ms over \(indexed.count) queries"
+        print("  index (band and Hilbert range, growing circle): p50 \(Self.ms(indexed, 0.50)) ms, p99 \(Self.ms(indexed, 0.99)) ms over \(indexed.count) queries"
               + " (aim: p99 ≤ 2 ms)")
         print("  brute-force scan of the same rows: p50 \(Self.ms(brute, 0.50)) ms, p99 \(Self.ms(brute, 0.99)) ms over \(brute.count) queries")
         print("  answers different from brute force: \(mismatches) of \(brute.count)")

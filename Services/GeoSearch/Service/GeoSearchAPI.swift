@@ -12,7 +12,7 @@ import ServiceKit
 /// The routes of geo-search: nearby and area queries over listings and organisations.
 ///
 /// Every query runs the same way: parse with the domain types (400 with every bad field),
-/// ask the R*Tree for the domain's index boxes (two across the antimeridian), apply the
+/// ask the index for the domain's boxes (two across the antimeridian), apply the
 /// filters in SQL, then decide exactly in Swift (`distanceMeters` within the radius, or
 /// inside the area, edges included), sort by `PagePosition` and cut the page after the cursor.
 package struct GeoSearchAPI: Sendable {
@@ -176,15 +176,17 @@ package struct GeoSearchAPI: Sendable {
     }
 
     /// Calls `body` with `columns` of each listing in `boxes` that passes `filters` (a listing
-    /// in two boxes comes twice). The R*Tree is walked in the band of each category asked for.
+    /// in two boxes comes twice). The place index is walked in the band of each category asked
+    /// for, over the ranges of the curve that cover each box (``HilbertOrder/ranges(covering:)``);
+    /// what those ranges hold beyond the box is dropped in the index, before any row is read.
     static func forEachCandidate(columns: String, in boxes: [LatLonBox], filters: ListingFilters, db: Database, budget: ScanBudget? = nil,
                                  _ body: (Row) throws -> Void) throws {
         var sql = """
             SELECT \(columns)
-            FROM geo_listings_rtree r CROSS JOIN geo_listings l ON l.id = r.id
-            WHERE r.max_y >= ? AND r.min_y <= ? AND r.max_lon >= ? AND r.min_lon <= ?
+            FROM geo_listings l INDEXED BY geo_listings_by_place
+            WHERE l.band = ? AND l.hilbert BETWEEN ? AND ? AND l.lat BETWEEN ? AND ? AND l.lon BETWEEN ? AND ?
             """
-        // The bands of the R*Tree to walk: the category's (any when none is asked for), in the status asked for.
+        // The bands to walk: the category's (any when none is asked for), in the status asked for.
         let codes: [Int64]
         if let category = filters.category {
             guard let code = try Int64.fetchOne(db.cachedStatement(sql: "SELECT code FROM geo_categories WHERE name = ?"), arguments: [category])
@@ -209,13 +211,15 @@ package struct GeoSearchAPI: Sendable {
         }
         let statement = try db.cachedStatement(sql: sql)
         for box in boxes {
+            let ranges = HilbertOrder.ranges(covering: box)
             for band in bands {
-                let offset = GeoSearchProjection.bandHeight * Double(band)
-                let bounds: [(any DatabaseValueConvertible)?] = [box.south + offset, box.north + offset, box.west, box.east]
-                let rows = try Row.fetchCursor(statement, arguments: StatementArguments(bounds + extra))
-                while let row = try rows.next() {
-                    try budget?.spend()
-                    try body(row)
+                for range in ranges {
+                    let bounds: [(any DatabaseValueConvertible)?] = [band, range.lowerBound, range.upperBound, box.south, box.north, box.west, box.east]
+                    let rows = try Row.fetchCursor(statement, arguments: StatementArguments(bounds + extra))
+                    while let row = try rows.next() {
+                        try budget?.spend()
+                        try body(row)
+                    }
                 }
             }
         }
