@@ -4,7 +4,7 @@ import EventLogTestSupport
 import Foundation
 import GRDB
 import GeoSearchDomain
-import GeoSearchService
+@testable import GeoSearchService
 import ReadModel
 import Testing
 
@@ -92,5 +92,43 @@ struct GeoSearchProjectionTests {
         #expect(lamps == [0, 1].map(key).sorted())
         #expect(rows == 8)  // the deleted account's listing is gone; the others are kept, unsearchable
         await log.close()
+    }
+
+    @Test("a read model from before the place index is moved onto it: bands and curve places set, the R*Tree gone")
+    func upgradesFromTheRTree() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("commons-geo-upgrade-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("geo-search.sqlite").path
+        let ids = (0..<3).map { _ in UUID().uuidString.lowercased() }
+        do {
+            let queue = try DatabaseQueue(path: path)
+            var migrator = DatabaseMigrator()
+            GeoSearchProjection().registerMigrations(in: &migrator)
+            try migrator.migrate(queue, upTo: "geo-search-places-v6")
+            try queue.write { db in
+                // As geo-search wrote them then: places of 0 (before v6), one entry per searchable row in the R*Tree.
+                for (id, category, status, lat) in [(ids[0], "Books", "available", 52.37), (ids[1], "Toys", "promised", 52.38),
+                                                    (ids[2], "Books", "withdrawn", 52.39)] {
+                    try db.execute(sql: """
+                        INSERT INTO geo_listings (listing_id, owner_id, title, description, category, is_free, status, lat, lon, posted_at)
+                        VALUES (?, ?, 'Lamp', 'Collect any evening', ?, 1, ?, ?, 4.89, 0)
+                        """, arguments: [id, UUID().uuidString.lowercased(), category, status, lat])
+                    try db.execute(sql: "INSERT OR IGNORE INTO geo_categories (name) VALUES (?)", arguments: [category])
+                }
+                try db.execute(sql: "INSERT INTO geo_listings_rtree SELECT id, lat, lat, lon, lon FROM geo_listings WHERE status != 'withdrawn'")
+            }
+            try queue.close()
+        }
+        try ReadModelDatabase.open(path: path, projections: GeoSearchService.projections).close()
+        let (index, _, rows) = try searchable(path)
+        #expect(rows == 3)
+        #expect(index == [
+            "\(ids[0]) 52.370 4.890 Books available \(HilbertOrder.index(lat: 52.37, lon: 4.89))",
+            "\(ids[1]) 52.380 4.890 Toys promised \(HilbertOrder.index(lat: 52.38, lon: 4.89))",
+        ].sorted())
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        #expect(try queue.read { db in try db.tableExists("geo_listings_rtree") } == false)
     }
 }
