@@ -174,12 +174,14 @@ struct GeoSearchProjection: Projection {
             """)
     }
 
-    /// Codes every category and gives every searchable listing its band, in one pass.
+    /// Codes every category and gives every searchable listing without a band its band, in
+    /// one pass: a bulk load posts listings with theirs, and an edit or a change of status
+    /// during it takes the band away (`unindex`) for this to set again if it is still searchable.
     private static func fillBands(in db: Database) throws {
         try db.execute(sql: """
             INSERT OR IGNORE INTO geo_categories (name) SELECT category FROM geo_listings ORDER BY id;
             UPDATE geo_listings SET band = (SELECT code FROM geo_categories c WHERE c.name = geo_listings.category) * 2 + (status = 'promised')
-                WHERE status IN ('available', 'promised') AND lat BETWEEN -90 AND 90 AND lon BETWEEN -180 AND 180;
+                WHERE band IS NULL AND status IN ('available', 'promised') AND lat BETWEEN -90 AND 90 AND lon BETWEEN -180 AND 180;
             """)
     }
 
@@ -189,7 +191,9 @@ struct GeoSearchProjection: Projection {
 
     /// The index's code for a category name (any case), made on first sight.
     static func categoryCode(_ name: String, in db: Database) throws -> Int64 {
-        if let code = try Int64.fetchOne(db, sql: "SELECT code FROM geo_categories WHERE name = ?", arguments: [name]) { return code }
+        if let code = try Int64.fetchOne(db.cachedStatement(sql: "SELECT code FROM geo_categories WHERE name = ?"), arguments: [name]) {
+            return code
+        }
         try db.execute(sql: "INSERT INTO geo_categories (name) VALUES (?)", arguments: [name])
         return db.lastInsertedRowID
     }
@@ -205,13 +209,18 @@ struct GeoSearchProjection: Projection {
     /// A posted listing's row, made ready to insert (ids as text, values bound) off the writer's thread.
     struct PreparedPost: Sendable {
         let owner: String
+        let category: String
+        /// Whether the point is on the globe (the listings service never writes one that is not).
+        let findable: Bool
         // From the values themselves: GRDB makes arguments from an array of `DatabaseValue`s
         // through a key path per value, which was a seventh of a rebuild's time.
         let arguments: StatementArguments
 
         init(event posted: ListingPosted, checkpoint: Checkpoint) {
             owner = posted.ownerId.lowercasedText
+            category = posted.category
             let location = posted.publicLocation
+            findable = (-90...90).contains(location.lat) && (-180...180).contains(location.lon)
             arguments = [
                 posted.listingId.lowercasedText, owner, posted.title, posted.description, posted.category,
                 posted.price == nil, posted.price?.amountMinor, posted.price?.currency,
@@ -274,12 +283,16 @@ struct GeoSearchProjection: Projection {
         // bulk load removes every deleted owner's listings at its end).
         if !bulk, try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM geo_deleted_owners WHERE owner_id = ?)"),
                                     arguments: [post.owner])! { return }
+        // The band goes in with the row: setting it for every row at the end of a bulk load
+        // rewrote the whole table (and, for a million listings, sent it through the WAL).
+        var arguments = post.arguments
+        arguments += [post.findable ? Self.band(code: try Self.categoryCode(post.category, in: db), status: .available) : nil]
         try db.cachedStatement(sql: """
             INSERT INTO geo_listings (listing_id, owner_id, title, description, category, is_free, price_minor, price_currency,
-                                      status, lat, lon, hilbert, posted_at, posted_tx, posted_pos)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'available', ?, ?, ?, ?, ?, ?)
+                                      status, lat, lon, hilbert, posted_at, posted_tx, posted_pos, band)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'available', ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (listing_id) DO NOTHING
-            """).execute(arguments: post.arguments)
+            """).execute(arguments: arguments)
         guard db.changesCount > 0, !bulk else { return }
         try index(rowid: db.lastInsertedRowID, in: db)
     }
