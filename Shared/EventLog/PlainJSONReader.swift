@@ -134,8 +134,7 @@ public struct PlainJSONReader {
             return true
         }
         _ = next(UInt8(ascii: "-"))
-        if next(UInt8(ascii: "0")) {
-        } else if digits() == 0 { return nil }
+        if !next(UInt8(ascii: "0")), digits() == 0 { return nil }
         if next(UInt8(ascii: ".")), digits() == 0 { return nil }
         if next(UInt8(ascii: "e")) || next(UInt8(ascii: "E")) {
             if !next(UInt8(ascii: "+")) { _ = next(UInt8(ascii: "-")) }
