@@ -35,7 +35,7 @@ enum StoredListingJSON {
         var ids: [UUID] = []
         if !reader.consume(UInt8(ascii: "]")) {
             repeat {
-                guard let text = reader.plainString(), let id = UUID(utf8: UnsafeRawBufferPointer(rebasing: text)) else { return nil }
+                guard let id = reader.uuid() else { return nil }
                 ids.append(id)
             } while reader.consume(UInt8(ascii: ","))
             guard reader.consume(UInt8(ascii: "]")) else { return nil }
@@ -45,28 +45,17 @@ enum StoredListingJSON {
 
     private static func plainPickupTimes(_ bytes: UnsafeRawBufferPointer) -> PickupTimes? {
         var reader = PlainJSONReader(bytes: bytes)
-        var times = PickupTimes()
-        var sawWindows = false
-        guard reader.consume(UInt8(ascii: "{")) else { return nil }
-        if !reader.consume(UInt8(ascii: "}")) {
-            repeat {
-                guard let key = reader.plainString(), reader.consume(UInt8(ascii: ":")) else { return nil }
-                if key.holds("note") {
-                    if !reader.consumeNull() {
-                        guard let note = reader.plainString() else { return nil }
-                        times.note = String(decoding: note, as: UTF8.self)
-                    }
-                } else if key.holds("windows") {
-                    guard let windows = plainWindows(&reader) else { return nil }
-                    times.windows = windows
-                    sawWindows = true
-                } else {
-                    return nil
-                }
-            } while reader.consume(UInt8(ascii: ","))
-            guard reader.consume(UInt8(ascii: "}")) else { return nil }
+        var note: String??, windows: [PickupWindow]?
+        let read = reader.object { key, reader in
+            if key.holds("note") { return reader.fill(&note) { $0.optional { $0.string() } } }
+            if key.holds("windows") { return reader.fill(&windows, plainWindows) }
+            return false
         }
-        return sawWindows && reader.atEnd ? times : nil
+        guard read, reader.atEnd, let windows else { return nil }
+        var times = PickupTimes()
+        times.note = note ?? nil
+        times.windows = windows
+        return times
     }
 
     private static func plainWindows(_ reader: inout PlainJSONReader) -> [PickupWindow]? {
@@ -74,16 +63,8 @@ enum StoredListingJSON {
         var windows: [PickupWindow] = []
         if reader.consume(UInt8(ascii: "]")) { return windows }
         repeat {
-            guard reader.consume(UInt8(ascii: "{")) else { return nil }
-            var startsAt: Date?
-            var endsAt: Date?
-            repeat {
-                guard let key = reader.plainString(), reader.consume(UInt8(ascii: ":")),
-                      let text = reader.plainString(), let date = WholeSecondISO8601.date(UnsafeRawBufferPointer(rebasing: text))
-                else { return nil }
-                if key.holds("startsAt") { startsAt = date } else if key.holds("endsAt") { endsAt = date } else { return nil }
-            } while reader.consume(UInt8(ascii: ","))
-            guard reader.consume(UInt8(ascii: "}")), let startsAt, let endsAt else { return nil }
+            guard let (startsAt, endsAt) = reader.pair("startsAt", { $0.wholeSecondDate() }, "endsAt", { $0.wholeSecondDate() })
+            else { return nil }
             windows.append(PickupWindow(startsAt: startsAt, endsAt: endsAt))
         } while reader.consume(UInt8(ascii: ","))
         return reader.consume(UInt8(ascii: "]")) ? windows : nil
