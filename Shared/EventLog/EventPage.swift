@@ -6,10 +6,16 @@ public struct EventPage: Sendable {
     /// an event that could still become visible, and it moves even when a filter matched
     /// nothing, so a reader does not scan a long stretch of other events again.
     public var checkpoint: Checkpoint
+    /// True when the read saw everything stored when it ran: the page is not full and no
+    /// stored event was held back behind an older, unfinished transaction. Whatever comes
+    /// next is appended after the read began, and fires the store's ``ChangeSignal``, so a
+    /// follower waits for that instead of reading again (false is always safe).
+    public var reachedHead: Bool
 
-    public init(events: [RecordedEvent], checkpoint: Checkpoint) {
+    public init(events: [RecordedEvent], checkpoint: Checkpoint, reachedHead: Bool = false) {
         self.events = events
         self.checkpoint = checkpoint
+        self.reachedHead = reachedHead
     }
 }
 

@@ -2,7 +2,9 @@
 ///
 /// It pulls one page at a time, so a slow consumer holds nothing in memory. Between
 /// pages it waits for the store's ``ChangeSignal`` or its poll interval, whichever comes
-/// first; a subscription to some categories wakes only for appends to those. Each element
+/// first; a subscription to some categories wakes only for appends to those. After a page
+/// that reached the head of the log (``EventPage/reachedHead``) it waits before reading
+/// again, so following the log live costs one read per wake-up. Each element
 /// is a page of matching events with the checkpoint scanned through; a page may be empty
 /// when only non-matching events passed, so that a consumer can store its progress.
 /// Iteration ends when the task is cancelled; read errors are thrown.
@@ -29,6 +31,9 @@ public struct EventSubscription: AsyncSequence, Sendable {
         /// (that one only) wakes for an append to any category.
         var wakeForAll = false
         var wokenForOwn = false
+        /// Set when the last page reached the head of the log: the next call waits for a fire
+        /// after the generation seen before that read, rather than reading again to find nothing.
+        var waitFirst: (seen: UInt64, categories: Set<String>?)?
 
         init(store: any EventStore, checkpoint: Checkpoint, filter: EventFilter, pageSize: Int) {
             self.store = store
@@ -39,6 +44,11 @@ public struct EventSubscription: AsyncSequence, Sendable {
 
         public mutating func next() async throws -> EventPage? {
             while !Task.isCancelled {
+                if let (seen, categories) = waitFirst {
+                    waitFirst = nil
+                    let woken = await store.changes.wait(after: seen, timeout: store.pollInterval, for: categories)
+                    wokenForOwn = woken && categories != nil
+                }
                 let categories = wakeForAll ? nil : filter.categories
                 let seen = store.changes.generation(for: categories)
                 let page = try await store.readAll(after: checkpoint, limit: pageSize, filter: filter)
@@ -47,7 +57,8 @@ public struct EventSubscription: AsyncSequence, Sendable {
                 let advanced = page.checkpoint > checkpoint
                 if advanced { checkpoint = page.checkpoint }
                 if !page.events.isEmpty || advanced {
-                    return EventPage(events: page.events, checkpoint: checkpoint)
+                    if page.reachedHead { waitFirst = (seen, categories) }
+                    return EventPage(events: page.events, checkpoint: checkpoint, reachedHead: page.reachedHead)
                 }
                 let woken = await store.changes.wait(after: seen, timeout: store.pollInterval, for: categories)
                 wokenForOwn = woken && categories != nil

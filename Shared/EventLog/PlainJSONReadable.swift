@@ -9,7 +9,7 @@ import Foundation
 /// number with a fraction where an integer belongs, a date that is not whole seconds in UTC)
 /// and the caller hands the bytes to `JSONDecoder`, whose answer is the reference. Where it
 /// answers, it must answer exactly what the decoder would.
-public protocol PlainJSONReadable {
+public protocol PlainJSONReadable: Sendable {
     /// Reads one value at the reader's position; nil when it is not in the plain form.
     init?(reading reader: inout PlainJSONReader)
 }

@@ -289,7 +289,8 @@ public final class PostgresEventStore: EventStore {
         // A full page may stop short of the horizon; otherwise everything below the horizon
         // has been scanned, and (horizon, 0) is before every event of that transaction.
         let scanned = events.count == limit ? events[events.count - 1].checkpoint : max(Checkpoint(transaction: horizon, position: 0), checkpoint)
-        return EventPage(events: events, checkpoint: max(scanned, checkpoint))
+        let heldBack = rows.first?.heldBack ?? true
+        return EventPage(events: events, checkpoint: max(scanned, checkpoint), reachedHead: events.count < limit && !heldBack)
     }
 
     public func head() async throws -> Checkpoint {

@@ -3,12 +3,13 @@ import Foundation
 import PostgresNIO
 
 /// A page of the whole log after a checkpoint, in (transaction id, position) order, of the
-/// transactions below the visibility horizon only; every row carries that horizon, and a
-/// page with no event is one row of the horizon alone. Each combination of filters is a
-/// statement of its own, so that each is planned for what it tests.
+/// transactions below the visibility horizon only; every row carries that horizon and
+/// whether any stored event lies at or past it (held back), and a page with no event is one
+/// row of those alone. Each combination of filters is a statement of its own, so that each
+/// is planned for what it tests.
 enum ReadAllStatement {
-    /// The row of a page: the horizon, and an event unless the page is empty.
-    typealias Row = (horizon: UInt64, event: RecordedEvent?)
+    /// The row of a page: the horizon, whether an event was held back, and an event unless the page is empty.
+    typealias Row = (horizon: UInt64, heldBack: Bool, event: RecordedEvent?)
 
     /// Unfiltered.
     struct All: PostgresPreparedStatement {
@@ -55,11 +56,17 @@ enum ReadAllStatement {
     }
 
     /// The statement with `conditions` on the events after the checkpoint ($1, $2), which
-    /// test `lists` array parameters ($3…); the limit is the last parameter.
+    /// test `lists` array parameters ($3…); the limit is the last parameter. `OFFSET 0` keeps
+    /// the horizon's row a subquery of its own, so that the probe for held-back events runs
+    /// once per page rather than once per row.
     private static func sql(conditions: String, lists: Int) -> String {
         let limit = 3 + lists
         return """
-            SELECT h.horizon, \(EventRow.columns) FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon) h
+            SELECT h.horizon, h.held_back, \(EventRow.columns)
+            FROM (
+                SELECT x.horizon, EXISTS (SELECT 1 FROM events b WHERE b.transaction_id >= x.horizon) AS held_back
+                FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon) x
+                OFFSET 0) h
             LEFT JOIN LATERAL (
                 SELECT * FROM events e
                 WHERE (e.transaction_id, e.position) > ($1, $2) AND e.transaction_id < h.horizon \(conditions)
@@ -79,6 +86,7 @@ enum ReadAllStatement {
     private static func decode(_ row: PostgresRow) throws -> Row {
         var cells = row.makeIterator()
         let horizon = try cells.decodeNext(TransactionID.self)
-        return (horizon.value, try EventRow.event(&cells))
+        let heldBack = try cells.decodeNext(Bool.self)
+        return (horizon.value, heldBack, try EventRow.event(&cells))
     }
 }

@@ -176,7 +176,8 @@ public final class SQLiteEventStore: EventStore {
             if events.count == limit, let last = events.last { return EventPage(events: events, checkpoint: last.checkpoint) }
             // Same read transaction: nothing below the head can still appear.
             let head = try Int64.fetchOne(db, sql: "SELECT max(position) FROM events") ?? 0
-            return EventPage(events: events, checkpoint: max(checkpoint, Checkpoint(transaction: 0, position: head)))
+            // One writer commits in position order, so nothing stored is held back.
+            return EventPage(events: events, checkpoint: max(checkpoint, Checkpoint(transaction: 0, position: head)), reachedHead: true)
         }
     }
 

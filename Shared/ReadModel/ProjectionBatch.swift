@@ -24,17 +24,20 @@ struct PreparedPage: Sendable {
 extension Projection {
     /// Prepares the events of `page` that are not `parked`, opening sealed fields with `keys`.
     /// A failure is the event's, as in ``apply(_:to:skipping:keys:)``.
+    /// The page is one ``KeyScope``: each owner's key is looked up once for all their events in it.
     func prepare(_ page: EventPage, skipping parked: Set<UUID>, keys: (any KeyVault)?) async throws -> PreparedPage {
-        var events: [(event: RecordedEvent, prepared: (any Sendable)?)] = []
-        events.reserveCapacity(page.events.count)
-        for event in page.events where !parked.contains(event.id) {
-            do {
-                events.append((event, try await prepare(event, keys: keys)))
-            } catch {
-                throw ProjectionFailure(projection: name, event: event, reason: "\(error)")
+        try await KeyScope.run {
+            var events: [(event: RecordedEvent, prepared: (any Sendable)?)] = []
+            events.reserveCapacity(page.events.count)
+            for event in page.events where !parked.contains(event.id) {
+                do {
+                    events.append((event, try await prepare(event, keys: keys)))
+                } catch {
+                    throw ProjectionFailure(projection: name, event: event, reason: "\(error)")
+                }
             }
+            return PreparedPage(page: page, events: events)
         }
-        return PreparedPage(page: page, events: events)
     }
 
     /// Applies a page in one transaction and advances the checkpoint in it; parked events

@@ -53,6 +53,7 @@ public enum ServiceApp {
         router.middlewares.add(RateLimitMiddleware(
             limiter: RateLimiter(limit: configuration.rateLimitPerMinute), problems: problems,
             credentialRoutes: definition.credentialRoutes, credentialLimiter: RateLimiter(limit: configuration.credentialRateLimitPerMinute)))
+        router.middlewares.add(KeyScopeMiddleware())
         router.middlewares.add(IdempotencyMiddleware(
             records: runtime.idempotency, service: definition.name, bodyLimits: definition.bodyLimits,
             lease: Double(configuration.requestDeadline.components.seconds) + 5))

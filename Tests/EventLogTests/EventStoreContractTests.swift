@@ -190,6 +190,46 @@ struct EventStoreContractTests {
         await log.close()
     }
 
+    @Test("a page reaches the head only when it holds everything stored, and a live follower then wakes for the next append, not its poll",
+          arguments: Backend.allCases)
+    func reachingTheHead(backend: Backend) async throws {
+        // Polls an hour apart, on a cluster of its own (no other test's transaction holds the
+        // log back): only a wake-up can deliver the later appends within the minute allowed.
+        let log = try await backend.makeLog(pollInterval: .seconds(3_600), holdsTransactions: true)
+        let store = log.store
+        for number in 1...3 { _ = try await store.append(to: "head-\(number)", expected: .any, events: [testEvent("Early")]) }
+        let full = try await store.readAll(after: .start, limit: 3, filter: .all)
+        #expect(full.events.count == 3)
+        #expect(!full.reachedHead, "a full page cannot know what lies after it")
+        let whole = try await store.readAll(after: .start, limit: 10, filter: .all)
+        #expect(whole.reachedHead && whole.events.count == 3)
+        let past = try await store.readAll(after: whole.checkpoint, limit: 10, filter: .all)
+        #expect(past.reachedHead && past.events.isEmpty)
+
+        // Appended once the follower has read the first three: by this process, then (on
+        // PostgreSQL, whose notifications reach other processes) by another.
+        let other = try await log.independentStore()
+        let appenders = backend == .postgres ? [store, other] : [store]
+        let appended = Mutex(0)
+        let seen = try await collect(store.subscribe(filter: .categories("head"), pageSize: 10), timeout: .seconds(60)) { seen in
+            let next = appended.withLock { count -> Int? in
+                guard seen.count == 3 + count, count < appenders.count else { return nil }
+                count += 1
+                return count
+            }
+            if let next {
+                Task {
+                    try await Task.sleep(for: .milliseconds(200))
+                    _ = try await appenders[next - 1].append(to: "head-\(3 + next)", expected: .any, events: [testEvent("Live")])
+                }
+            }
+            return seen.count == 3 + appenders.count
+        }
+        #expect(seen.map(\.stream) == (1...(3 + appenders.count)).map { "head-\($0)" })
+        await other.shutdown()
+        await log.close()
+    }
+
     @Test("a rolled-back transaction leaves a hole that never stalls readers", arguments: Backend.allCases)
     func rolledBackTransaction(backend: Backend) async throws {
         let log = try await backend.makeLog(holdsTransactions: true)

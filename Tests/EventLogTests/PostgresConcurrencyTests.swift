@@ -19,6 +19,7 @@ struct PostgresConcurrencyTests {
         // machine cannot fail this.
         let early = try await log.store.readAll(after: .start, limit: 10, filter: .all)
         #expect(early.events.isEmpty)
+        #expect(!early.reachedHead, "the fast event is stored and held back: a follower must read again, not wait")
         try await holder.value
         let seen = try await collect(log.store.subscribe(), timeout: .seconds(10)) { $0.count >= 2 }
         #expect(seen.map(\.type) == ["Slow", "Fast"])

@@ -12,24 +12,39 @@ import Foundation
 public struct WrappedKeyVault: KeyVault {
     let storage: any KeyStorage
     let secrets: KeyVaultSecrets
+    /// The secrets' ids, worked out once (an HMAC each).
+    private let currentIdentifier: Data
+    private let previousIdentifier: Data?
 
     public init(storage: any KeyStorage, secrets: KeyVaultSecrets) {
         self.storage = storage
         self.secrets = secrets
+        currentIdentifier = Self.identifier(of: secrets.wrapping)
+        previousIdentifier = secrets.previous.map(Self.identifier(of:))
     }
 
+    /// Within a ``KeyScope``, a key already looked up in it is not looked up again.
     public func key(for owner: UUID) async throws -> Data {
+        if let remembered = KeyScope.current?.remembered(owner), let key = remembered { return key }
         let material = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
         guard let stored = try await storage.storeIfAbsent(try wrap(material, for: owner), for: owner) else { throw KeyDestroyedError(owner: owner) }
-        return try unwrap(stored, for: owner)
+        let key = try unwrap(stored, for: owner)
+        KeyScope.current?.remember(key, for: owner)
+        return key
     }
 
+    /// Within a ``KeyScope``, a key (or its absence) already looked up in it is not looked up again.
     public func existingKey(for owner: UUID) async throws -> Data? {
-        try await storage.stored(for: owner).map { try unwrap($0, for: owner) }
+        if let remembered = KeyScope.current?.remembered(owner) { return remembered }
+        let key = try await storage.stored(for: owner).map { try unwrap($0, for: owner) }
+        KeyScope.current?.remember(key, for: owner)
+        return key
     }
 
     public func destroyKey(for owner: UUID) async throws {
+        KeyScope.current?.forget(owner)
         try await storage.destroy(owner)
+        KeyScope.current?.remember(nil, for: owner)
     }
 
     /// Checks that the stored keys open with the secrets given (a service refuses to start
@@ -84,7 +99,7 @@ public struct WrappedKeyVault: KeyVault {
     private func wrap(_ material: Data, for owner: UUID) throws -> Data {
         let box = try AES.GCM.seal(material, using: secrets.wrapping, authenticating: owner.wrappingContext)
         guard let combined = box.combined else { throw CryptoKitError.incorrectParameterSize }
-        return Data([Self.format]) + Self.identifier(of: secrets.wrapping) + combined
+        return Data([Self.format]) + currentIdentifier + combined
     }
 
     private func unwrap(_ value: Data, for owner: UUID) throws -> Data {
@@ -106,8 +121,8 @@ public struct WrappedKeyVault: KeyVault {
             throw ConfigurationError(key: KeyVaultSecrets.current.name, problem: "a personal-data key is stored in a form this version does not know")
         }
         let identifier = value.dropFirst().prefix(8)
-        if identifier == Self.identifier(of: secrets.wrapping) { return .current }
-        if let previous = secrets.previous, identifier == Self.identifier(of: previous) { return .previous }
+        if identifier == currentIdentifier { return .current }
+        if let previousIdentifier, identifier == previousIdentifier { return .previous }
         throw ConfigurationError(key: KeyVaultSecrets.current.name, problem: """
             the personal-data keys were wrapped by a secret this process was not given: set \(KeyVaultSecrets.current.name) \
             (and, during a rotation, \(KeyVaultSecrets.previous.name)) to the secret the other services use
