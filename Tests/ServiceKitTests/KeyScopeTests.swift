@@ -4,6 +4,8 @@ import EventLogPostgres
 import EventLogSQLite
 import EventLogTestSupport
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
 import ServiceKit
 import Synchronization
 import Testing
@@ -80,5 +82,18 @@ struct KeyScopeTests {
         let after = try await KeyScope.run { try await vault.existingKey(for: other) }
         #expect(after == nil)
         await log.close()
+    }
+
+    @Test("a request runs in a key scope of its own; the body of a live stream it answers with does not, so a deletion reaches an open stream")
+    func requestsAndStreams() async throws {
+        let harness = try await KitHarness(backend: .sqlite)
+        try await harness.test { client, _, _ in
+            try await client.execute(uri: "/v1/key-scope", method: .get) { response in
+                #expect(response.status == .ok)
+                let text = String(buffer: response.body)
+                #expect(text.contains(#""handler":true"#), "\(text)")
+                #expect(text.contains(#""stream":false"#), "\(text)")
+            }
+        }
     }
 }

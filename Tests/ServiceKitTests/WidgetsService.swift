@@ -99,6 +99,13 @@ enum WidgetsService {
             }
             return try .json(["done": UUID()], status: .created)
         }
+        // Whether the handler, and then the body of the stream it answers with, run in a key scope.
+        router.get("/v1/key-scope") { _, _ -> Response in
+            let inHandler = KeyScope.current != nil
+            return Response.serverSentEvents { sink in
+                try await sink.send(.json(["handler": inHandler, "stream": KeyScope.current != nil], id: "1", name: "scope"))
+            }
+        }
         router.get("/v1/admin/widgets") { _, context -> [String: Int] in
             _ = try context.requireAdmin()
             return ["widgets": 0]

@@ -15,43 +15,27 @@ package struct TextSealer: Sendable {
         try await PersonalDataSealer(vault: vault).seal(text, for: owner)
     }
 
-    /// A reader for one answer, which asks the vault once per key however many texts it opens.
-    func reader() -> SealedTextReader { SealedTextReader(sealer: PersonalDataSealer(vault: RememberingKeyVault(vault))) }
+    /// A reader for one answer (or one batch of a live stream), which asks the vault once per
+    /// key however many texts it opens: a ``KeyScope`` of its own, so that nothing is
+    /// remembered past it (a stream's body runs outside its request's scope).
+    func reader() -> SealedTextReader { SealedTextReader(sealer: PersonalDataSealer(vault: vault)) }
 }
 
 /// Opens sealed texts for one answer.
 struct SealedTextReader: Sendable {
     let sealer: PersonalDataSealer
+    let scope = KeyScope()
 
     /// The text, or nil when its writer's key is gone (the account was deleted).
     func open(_ sealed: Sealed?) async throws -> String? {
         guard let sealed else { return nil }
-        return try await sealer.open(sealed, as: String.self)
+        return try await KeyScope.$current.withValue(scope) { try await sealer.open(sealed, as: String.self) }
     }
 
     /// Opens a sealed text as the read model stores it (its JSON).
     func open(stored json: String?) async throws -> String? {
         try await open(json.flatMap(SealedColumn.decode))
     }
-}
-
-/// A vault that remembers the keys it looked up, for the few milliseconds of one answer.
-private actor RememberingKeyVault: KeyVault {
-    private let base: any KeyVault
-    private var known: [UUID: Data?] = [:]
-
-    init(_ base: any KeyVault) { self.base = base }
-
-    func key(for owner: UUID) async throws -> Data { try await base.key(for: owner) }
-
-    func existingKey(for owner: UUID) async throws -> Data? {
-        if let key = known[owner] { return key }
-        let key = try await base.existingKey(for: owner)
-        known[owner] = key
-        return key
-    }
-
-    func destroyKey(for owner: UUID) async throws { try await base.destroyKey(for: owner) }
 }
 
 /// How a `Sealed` value is kept in a read-model column: its JSON.
