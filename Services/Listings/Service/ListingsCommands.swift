@@ -36,20 +36,23 @@ struct ListingsCommands: Sendable {
         return Loaded(state: state, place: try await sealer.open(sealed, as: PickupPlace.self))
     }
 
-    /// Posts a listing as `id`. When the id comes from the request's `Idempotency-Key` and the
-    /// listing is in the log already (a retry whose first answer was lost), the stored
-    /// listing is the answer: a post lands once however often it is retried.
-    func post(_ draft: ListingDraft, by owner: UUID, id: UUID = UUID(), metadata: EventMetadata) async throws -> (ListingState, Checkpoint) {
+    /// Posts a listing as `id`, and answers with it as its owner reads it: from the events it
+    /// appended (what reading them back would give, without the round trip). When the id
+    /// comes from the request's `Idempotency-Key` and the listing is in the log already (a
+    /// retry whose first answer was lost), the stored listing is the answer: a post lands
+    /// once however often it is retried.
+    func post(_ draft: ListingDraft, by owner: UUID, id: UUID = UUID(), metadata: EventMetadata) async throws -> (Loaded, Checkpoint) {
         let problems = draft.normalized.problems()
         guard problems.isEmpty, let location = draft.pickupLocation else { throw ListingError.invalid(problems) }
-        let place = try await sealer.seal(PickupPlace(location: location, streetAddress: draft.normalized.streetAddress), for: owner)
-        let events = try ListingState.post(id: id, owner: owner, draft: draft, place: place, now: clock.now(), lifetime: settings.lifetime)
+        let place = PickupPlace(location: location, streetAddress: draft.normalized.streetAddress)
+        let events = try ListingState.post(id: id, owner: owner, draft: draft, place: try await sealer.seal(place, for: owner),
+                                           now: clock.now(), lifetime: settings.lifetime)
         do {
             let result = try await append(events, to: id, owner: owner, expected: .noStream, metadata: metadata)
-            return (ListingState.replay(events, version: result.streamVersion), result.checkpoint)
+            return (Loaded(state: ListingState.replay(events, version: result.streamVersion), place: place), result.checkpoint)
         } catch EventStoreError.wrongExpectedVersion {
-            let stored = try await load(id)
-            guard stored.ownerId == owner,
+            let stored = try await read(id, as: owner)
+            guard stored.state.ownerId == owner,
                   let last = try await store.read(stream: ListingStreams.listing(id), from: nil, direction: .backwards, limit: 1).first
             else { throw ListingError.notOwner }
             return (stored, last.checkpoint)

@@ -27,7 +27,7 @@ extension ListingsAPI {
             guard problems.isEmpty else { throw Problem.validation(problems) }
             let id = context.idempotentEventId(request.headers[.idempotencyKey], salt: "listing")
             let result = try await run { try await commands.post(draft, by: identity.accountId, id: id, metadata: context.eventMetadata) }
-            return try await written((result.0, result.1), owner: identity.accountId, status: .created)
+            return try await posted(result, owner: identity.accountId)
         }
         router.get("/v1/listings/{id}") { _, context in
             let id = try context.parameters.uuid("id")

@@ -46,7 +46,11 @@ package struct ListingsAPI: Sendable {
     /// by anyone, and one hidden pending review only by its owner and by `moderator`s, who
     /// must see what they review.
     func view(_ id: UUID, as reader: UUID?, moderator: Bool = false) async throws -> ListingView {
-        let loaded = try await run { try await commands.read(id, as: reader) }
+        try await view(of: try await run { try await commands.read(id, as: reader) }, as: reader, moderator: moderator)
+    }
+
+    /// ``view(_:as:moderator:)`` of a listing already loaded.
+    func view(of loaded: ListingsCommands.Loaded, as reader: UUID?, moderator: Bool = false) async throws -> ListingView {
         guard try await !isDeleted(loaded.state.ownerId) else { throw Problem.notFound("There is no such listing.") }
         guard loaded.state.storedStatus != .hidden || reader == loaded.state.ownerId || moderator else {
             throw Problem.notFound("There is no such listing.")
@@ -56,9 +60,17 @@ package struct ListingsAPI: Sendable {
 
     /// The answer to a write on a listing: the owner's view, with the new version and position.
     func written(_ result: (state: ListingState, position: Checkpoint?), owner: UUID, status: HTTPResponse.Status = .ok) async throws -> Response {
-        let view = try await self.view(result.state.id ?? UUID(), as: owner)
-        return try Response.json(view, status: status, version: result.state.version, position: result.position,
-                                 location: status == .created ? "/v1/listings/\(view.id.key)" : nil)
+        try answer(try await view(result.state.id ?? UUID(), as: owner), version: result.state.version, position: result.position, status: status)
+    }
+
+    /// The answer to a post: the listing as posted, which its owner reads.
+    func posted(_ result: (loaded: ListingsCommands.Loaded, position: Checkpoint), owner: UUID) async throws -> Response {
+        try answer(try await view(of: result.loaded, as: owner), version: result.loaded.state.version, position: result.position, status: .created)
+    }
+
+    private func answer(_ view: ListingView, version: Int64, position: Checkpoint?, status: HTTPResponse.Status) throws -> Response {
+        try Response.json(view, status: status, version: version, position: position,
+                          location: status == .created ? "/v1/listings/\(view.id.key)" : nil)
     }
 }
 
