@@ -47,6 +47,7 @@ enum WidgetsService {
             .init("GET", "/v1/widgets/{id}", "Read a widget."),
             .init("PATCH", "/v1/widgets/{id}", "Rename a widget.", authenticated: true),
             .init("POST", "/v1/slow", "Takes half a second.", authenticated: true),
+            .init("GET", "/v1/key-scope", "Whether the handler, and the stream it answers with, run in a key scope."),
             .init("GET", "/v1/admin/widgets", "Administrators only.", authenticated: true),
         ]).administered(as: "widgets")
     ) { router, runtime in
