@@ -71,6 +71,17 @@ public final class ProjectionRunner: Service, Sendable {
         }
     }
 
+    /// Waits until every one of `runners` has applied `checkpoint`; false when one times out.
+    /// They are woken and waited for at once: one after another, each runner that must read
+    /// the log to get there (one whose categories the write did not touch) added a round trip.
+    public static func waitUntilApplied(_ runners: [ProjectionRunner], _ checkpoint: Checkpoint, timeout: Duration) async -> Bool {
+        if runners.count == 1 { return await runners[0].waitUntilApplied(checkpoint, timeout: timeout) }
+        return await withTaskGroup(of: Bool.self) { group in
+            for runner in runners { group.addTask { await runner.waitUntilApplied(checkpoint, timeout: timeout) } }
+            return await group.allSatisfy { $0 }
+        }
+    }
+
     /// Waits until the projection has applied everything up to `checkpoint`; false on timeout.
     /// The runner wakes only for appends to its own categories, so a position reached by
     /// others' appends alone (a request after a write elsewhere) wakes it to read up to there.

@@ -58,8 +58,7 @@ public final class ServiceRuntime: Sendable {
 
     /// Waits until every projection has applied `checkpoint` (after a write, before answering).
     public func waitUntilApplied(_ checkpoint: Checkpoint, timeout: Duration = .seconds(2)) async -> Bool {
-        for runner in runners where !(await runner.waitUntilApplied(checkpoint, timeout: timeout)) { return false }
-        return true
+        await ProjectionRunner.waitUntilApplied(runners, checkpoint, timeout: timeout)
     }
 
     /// The key vault that lives beside a log: a table in its PostgreSQL schema, or a

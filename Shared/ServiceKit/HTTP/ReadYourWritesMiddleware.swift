@@ -17,7 +17,7 @@ struct ReadYourWritesMiddleware: RouterMiddleware {
             throw Problem.malformed("Commons-Min-Position must be a value from a Commons-Position header.",
                                    errors: ["Commons-Min-Position": ["is not a position"]])
         }
-        for runner in runners where !(await runner.waitUntilApplied(checkpoint, timeout: patience)) {
+        guard await ProjectionRunner.waitUntilApplied(runners, checkpoint, timeout: patience) else {
             throw Problem.notReady("This service has not yet caught up with position \(value); try again shortly.")
         }
         return try await next(request, context)
