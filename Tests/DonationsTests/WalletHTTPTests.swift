@@ -93,6 +93,32 @@ struct WalletHTTPTests {
         #expect(throws: ConfigurationError.self) { try DonationsService.definition(environment: EnvironmentVariables(["COMMONS_PAYMENTS": "stripe"])) }
     }
 
+    @Test("donations made in the same second are listed newest first, page by page, in the order they were made", arguments: Backend.allCases)
+    func sameSecondHistory(backend: Backend) async throws {
+        try await DonationsHarness(backend: backend).test { client in
+            try await client.organization("nets")
+            let owner = try await client.token()
+            try await client.topUp(owner, 5_000)
+            // The harness's clock stands still: every donation carries the same time.
+            var position: String?
+            for amount in [500, 600, 700, 800] {
+                let made = try await client.donate(owner, to: "nets", amount)
+                #expect(made.status == .created)
+                position = made.position
+            }
+            let whole = try await client.get("/v1/donations", token: owner, after: position)
+            #expect(whole.items.map { $0["amountMinor"] as? Int } == [800, 700, 600, 500])
+            var paged: [Int?] = []
+            var cursor: String?
+            repeat {
+                let page = try await client.get("/v1/donations?limit=1" + (cursor.map { "&cursor=\($0)" } ?? ""), token: owner, after: nil)
+                paged += page.items.map { $0["amountMinor"] as? Int }
+                cursor = page.json["nextCursor"] as? String
+            } while cursor != nil && paged.count < 10
+            #expect(paged == [800, 700, 600, 500])
+        }
+    }
+
     @Test("only the owner sees a wallet, a history, a donation and its receipt; others get 404", arguments: Backend.allCases)
     func ownerOnly(backend: Backend) async throws {
         try await DonationsHarness(backend: backend).test { client in

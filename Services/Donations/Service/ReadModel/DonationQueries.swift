@@ -24,28 +24,35 @@ struct DonationQueries: Sendable {
     let pool: DatabasePool
 
     /// The columns ``record(_:)`` reads, in the order it reads them: by position, as looking
-    /// each up by name costs more than decoding it (issue 17).
+    /// each up by name costs more than decoding it (issue 17); then the rowid, the order the
+    /// donations were applied in.
     private static let select = """
         SELECT d.donation_id, d.account_id, d.organization_id, o.slug, o.name, d.amount_minor, d.currency, d.visibility,
-            d.message, d.recurring_id, d.month, d.estimate_id, d.donated_at
+            d.message, d.recurring_id, d.month, d.estimate_id, d.donated_at, d.rowid
         FROM donations d JOIN organizations o ON o.organization_id = d.organization_id
         """
 
-    /// `account`'s donations, newest first, after `cursor`.
+    /// `account`'s donations, newest first (in the log's order within a second, which is all
+    /// the events keep), after `cursor`, whose sort key is `<time> <rowid>`. A cursor from
+    /// before the rowid was in it (time alone) goes on from the start of its second.
     func history(of account: UUID, limit: Int, after cursor: (sortKey: String, id: UUID)?, list: String) async throws -> (records: [DonationRecord], next: String?) {
         try await pool.read { db in
             var sql = Self.select + " WHERE d.account_id = ?"
             var arguments: [(any DatabaseValueConvertible)?] = [account.key]
-            if let cursor, let time = Double(cursor.sortKey) {
-                sql += " AND (d.donated_at, d.donation_id) < (?, ?)"
-                arguments += [time, cursor.id.key]
+            if let cursor {
+                let parts = cursor.sortKey.split(separator: " ", maxSplits: 1)
+                if let time = parts.first.flatMap({ Double($0) }) {
+                    sql += " AND (d.donated_at, d.rowid) < (?, ?)"
+                    arguments += [time, parts.count == 2 ? Int64(parts[1]) ?? Int64.max : Int64.max]
+                }
             }
-            sql += " ORDER BY d.donated_at DESC, d.donation_id DESC LIMIT ?"
-            let records = try Row.fetchAll(try db.cachedStatement(sql: sql), arguments: StatementArguments(arguments + [limit + 1]))
-                .compactMap(Self.record)
-            let page = Array(records.prefix(limit))
-            let next = records.count > limit ? page.last.map { ListCursor.encode(sortKey: String($0.donatedAt.timeIntervalSince1970), id: $0.id, list: list) } : nil
-            return (page, next)
+            sql += " ORDER BY d.donated_at DESC, d.rowid DESC LIMIT ?"
+            let rows = try Row.fetchAll(try db.cachedStatement(sql: sql), arguments: StatementArguments(arguments + [limit + 1]))
+            let page = rows.prefix(limit).compactMap { row in Self.record(row).map { ($0, row[13] as Int64) } }
+            let next = rows.count > limit ? page.last.map { record, rowid in
+                ListCursor.encode(sortKey: "\(record.donatedAt.timeIntervalSince1970) \(rowid)", id: record.id, list: list)
+            } : nil
+            return (page.map(\.0), next)
         }
     }
 
@@ -59,7 +66,7 @@ struct DonationQueries: Sendable {
     /// Every donation of `account` (for impact and totals).
     func all(of account: UUID) async throws -> [DonationRecord] {
         try await pool.read { db in
-            try Row.fetchAll(db, sql: Self.select + " WHERE d.account_id = ? ORDER BY d.donated_at", arguments: [account.key]).compactMap(Self.record)
+            try Row.fetchAll(db, sql: Self.select + " WHERE d.account_id = ? ORDER BY d.donated_at, d.rowid", arguments: [account.key]).compactMap(Self.record)
         }
     }
 

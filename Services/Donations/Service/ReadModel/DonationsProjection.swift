@@ -98,6 +98,14 @@ struct DonationsProjection: Projection {
                 CREATE TABLE donations_deleted_accounts (account_id TEXT PRIMARY KEY);
                 """)
         }
+        // A person's donations in the same second (the events keep whole seconds) come newest
+        // first by the order they were applied, which is the log's: the rowid.
+        migrator.registerMigration("donations-v2-log-order") { db in
+            try db.execute(sql: """
+                DROP INDEX donations_by_account;
+                CREATE INDEX donations_by_account ON donations (account_id, donated_at);
+                """)
+        }
     }
 
     func apply(_ event: RecordedEvent, in db: Database) throws {
