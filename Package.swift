@@ -123,8 +123,9 @@ let package = Package(
         .target(
             name: "ReadModel",
             dependencies: [
-                "EventLog", "Contracts", .product(name: "Backoff", package: "CommonsClient"),
+                "EventLog", "Contracts", "Codecs", .product(name: "Backoff", package: "CommonsClient"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -64,7 +64,7 @@ public enum ListingsBenchmark {
         let query = try ListingsAPI.feedQuery(parameters)
         let now = Date()
         return {
-            let count = try await pool.read { db in try FeedQueries.rawPage(query, caller: nil, now: now, in: db).rows.count }
+            let count = try await pool.read { db in try FeedQueries.page(query, caller: nil, now: now, in: db).rows.count }
             return count > 0 ? 1 : 0
         }
     }

@@ -1,19 +1,14 @@
 import Contracts
 import Foundation
 import GRDB
+import ReadModel
 import ListingsDomain
 import ServiceKit
 
 /// The feed's SQL: filters, keyword search and keyset pages over the `listings` table.
 package enum FeedQueries {
     /// One page of `query` for `caller` at `now`, and the cursor of the next page (nil at the end).
-    static func page(_ query: FeedQuery, caller: UUID?, now: Date, in db: Database) throws -> (rows: [FeedRow], next: FeedCursor?) {
-        let (rows, next) = try rawPage(query, caller: caller, now: now, in: db)
-        return (rows.map(FeedRow.init), next)
-    }
-
-    /// The rows of a page as SQLite returns them, and the next page's cursor.
-    package static func rawPage(_ query: FeedQuery, caller: UUID?, now: Date, in db: Database) throws -> (rows: [Row], next: FeedCursor?) {
+    package static func page(_ query: FeedQuery, caller: UUID?, now: Date, in db: Database) throws -> (rows: [FeedRow], next: FeedCursor?) {
         var conditions: [String] = []
         var arguments: [(any DatabaseValueConvertible)?] = []
         if let category = query.category {
@@ -85,17 +80,17 @@ package enum FeedQueries {
             ORDER BY \(order.by) LIMIT ?
             """
         // Cached: a feed has few shapes of query, and compiling one costs more than running it.
-        let rows = try Row.fetchAll(try db.cachedStatement(sql: sql), arguments: StatementArguments(arguments + outerArguments + [query.limit + 1]))
+        let rows = try db.cachedStatement(sql: sql).map(arguments: StatementArguments(arguments + outerArguments + [query.limit + 1]), FeedRow.init)
         let page = rows.prefix(query.limit)
         var next: FeedCursor?
         if rows.count > query.limit, let last = page.last {
             let key: String = switch query.sort {
-            case .recent: "\(last["posted_at"] as Double)"
-            case .price: "\(last["sort_price"] as Int64)"
-            case .title: last["title"]
-            case .relevance: "\(last["score"] as Double)"
+            case .recent: "\(last.postedAtSeconds)"
+            case .price: "\(last.sortPrice)"
+            case .title: last.title
+            case .relevance: "\(last.score)"
             }
-            next = FeedCursor(key: key, sequence: last["seq"], queryHash: query.fingerprint)
+            next = FeedCursor(key: key, sequence: last.seq, queryHash: query.fingerprint)
         }
         return (Array(page), next)
     }

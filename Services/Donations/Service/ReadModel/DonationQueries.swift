@@ -3,6 +3,7 @@ import Contracts
 import DonationsDomain
 import Foundation
 import GRDB
+import ReadModel
 
 /// A donation row, with its sealed message still sealed.
 struct DonationRecord: Sendable {
@@ -47,8 +48,10 @@ struct DonationQueries: Sendable {
                 }
             }
             sql += " ORDER BY d.donated_at DESC, d.rowid DESC LIMIT ?"
-            let rows = try Row.fetchAll(try db.cachedStatement(sql: sql), arguments: StatementArguments(arguments + [limit + 1]))
-            let page = rows.prefix(limit).compactMap { row in Self.record(row).map { ($0, row[13] as Int64) } }
+            let rows = try db.cachedStatement(sql: sql).map(arguments: StatementArguments(arguments + [limit + 1])) { columns in
+                Self.record(columns).map { ($0, columns.int64(13)) }
+            }
+            let page = rows.prefix(limit).compactMap { $0 }
             let next = rows.count > limit ? page.last.map { record, rowid in
                 ListCursor.encode(sortKey: "\(record.donatedAt.timeIntervalSince1970) \(rowid)", id: record.id, list: list)
             } : nil
@@ -59,14 +62,16 @@ struct DonationQueries: Sendable {
     /// One donation of `account`; nil when it is not theirs or does not exist.
     func donation(_ id: UUID, of account: UUID) async throws -> DonationRecord? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: Self.select + " WHERE d.donation_id = ? AND d.account_id = ?", arguments: [id.key, account.key]).flatMap(Self.record)
+            try db.cachedStatement(sql: Self.select + " WHERE d.donation_id = ? AND d.account_id = ?")
+                .map(arguments: [id.key, account.key], Self.record).first ?? nil
         }
     }
 
     /// Every donation of `account` (for impact and totals).
     func all(of account: UUID) async throws -> [DonationRecord] {
         try await pool.read { db in
-            try Row.fetchAll(db, sql: Self.select + " WHERE d.account_id = ? ORDER BY d.donated_at, d.rowid", arguments: [account.key]).compactMap(Self.record)
+            try db.cachedStatement(sql: Self.select + " WHERE d.account_id = ? ORDER BY d.donated_at, d.rowid")
+                .map(arguments: [account.key], Self.record).compactMap { $0 }
         }
     }
 
@@ -176,13 +181,14 @@ struct DonationQueries: Sendable {
                              status: row["status"], lastRunMonth: row["last_run_month"], lastOutcome: row["last_outcome"])
     }
 
-    private static func record(_ row: Row) -> DonationRecord? {
-        guard let id = UUID(text: row[0]), let account = UUID(text: row[1]), let organization = UUID(text: row[2]) else { return nil }
+    private static func record(_ columns: borrowing SQLiteColumns) -> DonationRecord? {
+        guard let id = columns.uuid(0), let account = columns.uuid(1), let organization = columns.uuid(2) else { return nil }
         return DonationRecord(
-            id: id, accountId: account, organization: OrganizationRef(id: organization, slug: row[3], name: row[4]),
-            amountMinor: row[5], currency: row[6], visibility: DonationVisibility(rawValue: row[7]) ?? .anonymous,
-            sealedMessage: row[8], recurringId: (row[9] as String?).flatMap(UUID.init(text:)), month: row[10],
-            estimateId: row[11], donatedAt: Date(timeIntervalSince1970: row[12]))
+            id: id, accountId: account, organization: OrganizationRef(id: organization, slug: columns.text(3), name: columns.text(4)),
+            amountMinor: Int(columns.int64(5)), currency: columns.text(6),
+            visibility: DonationVisibility(rawValue: columns.text(7)) ?? .anonymous,
+            sealedMessage: columns.optionalText(8), recurringId: columns.isNull(9) ? nil : columns.uuid(9), month: columns.optionalText(10),
+            estimateId: columns.optionalText(11), donatedAt: Date(timeIntervalSince1970: columns.double(12)))
     }
 }
 

@@ -3,9 +3,10 @@ import Contracts
 import EventLog
 import Foundation
 import GRDB
+import ReadModel
 
 /// One row of the `listings` table, as the feed reads it.
-struct FeedRow: Sendable {
+package struct FeedRow: Sendable {
     var seq: Int64
     var id: UUID
     var ownerId: UUID
@@ -29,23 +30,33 @@ struct FeedRow: Sendable {
         price_minor, price_currency, sort_price, status, lat, lon, image_ids, pickup_times, posted_at, expires_at, version
         """
 
-    init(_ row: Row) {
-        seq = row[0]
-        id = UUID(text: row[1]) ?? UUID()
-        ownerId = UUID(text: row[2]) ?? UUID()
-        title = row[3]
-        description = row[4]
-        category = row[5]
-        condition = row[6]
-        if let amount = row[7] as Int?, let currency = row[8] as String? {
-            price = Money(amountMinor: amount, currency: currency)
+    /// The sort keys a cursor is made of, as stored: `posted_at` (whole and exact, where a
+    /// `Date` would shift it by its own epoch), `sort_price` and the search's `score`.
+    var postedAtSeconds: Double
+    var sortPrice: Int64
+    var score: Double
+
+    /// The row `columns` stands on, selected as ``columns`` and then the score.
+    init(_ columns: borrowing SQLiteColumns) {
+        seq = columns.int64(0)
+        id = columns.uuid(1) ?? UUID()
+        ownerId = columns.uuid(2) ?? UUID()
+        title = columns.text(3)
+        description = columns.text(4)
+        category = columns.text(5)
+        condition = columns.text(6)
+        if let amount = columns.optionalInt64(7), let currency = columns.optionalText(8) {
+            price = Money(amountMinor: Int(amount), currency: currency)
         }
-        status = ListingStatus(rawValue: row[10]) ?? .hidden
-        location = Coordinate(lat: row[11], lon: row[12])
-        imageIds = StoredListingJSON.imageIds(row[13])
-        pickupTimes = StoredListingJSON.pickupTimes(row[14])
-        postedAt = Date(timeIntervalSince1970: row[15])
-        expiresAt = (row[16] as Double?).map(Date.init(timeIntervalSince1970:))
-        version = row[17]
+        sortPrice = columns.int64(9)
+        status = ListingStatus(rawValue: columns.text(10)) ?? .hidden
+        location = Coordinate(lat: columns.double(11), lon: columns.double(12))
+        imageIds = StoredListingJSON.imageIds(columns.text(13))
+        pickupTimes = StoredListingJSON.pickupTimes(columns.text(14))
+        postedAtSeconds = columns.double(15)
+        postedAt = Date(timeIntervalSince1970: postedAtSeconds)
+        expiresAt = columns.optionalDouble(16).map(Date.init(timeIntervalSince1970:))
+        version = columns.int64(17)
+        score = columns.double(18)
     }
 }

@@ -1,0 +1,60 @@
+import Codecs
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// The current row of a statement stepping through its results, read column by column
+/// straight from SQLite, each column as the one type the caller knows it has.
+///
+/// For the hot pages of a service (issue 17): GRDB's `row[i]` decodes through generic code
+/// whose type metadata the Swift runtime looks up on every call, and `Row.fetchAll` copies
+/// every cell of every row first; the two were a sixth of a feed request. Valid only until
+/// the statement steps again. A column's index is its position in the `SELECT`.
+public struct SQLiteColumns: ~Copyable {
+    private let statement: SQLiteStatement
+
+    fileprivate init(_ statement: SQLiteStatement) { self.statement = statement }
+
+    /// Whether the column is NULL.
+    public func isNull(_ index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_NULL }
+
+    /// The column as an integer (0 for NULL).
+    public func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(statement, index) }
+
+    /// The column as an integer, nil for NULL.
+    public func optionalInt64(_ index: Int32) -> Int64? { isNull(index) ? nil : int64(index) }
+
+    /// The column as a floating-point number (0 for NULL).
+    public func double(_ index: Int32) -> Double { sqlite3_column_double(statement, index) }
+
+    /// The column as a floating-point number, nil for NULL.
+    public func optionalDouble(_ index: Int32) -> Double? { isNull(index) ? nil : double(index) }
+
+    /// The column as text ("" for NULL).
+    public func text(_ index: Int32) -> String { withUTF8(index) { String(decoding: $0, as: UTF8.self) } }
+
+    /// The column as text, nil for NULL.
+    public func optionalText(_ index: Int32) -> String? { isNull(index) ? nil : text(index) }
+
+    /// The column's text as UTF-8 bytes, without making a `String` (empty for NULL).
+    public func withUTF8<T>(_ index: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        // sqlite3_column_text before sqlite3_column_bytes, as SQLite's documentation asks.
+        guard let start = sqlite3_column_text(statement, index) else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeRawBufferPointer(start: start, count: Int(sqlite3_column_bytes(statement, index))))
+    }
+
+    /// The column as an id written as text; nil for NULL or anything else.
+    public func uuid(_ index: Int32) -> UUID? { withUTF8(index) { UUID(utf8: $0) } }
+}
+
+extension Statement {
+    /// Runs the statement with `arguments` and makes one value of each row with `make`.
+    public func map<T>(arguments: StatementArguments = StatementArguments(), _ make: (borrowing SQLiteColumns) throws -> T) throws -> [T] {
+        let cursor = try Row.fetchCursor(self, arguments: arguments)
+        var values: [T] = []
+        while try cursor.next() != nil {
+            values.append(try make(SQLiteColumns(sqliteStatement)))
+        }
+        return values
+    }
+}

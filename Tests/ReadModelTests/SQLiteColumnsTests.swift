@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+import ReadModel
+import Testing
+
+/// `Statement.map` reads each column straight from SQLite; GRDB's own decoding is the
+/// reference it must agree with, on a real file.
+@Suite("SQLite columns")
+struct SQLiteColumnsTests {
+    private struct Stored: Equatable {
+        var id: UUID?
+        var count: Int64?
+        var amount: Double?
+        var text: String?
+    }
+
+    private func withFile<T>(_ body: (DatabaseQueue) throws -> T) throws -> T {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("columns-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (n INTEGER PRIMARY KEY, id TEXT, count INTEGER, amount REAL, text TEXT)")
+        }
+        return try body(queue)
+    }
+
+    private static let texts = ["", "plain", "Zoë's café ☕️", "line\nbreak", "\"quoted\" \\ slash", String(repeating: "long ", count: 400)]
+
+    @Test("every column reads as GRDB decodes it, NULLs, non-ASCII text and ids included")
+    func agreesWithGRDB() throws {
+        try withFile { queue in
+            var generator = SystemRandomNumberGenerator()
+            try queue.write { db in
+                for n in 0..<500 {
+                    let id: String? = n % 7 == 0 ? nil : (n % 11 == 0 ? "not an id" : UUID().uuidString.lowercased())
+                    let count: Int64? = n % 5 == 0 ? nil : Int64.random(in: Int64.min...Int64.max, using: &generator)
+                    let amount: Double? = n % 6 == 0 ? nil : Double.random(in: -1e12...1e12, using: &generator)
+                    let text: String? = n % 9 == 0 ? nil : Self.texts[n % Self.texts.count]
+                    try db.execute(sql: "INSERT INTO t (n, id, count, amount, text) VALUES (?, ?, ?, ?, ?)", arguments: [n, id, count, amount, text])
+                }
+            }
+            try queue.read { db in
+                let sql = "SELECT id, count, amount, text FROM t WHERE n >= ? ORDER BY n"
+                let read = try db.cachedStatement(sql: sql).map(arguments: [0]) { columns in
+                    Stored(id: columns.uuid(0), count: columns.optionalInt64(1), amount: columns.optionalDouble(2), text: columns.optionalText(3))
+                }
+                let reference = try Row.fetchAll(db, sql: sql, arguments: [0]).map { row in
+                    Stored(id: (row[0] as String?).flatMap(UUID.init(uuidString:)), count: row[1], amount: row[2], text: row[3])
+                }
+                #expect(read.count == 500)
+                #expect(read == reference)
+                // The same cached statement again, with other arguments, starts from its first row.
+                let again = try db.cachedStatement(sql: sql).map(arguments: [495]) { columns in columns.optionalInt64(1) }
+                #expect(again == reference.suffix(5).map(\.count))
+            }
+        }
+    }
+
+    @Test("NULL reads as zero or empty where a value is asked for, and no rows is an empty list")
+    func nullAndEmpty() throws {
+        try withFile { queue in
+            try queue.write { db in try db.execute(sql: "INSERT INTO t (n) VALUES (1)") }
+            try queue.read { db in
+                let values = try db.makeStatement(sql: "SELECT count, amount, text, id FROM t").map { columns in
+                    (columns.int64(0), columns.double(1), columns.text(2), columns.isNull(3), columns.uuid(3))
+                }
+                #expect(values.count == 1)
+                #expect(values[0].0 == 0 && values[0].1 == 0 && values[0].2 == "" && values[0].3 && values[0].4 == nil)
+                #expect(try db.makeStatement(sql: "SELECT n FROM t WHERE n > 1").map { $0.int64(0) }.isEmpty)
+            }
+        }
+    }
+}
