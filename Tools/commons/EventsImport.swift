@@ -1,4 +1,5 @@
 import ArgumentParser
+import Codecs
 import Crypto
 import EventLog
 import Foundation
@@ -61,7 +62,7 @@ func importEvents(from input: FileHandle, into store: any EventStore, blobs: any
         do {
             if ExportedBlob.isBlobLine(line) {
                 let blob = try decoder.decode(ExportedBlob.self, from: line).stored()
-                guard SHA256.hash(data: blob.bytes).map({ String(format: "%02x", $0) }).joined() == blob.address else {
+                guard SHA256.hash(data: blob.bytes).lowercaseHex == blob.address else {
                     throw BlobAddressMismatch(address: blob.address)
                 }
                 if try await blobs.restore(blob) { totals.blobsImported += 1 } else { totals.blobsPresent += 1 }

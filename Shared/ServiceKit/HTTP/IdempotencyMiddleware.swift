@@ -45,7 +45,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
         let scope = "\(service) \(context.identity?.accountId.uuidString.lowercased() ?? "anonymous") \(request.method) \(request.uri.path)"
         let seal = IdempotencySeal(idempotencyKey: key, scope: scope)
         let storedKey = seal.storedKey
-        let hash = SHA256.hash(data: Data(body.readableBytesView)).map { String(format: "%02x", $0) }.joined()
+        let hash = SHA256.hash(data: Data(body.readableBytesView)).lowercaseHex
         let now = Date()
         if purges.isDue() { _ = try? await records.purge(before: now.addingTimeInterval(-Self.retention)) }
 

@@ -1,3 +1,4 @@
+import Codecs
 import Crypto
 import Foundation
 
@@ -11,7 +12,7 @@ struct IdempotencySeal {
     private let key: SymmetricKey
 
     init(idempotencyKey: String, scope: String) {
-        storedKey = SHA256.hash(data: Data("commons idempotency key\n\(idempotencyKey)".utf8)).map { String(format: "%02x", $0) }.joined()
+        storedKey = SHA256.hash(data: Data("commons idempotency key\n\(idempotencyKey)".utf8)).lowercaseHex
         key = HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: Data(idempotencyKey.utf8)), salt: Data(scope.utf8),
                                      info: Data("commons idempotency response".utf8), outputByteCount: 32)
     }

@@ -24,11 +24,11 @@ enum Streams {
     static func unkeyedEmail(_ normalized: String) -> String { "email-\(sha256(normalized))" }
 
     private static func keyedHash(_ text: String, key: SymmetricKey) -> String {
-        HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: key).map { String(format: "%02x", $0) }.joined()
+        HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: key).lowercaseHex
     }
 
     static func sha256(_ text: String) -> String {
-        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(text.utf8)).lowercaseHex
     }
 
     /// The decoded events of `stream`, oldest first, with the stream's version.

@@ -145,7 +145,7 @@ enum ImageBodies {
 
     /// The content address of `bytes`: their SHA-256 in lower-case hex.
     static func contentAddress(_ bytes: [UInt8]) -> String {
-        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: bytes).lowercaseHex
     }
 
     /// The image's id: a UUID made of the first 16 bytes of the content's SHA-256, with the
