@@ -6,13 +6,14 @@ extension Sequence<UInt8> {
         var text: [UInt8] = []
         text.reserveCapacity(underestimatedCount * 2)
         for byte in self {
-            text.append(Self.hexDigit(byte >> 4))
-            text.append(Self.hexDigit(byte & 0x0F))
+            text.append(lowercaseHexDigit(byte >> 4))
+            text.append(lowercaseHexDigit(byte & 0x0F))
         }
         return String(decoding: text, as: UTF8.self)
     }
+}
 
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
-    }
+/// The ASCII lowercase hexadecimal digit of a value from 0 to 15.
+func lowercaseHexDigit(_ value: UInt8) -> UInt8 {
+    value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
 }

@@ -38,17 +38,13 @@ extension UUID {
                         text[at] = UInt8(ascii: "-")
                         at += 1
                     }
-                    text[at] = Self.hexDigit(byte >> 4)
-                    text[at + 1] = Self.hexDigit(byte & 0x0F)
+                    text[at] = lowercaseHexDigit(byte >> 4)
+                    text[at + 1] = lowercaseHexDigit(byte & 0x0F)
                     at += 2
                 }
                 return at
             }
         }
-    }
-
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 
     private static func nibble(_ character: UInt8) -> UInt8? {

@@ -1,8 +1,8 @@
 import Contracts
 import Foundation
 import GRDB
-import ReadModel
 import ListingsDomain
+import ReadModel
 import ServiceKit
 
 /// The feed's SQL: filters, keyword search and keyset pages over the `listings` table.
