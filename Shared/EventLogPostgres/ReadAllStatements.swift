@@ -58,13 +58,17 @@ enum ReadAllStatement {
     /// The statement with `conditions` on the events after the checkpoint ($1, $2), which
     /// test `lists` array parameters ($3…); the limit is the last parameter. `OFFSET 0` keeps
     /// the horizon's row a subquery of its own, so that the probe for held-back events runs
-    /// once per page rather than once per row.
+    /// once per page rather than once per row. The probe compares the log's largest
+    /// transaction id (one step down the global-order index) with the horizon: asked as
+    /// `EXISTS (… WHERE transaction_id >= horizon)`, PostgreSQL could not know the horizon
+    /// when planning and scanned the whole table, which found nothing in the common case:
+    /// 3.5 ms a page at 11,000 events, growing with the log.
     private static func sql(conditions: String, lists: Int) -> String {
         let limit = 3 + lists
         return """
             SELECT h.horizon, h.held_back, \(EventRow.columns)
             FROM (
-                SELECT x.horizon, EXISTS (SELECT 1 FROM events b WHERE b.transaction_id >= x.horizon) AS held_back
+                SELECT x.horizon, coalesce((SELECT max(b.transaction_id) FROM events b) >= x.horizon, false) AS held_back
                 FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon) x
                 OFFSET 0) h
             LEFT JOIN LATERAL (
