@@ -19,17 +19,9 @@ public final class PostgresKeyStorage: KeyStorage {
     private var table: String { "\(connection.schema).personal_data_keys" }
 
     public func storeIfAbsent(_ candidate: Data, for owner: UUID) async throws -> Data? {
-        let value = ByteBuffer(bytes: candidate)
-        let query: PostgresQuery = """
-            WITH inserted AS (
-                INSERT INTO \(unescaped: table) (owner, material) VALUES (\(owner), \(value))
-                ON CONFLICT (owner) DO NOTHING RETURNING material)
-            SELECT material FROM inserted
-            UNION ALL SELECT material FROM \(unescaped: table) WHERE owner = \(owner)
-            LIMIT 1
-            """
-        for try await bytes in try await connection.client.queryAbandonable(query, logger: connection.logger).decode(ByteBuffer?.self) {
-            return bytes.map { Data($0.readableBytesView) }
+        let statement = StoreKeyIfAbsentStatement(owner: owner, candidate: ByteBuffer(bytes: candidate))
+        if let stored = try await connection.client.executeAbandonable(statement, logger: connection.logger).first {
+            return stored.map { Data($0.readableBytesView) }
         }
         // No row: another request stored one at the same moment, after this statement's
         // snapshot was taken. It has committed by now; read it.
@@ -37,11 +29,8 @@ public final class PostgresKeyStorage: KeyStorage {
     }
 
     public func stored(for owner: UUID) async throws -> Data? {
-        let query: PostgresQuery = "SELECT material FROM \(unescaped: table) WHERE owner = \(owner)"
-        for try await bytes in try await connection.client.queryAbandonable(query, logger: connection.logger).decode(ByteBuffer?.self) {
-            return bytes.map { Data($0.readableBytesView) }
-        }
-        return nil
+        let rows = try await connection.client.executeAbandonable(StoredKeyStatement(owner: owner), logger: connection.logger)
+        return rows.first.flatMap { $0.map { Data($0.readableBytesView) } }
     }
 
     public func destroy(_ owner: UUID) async throws {

@@ -1,0 +1,92 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+
+// The statements every idempotent POST runs (a claim, then a finish or a release), prepared
+// once per connection like the log's own: parsed and planned on every call, they were most
+// of what PostgreSQL spent on a post beside its append. Unqualified names: the store's
+// connections have `search_path` set to its schema.
+
+/// Claims a key: inserts a new claim, or takes over a lapsed one of the same request.
+/// Answers one row when the claim is the caller's, none otherwise.
+struct ClaimIdempotencyStatement: PostgresPreparedStatement {
+    static let name = "commons_idempotency_claim"
+    static let sql = """
+        INSERT INTO idempotency_records AS r (scope, key, request_hash, created_at, lease_until)
+        VALUES ($1, $2, $3, $4, $5)
+        ON CONFLICT (scope, key) DO UPDATE SET lease_until = excluded.lease_until
+            WHERE r.response IS NULL AND r.lease_until < $4 AND r.request_hash = excluded.request_hash
+        RETURNING true
+        """
+    typealias Row = Bool
+
+    var scope: String
+    var key: String
+    var requestHash: String
+    var now: Date
+    var leaseUntil: Date
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 5)
+        bindings.append(scope)
+        bindings.append(key)
+        bindings.append(requestHash)
+        bindings.append(now)
+        bindings.append(leaseUntil)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Bool { try row.decode(Bool.self) }
+}
+
+/// A key's record as it stands: the request's hash, and the first answer once there is one.
+struct IdempotencyRecordStatement: PostgresPreparedStatement {
+    static let name = "commons_idempotency_record"
+    static let sql = "SELECT request_hash, response FROM idempotency_records WHERE scope = $1 AND key = $2"
+    typealias Row = (hash: String, response: ByteBuffer?)
+
+    var scope: String
+    var key: String
+
+    func makeBindings() -> PostgresBindings { scopedKey(scope, key) }
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode((String, ByteBuffer?).self) }
+}
+
+/// Stores the first answer to a claimed key.
+struct FinishIdempotencyStatement: PostgresPreparedStatement {
+    static let name = "commons_idempotency_finish"
+    static let sql = "UPDATE idempotency_records SET response = $3 WHERE scope = $1 AND key = $2 RETURNING true"
+    typealias Row = Bool
+
+    var scope: String
+    var key: String
+    var response: ByteBuffer
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = scopedKey(scope, key)
+        bindings.append(response)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Bool { try row.decode(Bool.self) }
+}
+
+/// Gives up a claim that has no answer, so that a retry runs again.
+struct ReleaseIdempotencyStatement: PostgresPreparedStatement {
+    static let name = "commons_idempotency_release"
+    static let sql = "DELETE FROM idempotency_records WHERE scope = $1 AND key = $2 AND response IS NULL RETURNING true"
+    typealias Row = Bool
+
+    var scope: String
+    var key: String
+
+    func makeBindings() -> PostgresBindings { scopedKey(scope, key) }
+    func decodeRow(_ row: PostgresRow) throws -> Bool { try row.decode(Bool.self) }
+}
+
+private func scopedKey(_ scope: String, _ key: String) -> PostgresBindings {
+    var bindings = PostgresBindings(capacity: 3)
+    bindings.append(scope)
+    bindings.append(key)
+    return bindings
+}
