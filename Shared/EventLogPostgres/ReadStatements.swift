@@ -65,7 +65,7 @@ struct EventByIDStatement: PostgresPreparedStatement {
 struct CountAfterStatement: PostgresPreparedStatement {
     static let name = "commons_count_after"
     static let sql = """
-        SELECT count(*) FROM (SELECT 1 FROM events e WHERE (e.transaction_id, e.position) > ($1, $2) LIMIT $3) c
+        SELECT count(*) FROM (SELECT 1 FROM events e WHERE (e.transaction_id, e.position) > ($1, $2) ORDER BY e.transaction_id, e.position LIMIT $3) c
         """
     typealias Row = Int64
     var checkpoint: Checkpoint
