@@ -1,0 +1,46 @@
+import EventLog
+@testable import EventLogPostgres
+import EventLogTestSupport
+import Foundation
+import Logging
+import PostgresNIO
+import Testing
+
+/// Idempotency records commit without waiting for the disk, and only they: the setting is
+/// their transaction's own, never the pooled connection's, whose next statement may be an
+/// append that must wait.
+@Suite("idempotency records' commits on PostgreSQL")
+struct IdempotencyCommitTests {
+    @Test("a claim, a finish and a release leave the connection committing synchronously, and the records read back")
+    func settingStaysWithTheStatement() async throws {
+        var configuration = try PostgresEventStoreConfiguration(url: try Backend.postgresURL())
+        configuration.schema = "sync_" + UUID().uuidString.prefix(8).lowercased()
+        configuration.maximumConnections = 1
+        let store = try await PostgresEventStore(configuration: configuration, logger: Logger(label: "test"))
+        let records = PostgresIdempotencyRecords(store: store)
+        let now = Date()
+        let lease = now.addingTimeInterval(60)
+
+        #expect(try await Self.synchronousCommit(store) == "on")
+        #expect(try await records.claim(scope: "s", key: "finished", requestHash: "h", now: now, leaseUntil: lease) == .claimed)
+        #expect(try await Self.synchronousCommit(store) == "on")
+        try await records.finish(scope: "s", key: "finished", response: Data("answer".utf8))
+        #expect(try await Self.synchronousCommit(store) == "on")
+        #expect(try await records.claim(scope: "s", key: "released", requestHash: "h", now: now, leaseUntil: lease) == .claimed)
+        try await records.release(scope: "s", key: "released")
+        #expect(try await Self.synchronousCommit(store) == "on")
+
+        #expect(try await records.claim(scope: "s", key: "finished", requestHash: "h", now: now, leaseUntil: lease) == .replay(Data("answer".utf8)))
+        #expect(try await records.claim(scope: "s", key: "released", requestHash: "h", now: now, leaseUntil: lease) == .claimed)
+        // An append on the same (only) connection still commits as the server is set to.
+        _ = try await store.append(to: "sync-1", expected: .noStream, events: [testEvent()])
+        #expect(try await Self.synchronousCommit(store) == "on")
+        await store.shutdown()
+    }
+
+    /// `synchronous_commit` as the pool's connection has it between statements.
+    private static func synchronousCommit(_ store: PostgresEventStore) async throws -> String {
+        for try await value in try await store.client.query("SHOW synchronous_commit").decode(String.self) { return value }
+        throw TestSetupError("no synchronous_commit")
+    }
+}
