@@ -102,14 +102,9 @@ func followLog(_ store: any EventStore, after checkpoint: Checkpoint, selection:
 
 /// Waits for `task`, cancelling it on SIGINT or SIGTERM; an interrupted task ends normally.
 func awaitCancellingOnInterrupt(_ task: Task<Void, any Error>) async throws {
-    let sources = [SIGINT, SIGTERM].map { number in
-        signal(number, SIG_IGN)  // so that the dispatch source, not the default handler, sees it
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler { task.cancel() }
-        source.resume()
-        return source
-    }
-    defer { for source in sources { source.cancel() } }
+    let interrupts = InterruptSignals()
+    let watcher = Task { if await interrupts.next() != nil { task.cancel() } }
+    defer { watcher.cancel() }
     do {
         try await task.value
     } catch {
