@@ -14,6 +14,9 @@ public final class ReadModelDatabase: Sendable {
     public let name: String
     let projections: [any Projection]
     private let state: Mutex<(pool: DatabasePool, file: String)>
+    /// The version of the pointer file that ``followSwap()`` last read; while it stands, the
+    /// pointer is not read again (a projection asks before every page).
+    private let followedPointer = Mutex<FileVersion?>(nil)
 
     /// Opens the live file of read model `name` in `directory`, creating and migrating it as needed.
     ///
@@ -97,11 +100,17 @@ public final class ReadModelDatabase: Sendable {
     @discardableResult
     public func followSwap() throws -> Bool {
         let pointer = directory.appendingPathComponent("\(name).current")
+        let version = FileVersion(path: pointer.path)
+        if let version, followedPointer.withLock({ $0 == version }) { return false }
         guard let current = try? String(contentsOf: pointer, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
               !current.isEmpty, current != state.withLock({ $0.file })
-        else { return false }
+        else {
+            followedPointer.withLock { $0 = version }
+            return false
+        }
         let pool = try Self.open(path: directory.appendingPathComponent(current).path, projections: projections)
         state.withLock { $0 = (pool, current) }
+        followedPointer.withLock { $0 = version }
         return true
     }
 
