@@ -25,7 +25,7 @@ enum ProjectionCheckpoints {
     }
 
     static func save(_ db: Database, projection: String, checkpoint: Checkpoint) throws {
-        try db.execute(sql: """
+        try db.executeCached(sql: """
             INSERT INTO projection_checkpoints (projection, transaction_id, position, updated_at)
             VALUES (?, ?, ?, julianday('now'))
             ON CONFLICT (projection) DO UPDATE SET transaction_id = excluded.transaction_id,
