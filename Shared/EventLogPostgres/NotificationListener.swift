@@ -126,7 +126,7 @@ final class AppendNotifier: Sendable {
             }) {
                 let payload = categories.sorted().joined(separator: ",")
                 do {
-                    try await client.queryAbandonable("SELECT pg_notify(\(channel), \(payload))", logger: logger)
+                    _ = try await client.executeAbandonable(NotifyStatement(channel: channel, payload: payload), logger: logger)
                 } catch {
                     logger.debug("NOTIFY failed; subscribers will poll", metadata: ["error": "\(error)"])
                 }
@@ -134,4 +134,23 @@ final class AppendNotifier: Sendable {
             }
         }
     }
+}
+
+/// `NOTIFY` of an append's categories, prepared once per connection like the log's statements.
+struct NotifyStatement: PostgresPreparedStatement {
+    static let name = "commons_notify"
+    static let sql = "SELECT true FROM pg_notify($1, $2)"
+    typealias Row = Bool
+
+    var channel: String
+    var payload: String
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 2)
+        bindings.append(channel)
+        bindings.append(payload)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Bool { try row.decode(Bool.self) }
 }
