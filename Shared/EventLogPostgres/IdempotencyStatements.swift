@@ -38,15 +38,7 @@ struct ClaimIdempotencyStatement: PostgresPreparedStatement {
     var now: Date
     var leaseUntil: Date
 
-    func makeBindings() -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 5)
-        bindings.append(scope)
-        bindings.append(key)
-        bindings.append(requestHash)
-        bindings.append(now)
-        bindings.append(leaseUntil)
-        return bindings
-    }
+    func makeBindings() -> PostgresBindings { .of(scope, key, requestHash, now, leaseUntil) }
 
     func decodeRow(_ row: PostgresRow) throws -> Bool { try row.decode(Bool.self) }
 }
@@ -60,7 +52,7 @@ struct IdempotencyRecordStatement: PostgresPreparedStatement {
     var scope: String
     var key: String
 
-    func makeBindings() -> PostgresBindings { scopedKey(scope, key) }
+    func makeBindings() -> PostgresBindings { .of(scope, key) }
     func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode((String, ByteBuffer?).self) }
 }
 
@@ -74,11 +66,7 @@ struct FinishIdempotencyStatement: PostgresPreparedStatement {
     var key: String
     var response: ByteBuffer
 
-    func makeBindings() -> PostgresBindings {
-        var bindings = scopedKey(scope, key)
-        bindings.append(response)
-        return bindings
-    }
+    func makeBindings() -> PostgresBindings { .of(scope, key, response) }
 
     func decodeRow(_ row: PostgresRow) throws -> Bool { try row.decode(Bool.self) }
 }
@@ -94,17 +82,10 @@ struct ReleaseIdempotencyStatement: PostgresPreparedStatement {
     var scope: String
     var key: String
 
-    func makeBindings() -> PostgresBindings { scopedKey(scope, key) }
+    func makeBindings() -> PostgresBindings { .of(scope, key) }
     func decodeRow(_ row: PostgresRow) throws -> Bool { try row.decode(Bool.self) }
 }
 
 /// A row source that turns `synchronous_commit` off for the statement's own transaction
 /// (`set_config`'s `is_local`); the connection's next statement commits synchronously again.
 private let unsynchronized = "(SELECT set_config('synchronous_commit', 'off', true)) unsynchronized"
-
-private func scopedKey(_ scope: String, _ key: String) -> PostgresBindings {
-    var bindings = PostgresBindings(capacity: 3)
-    bindings.append(scope)
-    bindings.append(key)
-    return bindings
-}

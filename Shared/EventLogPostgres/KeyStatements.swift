@@ -24,12 +24,7 @@ struct StoreKeyIfAbsentStatement: PostgresPreparedStatement {
     var owner: UUID
     var candidate: ByteBuffer
 
-    func makeBindings() -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 2)
-        bindings.append(owner)
-        bindings.append(candidate)
-        return bindings
-    }
+    func makeBindings() -> PostgresBindings { .of(owner, candidate) }
 
     func decodeRow(_ row: PostgresRow) throws -> ByteBuffer? { try row.decode(ByteBuffer?.self) }
 }
@@ -42,11 +37,7 @@ struct StoredKeyStatement: PostgresPreparedStatement {
 
     var owner: UUID
 
-    func makeBindings() -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 1)
-        bindings.append(owner)
-        return bindings
-    }
+    func makeBindings() -> PostgresBindings { .of(owner) }
 
     func decodeRow(_ row: PostgresRow) throws -> ByteBuffer? { try row.decode(ByteBuffer?.self) }
 }

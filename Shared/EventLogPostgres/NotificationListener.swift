@@ -145,12 +145,7 @@ struct NotifyStatement: PostgresPreparedStatement {
     var channel: String
     var payload: String
 
-    func makeBindings() -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 2)
-        bindings.append(channel)
-        bindings.append(payload)
-        return bindings
-    }
+    func makeBindings() -> PostgresBindings { .of(channel, payload) }
 
     func decodeRow(_ row: PostgresRow) throws -> Bool { try row.decode(Bool.self) }
 }

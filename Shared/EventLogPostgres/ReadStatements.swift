@@ -36,13 +36,7 @@ struct ReadBackwardsStatement: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws -> RecordedEvent { try EventRow.event(in: row) }
 }
 
-private func eventBindings(_ stream: String, _ version: Int64, _ limit: Int64) -> PostgresBindings {
-    var bindings = PostgresBindings(capacity: 3)
-    bindings.append(stream)
-    bindings.append(version)
-    bindings.append(limit)
-    return bindings
-}
+private func eventBindings(_ stream: String, _ version: Int64, _ limit: Int64) -> PostgresBindings { .of(stream, version, limit) }
 
 /// One event by its id.
 struct EventByIDStatement: PostgresPreparedStatement {
@@ -51,11 +45,7 @@ struct EventByIDStatement: PostgresPreparedStatement {
 
     var id: UUID
 
-    func makeBindings() -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 1)
-        bindings.append(id)
-        return bindings
-    }
+    func makeBindings() -> PostgresBindings { .of(id) }
 
     func decodeRow(_ row: PostgresRow) throws -> RecordedEvent { try EventRow.event(in: row) }
 }
@@ -71,13 +61,7 @@ struct CountAfterStatement: PostgresPreparedStatement {
     var checkpoint: Checkpoint
     var limit: Int64
 
-    func makeBindings() -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 3)
-        bindings.append(TransactionID(checkpoint.transaction))
-        bindings.append(checkpoint.position)
-        bindings.append(limit)
-        return bindings
-    }
+    func makeBindings() -> PostgresBindings { .of(TransactionID(checkpoint.transaction), checkpoint.position, limit) }
 
     func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
 }
