@@ -22,21 +22,22 @@ public struct RevocationProjection: Projection {
     public func apply(_ event: RecordedEvent, in db: Database) throws {
         switch try CommonsEvents.catalog.decode(event) {
         case let revoked as SessionRevoked:
-            try db.execute(sql: "INSERT OR IGNORE INTO revoked_sessions (session_id) VALUES (?)", arguments: [revoked.sessionId.uuidString.lowercased()])
+            try db.executeCached(sql: "INSERT OR IGNORE INTO revoked_sessions (session_id) VALUES (?)", arguments: [revoked.sessionId.uuidString.lowercased()])
         case let deleted as AccountDeleted:
-            try db.execute(sql: "INSERT OR IGNORE INTO deleted_accounts (account_id) VALUES (?)", arguments: [deleted.accountId.uuidString.lowercased()])
+            try db.executeCached(sql: "INSERT OR IGNORE INTO deleted_accounts (account_id) VALUES (?)", arguments: [deleted.accountId.uuidString.lowercased()])
         default:
             break
         }
     }
 
-    /// Whether tokens of this identity must be refused.
+    /// Whether tokens of this identity must be refused. Every authenticated request asks, so
+    /// the statement is compiled once per connection.
     public static func isRevoked(_ identity: Identity, in pool: DatabasePool) async throws -> Bool {
         try await pool.read { db in
-            try Bool.fetchOne(db, sql: """
+            try Bool.fetchOne(db.cachedStatement(sql: """
                 SELECT EXISTS (SELECT 1 FROM revoked_sessions WHERE session_id = ?)
                     OR EXISTS (SELECT 1 FROM deleted_accounts WHERE account_id = ?)
-                """, arguments: [identity.sessionId.uuidString.lowercased(), identity.accountId.uuidString.lowercased()]) ?? false
+                """), arguments: [identity.sessionId.uuidString.lowercased(), identity.accountId.uuidString.lowercased()]) ?? false
         }
     }
 }
