@@ -63,10 +63,12 @@ struct StatementPlanTests {
                     plan.append(line)
                 }
                 #expect(!plan.isEmpty)
-                // The lag gauge's count (once a second) is the exception while the log has no
-                // statistics: guessing a third of the log lies past the checkpoint, PostgreSQL
-                // sorts a scan rather than walk the index. The first analysis mends it.
-                if statement.name == "count_after" && !analyzed { continue }
+                // The lag gauge's count (once a second, up to 100,000 events) is held to its plan
+                // for every call only. A plan for one call follows PostgreSQL's estimate of how
+                // much of the log lies past that checkpoint, which it takes from the transaction
+                // ids alone (a guess of a third without statistics, and as much in one CI run
+                // with them); for that much, a sorted scan is its honest choice.
+                if statement.name == "count_after" && mode == "force_custom_plan" { continue }
                 #expect(!plan.contains { $0.contains("Seq Scan on events") }, "\(statement.name), \(mode), analyzed \(analyzed):\n\(plan.joined(separator: "\n"))")
             }
         }
