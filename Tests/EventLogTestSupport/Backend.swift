@@ -48,8 +48,7 @@ public enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable
         case .postgres:
             let cluster = holdsTransactions ? try await ThrowawayPostgres.start() : nil
             do {
-                var configuration = try PostgresEventStoreConfiguration(url: try cluster?.url ?? postgresURL ?? Self.postgresURL())
-                configuration.schema = "t_" + UUID().uuidString.prefix(8).lowercased()
+                var configuration = try Self.freshSchema(url: cluster?.url ?? postgresURL)
                 configuration.pollInterval = pollInterval
                 return try await TestLog(postgres: configuration, cluster: cluster)
             } catch {
@@ -62,6 +61,14 @@ public enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable
                 .appendingPathComponent("events.sqlite").path
             return try TestLog(sqlitePath: path, pollInterval: pollInterval)
         }
+    }
+
+    /// A configuration for a log in a schema of its own (`<prefix>_` and 8 random hex digits)
+    /// on the server at `url`, the tests' server by default.
+    public static func freshSchema(_ prefix: String = "t", url: String? = nil) throws -> PostgresEventStoreConfiguration {
+        var configuration = try PostgresEventStoreConfiguration(url: try url ?? postgresURL())
+        configuration.schema = prefix + "_" + UUID().uuidString.prefix(8).lowercased()
+        return configuration
     }
 
     public static func postgresURL() throws -> String {

@@ -17,8 +17,7 @@ struct AppendGroupTests {
 
     @Test("appends that wait for the slot go in groups, and each gets the answer it would have had alone")
     func groupedAppendsAnswerAsAlone() async throws {
-        var configuration = try PostgresEventStoreConfiguration(url: try Backend.postgresURL())
-        configuration.schema = "t_" + UUID().uuidString.prefix(8).lowercased()
+        var configuration = try Backend.freshSchema()
         configuration.concurrentAppends = 1
         let store = try await PostgresEventStore(configuration: configuration)
         let earlier = (0..<8).map { testEvent("Earlier", ["n": $0]) }

@@ -13,8 +13,7 @@ import Testing
 struct IdempotencyCommitTests {
     @Test("a claim, a finish and a release leave the connection committing synchronously, and the records read back")
     func settingStaysWithTheStatement() async throws {
-        var configuration = try PostgresEventStoreConfiguration(url: try Backend.postgresURL())
-        configuration.schema = "sync_" + UUID().uuidString.prefix(8).lowercased()
+        var configuration = try Backend.freshSchema("sync")
         configuration.maximumConnections = 1
         let store = try await PostgresEventStore(configuration: configuration, logger: Logger(label: "test"))
         let records = PostgresIdempotencyRecords(store: store)

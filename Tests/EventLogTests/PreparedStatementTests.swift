@@ -52,8 +52,7 @@ struct PreparedStatementTests {
 
     /// A store on a fresh schema whose pool holds at most one connection.
     private static func storeOfOneConnection() async throws -> PostgresEventStore {
-        var configuration = try PostgresEventStoreConfiguration(url: try Backend.postgresURL())
-        configuration.schema = "prep_" + UUID().uuidString.prefix(8).lowercased()
+        var configuration = try Backend.freshSchema("prep")
         configuration.maximumConnections = 1
         return try await PostgresEventStore(configuration: configuration, logger: Logger(label: "test"))
     }

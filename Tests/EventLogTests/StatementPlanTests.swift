@@ -14,8 +14,7 @@ import Testing
 struct StatementPlanTests {
     @Test("every statement of the log reaches its rows through indexes, before and after the log's statistics, in the plans for one call and for every call")
     func noPageScansTheLog() async throws {
-        var configuration = try PostgresEventStoreConfiguration(url: try Backend.postgresURL())
-        configuration.schema = "plan_" + UUID().uuidString.prefix(8).lowercased()
+        let configuration = try Backend.freshSchema("plan")
         let store = try await PostgresEventStore(configuration: configuration, logger: Logger(label: "test"))
         for batch in 0..<30 {
             let events = (0..<100).map { testEvent("Planned", ["n": batch * 100 + $0]) }

@@ -10,8 +10,7 @@ import Testing
 struct TransactionOrderTests {
     @Test("a log whose stored transaction ids are ahead of the cluster is refused at start, with what to do; a normal log opens")
     func refusesIdsFromAnotherCluster() async throws {
-        var configuration = try PostgresEventStoreConfiguration(url: try Backend.postgresURL())
-        configuration.schema = "t_" + UUID().uuidString.prefix(8).lowercased()
+        let configuration = try Backend.freshSchema()
         let store = try await PostgresEventStore(configuration: configuration)
         _ = try await store.append(to: "moved-1", expected: .noStream, events: [testEvent("BeforeTheMove")])
         await store.shutdown()
