@@ -14,7 +14,10 @@
 #      nginx's compiled-in directories (two lines added after `http {`).
 #   4. The documentation's and the web app's directories, /usr/share/commons/docs and
 #      /usr/share/commons/web in the nginx container, become this checkout's deploy/docs and
-#      deploy/web (--docs-dir DIR, --web-dir DIR for others).
+#      deploy/web (--docs-dir DIR, --web-dir DIR for others). With --run-dir and neither of
+#      those, they are copies under DIR/public, readable by everyone: nginx's workers run as
+#      another user when nginx starts as root, and a checkout may sit in a directory only its
+#      owner can enter (`mktemp -d` makes one), where they answered 403.
 #   5. With --replicas N above 1, each service's line names an `upstream` group instead,
 #      `<service>_replicas`, of N servers: H:<port>, H:<port + 100>, … (what Docker's DNS
 #      gives nginx for a scaled service; round robin, the next one on a refused connection).
@@ -27,6 +30,7 @@ listen_host=127.0.0.1
 upstream_host=127.0.0.1
 run_dir=
 replicas=1
+own_files=
 docs_dir="$(cd "$(dirname "$0")/.." && pwd)/deploy/docs"
 web_dir="$(cd "$(dirname "$0")/.." && pwd)/deploy/web"
 file="$(dirname "$0")/../deploy/nginx.conf"
@@ -37,13 +41,23 @@ while [ $# -gt 0 ]; do
     --upstream-host) upstream_host=$2; shift 2 ;;
     --run-dir) run_dir=$2; shift 2 ;;
     --replicas) replicas=$2; shift 2 ;;
-    --docs-dir) docs_dir=$2; shift 2 ;;
-    --web-dir) web_dir=$2; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    --docs-dir) docs_dir=$2; own_files=1; shift 2 ;;
+    --web-dir) web_dir=$2; own_files=1; shift 2 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     -*) echo "gateway-conf: unknown option $1" >&2; exit 2 ;;
     *) file=$1; shift ;;
   esac
 done
+
+if [ -n "$run_dir" ] && [ -z "$own_files" ]; then
+  rm -rf "$run_dir/public"
+  mkdir -p "$run_dir/public"
+  cp -R "$docs_dir" "$run_dir/public/docs"
+  cp -R "$web_dir" "$run_dir/public/web"
+  chmod -R a+rX "$run_dir/public"
+  docs_dir="$run_dir/public/docs"
+  web_dir="$run_dir/public/web"
+fi
 
 conf=$(cat "$file")
 upstream_re='^([[:space:]]*set[[:space:]]+\$[a-z_]+_upstream[[:space:]]+)[a-z-]+:([0-9]+);'
