@@ -94,14 +94,14 @@ final class AppendNotifier: Sendable {
         var pending: Set<String> = []
     }
 
-    private let client: PostgresClient
+    private let statements: StatementConnections
     private let channel: String
     private let logger: Logger
     private let state = Mutex(State())
     private let spacing = Duration.milliseconds(5)
 
-    init(client: PostgresClient, channel: String, logger: Logger) {
-        self.client = client
+    init(statements: StatementConnections, channel: String, logger: Logger) {
+        self.statements = statements
         self.channel = channel
         self.logger = logger
     }
@@ -126,7 +126,7 @@ final class AppendNotifier: Sendable {
             }) {
                 let payload = categories.sorted().joined(separator: ",")
                 do {
-                    _ = try await client.executeAbandonable(NotifyStatement(channel: channel, payload: payload), logger: logger)
+                    _ = try await statements.execute(NotifyStatement(channel: channel, payload: payload), logger: logger)
                 } catch {
                     logger.debug("NOTIFY failed; subscribers will poll", metadata: ["error": "\(error)"])
                 }

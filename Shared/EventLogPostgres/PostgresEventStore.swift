@@ -17,6 +17,8 @@ public final class PostgresEventStore: EventStore {
     public var pollInterval: Duration { configuration.pollInterval }
 
     let client: PostgresClient
+    /// Runs the prepared statements: on the store's own connections when one is free, else on the pool.
+    let statements: StatementConnections
     let logger: Logger
     /// For the transactions that run outside the pool (``withDedicatedTransaction(_:logger:_:)``).
     private let connectionConfiguration: PostgresConnection.Configuration
@@ -38,10 +40,13 @@ public final class PostgresEventStore: EventStore {
         let client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
         self.client = client
         clientTask = Task { await client.run() }
+        let statements = StatementConnections(
+            client: client, configuration: try configuration.connection(searchPath: true), limit: configuration.statementConnections)
+        self.statements = statements
         let channel = "\(configuration.schema)_events"
-        notifier = AppendNotifier(client: client, channel: channel, logger: logger)
+        notifier = AppendNotifier(statements: statements, channel: channel, logger: logger)
         grouper = AppendGrouper(slots: configuration.concurrentAppends) { [logger] appends in
-            try await client.executeAbandonable(AppendGroupStatement(appends: appends), logger: logger)
+            try await statements.execute(AppendGroupStatement(appends: appends), logger: logger)
         }
         listener = NotificationListener(
             configuration: listenConfiguration, channel: channel, changes: changes, logger: logger)
@@ -49,6 +54,7 @@ public final class PostgresEventStore: EventStore {
             try await PostgresMigrations.migrate(connection: listenConfiguration, schema: schema, logger: logger)
             try await Self.refuseTransactionsFromAnotherCluster(client: client, schema: schema, logger: logger)
         } catch {
+            statements.close()
             clientTask.cancel()
             throw error
         }
@@ -119,6 +125,7 @@ public final class PostgresEventStore: EventStore {
     /// test run once hung here). What does not stop in time is left behind, with a warning.
     public func shutdown() async {
         let (listener, clientTask) = (listener, clientTask)
+        statements.close()
         do {
             try await abandonable(patience: Self.shutdownPatience) { await listener.stop() }
             clientTask.cancel()
@@ -186,10 +193,10 @@ public final class PostgresEventStore: EventStore {
         for _ in 0..<100 {
             do {
                 let rows = encoded.ids.count == 1
-                    ? try await client.executeAbandonable(
+                    ? try await statements.execute(
                         AppendOneStatement(stream: name.description, category: name.category, expectedCode: expectedCode, batch: encoded),
                         logger: logger)
-                    : try await client.executeAbandonable(
+                    : try await statements.execute(
                         AppendBatchStatement(stream: name.description, category: name.category, expectedCode: expectedCode, batch: encoded),
                         logger: logger)
                 guard let result = appendResult(rows, alreadyAppended: false) else {
@@ -258,29 +265,29 @@ public final class PostgresEventStore: EventStore {
         let limit = Int64(min(limit, Int(Int64.max)))
         return switch direction {
         case .forwards:
-            try await client.executeAbandonable(ReadForwardsStatement(stream: stream, version: version ?? 1, limit: limit), logger: logger)
+            try await statements.execute(ReadForwardsStatement(stream: stream, version: version ?? 1, limit: limit), logger: logger)
         case .backwards:
-            try await client.executeAbandonable(
+            try await statements.execute(
                 ReadBackwardsStatement(stream: stream, version: version ?? Int64.max, limit: limit), logger: logger)
         }
     }
 
     public func event(id: UUID) async throws -> RecordedEvent? {
-        try await client.executeAbandonable(EventByIDStatement(id: id), logger: logger).first
+        try await statements.execute(EventByIDStatement(id: id), logger: logger).first
     }
 
     public func readAll(after checkpoint: Checkpoint, limit: Int, filter: EventFilter) async throws -> EventPage {
         let count = Int64(min(limit, Int(Int64.max)))
         let rows = switch (filter.categories.map(Array.init), filter.types.map(Array.init)) {
         case (nil, nil):
-            try await client.executeAbandonable(ReadAllStatement.All(checkpoint: checkpoint, limit: count), logger: logger)
+            try await statements.execute(ReadAllStatement.All(checkpoint: checkpoint, limit: count), logger: logger)
         case (let categories?, nil):
-            try await client.executeAbandonable(
+            try await statements.execute(
                 ReadAllStatement.Categories(checkpoint: checkpoint, categories: categories, limit: count), logger: logger)
         case (nil, let types?):
-            try await client.executeAbandonable(ReadAllStatement.Types(checkpoint: checkpoint, types: types, limit: count), logger: logger)
+            try await statements.execute(ReadAllStatement.Types(checkpoint: checkpoint, types: types, limit: count), logger: logger)
         case (let categories?, let types?):
-            try await client.executeAbandonable(
+            try await statements.execute(
                 ReadAllStatement.CategoriesAndTypes(checkpoint: checkpoint, categories: categories, types: types, limit: count),
                 logger: logger)
         }
@@ -294,12 +301,12 @@ public final class PostgresEventStore: EventStore {
     }
 
     public func head() async throws -> Checkpoint {
-        try await client.executeAbandonable(HeadStatement(), logger: logger).first ?? .start
+        try await statements.execute(HeadStatement(), logger: logger).first ?? .start
     }
 
     public func eventCount(after checkpoint: Checkpoint, limit: Int) async throws -> Int {
         let statement = CountAfterStatement(checkpoint: checkpoint, limit: Int64(limit))
-        return Int(try await client.executeAbandonable(statement, logger: logger).first ?? 0)
+        return Int(try await statements.execute(statement, logger: logger).first ?? 0)
     }
 
     /// Seconds since the oldest transaction that holds an id began: it holds delivery back.

@@ -16,6 +16,9 @@ public struct PostgresEventStoreConfiguration: Sendable {
     /// that arrive while all run wait, and go together in one statement and one commit when
     /// one finishes (group commit); see `AppendGrouper`.
     public var concurrentAppends: Int = 2
+    /// Connections of the store's own, beside the pool, on which its prepared statements run
+    /// when one is free (default 4; 0 runs everything on the pool); see `StatementConnections`.
+    public var statementConnections: Int = 4
     /// How often subscribers poll when no notification wakes them (default 500 ms).
     public var pollInterval: Duration
     /// Sessions that sit idle inside a transaction longer than this are ended by the
@@ -106,7 +109,8 @@ public struct PostgresEventStoreConfiguration: Sendable {
         return configuration
     }
 
-    func connection() throws -> PostgresConnection.Configuration {
+    /// One connection's settings; with `searchPath`, its session looks in ``schema`` first, as the pool's do.
+    func connection(searchPath: Bool = false) throws -> PostgresConnection.Configuration {
         let mode: PostgresConnection.Configuration.TLS = switch (tls, tlsConfiguration) {
         case (.prefer, let settings?): .prefer(try NIOSSLContext(configuration: settings))
         case (_, let settings?): .require(try NIOSSLContext(configuration: settings))
@@ -114,7 +118,7 @@ public struct PostgresEventStoreConfiguration: Sendable {
         }
         var configuration = PostgresConnection.Configuration(
             host: host, port: port, username: username, password: password, database: database, tls: mode)
-        configuration.options.additionalStartupParameters = startupParameters
+        configuration.options.additionalStartupParameters = startupParameters + (searchPath ? [("search_path", schema)] : [])
         return configuration
     }
 

@@ -18,9 +18,9 @@ public final class PostgresIdempotencyRecords: IdempotencyRecords {
         // One statement decides: insert a new claim, or take over a lapsed one of the same
         // request; otherwise the row as it is tells the caller what to do.
         let claim = ClaimIdempotencyStatement(scope: scope, key: key, requestHash: requestHash, now: now, leaseUntil: leaseUntil)
-        if try await !connection.client.executeAbandonable(claim, logger: connection.logger).isEmpty { return .claimed }
+        if try await !connection.statements.execute(claim, logger: connection.logger).isEmpty { return .claimed }
         let record = IdempotencyRecordStatement(scope: scope, key: key)
-        if let (hash, response) = try await connection.client.executeAbandonable(record, logger: connection.logger).first {
+        if let (hash, response) = try await connection.statements.execute(record, logger: connection.logger).first {
             guard hash == requestHash else { return .differentRequest }
             guard let response else { return .inProgress }
             return .replay(Data(response.readableBytesView))
@@ -31,11 +31,11 @@ public final class PostgresIdempotencyRecords: IdempotencyRecords {
 
     public func finish(scope: String, key: String, response: Data) async throws {
         let finish = FinishIdempotencyStatement(scope: scope, key: key, response: ByteBuffer(bytes: response))
-        _ = try await connection.client.executeAbandonable(finish, logger: connection.logger)
+        _ = try await connection.statements.execute(finish, logger: connection.logger)
     }
 
     public func release(scope: String, key: String) async throws {
-        _ = try await connection.client.executeAbandonable(ReleaseIdempotencyStatement(scope: scope, key: key), logger: connection.logger)
+        _ = try await connection.statements.execute(ReleaseIdempotencyStatement(scope: scope, key: key), logger: connection.logger)
     }
 
     public func forget(caller: String) async throws -> Int {

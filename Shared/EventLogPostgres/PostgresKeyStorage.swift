@@ -20,7 +20,7 @@ public final class PostgresKeyStorage: KeyStorage {
 
     public func storeIfAbsent(_ candidate: Data, for owner: UUID) async throws -> Data? {
         let statement = StoreKeyIfAbsentStatement(owner: owner, candidate: ByteBuffer(bytes: candidate))
-        if let stored = try await connection.client.executeAbandonable(statement, logger: connection.logger).first {
+        if let stored = try await connection.statements.execute(statement, logger: connection.logger).first {
             return stored.map { Data($0.readableBytesView) }
         }
         // No row: another request stored one at the same moment, after this statement's
@@ -29,7 +29,7 @@ public final class PostgresKeyStorage: KeyStorage {
     }
 
     public func stored(for owner: UUID) async throws -> Data? {
-        let rows = try await connection.client.executeAbandonable(StoredKeyStatement(owner: owner), logger: connection.logger)
+        let rows = try await connection.statements.execute(StoredKeyStatement(owner: owner), logger: connection.logger)
         return rows.first.flatMap { $0.map { Data($0.readableBytesView) } }
     }
 

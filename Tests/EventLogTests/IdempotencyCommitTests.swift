@@ -15,6 +15,7 @@ struct IdempotencyCommitTests {
     func settingStaysWithTheStatement() async throws {
         var configuration = try Backend.freshSchema("sync")
         configuration.maximumConnections = 1
+        configuration.statementConnections = 0
         let store = try await PostgresEventStore(configuration: configuration, logger: Logger(label: "test"))
         let records = PostgresIdempotencyRecords(store: store)
         let now = Date()

@@ -54,6 +54,7 @@ struct PreparedStatementTests {
     private static func storeOfOneConnection() async throws -> PostgresEventStore {
         var configuration = try Backend.freshSchema("prep")
         configuration.maximumConnections = 1
+        configuration.statementConnections = 0
         return try await PostgresEventStore(configuration: configuration, logger: Logger(label: "test"))
     }
 

@@ -1,0 +1,162 @@
+import Logging
+import NIOPosix
+import PostgresNIO
+import Synchronization
+
+/// Where the store's prepared statements run: on one of a few connections of the store's own
+/// when one is free, otherwise on PostgresNIO's pool.
+///
+/// A lease from PostgresNIO 1.33's pool arms two timers when the connection goes back (its
+/// idle timeout and its keep-alive, each a task and a sleep) and disarms them when it is
+/// taken again: with one writer that was a third of the client's wake-ups and about 40 % of
+/// its CPU per append (issue 17). The pool's `minimumConnections` would spare the idle timer,
+/// but above zero the pool traps when the server goes away (postgres-nio #479, #539; seen here
+/// in the replica topology test), so the hot path takes its connections here instead, under
+/// a lock, and the pool serves whatever finds them all busy.
+///
+/// How these connections live and die:
+/// - Opened when a statement finds none idle, up to `limit`. When opening fails (the server is
+///   down, restarting, refusing), statements use the pool for `retryPause` before another is
+///   tried, so they fail, or wait, exactly as the pool makes them.
+/// - One idle for longer than `maximumIdle` (60 s, the pool's own idle timeout) is closed
+///   rather than reused, as is one the server or the network has closed.
+/// - A statement that fails with the server's answer (a constraint, an expectation) leaves
+///   its connection as it was. Anything else (the connection lost, the task cancelled, a
+///   statement abandoned after its patience, a preparation spoiled) closes it.
+final class StatementConnections: Sendable {
+    private struct Idle {
+        let connection: PostgresConnection
+        let since: ContinuousClock.Instant
+    }
+
+    private struct State {
+        var idle: [Idle] = []
+        var open = 0
+        var nextID = 0
+        var retryAfter: ContinuousClock.Instant?
+        var closed = false
+    }
+
+    private enum Choice {
+        case reuse(PostgresConnection)
+        case open(id: Int)
+        case pool
+    }
+
+    let client: PostgresClient
+    let limit: Int
+    private let configuration: PostgresConnection.Configuration
+    private let maximumIdle: Duration
+    private let retryPause: Duration
+    private let state = Mutex(State())
+
+    /// - Parameters:
+    ///   - client: the pool, for statements that find every own connection busy.
+    ///   - configuration: how to open one; it must set the session up as the pool's are.
+    ///   - limit: at most this many own connections at once.
+    init(client: PostgresClient, configuration: PostgresConnection.Configuration, limit: Int,
+         maximumIdle: Duration = .seconds(60), retryPause: Duration = .seconds(1)) {
+        self.client = client
+        self.configuration = configuration
+        self.limit = max(0, limit)
+        self.maximumIdle = maximumIdle
+        self.retryPause = retryPause
+    }
+
+    deinit {
+        // A connection must be closed before it is released (PostgresNIO asserts it).
+        for idle in state.withLock({ $0.idle }) { idle.connection.closeWithoutWaiting() }
+    }
+
+    /// How many own connections are open or being opened (for tests).
+    var openConnections: Int { state.withLock(\.open) }
+
+    /// Runs `statement` and returns its rows, as ``PostgresClient/executeAbandonable(_:logger:patience:)``
+    /// does on the pool: the caller gets an answer when its task is cancelled or `patience` passes.
+    func execute<Statement: PostgresPreparedStatement>(
+        _ statement: Statement, logger: Logger, patience: Duration = .seconds(30)
+    ) async throws -> [Statement.Row] where Statement.Row: Sendable {
+        guard let connection = await take(logger: logger) else {
+            return try await client.executeAbandonable(statement, logger: logger, patience: patience)
+        }
+        do {
+            let rows = try await abandonable(patience: patience) {
+                var rows: [Statement.Row] = []
+                for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+                return rows
+            }
+            giveBack(connection, usable: true)
+            return rows
+        } catch let error as PSQLError where error.code == .server && !PostgresClient.spoilsPreparedStatements(error) {
+            giveBack(connection, usable: true)
+            throw error
+        } catch {
+            giveBack(connection, usable: false)
+            throw error
+        }
+    }
+
+    /// Closes the idle connections; those in use close when they come back.
+    func close() {
+        let idle = state.withLock { state -> [Idle] in
+            state.closed = true
+            state.open -= state.idle.count
+            defer { state.idle = [] }
+            return state.idle
+        }
+        for entry in idle { entry.connection.closeWithoutWaiting() }
+    }
+
+    /// An idle connection, a new one, or nil: use the pool.
+    private func take(logger: Logger) async -> PostgresConnection? {
+        let now = ContinuousClock.now
+        var stale: [PostgresConnection] = []
+        let choice = state.withLock { state -> Choice in
+            while let idle = state.idle.popLast() {
+                if idle.connection.isClosed || now - idle.since > maximumIdle {
+                    stale.append(idle.connection)
+                    state.open -= 1
+                    continue
+                }
+                return .reuse(idle.connection)
+            }
+            guard !state.closed, state.open < limit, state.retryAfter.map({ now >= $0 }) ?? true else { return .pool }
+            state.open += 1
+            state.nextID += 1
+            return .open(id: state.nextID)
+        }
+        for connection in stale { connection.closeWithoutWaiting() }
+        switch choice {
+        case .reuse(let connection):
+            return connection
+        case .pool:
+            return nil
+        case .open(let id):
+            do {
+                let connection = try await PostgresConnection.connect(
+                    on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: id, logger: logger)
+                state.withLock { $0.retryAfter = nil }
+                return connection
+            } catch {
+                logger.debug("no connection of the store's own; using the pool", metadata: ["error": "\(error)"])
+                state.withLock { state in
+                    state.open -= 1
+                    state.retryAfter = .now + retryPause
+                }
+                return nil
+            }
+        }
+    }
+
+    private func giveBack(_ connection: PostgresConnection, usable: Bool) {
+        let kept = state.withLock { state in
+            guard usable, !state.closed, !connection.isClosed else {
+                state.open -= 1
+                return false
+            }
+            state.idle.append(Idle(connection: connection, since: .now))
+            return true
+        }
+        if !kept { connection.closeWithoutWaiting() }
+    }
+}

@@ -1,0 +1,185 @@
+import EventLog
+@testable import EventLogPostgres
+import EventLogTestSupport
+import Foundation
+import Logging
+import NIOPosix
+import PostgresNIO
+import Testing
+
+/// The store runs its prepared statements on connections of its own, beside the pool
+/// (issue 17): which connection a statement gets, and what happens to one that fails.
+@Suite("PostgreSQL statements on the store's own connections")
+struct StatementConnectionsTests {
+    @Test("statements reuse one own connection, not the pool's, and a statement the server refuses leaves it open")
+    func reusedAndKeptAfterServerErrors() async throws {
+        let store = try await Self.store(ownConnections: 1)
+        let own = try await Self.ownBackend(store)
+        #expect(try await Self.ownBackend(store) == own)
+        #expect(try await Self.poolBackend(store) != own)
+
+        _ = try await store.append(to: "own-1", expected: .noStream, events: [testEvent()])
+        await #expect(throws: EventStoreError.self) {
+            try await store.append(to: "own-1", expected: .noStream, events: [testEvent()])
+        }
+        #expect(try await Self.settledOwnBackend(store) == own)
+        #expect(store.statements.openConnections == 1)
+        await store.shutdown()
+    }
+
+    @Test("an own connection the server ends is replaced, and appends go on")
+    func replacedAfterTheServerEndsIt() async throws {
+        let store = try await Self.store(ownConnections: 1)
+        let lost = try await Self.ownBackend(store)
+        _ = try await store.append(to: "own-2", expected: .noStream, events: [testEvent()])
+        try await Self.terminate(lost, store: store)
+
+        // As with the pool, a statement may meet the dead connection once before it is noticed;
+        // the append is idempotent, so it is tried again as a client would.
+        let second = testEvent()
+        let result = try await Self.eventually { try await store.append(to: "own-2", expected: .exact(1), events: [second]) }
+        #expect(result.streamVersion == 2)
+        let replacement = try await Self.settledOwnBackend(store)
+        #expect(replacement != lost)
+        #expect(try await Self.poolBackend(store) != replacement)
+        #expect(store.statements.openConnections == 1)
+        #expect(try await store.read(stream: "own-2").count == 2)
+        await store.shutdown()
+    }
+
+    @Test("a statement that finds every own connection busy runs on the pool")
+    func busyOwnConnectionsFallBackToThePool() async throws {
+        let store = try await Self.store(ownConnections: 1)
+        let own = try await Self.ownBackend(store)
+        let pool = try await Self.poolBackend(store)
+        let sleeping = Task { try await store.statements.execute(SleepStatement(), logger: Logger(label: "test")) }
+        // Wait until the sleep holds the own connection.
+        var sleepers = try await Self.sleepingBackends(store)
+        for _ in 0..<100 {
+            guard sleepers == 0 else { break }
+            try await Task.sleep(for: .milliseconds(5))
+            sleepers = try await Self.sleepingBackends(store)
+        }
+        #expect(sleepers == 1)
+
+        let during = try await Self.ownBackend(store)
+        #expect(during == pool)
+        _ = try await sleeping.value
+        #expect(try await Self.ownBackend(store) == own)
+        #expect(store.statements.openConnections == 1)
+        await store.shutdown()
+    }
+
+    @Test("with no own connections every statement runs on the pool; shutting down closes the own ones")
+    func noneConfiguredAndClosedOnShutdown() async throws {
+        let pooled = try await Self.store(ownConnections: 0)
+        #expect(try await Self.ownBackend(pooled) == (try await Self.poolBackend(pooled)))
+        #expect(pooled.statements.openConnections == 0)
+        await pooled.shutdown()
+
+        let store = try await Self.store(ownConnections: 2)
+        let own = try await Self.ownBackend(store)
+        #expect(store.statements.openConnections == 1)
+        await store.shutdown()
+        #expect(store.statements.openConnections == 0)
+        var alive = try await Self.isAlive(own)
+        for _ in 0..<100 {
+            guard alive else { break }
+            try await Task.sleep(for: .milliseconds(20))
+            alive = try await Self.isAlive(own)
+        }
+        #expect(!alive)
+    }
+
+    // MARK: Helpers
+
+    /// A store on a fresh schema with a pool of one connection and `ownConnections` of its own.
+    private static func store(ownConnections: Int) async throws -> PostgresEventStore {
+        var configuration = try Backend.freshSchema("own")
+        configuration.maximumConnections = 1
+        configuration.statementConnections = ownConnections
+        return try await PostgresEventStore(configuration: configuration, logger: Logger(label: "test"))
+    }
+
+    /// The server process that runs the store's next prepared statement.
+    private static func ownBackend(_ store: PostgresEventStore) async throws -> Int32 {
+        guard let pid = try await store.statements.execute(BackendStatement(), logger: Logger(label: "test")).first
+        else { throw TestSetupError("no backend pid") }
+        return pid
+    }
+
+    /// ``ownBackend(_:)`` once no other statement holds the own connection: an append's
+    /// `NOTIFY` follows it in a task of its own, and may hold it for a moment.
+    private static func settledOwnBackend(_ store: PostgresEventStore) async throws -> Int32 {
+        let pool = try await poolBackend(store)
+        for _ in 0..<50 {
+            let pid = try await ownBackend(store)
+            if pid != pool { return pid }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return try await ownBackend(store)
+    }
+
+    /// The server process behind the pool's one connection.
+    private static func poolBackend(_ store: PostgresEventStore) async throws -> Int32 {
+        for try await pid in try await store.client.query("SELECT pg_backend_pid()").decode(Int32.self) { return pid }
+        throw TestSetupError("no backend pid")
+    }
+
+    /// How many of the store's sessions are inside ``SleepStatement``.
+    private static func sleepingBackends(_ store: PostgresEventStore) async throws -> Int {
+        try await onTheSide("SELECT count(*)::int8 FROM pg_stat_activity WHERE state = 'active' AND query LIKE 'SELECT pg_sleep(0.5)%' AND pid <> pg_backend_pid()", Int64.self)
+            .first.map(Int.init) ?? 0
+    }
+
+    private static func isAlive(_ pid: Int32) async throws -> Bool {
+        try await onTheSide("SELECT count(*)::int8 FROM pg_stat_activity WHERE pid = \(pid)", Int64.self).first != 0
+    }
+
+    /// Ends a server process, as a restart or fail-over would.
+    private static func terminate(_ pid: Int32, store: PostgresEventStore) async throws {
+        #expect(try await onTheSide("SELECT pg_terminate_backend(\(pid))", Bool.self) == [true])
+    }
+
+    /// Runs `sql` on a connection of the test's own.
+    private static func onTheSide<Value: PostgresDecodable & Sendable>(_ sql: String, _ type: Value.Type) async throws -> [Value] {
+        let logger = Logger(label: "test")
+        let connection = try await PostgresConnection.connect(
+            on: MultiThreadedEventLoopGroup.singleton.any(), configuration: try Backend.freshSchema("side").connection(), id: 9,
+            logger: logger)
+        var values: [Value] = []
+        do {
+            for try await value in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode(Value.self) {
+                values.append(value)
+            }
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try await connection.close()
+        return values
+    }
+
+    /// `body`'s result, trying again (up to 20 times, 100 ms apart) while it throws.
+    private static func eventually<T>(_ body: () async throws -> T) async throws -> T {
+        for _ in 1..<20 {
+            if let result = try? await body() { return result }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return try await body()
+    }
+}
+
+/// The server process a statement runs in.
+private struct BackendStatement: PostgresPreparedStatement {
+    static let sql = "SELECT pg_backend_pid()"
+    func makeBindings() -> PostgresBindings { PostgresBindings() }
+    func decodeRow(_ row: PostgresRow) throws -> Int32 { try row.decode(Int32.self) }
+}
+
+/// Holds its connection for half a second.
+private struct SleepStatement: PostgresPreparedStatement {
+    static let sql = "SELECT pg_sleep(0.5)"
+    func makeBindings() -> PostgresBindings { PostgresBindings() }
+    func decodeRow(_ row: PostgresRow) throws {}
+}
