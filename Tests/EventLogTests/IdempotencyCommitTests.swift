@@ -11,11 +11,12 @@ import Testing
 /// append that must wait.
 @Suite("idempotency records' commits on PostgreSQL")
 struct IdempotencyCommitTests {
-    @Test("a claim, a finish and a release leave the connection committing synchronously, and the records read back")
-    func settingStaysWithTheStatement() async throws {
+    @Test("a claim, a finish and a release leave the connection committing synchronously, and the records read back",
+          arguments: [0, 1])
+    func settingStaysWithTheStatement(ownConnections: Int) async throws {
         var configuration = try Backend.freshSchema("sync")
         configuration.maximumConnections = 1
-        configuration.statementConnections = 0
+        configuration.statementConnections = ownConnections
         let store = try await PostgresEventStore(configuration: configuration, logger: Logger(label: "test"))
         let records = PostgresIdempotencyRecords(store: store)
         let now = Date()
@@ -38,9 +39,17 @@ struct IdempotencyCommitTests {
         await store.shutdown()
     }
 
-    /// `synchronous_commit` as the pool's connection has it between statements.
+    /// `synchronous_commit` between statements, as the connection the store's statements run
+    /// on has it: the store's own one, or with none the pool's only one.
     private static func synchronousCommit(_ store: PostgresEventStore) async throws -> String {
-        for try await value in try await store.client.query("SHOW synchronous_commit").decode(String.self) { return value }
-        throw TestSetupError("no synchronous_commit")
+        guard let value = try await store.statements.execute(ShowSynchronousCommit(), logger: Logger(label: "test")).first
+        else { throw TestSetupError("no synchronous_commit") }
+        return value
     }
+}
+
+private struct ShowSynchronousCommit: PostgresPreparedStatement {
+    static let sql = "SELECT current_setting('synchronous_commit')"
+    func makeBindings() -> PostgresBindings { PostgresBindings() }
+    func decodeRow(_ row: PostgresRow) throws -> String { try row.decode(String.self) }
 }

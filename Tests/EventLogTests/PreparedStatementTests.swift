@@ -37,11 +37,12 @@ struct PreparedStatementTests {
         await store.shutdown()
     }
 
-    @Test("a statement whose preparation failed is prepared again once the cause is gone, not refused for the connection's life")
-    func failedPreparationIsForgotten() async throws {
-        let store = try await Self.storeOfOneConnection()
+    @Test("a statement whose preparation failed is prepared again once the cause is gone, not refused for the connection's life",
+          arguments: [0, 1])
+    func failedPreparationIsForgotten(ownConnections: Int) async throws {
+        let store = try await Self.storeOfOneConnection(ownConnections: ownConnections)
         let schema = store.configuration.schema
-        // Nothing is prepared on the pool's one connection yet; hide the table from it.
+        // Nothing is prepared on the connection the statements run on yet; hide the table from it.
         try await store.client.query(PostgresQuery(unsafeSQL: "ALTER TABLE \(schema).events RENAME TO events_hidden"))
         await #expect(throws: (any Error).self) { try await store.event(id: UUID()) }
         try await store.client.query(PostgresQuery(unsafeSQL: "ALTER TABLE \(schema).events_hidden RENAME TO events"))
@@ -50,11 +51,12 @@ struct PreparedStatementTests {
         await store.shutdown()
     }
 
-    /// A store on a fresh schema whose pool holds at most one connection.
-    private static func storeOfOneConnection() async throws -> PostgresEventStore {
+    /// A store on a fresh schema whose pool holds at most one connection, and with
+    /// `ownConnections` of its own (none: every statement on that one).
+    private static func storeOfOneConnection(ownConnections: Int = 0) async throws -> PostgresEventStore {
         var configuration = try Backend.freshSchema("prep")
         configuration.maximumConnections = 1
-        configuration.statementConnections = 0
+        configuration.statementConnections = ownConnections
         return try await PostgresEventStore(configuration: configuration, logger: Logger(label: "test"))
     }
 
