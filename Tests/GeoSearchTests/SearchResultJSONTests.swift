@@ -1,0 +1,65 @@
+import Contracts
+import EventLog
+import Foundation
+import Geo
+@testable import GeoSearchService
+import ServiceKit
+import Testing
+
+/// Search results write their own JSON (issue 17); the bytes must be those their `Encodable`
+/// conformance gives under the services' `JSONEncoder`, for every shape a result takes.
+@Suite("search results' JSON, written directly")
+struct SearchResultJSONTests {
+    private static let texts = ["Oak chair", #"A "quoted" \ title"#, "Vélo ✓ 🚲", "tab\tand\nnewline", "", "a/b"]
+
+    private static func point(_ generator: inout some RandomNumberGenerator) -> GeoCoordinate {
+        GeoCoordinate(lat: Double.random(in: -90...90, using: &generator), lon: Double.random(in: -180...180, using: &generator))!
+    }
+
+    private static func distance(_ generator: inout some RandomNumberGenerator) -> Double? {
+        [nil, 0, 1_234.5, Double.random(in: 0...50_000, using: &generator)].randomElement(using: &generator)!
+    }
+
+    private static func listing(_ generator: inout some RandomNumberGenerator) -> ListingResult {
+        let point = point(&generator)
+        let row = GeoSearchAPI.ListingRow(
+            id: UUID(), title: texts.randomElement(using: &generator)!, description: texts.randomElement(using: &generator)!,
+            category: ["Furniture", "Books"].randomElement(using: &generator)!, free: Bool.random(using: &generator),
+            price: Bool.random(using: &generator) ? nil : Money(amountMinor: Int.random(in: 0...1_000_000, using: &generator), currency: "EUR"),
+            status: ["available", "promised"].randomElement(using: &generator)!, lat: point.lat, lon: point.lon,
+            postedAt: Date(timeIntervalSince1970: Double(Int64.random(in: 0...4_102_444_800, using: &generator))),
+            posted: Checkpoint(transaction: 7, position: 9))
+        return ListingResult(row, point: point, distanceMeters: distance(&generator))
+    }
+
+    private static func organization(_ generator: inout some RandomNumberGenerator) -> OrganizationResult {
+        let point = point(&generator)
+        let row = GeoSearchAPI.OrganizationRow(
+            id: UUID(), slug: "food-bank", name: texts.randomElement(using: &generator)!, kind: "charity",
+            tags: Array(texts.shuffled(using: &generator).prefix(Int.random(in: 0...3, using: &generator))),
+            acceptedCategories: Array(["Books", "Clothes"].prefix(Int.random(in: 0...2, using: &generator))),
+            address: Bool.random(using: &generator) ? nil : texts.randomElement(using: &generator)!, lat: point.lat, lon: point.lon)
+        return OrganizationResult(row, point: point, distanceMeters: distance(&generator))
+    }
+
+    @Test("1,000 random listings and organisations, alone and in a page: the same bytes as JSONEncoder")
+    func sameBytesAsEncoder() throws {
+        var generator = SystemRandomNumberGenerator()
+        var listings: [ListingResult] = []
+        var organizations: [OrganizationResult] = []
+        for _ in 0..<1_000 {
+            let listing = Self.listing(&generator)
+            #expect(try ResponseJSON.encode(listing) == Array(try ServiceJSON.encoder.encode(listing)))
+            let organization = Self.organization(&generator)
+            #expect(try ResponseJSON.encode(organization) == Array(try ServiceJSON.encoder.encode(organization)))
+            listings.append(listing)
+            organizations.append(organization)
+        }
+        for cursor in [nil, "abc"] {
+            let page = ResultPage(items: Array(listings.prefix(20)), nextCursor: cursor)
+            #expect(try ResponseJSON.encode(page) == Array(try ServiceJSON.encoder.encode(page)))
+            let other = ResultPage(items: Array(organizations.prefix(20)), nextCursor: cursor)
+            #expect(try ResponseJSON.encode(other) == Array(try ServiceJSON.encoder.encode(other)))
+        }
+    }
+}
