@@ -91,7 +91,7 @@ struct AccountsHTTPTests {
                 #expect(statuses == Array(repeating: .unauthorized, count: 5) + [.tooManyRequests], "\(address): \(statuses)")
             }
             // The log names the throttled addresses by a keyed hash only.
-            let events = try await client.runtime.store.readAll(after: .start, limit: 10_000, filter: .all).events
+            let events = try await settledEvents(of: client.runtime.store)
             let everything = events.map { $0.stream + String(decoding: $0.data, as: UTF8.self) }.joined()
             let plainHash = SHA256.hash(data: Data("unknown@example.org".utf8)).map { String(format: "%02x", $0) }.joined()
             #expect(!everything.contains("unknown@example.org") && !everything.contains(plainHash))

@@ -19,12 +19,8 @@ struct ListingsRetryTests {
             let retry = try await client.call(.post, "/v1/listings", as: owner, json: ListingsFixtures.listing, headers: [.idempotencyKey: "post-1"])
             #expect(retry.status == .created, "\(retry.text)")
             #expect(retry.json["id"] as? String == first.json["id"] as? String)
-            // Reading the whole log waits for the cluster's visibility horizon, which another
-            // suite's open transaction on the shared server may hold back for a while.
-            let posted = { try await client.runtime.store.readAll(after: .start, limit: 100, filter: EventFilter(categories: ["listing"]))
-                .events.filter { $0.type == "ListingPosted" }.count }
-            for _ in 0..<300 where try await posted() == 0 { try await Task.sleep(for: .milliseconds(100)) }
-            #expect(try await posted() == 1)
+            let posted = try await settledEvents(of: client.runtime.store, filter: EventFilter(categories: ["listing"]))
+            #expect(posted.filter { $0.type == "ListingPosted" }.count == 1)
             // Someone else's post with the same key is theirs, not this one.
             let other = try await client.person()
             let theirs = try await client.call(.post, "/v1/listings", as: other, json: ListingsFixtures.listing, headers: [.idempotencyKey: "post-1"])
