@@ -16,8 +16,8 @@ import Synchronization
 ///
 /// How these connections live and die:
 /// - Opened when a statement finds none idle, up to `limit`. When opening fails (the server is
-///   down, restarting, refusing), statements use the pool for `retryPause` before another is
-///   tried, so they fail, or wait, exactly as the pool makes them.
+///   down, restarting, refusing) or takes over 3 s, statements use the pool for `retryPause`
+///   before another is tried, so they fail, or wait, exactly as the pool makes them.
 /// - One idle for longer than `maximumIdle` (60 s, the pool's own idle timeout) is closed
 ///   rather than reused, as is one the server or the network has closed.
 /// - A statement that fails with the server's answer (a constraint, an expectation) leaves
@@ -57,6 +57,10 @@ final class StatementConnections: Sendable {
     init(client: PostgresClient, configuration: PostgresConnection.Configuration, limit: Int,
          maximumIdle: Duration = .seconds(60), retryPause: Duration = .seconds(1)) {
         self.client = client
+        var configuration = configuration
+        // A statement waits for a new own connection only briefly: past this it runs on the
+        // pool, which makes it wait, or fail, as it would have anyway.
+        configuration.options.connectTimeout = .seconds(3)
         self.configuration = configuration
         self.limit = max(0, limit)
         self.maximumIdle = maximumIdle
