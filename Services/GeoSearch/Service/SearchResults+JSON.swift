@@ -23,7 +23,7 @@ extension ListingResult: JSONWritable {
 
 extension OrganizationResult: JSONWritable {
     func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
-        try object.member("acceptedCategories", acceptedCategories)
+        object.member("acceptedCategories", acceptedCategories)
         if let address { object.member("address", address) }
         object.member("directionsURL", directionsURL)
         if let distanceMeters { try object.member("distanceMeters", distanceMeters) }
@@ -33,6 +33,6 @@ extension OrganizationResult: JSONWritable {
         try object.member("lon", lon)
         object.member("name", name)
         object.member("slug", slug)
-        try object.member("tags", tags)
+        object.member("tags", tags)
     }
 }

@@ -70,6 +70,24 @@ public struct JSONObjectWriter {
         try writer.writeDate(value)
     }
 
+    /// A value that writes its own members, without asking at run time whether it can.
+    public mutating func member(_ key: StaticString, _ value: some JSONWritable) throws {
+        self.key(key)
+        try writer.writeObject { try value.writeJSONMembers(&$0) }
+    }
+
+    /// Ids, as an array of `UUID`'s strings.
+    public mutating func member(_ key: StaticString, _ ids: [UUID]) {
+        self.key(key)
+        writer.writeArray(ids) { writer.writeUUID($0) }
+    }
+
+    /// Texts, as an array of strings.
+    public mutating func member(_ key: StaticString, _ texts: [String]) {
+        self.key(key)
+        writer.writeArray(texts) { writer.writeString($0) }
+    }
+
     /// Any other value, through its own `JSONWritable` or `Encodable` conformance.
     public mutating func member<Value: Encodable>(_ key: StaticString, _ value: Value) throws {
         self.key(key)
@@ -104,7 +122,7 @@ extension JSONByteWriter {
         append(UInt8(ascii: "}"))
     }
 
-    fileprivate func writeArray<Elements: Sequence>(_ elements: Elements, _ body: (Elements.Element) throws -> Void) throws {
+    fileprivate func writeArray<Elements: Sequence>(_ elements: Elements, _ body: (Elements.Element) throws -> Void) rethrows {
         append(UInt8(ascii: "["))
         var first = true
         for element in elements {

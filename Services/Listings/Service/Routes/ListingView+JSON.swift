@@ -15,7 +15,7 @@ extension ListingView: JSONWritable {
         if let expiresAt { try object.member("expiresAt", expiresAt) }
         object.member("free", free)
         object.member("id", id)
-        try object.member("imageIds", imageIds)
+        object.member("imageIds", imageIds)
         try object.objects("images", images) { try $1.writeJSONMembers(&$0) }
         object.member("ownerId", ownerId)
         if let pickupLocation { try object.member("pickupLocation", pickupLocation) }
