@@ -90,7 +90,7 @@ public final class ThrowawayPostgres: Sendable {
     /// Starts the server again on the same port; returns once it accepts connections.
     public func resume() async throws {
         try await run("pg_ctl", ["-D", "\(directory)/data", "-l", "\(directory)/server.log", "-w", "start",
-                                 "-o", "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c max_connections=200"])
+                                 "-o", "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c max_connections=400"])
     }
 
     /// Stops the server and removes its files.
