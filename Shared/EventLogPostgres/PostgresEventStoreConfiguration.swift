@@ -109,8 +109,9 @@ public struct PostgresEventStoreConfiguration: Sendable {
         return configuration
     }
 
-    /// One connection's settings; with `searchPath`, its session looks in ``schema`` first, as the pool's do.
-    func connection(searchPath: Bool = false) throws -> PostgresConnection.Configuration {
+    /// One connection's settings (server, credentials, TLS, session parameters); with
+    /// `searchPath`, its session looks in ``schema`` first, as the pool's do.
+    public func connection(searchPath: Bool = false) throws -> PostgresConnection.Configuration {
         let mode: PostgresConnection.Configuration.TLS = switch (tls, tlsConfiguration) {
         case (.prefer, let settings?): .prefer(try NIOSSLContext(configuration: settings))
         case (_, let settings?): .require(try NIOSSLContext(configuration: settings))

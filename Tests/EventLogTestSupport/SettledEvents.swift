@@ -31,10 +31,7 @@ private func waitForHorizon(_ configuration: PostgresEventStoreConfiguration, pa
     let logger = Logger(label: "test")
     let connection = try await PostgresConnection.connect(
         on: MultiThreadedEventLoopGroup.singleton.any(),
-        configuration: PostgresConnection.Configuration(
-            host: configuration.host, port: configuration.port, username: configuration.username,
-            password: configuration.password, database: configuration.database, tls: .disable),
-        id: 1, logger: logger)
+        configuration: try configuration.connection(), id: 1, logger: logger)
     do {
         func value(_ sql: String) async throws -> Int64 {
             for try await number in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode(Int64.self) { return number }

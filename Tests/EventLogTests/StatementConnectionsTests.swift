@@ -91,6 +91,21 @@ struct StatementConnectionsTests {
         #expect(!alive)
     }
 
+    @Test("while no own connection can be opened, statements run on the pool")
+    func unreachableOwnConnectionsFallBackToThePool() async throws {
+        let store = try await Self.store(ownConnections: 0)
+        var nowhere = store.configuration
+        nowhere.port = try FreePorts.pick()  // nothing listens there
+        let statements = StatementConnections(client: store.client, configuration: try nowhere.connection(searchPath: true), limit: 1)
+        let pool = try await Self.poolBackend(store)
+        for _ in 0..<3 {
+            #expect(try await statements.execute(BackendStatement(), logger: Logger(label: "test")).first == pool)
+        }
+        #expect(statements.openConnections == 0)
+        statements.close()
+        await store.shutdown()
+    }
+
     // MARK: Helpers
 
     /// A store on a fresh schema with a pool of one connection and `ownConnections` of its own.
