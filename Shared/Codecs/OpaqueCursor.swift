@@ -24,10 +24,9 @@ public enum OpaqueCursor {
 
     /// The cursor after `position`, for the query whose canonical text is `query` (every
     /// parameter but the page size and the cursor).
-    public static func encode(_ position: some Encodable, query: String) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let body = [version] + fingerprint(query) + Array((try? encoder.encode(position)) ?? Data())
+    public static func encode(_ position: some CursorPosition, query: String) -> String {
+        var body = [version] + fingerprint(query)
+        position.appendCursorJSON(to: &body)
         return Base64URL.encode(body + checksum(body))
     }
 

@@ -32,14 +32,61 @@ struct CodecsTests {
         #expect(NameBasedID.make("a", version: .v5) != NameBasedID.make("b", version: .v5))
     }
 
-    struct Position: Codable, Equatable {
+    struct Position: CursorPosition, Equatable {
         var key: String
         var row: Int64
+        var rank: Double?
+        var id: UUID?
+
+        func appendCursorJSON(to json: inout [UInt8]) {
+            CursorJSONObject.write(to: &json) { object in
+                if let id { object.member("id", id) }
+                object.member("key", key)
+                object.member("rank", rank)
+                object.member("row", row)
+            }
+        }
+    }
+
+    /// A string of any characters a key may hold: ASCII, controls, quotes, backslashes,
+    /// slashes, accents and emoji.
+    private static func randomText() -> String {
+        let pool: [Character] = ["a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{1}", "\u{1F}", "\u{7F}", "é", "Ü", "€", "😀", "-", ":"]
+        return String((0..<Int.random(in: 0...12)).map { _ in pool.randomElement()! })
+    }
+
+    @Test("a position writes the bytes JSONEncoder writes (sorted keys, slashes as they are), and reads back equal")
+    func cursorJSONAsEncoder() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let ranks: [Double?] = [nil, 0, -0.5, 1e-7, 12.25, -3.4028234663852886e38, 1.7976931348623157e308, 5e-324, 0.1 + 0.2]
+        for index in 0..<2_000 {
+            let position = Position(
+                key: Self.randomText(), row: Int64.random(in: .min ... .max),
+                rank: index < ranks.count ? ranks[index] : (Bool.random() ? nil : Double.random(in: -1e6...1e6)),
+                id: Bool.random() ? UUID() : nil)
+            var json: [UInt8] = []
+            position.appendCursorJSON(to: &json)
+            #expect(json == Array(try encoder.encode(position)), "\(position)")
+            let cursor = OpaqueCursor.encode(position, query: "q")
+            #expect(try OpaqueCursor.decode(cursor, as: Position.self, query: "q") == position)
+        }
+        var bare: [UInt8] = []
+        Int64(-42).appendCursorJSON(to: &bare)
+        #expect(bare == Array(try encoder.encode(Int64(-42))))
+    }
+
+    @Test("a position holding a number JSON cannot hold is refused as malformed when it comes back")
+    func cursorNotFinite() {
+        for rank in [Double.nan, .infinity, -.infinity] {
+            let cursor = OpaqueCursor.encode(Position(key: "k", row: 1, rank: rank), query: "q")
+            #expect(throws: OpaqueCursor.Refusal.malformed) { try OpaqueCursor.decode(cursor, as: Position.self, query: "q") }
+        }
     }
 
     @Test("a cursor round-trips its position for its own query, and names another query's cursor as such")
     func cursorRoundTrip() throws {
-        let position = Position(key: "Café \"Ü\"\n", row: Int64.max)
+        let position = Position(key: "Café \"Ü\"\n", row: Int64.max, rank: 0.75, id: UUID())
         let cursor = OpaqueCursor.encode(position, query: "q=chairs&order=recent")
         #expect(try OpaqueCursor.decode(cursor, as: Position.self, query: "q=chairs&order=recent") == position)
         #expect(throws: OpaqueCursor.Refusal.otherQuery) { try OpaqueCursor.decode(cursor, as: Position.self, query: "q=tables&order=recent") }

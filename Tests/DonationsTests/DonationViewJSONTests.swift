@@ -25,8 +25,9 @@ struct DonationViewJSONTests {
             #expect(try ResponseJSON.encode(view) == Array(try ServiceJSON.encoder.encode(view)))
             page.append(view)
         }
-        struct Page: Encodable { var items: [DonationView]; var nextCursor: String? }
-        let wrapped = Page(items: Array(page.prefix(20)), nextCursor: nil)
-        #expect(try ResponseJSON.encode(wrapped) == Array(try ServiceJSON.encoder.encode(wrapped)))
+        for cursor in [nil, "next/page"] {
+            let wrapped = Page(items: Array(page.prefix(20)), nextCursor: cursor)
+            #expect(try ResponseJSON.encode(wrapped) == Array(try ServiceJSON.encoder.encode(wrapped)))
+        }
     }
 }

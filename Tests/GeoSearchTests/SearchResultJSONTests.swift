@@ -55,7 +55,7 @@ struct SearchResultJSONTests {
             listings.append(listing)
             organizations.append(organization)
         }
-        for cursor in [nil, "abc"] {
+        for cursor in [nil, "next/page"] {
             let page = ResultPage(items: Array(listings.prefix(20)), nextCursor: cursor)
             #expect(try ResponseJSON.encode(page) == Array(try ServiceJSON.encoder.encode(page)))
             let other = ResultPage(items: Array(organizations.prefix(20)), nextCursor: cursor)

@@ -51,8 +51,9 @@ struct ListingViewJSONTests {
             #expect(direct == encoded)
             page.append(view)
         }
-        struct Page: Encodable { var items: [ListingView]; var nextCursor: String? }
-        let wrapped = Page(items: Array(page.prefix(20)), nextCursor: "abc")
-        #expect(try ResponseJSON.encode(wrapped) == Array(try ServiceJSON.encoder.encode(wrapped)))
+        for cursor in [nil, "next/page"] {
+            let wrapped = ListingsAPI.FeedPage(items: Array(page.prefix(20)), nextCursor: cursor)
+            #expect(try ResponseJSON.encode(wrapped) == Array(try ServiceJSON.encoder.encode(wrapped)))
+        }
     }
 }

@@ -24,8 +24,9 @@ struct ProductSummaryJSONTests {
             #expect(try ResponseJSON.encode(summary) == Array(try ServiceJSON.encoder.encode(summary)))
             page.append(summary)
         }
-        struct Page: Encodable { var items: [ProductSummary]; var nextCursor: String? }
-        let wrapped = Page(items: Array(page.prefix(20)), nextCursor: "next")
-        #expect(try ResponseJSON.encode(wrapped) == Array(try ServiceJSON.encoder.encode(wrapped)))
+        for cursor in [nil, "next/page"] {
+            let wrapped = ProductPage(items: Array(page.prefix(20)), nextCursor: cursor)
+            #expect(try ResponseJSON.encode(wrapped) == Array(try ServiceJSON.encoder.encode(wrapped)))
+        }
     }
 }

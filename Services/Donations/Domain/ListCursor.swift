@@ -5,9 +5,16 @@ import Foundation
 /// next page starts right after it whatever was added meanwhile. In the shared
 /// ``OpaqueCursor`` format, tied to its list (`list`: which list, with its filters).
 public enum ListCursor {
-    private struct Position: Codable {
+    private struct Position: CursorPosition {
         var sortKey: String
         var id: UUID
+
+        func appendCursorJSON(to json: inout [UInt8]) {
+            CursorJSONObject.write(to: &json) { object in
+                object.member("id", id)
+                object.member("sortKey", sortKey)
+            }
+        }
     }
 
     public static func encode(sortKey: String, id: UUID, list: String) -> String {

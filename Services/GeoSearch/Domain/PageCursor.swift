@@ -9,10 +9,18 @@ import Foundation
 /// any other sort order or query.
 public enum PageCursor {
     /// What a cursor holds.
-    private struct Stored: Codable {
+    private struct Stored: CursorPosition {
         var order: ResultOrder
         var value: Double
         var id: UUID
+
+        func appendCursorJSON(to json: inout [UInt8]) {
+            CursorJSONObject.write(to: &json) { object in
+                object.member("id", id)
+                object.member("order", order.rawValue)
+                object.member("value", value)
+            }
+        }
     }
 
     /// The cursor after `position`. `queryKey` is the query's canonical text (every parameter

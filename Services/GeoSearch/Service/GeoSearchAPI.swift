@@ -371,6 +371,13 @@ struct ResultPage<Item: Encodable & Sendable>: Encodable, Sendable {
     }
 }
 
+extension ResultPage: JSONWritable where Item: JSONWritable {
+    func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
+        try object.objects("items", items)
+        object.member("nextCursor", orNull: nextCursor)
+    }
+}
+
 /// A listing as a result: public facts, the public point and directions to it.
 package struct ListingResult: Encodable, Sendable {
     package var id: UUID

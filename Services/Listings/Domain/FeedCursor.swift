@@ -20,9 +20,16 @@ public struct FeedCursor: Sendable, Equatable {
         self.queryHash = queryHash
     }
 
-    private struct Position: Codable {
+    private struct Position: CursorPosition {
         var key: String
         var sequence: Int64
+
+        func appendCursorJSON(to json: inout [UInt8]) {
+            CursorJSONObject.write(to: &json) { object in
+                object.member("key", key)
+                object.member("sequence", sequence)
+            }
+        }
     }
 
     /// Parses the text form; nil for anything this type did not write for `queryHash`.

@@ -100,6 +100,19 @@ public struct JSONObjectWriter {
         try writer.writeObject(body)
     }
 
+    /// An array of values that write their own members.
+    public mutating func objects<Elements: Sequence>(_ key: StaticString, _ elements: Elements) throws where Elements.Element: JSONWritable {
+        self.key(key)
+        try writer.writeArray(elements) { element in try writer.writeObject { try element.writeJSONMembers(&$0) } }
+    }
+
+    /// A text, or `null` when there is none (where a client reads the key's absence and
+    /// its null alike, leave the key out instead).
+    public mutating func member(_ key: StaticString, orNull value: String?) {
+        self.key(key)
+        if let value { writer.writeString(value) } else { writer.writeNull() }
+    }
+
     /// An array of objects, each written by `body`.
     public mutating func objects<Elements: Sequence>(
         _ key: StaticString, _ elements: Elements, _ body: (inout JSONObjectWriter, Elements.Element) throws -> Void

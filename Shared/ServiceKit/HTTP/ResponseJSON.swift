@@ -200,14 +200,11 @@ final class JSONByteWriter: Encoder {
         if value { state.pointee.bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65]) } else { state.pointee.bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65]) }
     }
 
-    func writeInteger(_ value: some BinaryInteger) { state.pointee.bytes.append(contentsOf: value.description.utf8) }
+    func writeInteger(_ value: some BinaryInteger) { state.pointee.bytes.appendJSONInteger(value) }
 
     /// As `JSONEncoder` writes a number: its shortest description, without a trailing `.0`.
     func writeFloatingPoint<F: BinaryFloatingPoint & LosslessStringConvertible>(_ value: F) throws {
-        guard value.isFinite else { throw Unsupported() }
-        var text = value.description
-        if text.hasSuffix(".0") { text.removeLast(2) }
-        state.pointee.bytes.append(contentsOf: text.utf8)
+        guard state.pointee.bytes.appendJSONNumber(value) else { throw Unsupported() }
     }
 
     /// `text` quoted, with quotes, backslashes and control characters escaped and slashes not.
@@ -220,79 +217,6 @@ final class JSONByteWriter: Encoder {
     /// `date` as `.iso8601` writes it: `2026-11-26T09:38:00Z`, in UTC, whole seconds.
     func writeDate(_ date: Date) throws {
         guard state.pointee.bytes.appendJSONDate(date) else { throw Unsupported() }
-    }
-}
-
-// Each writer takes the buffer once: every access to a class's stored array is checked for
-// exclusivity at run time, and a response makes thousands of them.
-extension [UInt8] {
-    private static let hex = Array("0123456789abcdef".utf8)
-    private static let upperHex = Array("0123456789ABCDEF".utf8)
-
-    /// `text` quoted, with quotes, backslashes and control characters escaped and slashes not;
-    /// the runs between escapes are copied whole.
-    mutating func appendJSONString(_ text: String) {
-        append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { utf8 in
-            var run = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                if run < index { append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index])) }
-                appendEscaped(byte)
-                run = index + 1
-            }
-            if run < utf8.count { append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...])) }
-        }
-        append(UInt8(ascii: "\""))
-    }
-
-    private mutating func appendEscaped(_ byte: UInt8) {
-        switch byte {
-        case UInt8(ascii: "\""): append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-        case UInt8(ascii: "\\"): append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-        case 0x0A: append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-        case 0x0D: append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-        case 0x09: append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-        case 0x08: append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-        case 0x0C: append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-        default:
-            append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0xF)]])
-        }
-    }
-
-    /// `id`'s `uuidString`, quoted.
-    mutating func appendJSONUUID(_ id: UUID) {
-        append(UInt8(ascii: "\""))
-        Swift.withUnsafeBytes(of: id.uuid) { raw in
-            for (index, byte) in raw.enumerated() {
-                if index == 4 || index == 6 || index == 8 || index == 10 { append(UInt8(ascii: "-")) }
-                append(Self.upperHex[Int(byte >> 4)])
-                append(Self.upperHex[Int(byte & 0xF)])
-            }
-        }
-        append(UInt8(ascii: "\""))
-    }
-
-    /// `date` in ISO 8601, UTC, whole seconds, quoted; false (nothing written) for a year
-    /// outside 1600–9999, where Foundation's calendar is Julian or the year has five digits.
-    mutating func appendJSONDate(_ date: Date) -> Bool {
-        let seconds = Int64((date.timeIntervalSince1970).rounded(.down))
-        let (days, secondOfDay) = (seconds.floorDiv(86_400), seconds.floorMod(86_400))
-        let (year, month, day) = CivilDate.from(daysSince1970: days)
-        guard (1600...9999).contains(year) else { return false }
-        func two(_ value: Int64) { append(UInt8(ascii: "0") + UInt8(value / 10)); append(UInt8(ascii: "0") + UInt8(value % 10)) }
-        append(UInt8(ascii: "\""))
-        append(contentsOf: String(year).utf8)
-        append(UInt8(ascii: "-")); two(month)
-        append(UInt8(ascii: "-")); two(day)
-        append(UInt8(ascii: "T")); two(secondOfDay / 3600)
-        append(UInt8(ascii: ":")); two(secondOfDay / 60 % 60)
-        append(UInt8(ascii: ":")); two(secondOfDay % 60)
-        append(contentsOf: [UInt8(ascii: "Z"), UInt8(ascii: "\"")])
-        return true
     }
 }
 

@@ -2,6 +2,7 @@ import Contracts
 import DonationsDomain
 import Foundation
 import Geo
+import ServiceKit
 
 // The JSON shapes of the donations API.
 
@@ -154,4 +155,11 @@ struct PostView: Codable, Sendable {
 struct Page<Item: Codable & Sendable>: Codable, Sendable {
     var items: [Item]
     var nextCursor: String?
+}
+
+extension Page: JSONWritable where Item: JSONWritable {
+    func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
+        try object.objects("items", items)
+        if let nextCursor { object.member("nextCursor", nextCursor) }
+    }
 }

@@ -36,6 +36,13 @@ extension ListingView: JSONWritable {
     }
 }
 
+extension ListingsAPI.FeedPage: JSONWritable {
+    func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
+        try object.objects("items", items)
+        if let nextCursor { object.member("nextCursor", nextCursor) }
+    }
+}
+
 extension ImageLinks: JSONWritable {
     func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
         object.member("id", id)

@@ -5,7 +5,7 @@ import Foundation
 /// order (its rank or its name, then its row), tied to the query it came from, in the
 /// shared ``OpaqueCursor`` format. A cursor that was altered or belongs to another query is refused.
 public enum SearchCursor {
-    public struct Position: Codable, Sendable, Equatable {
+    public struct Position: CursorPosition, Sendable, Equatable {
         /// The FTS rank of the last item, when searching by words.
         public var rank: Double?
         /// The name of the last item, when listing by name.
@@ -17,6 +17,14 @@ public enum SearchCursor {
             self.rank = rank
             self.name = name
             self.row = row
+        }
+
+        public func appendCursorJSON(to json: inout [UInt8]) {
+            CursorJSONObject.write(to: &json) { object in
+                object.member("name", name)
+                object.member("rank", rank)
+                object.member("row", row)
+            }
         }
     }
 

@@ -110,7 +110,12 @@ extension ShoppingListsAPI {
 }
 
 /// A page of products.
-struct ProductPage: Codable, Sendable {
+struct ProductPage: Codable, Sendable, JSONWritable {
     var items: [ProductSummary]
     var nextCursor: String?
+
+    func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
+        try object.objects("items", items)
+        if let nextCursor { object.member("nextCursor", nextCursor) }
+    }
 }
