@@ -59,7 +59,7 @@ struct CodecsTests {
     func cursorJSONAsEncoder() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let ranks: [Double?] = [nil, 0, -0.5, 1e-7, 12.25, -3.4028234663852886e38, 1.7976931348623157e308, 5e-324, 0.1 + 0.2]
+        let ranks: [Double?] = [nil, 0, -0.5, 1e-7, 12.25, -3.4028234663852886e38, .greatestFiniteMagnitude, .leastNonzeroMagnitude, 0.1 + 0.2]
         for index in 0..<2_000 {
             let position = Position(
                 key: Self.randomText(), row: Int64.random(in: .min ... .max),
@@ -145,6 +145,28 @@ struct UUIDTextTests {
                 UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))]
         for id in ids {
             #expect(id.lowercasedText == id.uuidString.lowercased())
+        }
+    }
+}
+
+@Suite("trimming")
+struct TrimmingTests {
+    /// Every scalar either set holds, and some neither does, including a combining mark.
+    private static let pool: [Unicode.Scalar] = [
+        " ", "\t", "\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{A0}", "\u{1680}", "\u{2000}", "\u{200A}", "\u{2028}", "\u{2029}",
+        "\u{202F}", "\u{205F}", "\u{3000}", "\u{200B}", "\u{FEFF}", "\u{1C}", "\u{0}", "\u{301}", "a", "Z", "é", "😀", "-",
+    ]
+
+    @Test("trims what Foundation's whitespace sets trim, and keeps what they keep, for random texts")
+    func sameAsFoundation() {
+        for _ in 0..<5_000 {
+            var text = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 0...8) { text.append(Self.pool.randomElement()!) }
+            let string = String(text)
+            #expect(string.trimmingWhitespace() == string.trimmingCharacters(in: .whitespaces), "\(string.unicodeScalars.map(\.value))")
+            #expect(string.trimmingWhitespaceAndNewlines() == string.trimmingCharacters(in: .whitespacesAndNewlines),
+                    "\(string.unicodeScalars.map(\.value))")
+            #expect(string[...].trimmingWhitespace() == string.trimmingCharacters(in: .whitespaces))
         }
     }
 }

@@ -1,3 +1,4 @@
+import Codecs
 import Contracts
 import Foundation
 
@@ -33,7 +34,7 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
     public let normalized: String
 
     public init?(_ text: String) {
-        let candidate = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let candidate = text.trimmingWhitespaceAndNewlines().lowercased()
         let parts = candidate.split(separator: "@", omittingEmptySubsequences: false)
         guard candidate.count <= Self.maximumLength, parts.count == 2, !parts[0].isEmpty, parts[0].count <= 64,
               parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !parts[1].contains(".."),
@@ -48,7 +49,7 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
 /// The rules for profile fields.
 public enum ProfileRules {
     public static func displayNameProblem(_ name: String) -> String? {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = name.trimmingWhitespaceAndNewlines()
         return (1...60).contains(trimmed.count) ? nil : "must be 1 to 60 characters"
     }
 

@@ -1,4 +1,5 @@
 import AccountsDomain
+import Codecs
 import Contracts
 import EventLog
 import Foundation
@@ -75,7 +76,7 @@ package struct AccountsCommands: Sendable {
         let accountId = UUID()
         try await reserve(email, for: accountId, metadata: metadata)
         let role = Identity.Role.member
-        let personal = PersonalData(email: email.normalized, displayName: registration.displayName.trimmingCharacters(in: .whitespacesAndNewlines))
+        let personal = PersonalData(email: email.normalized, displayName: registration.displayName.trimmingWhitespaceAndNewlines())
         let registered = AccountRegistered(
             accountId: accountId, role: role.rawValue,
             personal: try await sealer.seal(personal, for: accountId),

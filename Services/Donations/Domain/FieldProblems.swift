@@ -1,3 +1,4 @@
+import Codecs
 import Foundation
 
 /// Collects what is wrong with each field of a request, so that one answer lists every bad field.
@@ -20,7 +21,7 @@ public struct FieldProblems: Sendable, Equatable {
     /// Checks a text's length after trimming; returns the trimmed text.
     @discardableResult
     public mutating func text(_ value: String, field: String, length: ClosedRange<Int>) -> String {
-        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = value.trimmingWhitespaceAndNewlines()
         if trimmed.count < length.lowerBound {
             add(length.lowerBound <= 1 ? "must not be empty" : "must have at least \(length.lowerBound) characters", to: field)
         } else if trimmed.count > length.upperBound {

@@ -1,3 +1,4 @@
+import Codecs
 import Contracts
 import Foundation
 import Geo
@@ -52,12 +53,12 @@ public struct OrganizationDraft: Sendable, Equatable {
         var problems = FieldProblems()
         var draft = self
         draft.name = problems.text(name, field: "name", length: 1...120)
-        draft.slug = slug.trimmingCharacters(in: .whitespaces).lowercased()
+        draft.slug = slug.trimmingWhitespace().lowercased()
         problems.require(Self.isSlug(draft.slug), "must be 2–80 lower-case letters, digits and single dashes, e.g. against-malaria", for: "slug")
         draft.mission = problems.text(mission, field: "mission", length: 1...500)
         draft.description = problems.text(description, field: "description", length: 0...5_000)
         if let homepage {
-            let trimmed = homepage.trimmingCharacters(in: .whitespaces)
+            let trimmed = homepage.trimmingWhitespace()
             if problems.url(homepage, field: "homepage") {
                 let url = URL(string: trimmed)
                 problems.require(url?.scheme == "https" || url?.scheme == "http", "must be an http(s) URL", for: "homepage")
@@ -67,7 +68,7 @@ public struct OrganizationDraft: Sendable, Equatable {
         }
         draft.categories = Self.labels(categories, field: "categories", problems: &problems)
         draft.tags = Self.labels(tags, field: "tags", problems: &problems)
-        draft.acceptedCategories = acceptedCategories.map { $0.trimmingCharacters(in: .whitespaces) }
+        draft.acceptedCategories = acceptedCategories.map { $0.trimmingWhitespace() }
         // Past the most entries, only the first ones are checked one by one: the answer stays short.
         problems.count(acceptedCategories, atMost: Self.maximumAcceptedCategories, for: "acceptedCategories")
         let accepted = draft.acceptedCategories.prefix(Self.maximumAcceptedCategories)
@@ -142,7 +143,7 @@ public struct OrganizationDraft: Sendable, Equatable {
     private static func labels(_ values: [String], field: String, problems: inout FieldProblems) -> [String] {
         var seen: [String] = []
         for (index, value) in values.enumerated() {
-            let label = value.trimmingCharacters(in: .whitespaces).lowercased()
+            let label = value.trimmingWhitespace().lowercased()
             if label.isEmpty || label.count > 40 { problems.add("must be 1–40 characters", to: "\(field)[\(index)]") }
             if !seen.contains(label) { seen.append(label) }
         }

@@ -1,3 +1,4 @@
+import Codecs
 import Geo
 import Foundation
 
@@ -29,7 +30,7 @@ public struct AlertCriteria: Codable, Sendable, Hashable {
             }
         }
         func text(_ field: String) -> String? {
-            guard let value = fields[field]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+            guard let value = fields[field]?.trimmingWhitespace(), !value.isEmpty else { return nil }
             return value
         }
         var nearby: NearbyQuery?

@@ -1,3 +1,4 @@
+import Codecs
 import Geo
 import Foundation
 
@@ -17,7 +18,7 @@ struct QueryFields {
 
     /// The field's text without surrounding spaces; nil when absent or blank.
     func text(_ field: String) -> String? {
-        guard let value = raw[field]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        guard let value = raw[field]?.trimmingWhitespace(), !value.isEmpty else { return nil }
         return value
     }
 

@@ -1,3 +1,4 @@
+import Codecs
 import Geo
 import Contracts
 import Foundation
@@ -23,7 +24,7 @@ struct QueryParameters {
 
     /// The field without surrounding spaces; nil when absent or blank.
     func text(_ field: String) -> String? {
-        guard let value = raw[field]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        guard let value = raw[field]?.trimmingWhitespace(), !value.isEmpty else { return nil }
         return value
     }
 

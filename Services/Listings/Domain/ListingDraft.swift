@@ -1,3 +1,4 @@
+import Codecs
 import Contracts
 import Foundation
 import Geo
@@ -43,7 +44,7 @@ public struct ListingDraft: Sendable, Equatable {
         var problems: [String: [String]] = [:]
         func add(_ field: String, _ message: String) { problems[field, default: []].append(message) }
 
-        let trimmedTitle = title?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmedTitle = title?.trimmingWhitespaceAndNewlines()
         switch trimmedTitle?.count {
         case nil: add("title", "is required")
         case 0: add("title", "must not be empty")
@@ -94,9 +95,9 @@ public struct ListingDraft: Sendable, Equatable {
     /// The draft with its text trimmed, as it is stored.
     public var normalized: ListingDraft {
         var draft = self
-        draft.title = title?.trimmingCharacters(in: .whitespacesAndNewlines)
-        draft.description = description?.trimmingCharacters(in: .whitespacesAndNewlines)
-        draft.streetAddress = streetAddress?.trimmingCharacters(in: .whitespacesAndNewlines)
+        draft.title = title?.trimmingWhitespaceAndNewlines()
+        draft.description = description?.trimmingWhitespaceAndNewlines()
+        draft.streetAddress = streetAddress?.trimmingWhitespaceAndNewlines()
         if draft.streetAddress?.isEmpty == true { draft.streetAddress = nil }
         return draft
     }

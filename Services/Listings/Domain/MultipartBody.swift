@@ -1,9 +1,11 @@
+import Codecs
+
 /// Just enough of `multipart/form-data` (RFC 7578) to take an uploaded file out of a body.
 public enum MultipartBody {
     /// The `boundary` parameter of a `Content-Type` header, unquoted; nil when absent or unusable.
     public static func boundary(of contentType: String) -> String? {
         for parameter in contentType.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
             guard pair.count == 2, pair[0].lowercased() == "boundary" else { continue }
             var value = pair[1]
             if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }

@@ -1,3 +1,4 @@
+import Codecs
 import Contracts
 import EventLog
 import Foundation
@@ -100,7 +101,7 @@ public enum EventLogBrowser {
     /// A comma-separated list of at most 20 names of at most 100 characters; nil when absent.
     private static func names(_ request: Request, _ name: String, _ errors: inout [String: [String]]) -> Set<String>? {
         guard let text = request.query(name) else { return nil }
-        let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let names = text.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
         guard !names.isEmpty, names.count <= 20, names.allSatisfy({ $0.count <= 100 }) else {
             errors[name] = ["must be a comma-separated list of 1 to 20 names of at most 100 characters"]
             return nil

@@ -1,3 +1,4 @@
+import Codecs
 import EventLog
 import Foundation
 import Hummingbird
@@ -75,7 +76,7 @@ enum ProjectionAdministration {
             _ = try context.requireAdmin()
             let projection = try projectionName(context, runtime)
             let body = try await request.decodeJSON(as: ParkBody.self, context: context)
-            let reason = body.reason.trimmingCharacters(in: .whitespacesAndNewlines)
+            let reason = body.reason.trimmingWhitespaceAndNewlines()
             var errors: [String: [String]] = [:]
             let eventId = UUID(uuidString: body.eventId)
             if eventId == nil { errors["eventId"] = ["must be an event id (a UUID)"] }

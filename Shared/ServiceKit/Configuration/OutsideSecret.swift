@@ -1,3 +1,4 @@
+import Codecs
 import Crypto
 import Foundation
 
@@ -68,7 +69,7 @@ public struct OutsideSecret: Sendable {
     }
 
     private static func key(from text: String, variable: String) throws -> SymmetricKey {
-        guard let data = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), data.count == 32 else {
+        guard let data = Data(base64Encoded: text.trimmingWhitespaceAndNewlines()), data.count == 32 else {
             throw ConfigurationError(key: variable, problem: "must be 32 bytes in base64 (openssl rand -base64 32)")
         }
         return SymmetricKey(data: data)

@@ -1,3 +1,4 @@
+import Codecs
 import Foundation
 import Logging
 
@@ -76,6 +77,6 @@ public struct ServiceConfiguration: Sendable {
         readYourWritesPatience = .milliseconds(try environment.integer("COMMONS_MIN_POSITION_PATIENCE_MS", default: 2_000, in: 10...60_000))
         startupPatience = .seconds(try environment.integer("COMMONS_STARTUP_PATIENCE_SECONDS", default: 300, in: 1...86_400))
         trustedProxies = Set(environment.string("COMMONS_TRUSTED_PROXIES", default: "127.0.0.1,::1")
-            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            .split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty })
     }
 }

@@ -1,3 +1,4 @@
+import Codecs
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -60,7 +61,7 @@ public enum ClientAddress {
     /// whatever it writes in the header.
     public static func resolve(peer: String, forwardedFor: [String], trusted: Set<String>) -> String {
         guard trusted.contains(peer) else { return peer }
-        let hops = forwardedFor.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let hops = forwardedFor.flatMap { $0.split(separator: ",") }.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
         return hops.reversed().first { !trusted.contains($0) } ?? peer
     }
 }

@@ -1,3 +1,4 @@
+import Codecs
 import EventLog
 import Foundation
 import HTTPTypes
@@ -30,7 +31,7 @@ extension Request {
     /// The version in `If-Match` (`"3"` or `W/"3"`); nil when absent, 400 when unreadable.
     public func ifMatchVersion() throws -> Int64? {
         guard let value = headers[.ifMatch] else { return nil }
-        let trimmed = value.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "W/", with: "")
+        let trimmed = value.trimmingWhitespace().replacingOccurrences(of: "W/", with: "")
         guard trimmed.hasPrefix("\""), trimmed.hasSuffix("\""), trimmed.count > 2,
               let version = Int64(trimmed.dropFirst().dropLast()), version >= 0
         else { throw Problem.malformed("If-Match must be an ETag this service sent.", errors: ["If-Match": ["is not an ETag"]]) }

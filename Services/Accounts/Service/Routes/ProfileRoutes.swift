@@ -1,4 +1,5 @@
 import AccountsDomain
+import Codecs
 import Contracts
 import EventLog
 import Foundation
@@ -67,7 +68,7 @@ extension AccountsAPI {
             do {
                 let (account, personal, position) = try await run {
                     try await commands.updateProfile(of: identity.accountId, expectedVersion: expected, change: { personal, avatar in
-                        if let name = patch.displayName { personal.displayName = name.trimmingCharacters(in: .whitespacesAndNewlines) }
+                        if let name = patch.displayName { personal.displayName = name.trimmingWhitespaceAndNewlines() }
                         patch.phone.apply(to: &personal.phone)
                         patch.homeLocation.apply(to: &personal.homeLocation)
                         patch.avatarImageId.apply(to: &avatar)

@@ -1,3 +1,4 @@
+import Codecs
 import Contracts
 import DonationsDomain
 import EventLog
@@ -104,7 +105,7 @@ struct QueryReader {
     }
 
     func text(_ name: String) -> String? {
-        guard let value = request.query(name)?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        guard let value = request.query(name)?.trimmingWhitespace(), !value.isEmpty else { return nil }
         return value
     }
 
@@ -122,7 +123,7 @@ struct QueryReader {
 
     /// `limit`, 1…100, default 20 when absent (`limit=` with nothing is not a number).
     mutating func limit() -> Int {
-        guard let text = request.query("limit")?.trimmingCharacters(in: .whitespaces) else { return 20 }
+        guard let text = request.query("limit")?.trimmingWhitespace() else { return 20 }
         guard let value = Int(text), (1...100).contains(value) else {
             problems.add("must be a whole number from 1 to 100", to: "limit")
             return 20

@@ -1,3 +1,4 @@
+import Codecs
 import Contracts
 import DonationsDomain
 import Foundation
@@ -44,7 +45,7 @@ extension DonationsAPI {
             return try Response.json(PostView(
                 id: shared.postId, donationId: shared.donationId, accountId: shared.accountId,
                 organization: OrganizationRef(id: shared.organizationId, slug: organization.draft?.slug ?? "", name: organization.draft?.name ?? ""),
-                caption: body.caption.trimmingCharacters(in: .whitespacesAndNewlines), imageId: shared.imageId, sharedAt: shared.at),
+                caption: body.caption.trimmingWhitespaceAndNewlines(), imageId: shared.imageId, sharedAt: shared.at),
                 status: .created, position: position, location: "/v1/donation-posts")
         }
         router.get("/v1/donation-posts") { request, _ in

@@ -1,3 +1,4 @@
+import Codecs
 import Contracts
 import Foundation
 import GRDB
@@ -24,7 +25,7 @@ extension ListingsAPI {
             let identity = try context.requireIdentity()
             let id = try context.parameters.uuid("id")
             let body = try await request.decodeJSON(as: CommentBody.self, context: context)
-            let text = body.text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            let text = body.text?.trimmingWhitespaceAndNewlines() ?? ""
             guard (1...Self.maximumCommentLength).contains(text.count) else {
                 throw Problem.validation(["text": ["must be 1 to \(Self.maximumCommentLength) characters"]])
             }

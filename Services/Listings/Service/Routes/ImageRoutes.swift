@@ -50,7 +50,7 @@ extension ListingsAPI {
             headers[.eTag] = etag
             // The address names the content: a size of an image never changes.
             headers[.cacheControl] = "public, max-age=31536000, immutable"
-            if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) == true {
+            if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: { $0.trimmingWhitespace() == etag }) == true {
                 return Response(status: .notModified, headers: headers)
             }
             headers[.contentType] = blob.contentType

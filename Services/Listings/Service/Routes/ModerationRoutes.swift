@@ -1,3 +1,4 @@
+import Codecs
 import Contracts
 import Foundation
 import GRDB
@@ -41,7 +42,7 @@ extension ListingsAPI {
             let identity = try context.requireIdentity()
             let id = try context.parameters.uuid("id")
             let body = try await request.decodeJSON(as: ReportBody.self, context: context)
-            let reason = body.reason?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            let reason = body.reason?.trimmingWhitespaceAndNewlines() ?? ""
             guard (1...Self.maximumReasonLength).contains(reason.count) else {
                 throw Problem.validation(["reason": ["must be 1 to \(Self.maximumReasonLength) characters"]])
             }

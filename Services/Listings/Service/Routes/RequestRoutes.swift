@@ -1,3 +1,4 @@
+import Codecs
 import Contracts
 import Foundation
 import GRDB
@@ -28,7 +29,7 @@ extension ListingsAPI {
             let identity = try context.requireIdentity()
             let id = try context.parameters.uuid("id")
             let body = try await request.decodeJSON(as: RequestBody.self, context: context)
-            let message = body.message?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            let message = body.message?.trimmingWhitespaceAndNewlines() ?? ""
             guard (1...Self.maximumRequestMessageLength).contains(message.count) else {
                 throw Problem.validation(["message": ["must be 1 to \(Self.maximumRequestMessageLength) characters"]])
             }

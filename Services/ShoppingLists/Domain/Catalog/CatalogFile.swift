@@ -1,3 +1,4 @@
+import Codecs
 import Contracts
 import Foundation
 
@@ -67,7 +68,7 @@ public struct CatalogFile: Codable, Sendable, Equatable {
             let path = "stores[\(index)]"
             if !storeIds.insert(store.id).inserted { add("\(path).id", "is used by another store") }
             for (field, value) in [("retailer", store.retailer), ("name", store.name), ("address", store.address)]
-            where value.trimmingCharacters(in: .whitespaces).isEmpty { add("\(path).\(field)", "must not be empty") }
+            where value.trimmingWhitespace().isEmpty { add("\(path).\(field)", "must not be empty") }
             if let problem = GeoRules.latitudeProblem(store.lat) { add("\(path).lat", problem) }
             if let problem = GeoRules.longitudeProblem(store.lon) { add("\(path).lon", problem) }
         }
@@ -76,7 +77,7 @@ public struct CatalogFile: Codable, Sendable, Equatable {
             let path = "products[\(index)]"
             if !productIds.insert(product.id).inserted { add("\(path).id", "is used by another product") }
             for (field, value) in [("name", product.name), ("brand", product.brand), ("category", product.category), ("unit", product.unit)]
-            where value.trimmingCharacters(in: .whitespaces).isEmpty { add("\(path).\(field)", "must not be empty") }
+            where value.trimmingWhitespace().isEmpty { add("\(path).\(field)", "must not be empty") }
             if product.caloriesPerUnit < 0 { add("\(path).caloriesPerUnit", "must not be negative") }
             var offered = Set<UUID>()
             for (offerIndex, offer) in product.offers.enumerated() {

@@ -1,3 +1,4 @@
+import Codecs
 import Foundation
 
 /// The limits on what a list holds.
@@ -40,7 +41,7 @@ public enum ShoppingListRules {
 
     /// The text without surrounding white space, as it is kept.
     public static func trimmed(_ text: String) -> String {
-        text.trimmingCharacters(in: .whitespacesAndNewlines)
+        text.trimmingWhitespaceAndNewlines()
     }
 
     private static func lengthProblem(_ text: String, _ range: ClosedRange<Int>) -> String? {

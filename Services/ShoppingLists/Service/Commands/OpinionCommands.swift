@@ -1,3 +1,4 @@
+import Codecs
 import Contracts
 import EventLog
 import Foundation
@@ -17,7 +18,7 @@ struct OpinionCommands: Sendable {
         let reviewId = ShoppingStreams.reviewId(product: product, author: author)
         let review = ProductReviewed(
             reviewId: reviewId, productId: product, authorId: author, rating: rating,
-            text: try await sealer.seal(text.trimmingCharacters(in: .whitespacesAndNewlines), for: author), at: now)
+            text: try await sealer.seal(text.trimmingWhitespaceAndNewlines(), for: author), at: now)
         // One writer per review (its author), and the latest review holds: no version to check.
         let result = try await store.append(to: ShoppingStreams.review(reviewId), expected: .any, events: [
             try EventCatalog.encode(review, metadata: metadata),

@@ -1,3 +1,4 @@
+import Codecs
 import Contracts
 import EventLog
 import Foundation
@@ -89,7 +90,7 @@ extension ShoppingListsAPI {
     static func version(_ text: String?, field: String) throws -> Int64? {
         guard let text else { return nil }
         // The stream reads on from `version + 1`, which must not overflow (issue 21).
-        guard let version = Int64(text.trimmingCharacters(in: .whitespaces)), (0..<Int64.max).contains(version) else {
+        guard let version = Int64(text.trimmingWhitespace()), (0..<Int64.max).contains(version) else {
             throw Problem.malformed("\(field) must be the id of an event this stream sent.", errors: [field: ["is not an event id of this list"]])
         }
         return version

@@ -1,3 +1,4 @@
+import Codecs
 import Contracts
 import Foundation
 import Hummingbird
@@ -17,7 +18,7 @@ extension ShoppingListsAPI {
                 try await opinions.review(id, by: identity.accountId, rating: body.rating, text: body.text ?? "", metadata: context.eventMetadata)
             }
             let view = ReviewView(productId: id, authorId: identity.accountId, rating: review.rating,
-                                  text: body.text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "", at: review.at)
+                                  text: body.text?.trimmingWhitespaceAndNewlines() ?? "", at: review.at)
             return try Response.json(view, position: position)
         }
         router.get("/v1/products/{id}/reviews") { request, context in
