@@ -6,7 +6,6 @@ import Foundation
 /// stored array is checked for exclusivity at run time, and a response makes thousands.
 extension [UInt8] {
     private static let hex = Array("0123456789abcdef".utf8)
-    private static let upperHex = Array("0123456789ABCDEF".utf8)
 
     /// `text` quoted, with quotes, backslashes and control characters escaped and slashes not;
     /// the runs between escapes are copied whole.
@@ -44,15 +43,13 @@ extension [UInt8] {
 
     /// `id`'s `uuidString`, quoted.
     public mutating func appendJSONUUID(_ id: UUID) {
-        append(UInt8(ascii: "\""))
-        Swift.withUnsafeBytes(of: id.uuid) { raw in
-            for (index, byte) in raw.enumerated() {
-                if index == 4 || index == 6 || index == 8 || index == 10 { append(UInt8(ascii: "-")) }
-                append(Self.upperHex[Int(byte >> 4)])
-                append(Self.upperHex[Int(byte & 0xF)])
-            }
+        // Written on the stack and appended once: an append a byte checks the buffer each time.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 38) { text in
+            text[0] = UInt8(ascii: "\"")
+            id.writeText(into: UnsafeMutableBufferPointer(rebasing: text[1..<37]), uppercase: true)
+            text[37] = UInt8(ascii: "\"")
+            append(contentsOf: UnsafeBufferPointer(text))
         }
-        append(UInt8(ascii: "\""))
     }
 
     /// `date` in ISO 8601, UTC, whole seconds, quoted; false (nothing written) for a year

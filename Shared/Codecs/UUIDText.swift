@@ -30,19 +30,27 @@ extension UUID {
     /// The 36-character text form in lower case, as stream names, read-model keys and JSON
     /// write ids: `uuidString.lowercased()` without Foundation's `snprintf` and a second string.
     public var lowercasedText: String {
+        String(unsafeUninitializedCapacity: 36) { text in
+            writeText(into: text, uppercase: false)
+            return 36
+        }
+    }
+
+    /// Writes the 36-character text form into the first 36 bytes of `text`, in upper case
+    /// (as `uuidString`) or lower case.
+    func writeText(into text: UnsafeMutableBufferPointer<UInt8>, uppercase: Bool) {
+        let letters = uppercase ? UInt8(ascii: "A") : UInt8(ascii: "a")
+        func digit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? UInt8(ascii: "0") + nibble : letters + nibble - 10 }
         withUnsafeBytes(of: uuid) { bytes in
-            String(unsafeUninitializedCapacity: 36) { text in
-                var at = 0
-                for (index, byte) in bytes.enumerated() {
-                    if index == 4 || index == 6 || index == 8 || index == 10 {
-                        text[at] = UInt8(ascii: "-")
-                        at += 1
-                    }
-                    text[at] = lowercaseHexDigit(byte >> 4)
-                    text[at + 1] = lowercaseHexDigit(byte & 0x0F)
-                    at += 2
+            var at = 0
+            for (index, byte) in bytes.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    text[at] = UInt8(ascii: "-")
+                    at += 1
                 }
-                return at
+                text[at] = digit(byte >> 4)
+                text[at + 1] = digit(byte & 0x0F)
+                at += 2
             }
         }
     }
