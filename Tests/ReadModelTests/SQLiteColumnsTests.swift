@@ -70,4 +70,29 @@ struct SQLiteColumnsTests {
             }
         }
     }
+
+    private struct Stop: Error {}
+
+    @Test("a read stopped by its closure leaves the cached statement ready for the next; wrong arguments are refused")
+    func stoppedAndRefused() throws {
+        try withFile { queue in
+            try queue.write { db in for n in 1...10 { try db.execute(sql: "INSERT INTO t (n, count) VALUES (?, ?)", arguments: [n, n * 10]) } }
+            let sql = "SELECT count FROM t WHERE n >= ? ORDER BY n"
+            try queue.read { db in
+                #expect(throws: Stop.self) {
+                    try db.cachedStatement(sql: sql).map(arguments: [1]) { columns -> Int64 in
+                        if columns.int64(0) == 30 { throw Stop() }
+                        return columns.int64(0)
+                    }
+                }
+                let later = try db.cachedStatement(sql: sql).map(arguments: [8]) { $0.int64(0) }
+                #expect(later == [80, 90, 100])
+                #expect(throws: DatabaseError.self) { try db.cachedStatement(sql: sql).map(arguments: [1, 2]) { $0.int64(0) } }
+            }
+            // Nothing of the stopped read holds the file: a write goes through.
+            try queue.write { db in try db.execute(sql: "DELETE FROM t WHERE n > 5") }
+            let left = try queue.read { db in try db.makeStatement(sql: "SELECT count(*) FROM t").map { $0.int64(0) } }
+            #expect(left == [5])
+        }
+    }
 }
