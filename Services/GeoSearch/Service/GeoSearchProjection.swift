@@ -210,6 +210,9 @@ struct GeoSearchProjection: Projection {
     struct PreparedPost: Sendable {
         let owner: String
         let category: String
+        /// The words the keyword index keeps (none where the text was erased with its owner's key).
+        let title: String?
+        let description: String?
         /// Whether the point is on the globe (the listings service never writes one that is not).
         let findable: Bool
         // From the values themselves: GRDB makes arguments from an array of `DatabaseValue`s
@@ -219,6 +222,8 @@ struct GeoSearchProjection: Projection {
         init(event posted: ListingPosted, checkpoint: Checkpoint) {
             owner = posted.ownerId.lowercasedText
             category = posted.category
+            title = posted.title
+            description = posted.description
             let location = posted.publicLocation
             findable = (-90...90).contains(location.lat) && (-180...180).contains(location.lon)
             arguments = [
@@ -302,8 +307,11 @@ struct GeoSearchProjection: Projection {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'available', ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (listing_id) DO NOTHING
             """).execute(arguments: arguments)
-        guard db.changesCount > 0, !bulk else { return }
-        try index(rowid: db.lastInsertedRowID, in: db)
+        guard db.changesCount > 0, !bulk, post.findable else { return }
+        // A new row is searchable as written (available, on the globe, its band in it): only
+        // its words are left to index, without reading it back as an edit's `index` does.
+        try db.cachedStatement(sql: "INSERT INTO geo_listings_fts (rowid, title, description) VALUES (?, ?, ?)")
+            .execute(arguments: [db.lastInsertedRowID, post.title, post.description])
     }
 
     private func rowid(of listing: UUID, in db: Database) throws -> Int64? {
