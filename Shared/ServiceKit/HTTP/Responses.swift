@@ -11,12 +11,20 @@ extension Response {
         _ value: some Encodable, status: HTTPResponse.Status = .ok, version: Int64? = nil,
         position: Checkpoint? = nil, location: String? = nil
     ) throws -> Response {
+        json(encoded: try ResponseJSON.encode(value), status: status, version: version, position: position, location: location)
+    }
+
+    /// A JSON response whose body is `encoded` as it is, e.g. an answer kept from before.
+    public static func json(
+        encoded: [UInt8], status: HTTPResponse.Status = .ok, version: Int64? = nil,
+        position: Checkpoint? = nil, location: String? = nil
+    ) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         if let version { headers[.eTag] = "\"\(version)\"" }
         if let position { headers[.commonsPosition] = position.description }
         if let location { headers[.location] = location }
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try ResponseJSON.encode(value))))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: encoded)))
     }
 
     /// An empty response, e.g. 204 after a delete, with the write's position.

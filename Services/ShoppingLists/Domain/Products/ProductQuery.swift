@@ -2,7 +2,7 @@ import Foundation
 
 /// `GET /v1/products?q=&category=&limit=&cursor=`, checked: every bad field is reported at once.
 /// The service reads `q` (a full-text concern) and passes its terms in.
-public struct ProductQuery: Sendable, Equatable {
+public struct ProductQuery: Sendable, Hashable {
     /// The words to search for, each matched as a prefix; nil lists by name.
     public var words: [String]?
     public var category: String?

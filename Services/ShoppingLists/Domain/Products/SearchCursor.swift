@@ -5,7 +5,7 @@ import Foundation
 /// order (its rank or its name, then its row), tied to the query it came from, in the
 /// shared ``OpaqueCursor`` format. A cursor that was altered or belongs to another query is refused.
 public enum SearchCursor {
-    public struct Position: CursorPosition, Sendable, Equatable {
+    public struct Position: CursorPosition, Sendable, Hashable {
         /// The FTS rank of the last item, when searching by words.
         public var rank: Double?
         /// The name of the last item, when listing by name.

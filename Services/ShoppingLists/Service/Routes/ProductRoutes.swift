@@ -9,8 +9,15 @@ extension ShoppingListsAPI {
     func addProductRoutes(to router: Router<AppRequestContext>) {
         router.get("/v1/products") { request, _ in
             let query = try Self.productQuery(request.queryValues)
-            let (items, next) = try await read { db in try ProductQueries.search(query, in: db) }
-            return try Response.json(ProductPage(items: items, nextCursor: next.map { SearchCursor.encode($0, queryKey: query.key) }))
+            let pages = productPages
+            return Response.json(encoded: try await read { db in
+                let version = try ProductQueries.catalogVersion(in: db)
+                if let version, let page = pages.answer(for: query, version: version) { return page }
+                let (items, next) = try ProductQueries.search(query, in: db)
+                let page = try ResponseJSON.encode(ProductPage(items: items, nextCursor: next.map { SearchCursor.encode($0, queryKey: query.key) }))
+                if let version { pages.store(page, for: query, version: version) }
+                return page
+            })
         }
         router.get("/v1/products/{id}") { request, context in
             let id = try context.parameters.uuid("id")

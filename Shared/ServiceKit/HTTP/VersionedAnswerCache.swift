@@ -1,0 +1,51 @@
+import Synchronization
+
+/// Encoded answers of a read, kept while the rows they were read from stay unchanged.
+///
+/// Each answer is stored under the read model's *version token*: a value the read model
+/// replaces, in the same transaction, with every write to the rows such answers are made
+/// of (a trigger's work, so no writer can forget it). A read asks for the token inside its
+/// own snapshot and looks the answer up under it, so a hit holds exactly what the query
+/// would answer in that snapshot, and an answer is never served after a write it predates.
+/// Tokens are random, not counters, so a read-model file made again from the log never
+/// meets the answers of the file it replaces.
+///
+/// Only one token's answers are kept: storing under another token drops the rest, as do
+/// ``capacity`` answers (the cache starts over rather than tracking which answer is
+/// oldest). An answer longer than ``largestAnswer`` bytes is not kept.
+public final class VersionedAnswerCache<Key: Hashable & Sendable>: Sendable {
+    private struct Contents {
+        var version: Int64?
+        var answers: [Key: [UInt8]] = [:]
+    }
+
+    /// The most answers kept at once.
+    public let capacity: Int
+    /// The longest answer kept, in bytes.
+    public let largestAnswer: Int
+    private let contents = Mutex(Contents())
+
+    public init(capacity: Int, largestAnswer: Int) {
+        self.capacity = capacity
+        self.largestAnswer = largestAnswer
+    }
+
+    /// The answer stored for `key` under `version`, if any.
+    public func answer(for key: Key, version: Int64) -> [UInt8]? {
+        contents.withLock { $0.version == version ? $0.answers[key] : nil }
+    }
+
+    /// Keeps `answer`, read in a snapshot whose token is `version`, for `key`.
+    public func store(_ answer: [UInt8], for key: Key, version: Int64) {
+        guard capacity > 0, answer.count <= largestAnswer else { return }
+        contents.withLock { contents in
+            if contents.version != version || contents.answers.count >= capacity {
+                contents = Contents(version: version)
+            }
+            contents.answers[key] = answer
+        }
+    }
+
+    /// How many answers are kept now.
+    public var count: Int { contents.withLock { $0.answers.count } }
+}

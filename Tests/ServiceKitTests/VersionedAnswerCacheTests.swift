@@ -1,0 +1,41 @@
+import ServiceKit
+import Testing
+
+@Suite("answers kept under a read model's version token")
+struct VersionedAnswerCacheTests {
+    private let page: [UInt8] = Array("{\"items\":[]}".utf8)
+
+    @Test("an answer is found under its own token only; storing under another token drops the old token's answers")
+    func versions() {
+        let cache = VersionedAnswerCache<String>(capacity: 8, largestAnswer: 100)
+        #expect(cache.answer(for: "milk", version: 7) == nil)
+        cache.store(page, for: "milk", version: 7)
+        cache.store([1], for: "bread", version: 7)
+        #expect(cache.answer(for: "milk", version: 7) == page)
+        #expect(cache.answer(for: "bread", version: 7) == [1])
+        #expect(cache.answer(for: "milk", version: -7) == nil)
+        #expect(cache.answer(for: "cheese", version: 7) == nil)
+
+        cache.store([2], for: "bread", version: 8)
+        #expect(cache.count == 1)
+        #expect(cache.answer(for: "milk", version: 7) == nil && cache.answer(for: "milk", version: 8) == nil)
+        #expect(cache.answer(for: "bread", version: 8) == [2])
+    }
+
+    @Test("a full cache starts over; an answer above the size limit, or any answer at capacity 0, is not kept")
+    func bounds() {
+        let cache = VersionedAnswerCache<Int>(capacity: 3, largestAnswer: 4)
+        for key in 0..<3 { cache.store([UInt8(key)], for: key, version: 1) }
+        #expect(cache.count == 3)
+        cache.store([9], for: 3, version: 1)
+        #expect(cache.count == 1 && cache.answer(for: 3, version: 1) == [9] && cache.answer(for: 0, version: 1) == nil)
+        cache.store([1, 2, 3, 4, 5], for: 4, version: 1)
+        #expect(cache.answer(for: 4, version: 1) == nil)
+        cache.store([1, 2, 3, 4], for: 4, version: 1)
+        #expect(cache.answer(for: 4, version: 1) == [1, 2, 3, 4])
+
+        let off = VersionedAnswerCache<Int>(capacity: 0, largestAnswer: 4)
+        off.store([1], for: 1, version: 1)
+        #expect(off.answer(for: 1, version: 1) == nil && off.count == 0)
+    }
+}
