@@ -368,7 +368,7 @@ let package = Package(
         // What the service test harnesses share: answers as tests read them.
         .target(
             name: "ServiceTestSupport",
-            dependencies: ["ServiceKit", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["ServiceKit", "ReadModel", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/ServiceTestSupport",
             swiftSettings: strict
         ),

@@ -1,3 +1,4 @@
+import Foundation
 import ServiceKit
 import Testing
 
@@ -37,5 +38,17 @@ struct VersionedAnswerCacheTests {
         let off = VersionedAnswerCache<Int>(capacity: 0, largestAnswer: 4)
         off.store([1], for: 1, version: 1)
         #expect(off.answer(for: 1, version: 1) == nil && off.count == 0)
+    }
+
+    @Test("an answer stored with a span of time is found only at a time inside it")
+    func timed() {
+        let cache = VersionedAnswerCache<String>(capacity: 8, largestAnswer: 100)
+        let start = Date(timeIntervalSince1970: 1_000)
+        cache.store(page, for: "feed", version: 1, valid: start..<start.addingTimeInterval(60))
+        #expect(cache.answer(for: "feed", version: 1, at: start) == page)
+        #expect(cache.answer(for: "feed", version: 1, at: start.addingTimeInterval(59.9)) == page)
+        #expect(cache.answer(for: "feed", version: 1, at: start.addingTimeInterval(60)) == nil)
+        #expect(cache.answer(for: "feed", version: 1, at: start.addingTimeInterval(-0.1)) == nil)
+        #expect(cache.answer(for: "feed", version: 1) == nil)
     }
 }

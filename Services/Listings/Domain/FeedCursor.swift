@@ -8,7 +8,7 @@ import Foundation
 /// The next page starts strictly after (key, sequence) in the query's order and direction,
 /// so a listing posted meanwhile never shifts the pages: it sorts before the cursor (newest
 /// first) or lands in a page not yet read (oldest first, and the other keys).
-public struct FeedCursor: Sendable, Equatable {
+public struct FeedCursor: Sendable, Hashable {
     /// The last item's sort key: posted time, price, title, or relevance rank, as text.
     public var key: String
     public var sequence: Int64

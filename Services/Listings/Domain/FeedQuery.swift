@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 
 /// A validated `GET /v1/listings` query: filters, keyword search, order and page.
-public struct FeedQuery: Sendable, Equatable {
+public struct FeedQuery: Sendable, Hashable {
     /// The key the feed is ordered by; ``order`` says which way.
     public enum Sort: String, Sendable, CaseIterable {
         /// By posted time; newest first unless `order=asc`.

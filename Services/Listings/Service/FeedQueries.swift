@@ -7,6 +7,18 @@ import ServiceKit
 
 /// The feed's SQL: filters, keyword search and keyset pages over the `listings` table.
 package enum FeedQueries {
+    /// The feed's version token: replaced with every write to `listings` (its FTS index
+    /// changes only with it), so two snapshots with the same token hold the same feed.
+    package static let version = VersionToken(table: "listings_feed_version", watched: ["listings"])
+
+    /// When the next available listing expires after `now`: until then, time changes no page
+    /// of the feed (a listing leaves `available` for `expired` only at its `expires_at`).
+    package static func nextExpiry(after now: Date, in db: Database) throws -> Date? {
+        try Double.fetchOne(try db.cachedStatement(sql: """
+            SELECT min(expires_at) FROM listings WHERE status = 'available' AND expires_at > ?
+            """), arguments: [now.timeIntervalSince1970]).map(Date.init(timeIntervalSince1970:))
+    }
+
     /// One page of `query` for `caller` at `now`, and the cursor of the next page (nil at the end).
     package static func page(_ query: FeedQuery, caller: UUID?, now: Date, in db: Database) throws -> (rows: [FeedRow], next: FeedCursor?) {
         var conditions: [String] = []

@@ -114,6 +114,9 @@ struct ListingsProjection: Projection {
                 ALTER TABLE images ADD COLUMN medium_sha256 TEXT;
                 """)
         }
+        migrator.registerMigration("listings-feed-version-v1") { db in
+            try FeedQueries.version.create(in: db)
+        }
     }
 
     /// The event decoded, a listing's sealed text opened with its owner's key, before the page is written.

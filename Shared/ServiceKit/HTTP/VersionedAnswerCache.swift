@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Encoded answers of a read, kept while the rows they were read from stay unchanged.
@@ -10,13 +11,21 @@ import Synchronization
 /// Tokens are random, not counters, so a read-model file made again from the log never
 /// meets the answers of the file it replaces.
 ///
+/// An answer that depends on the time as well (a listing expires at its time, with no
+/// write) is stored with the span of time in which it stays the same, and found only within it.
+///
 /// Only one token's answers are kept: storing under another token drops the rest, as do
 /// ``capacity`` answers (the cache starts over rather than tracking which answer is
 /// oldest). An answer longer than ``largestAnswer`` bytes is not kept.
 public final class VersionedAnswerCache<Key: Hashable & Sendable>: Sendable {
+    private struct Answer {
+        var bytes: [UInt8]
+        var valid: Range<Date>?
+    }
+
     private struct Contents {
         var version: Int64?
-        var answers: [Key: [UInt8]] = [:]
+        var answers: [Key: Answer] = [:]
     }
 
     /// The most answers kept at once.
@@ -30,19 +39,26 @@ public final class VersionedAnswerCache<Key: Hashable & Sendable>: Sendable {
         self.largestAnswer = largestAnswer
     }
 
-    /// The answer stored for `key` under `version`, if any.
-    public func answer(for key: Key, version: Int64) -> [UInt8]? {
-        contents.withLock { $0.version == version ? $0.answers[key] : nil }
+    /// The answer stored for `key` under `version`, if any; one stored with a span of time
+    /// only when `now` lies in it.
+    public func answer(for key: Key, version: Int64, at now: Date? = nil) -> [UInt8]? {
+        let answer = contents.withLock { $0.version == version ? $0.answers[key] : nil }
+        guard let answer else { return nil }
+        if let valid = answer.valid {
+            guard let now, valid.contains(now) else { return nil }
+        }
+        return answer.bytes
     }
 
-    /// Keeps `answer`, read in a snapshot whose token is `version`, for `key`.
-    public func store(_ answer: [UInt8], for key: Key, version: Int64) {
+    /// Keeps `answer`, read in a snapshot whose token is `version`, for `key`; `valid`, when
+    /// the answer depends on the time, is the span in which it stays the same.
+    public func store(_ answer: [UInt8], for key: Key, version: Int64, valid: Range<Date>? = nil) {
         guard capacity > 0, answer.count <= largestAnswer else { return }
         contents.withLock { contents in
             if contents.version != version || contents.answers.count >= capacity {
                 contents = Contents(version: version)
             }
-            contents.answers[key] = answer
+            contents.answers[key] = Answer(bytes: answer, valid: valid)
         }
     }
 

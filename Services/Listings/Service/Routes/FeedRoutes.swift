@@ -6,6 +6,12 @@ import ListingsDomain
 import ServiceKit
 
 extension ListingsAPI {
+    /// What a kept feed page answers: the query, and for `mine` the caller it was mine to.
+    struct FeedPageKey: Hashable, Sendable {
+        var query: FeedQuery
+        var caller: UUID?
+    }
+
     /// A page of the feed.
     struct FeedPage: Encodable {
         var items: [ListingView]
@@ -53,8 +59,19 @@ extension ListingsAPI {
             let query = try Self.feedQuery(parameters)
             let caller = query.mine ? try context.requireIdentity().accountId : context.identity?.accountId
             let now = clock.now()
-            let (rows, next) = try await runtime.readModel.pool.read { db in try FeedQueries.page(query, caller: caller, now: now, in: db) }
-            return try Response.json(FeedPage(items: rows.map { ListingView(row: $0, now: now) }, nextCursor: next?.text))
+            let key = FeedPageKey(query: query, caller: query.mine ? caller : nil)
+            let pages = feedPages
+            return Response.json(encoded: try await runtime.readModel.pool.read { db in
+                let version = try FeedQueries.version.current(in: db)
+                if let version, let page = pages.answer(for: key, version: version, at: now) { return page }
+                let (rows, next) = try FeedQueries.page(query, caller: caller, now: now, in: db)
+                let page = try ResponseJSON.encode(FeedPage(items: rows.map { ListingView(row: $0, now: now) }, nextCursor: next?.text))
+                if let version {
+                    let until = try FeedQueries.nextExpiry(after: now, in: db) ?? .distantFuture
+                    pages.store(page, for: key, version: version, valid: now..<until)
+                }
+                return page
+            })
         }
         router.get("/v1/listings/changes") { request, context in
             var problems: [String: [String]] = [:]

@@ -2,6 +2,7 @@ import Codecs
 import Contracts
 import Foundation
 import GRDB
+import ReadModel
 import ServiceKit
 import ShoppingListsDomain
 
@@ -16,16 +17,10 @@ package enum ProductQueries {
         (SELECT count(*) FROM shop_reviews r WHERE r.product_id = p.product_id) AS reviews
         """
 
-    /// The tables a product's summary or a search reads (the FTS index changes only with
-    /// `shop_products`): a write to any of them gives the catalogue a new version token.
-    static let catalogTables = ["shop_products", "shop_offers", "shop_reviews"]
-
-    /// The catalogue's version token in this snapshot: random, replaced in the transaction of
-    /// every write to ``catalogTables``, so two snapshots with the same token answer every
-    /// search alike (see `VersionedAnswerCache`).
-    package static func catalogVersion(in db: Database) throws -> Int64? {
-        try Int64.fetchOne(try db.cachedStatement(sql: "SELECT token FROM shop_catalog_version"))
-    }
+    /// The catalogue's version token: replaced with every write to the tables a product's
+    /// summary or a search reads (the FTS index changes only with `shop_products`), so two
+    /// snapshots with the same token answer every search alike.
+    package static let catalogVersion = VersionToken(table: "shop_catalog_version", watched: ["shop_products", "shop_offers", "shop_reviews"])
 
     /// Where each of ``summaryColumns`` is in a row that starts with them: rows are read by
     /// position, as looking a column up by name compares lowercased names (issue 17).

@@ -1,4 +1,5 @@
 import GRDB
+import ReadModel
 
 /// The tables of the shopping-lists read model. Migrations never change once shipped.
 enum ShoppingSchema {
@@ -92,19 +93,10 @@ enum ShoppingSchema {
                 CREATE INDEX shop_reviews_by_rating ON shop_reviews (product_id, rating);
                 """)
         }
-        // The catalogue's version token (see `ProductQueries.catalogVersion`): every write to
-        // a table a product summary or search reads gives it a new random value, in the
-        // write's own transaction. Triggers, so that no writer can leave it behind.
+        // The catalogue's version token (`ProductQueries.catalogVersion`), replaced by
+        // triggers with every write to a table a product summary or search reads.
         migrator.registerMigration("shopping-v3-catalog-version") { db in
-            try db.execute(sql: "CREATE TABLE shop_catalog_version (token INTEGER NOT NULL); INSERT INTO shop_catalog_version VALUES (random());")
-            for table in ProductQueries.catalogTables {
-                for operation in ["INSERT", "UPDATE", "DELETE"] {
-                    try db.execute(sql: """
-                        CREATE TRIGGER \(table)_\(operation.lowercased())_versions_catalog AFTER \(operation) ON \(table)
-                        BEGIN UPDATE shop_catalog_version SET token = random(); END
-                        """)
-                }
-            }
+            try ProductQueries.catalogVersion.create(in: db)
         }
     }
 }

@@ -11,7 +11,7 @@ extension ShoppingListsAPI {
             let query = try Self.productQuery(request.queryValues)
             let pages = productPages
             return Response.json(encoded: try await read { db in
-                let version = try ProductQueries.catalogVersion(in: db)
+                let version = try ProductQueries.catalogVersion.current(in: db)
                 if let version, let page = pages.answer(for: query, version: version) { return page }
                 let (items, next) = try ProductQueries.search(query, in: db)
                 let page = try ResponseJSON.encode(ProductPage(items: items, nextCursor: next.map { SearchCursor.encode($0, queryKey: query.key) }))
