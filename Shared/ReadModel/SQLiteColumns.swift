@@ -50,10 +50,15 @@ public struct SQLiteColumns: ~Copyable {
 extension Statement {
     /// Runs the statement with `arguments` and makes one value of each row with `make`.
     public func map<T>(arguments: StatementArguments = StatementArguments(), _ make: (borrowing SQLiteColumns) throws -> T) throws -> [T] {
-        try withoutActuallyEscaping(make) { make in
-            var values: [T] = []
-            try ColumnsCursor(statement: self, arguments: arguments, make: make).forEach { values.append($0) }
-            return values
+        var values: [T] = []
+        try forEach(arguments: arguments) { values.append(try make($0)) }
+        return values
+    }
+
+    /// Runs the statement with `arguments` and calls `body` with each row.
+    public func forEach(arguments: StatementArguments = StatementArguments(), _ body: (borrowing SQLiteColumns) throws -> Void) throws {
+        try withoutActuallyEscaping(body) { body in
+            try ColumnsCursor(statement: self, arguments: arguments, make: body).forEach { _ in }
         }
     }
 }

@@ -101,13 +101,14 @@ package struct GeoSearchAPI: Sendable {
                 var ranked: [(position: PagePosition, rowid: Int64, point: GeoCoordinate)] = []
                 var seen = Set<Int64>()
                 let boxes = LatLonBox.covering(center: query.center, radiusMeters: radius)
-                try Self.forEachCandidate(columns: "l.id, l.listing_id, l.lat, l.lon", in: boxes, filters: filters, db: db, budget: budget) { row in
-                    guard seen.insert(row[0]).inserted, let point = GeoCoordinate(lat: row[2], lon: row[3]) else { return }
+                try Self.forEachCandidate(columns: "l.id, l.listing_id, l.lat, l.lon", in: boxes, filters: filters, db: db, budget: budget) { columns in
+                    let rowid = columns.int64(0)
+                    guard seen.insert(rowid).inserted, let point = GeoCoordinate(lat: columns.double(2), lon: columns.double(3)) else { return }
                     let meters = query.center.distanceMeters(to: point)
-                    guard meters <= radius, let id = UUID(text: row[1]) else { return }
+                    guard meters <= radius, let id = columns.uuid(1) else { return }
                     let position = PagePosition.distance(meters, id: id)
                     guard after.map({ $0.precedes(position) }) ?? true else { return }
-                    ranked.append((position, row[0], point))
+                    ranked.append((position, rowid, point))
                 }
                 if ranked.count >= needed || radius >= query.radiusMeters {
                     let page = ranked.sorted { $0.position.precedes($1.position) }.prefix(needed)
@@ -144,8 +145,8 @@ package struct GeoSearchAPI: Sendable {
 
     static func listingCandidates(_ boxes: [LatLonBox], filters: ListingFilters, in db: Database, budget: ScanBudget? = nil) throws -> [ListingRow] {
         var seen: [UUID: ListingRow] = [:]
-        try forEachCandidate(columns: listingColumns, in: boxes, filters: filters, db: db, budget: budget) { row in
-            if let listing = listingRow(row) { seen[listing.id] = listing }
+        try forEachCandidate(columns: listingColumns, in: boxes, filters: filters, db: db, budget: budget) { columns in
+            if let listing = listingRow(columns) { seen[listing.id] = listing }
         }
         return Array(seen.values)
     }
@@ -156,23 +157,25 @@ package struct GeoSearchAPI: Sendable {
         let marks = Array(repeating: "?", count: rowids.count).joined(separator: ", ")
         var rows: [Int64: ListingRow] = [:]
         // Cached: pages are mostly full, so there are few shapes of this query.
-        for row in try Row.fetchAll(try db.cachedStatement(sql: "SELECT l.id, \(listingColumns) FROM geo_listings l WHERE l.id IN (\(marks))"),
-                                    arguments: StatementArguments(rowids)) {
-            if let listing = listingRow(row, from: 1) { rows[row[0]] = listing }
-        }
+        try db.cachedStatement(sql: "SELECT l.id, \(listingColumns) FROM geo_listings l WHERE l.id IN (\(marks))")
+            .forEach(arguments: StatementArguments(rowids)) { columns in
+                if let listing = listingRow(columns, from: 1) { rows[columns.int64(0)] = listing }
+            }
         return rows
     }
 
     /// A listing read from `listingColumns`, starting at column `first`.
-    static func listingRow(_ row: Row, from first: Int = 0) -> ListingRow? {
-        guard let id = UUID(text: row[first]) else { return nil }
-        let minor: Int? = row[first + 5]
-        let currency: String? = row[first + 6]
+    static func listingRow(_ columns: borrowing SQLiteColumns, from first: Int32 = 0) -> ListingRow? {
+        guard let id = columns.uuid(first) else { return nil }
+        let minor = columns.optionalInt64(first + 5)
+        let currency = columns.optionalText(first + 6)
         return ListingRow(
-            id: id, title: row[first + 1], description: row[first + 2], category: row[first + 3], free: row[first + 4],
-            price: minor.flatMap { amount in currency.map { Money(amountMinor: amount, currency: $0) } },
-            status: row[first + 7], lat: row[first + 8], lon: row[first + 9], postedAt: Date(timeIntervalSince1970: row[first + 10]),
-            posted: Checkpoint(transaction: UInt64(bitPattern: row[first + 11]), position: row[first + 12]))
+            id: id, title: columns.text(first + 1), description: columns.text(first + 2), category: columns.text(first + 3),
+            free: columns.int64(first + 4) != 0,
+            price: minor.flatMap { amount in currency.map { Money(amountMinor: Int(amount), currency: $0) } },
+            status: columns.text(first + 7), lat: columns.double(first + 8), lon: columns.double(first + 9),
+            postedAt: Date(timeIntervalSince1970: columns.double(first + 10)),
+            posted: Checkpoint(transaction: UInt64(bitPattern: columns.int64(first + 11)), position: columns.int64(first + 12)))
     }
 
     /// Calls `body` with `columns` of each listing in `boxes` that passes `filters` (a listing
@@ -180,7 +183,7 @@ package struct GeoSearchAPI: Sendable {
     /// for, over the ranges of the curve that cover each box (``HilbertOrder/ranges(covering:)``);
     /// what those ranges hold beyond the box is dropped in the index, before any row is read.
     static func forEachCandidate(columns: String, in boxes: [LatLonBox], filters: ListingFilters, db: Database, budget: ScanBudget? = nil,
-                                 _ body: (Row) throws -> Void) throws {
+                                 _ body: (borrowing SQLiteColumns) throws -> Void) throws {
         var sql = """
             SELECT \(columns)
             FROM geo_listings l INDEXED BY geo_listings_by_place
@@ -215,10 +218,9 @@ package struct GeoSearchAPI: Sendable {
             for band in bands {
                 for range in ranges {
                     let bounds: [(any DatabaseValueConvertible)?] = [band, range.lowerBound, range.upperBound, box.south, box.north, box.west, box.east]
-                    let rows = try Row.fetchCursor(statement, arguments: StatementArguments(bounds + extra))
-                    while let row = try rows.next() {
+                    try statement.forEach(arguments: StatementArguments(bounds + extra)) { columns in
                         try budget?.spend()
-                        try body(row)
+                        try body(columns)
                     }
                 }
             }
