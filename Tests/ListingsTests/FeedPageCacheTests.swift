@@ -50,6 +50,25 @@ struct FeedPageCacheTests {
         }
     }
 
+    @Test("a feed page under an unchanged token, before the next expiry, is the kept one; Cache-Control: no-cache reads afresh")
+    func keptAndFresh() async throws {
+        try await ListingsHarness().test { client in
+            let owner = try await client.person()
+            let (id, posted, _) = try await client.post(["title": "Blue sofa"], as: owner)
+            func title(_ reply: TestReply) -> String? { (reply.json["items"] as? [[String: Any]])?.first?["title"] as? String }
+            #expect(title(try await client.get("/v1/listings", after: posted)) == "Blue sofa")
+            // Retitle behind the triggers' back: the token stays, so the kept page stays.
+            try await client.runtime.readModel.pool.write { db in
+                let token = try FeedQueries.version.current(in: db)
+                try db.execute(sql: "UPDATE listings SET title = 'Green sofa' WHERE listing_id = ?", arguments: [id])
+                try db.execute(sql: "UPDATE listings_feed_version SET token = ?", arguments: [token])
+            }
+            #expect(title(try await client.get("/v1/listings", after: nil)) == "Blue sofa")
+            #expect(title(try await client.call(.get, "/v1/listings", headers: [.cacheControl: "no-cache"])) == "Green sofa")
+            #expect(title(try await client.get("/v1/listings", after: nil)) == "Green sofa")
+        }
+    }
+
     @Test("the feed's version token changes with every write to listings, in the write's transaction, and with no other")
     func token() async throws {
         try await ListingsHarness().test { client in

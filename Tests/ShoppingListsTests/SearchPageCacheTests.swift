@@ -50,6 +50,26 @@ struct SearchPageCacheTests {
         }
     }
 
+    @Test("a search under an unchanged token is answered from the kept page; Cache-Control: no-cache reads afresh")
+    func keptAndFresh() async throws {
+        try await ShoppingListsHarness().test { client in
+            try await client.importCatalog(TestCatalog.file())
+            #expect(cheapest(try await client.call(.get, "/v1/products?q=milk"), TestCatalog.wholeMilk) == 99)
+            // Change a price behind the triggers' back: the token stays, so the kept page stays.
+            try await client.runtime.readModel.pool.write { db in
+                let token = try ProductQueries.catalogVersion.current(in: db)
+                try db.execute(sql: "UPDATE shop_offers SET amount_minor = 50 WHERE product_id = ? AND store_id = ?",
+                               arguments: [TestCatalog.wholeMilk.key, TestCatalog.amsterdam.id.key])
+                try db.execute(sql: "UPDATE shop_catalog_version SET token = ?", arguments: [token])
+            }
+            #expect(cheapest(try await client.call(.get, "/v1/products?q=milk"), TestCatalog.wholeMilk) == 99)
+            let fresh = try await client.call(.get, "/v1/products?q=milk", headers: [.cacheControl: "max-age=0, No-Cache"])
+            #expect(cheapest(fresh, TestCatalog.wholeMilk) == 50)
+            // What was read afresh is kept for the next request.
+            #expect(cheapest(try await client.call(.get, "/v1/products?q=milk"), TestCatalog.wholeMilk) == 50)
+        }
+    }
+
     @Test("the catalogue's version token changes with every write to products, offers and reviews, in the write's transaction, and with no other")
     func token() async throws {
         try await ShoppingListsHarness().test { client in

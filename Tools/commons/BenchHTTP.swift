@@ -124,12 +124,12 @@ struct BenchHTTP: AsyncParsableCommand {
         /// Requests a second, and the service's CPU time per request (µs) when its process is known:
         /// the CPU it used over the whole measurement, warm-up included, over the requests
         /// answered meanwhile at the measured rate.
-        func rate(_ service: SeedClient, pid: pid_t?, token: @escaping @Sendable (Int) -> String? = { _ in nil },
+        func rate(_ service: SeedClient, pid: pid_t?, token: @escaping @Sendable (Int) -> String? = { _ in nil }, headers: [String: String] = [:],
                   _ path: @escaping @Sendable () -> String) async throws -> (rate: Double, cpu: Double?) {
             let (cpuBefore, started) = (pid.flatMap(Bench.cpuSeconds), ContinuousClock.now)
             let rate = try await Bench.measure(workers: clients, for: duration) { worker in
                 {
-                    let answer = try await service.get(path(), token: token(worker))
+                    let answer = try await service.get(path(), token: token(worker), headers: headers)
                     guard answer.status == 200 else { throw CommandFailure("\(path()): \(answer.status) \(answer.detail)") }
                     return 1
                 }
@@ -139,12 +139,12 @@ struct BenchHTTP: AsyncParsableCommand {
             return (rate, (cpuAfter - cpuBefore) / (rate * elapsed) * 1_000_000)
         }
         func row(_ name: String, _ service: SeedClient, _ which: Topology.Service, token: @escaping @Sendable (Int) -> String? = { _ in nil },
-                 _ path: @escaping @Sendable () -> String) async throws -> BenchRow {
+                 headers: [String: String] = [:], aim: BenchRow.Aim = .ratio(0.5), _ path: @escaping @Sendable () -> String) async throws -> BenchRow {
             Bench.note(name)
             let pid = await topology.processIdentifier(which)
             var (oursCPU, liveCPU) = ([Double](), [Double]())
-            let row = try await BenchRow.interleaved(name, rounds: rounds, aim: .ratio(0.5)) { _ in
-                let (rate, cpu) = try await rate(service, pid: pid, token: token, path)
+            let row = try await BenchRow.interleaved(name, rounds: rounds, aim: aim) { _ in
+                let (rate, cpu) = try await rate(service, pid: pid, token: token, headers: headers, path)
                 if let cpu { oursCPU.append(cpu) }
                 return rate
             } ceiling: { _ in
@@ -159,13 +159,21 @@ struct BenchHTTP: AsyncParsableCommand {
         }
         let categories = ["Furniture", "Household", "Books", "Clothing", "Electronics"]
         let products = ["milk", "bread", "apple", "rice", "coffee", "cheese"]
+        let noCache = ["Cache-Control": "no-cache"]
         let rows = [
             try await row("listings feed, newest 20 (req/s)", listingsAPI, .listings) { "/v1/listings?limit=20" },
+            // The feed and product search pages are kept while their read model is unchanged;
+            // `no-cache` reads them afresh every time: what a page costs that is not kept (the
+            // first after a write, or one no one asked for since).
+            try await row("  the feed page, not kept (no-cache)", listingsAPI, .listings, headers: noCache, aim: .none) { "/v1/listings?limit=20" },
             try await row("nearby 5 km + category (req/s)", geo, .geoSearch) {
                 let (lat, lon) = (MixedWorkload.centre.lat + .random(in: -0.03...0.03), MixedWorkload.centre.lon + .random(in: -0.05...0.05))
                 return "/v1/nearby/listings?lat=\(lat)&lon=\(lon)&radius=5&category=\(categories.randomElement()!)&limit=20"
             },
             try await row("product search, 20 a page (req/s)", shopping, .shoppingLists) { "/v1/products?q=\(products.randomElement()!)&limit=20" },
+            try await row("  the search page, not kept (no-cache)", shopping, .shoppingLists, headers: noCache, aim: .none) {
+                "/v1/products?q=\(products.randomElement()!)&limit=20"
+            },
             try await row("donation history, 20 a page (req/s)", donationsAPI, .donations, token: { people[$0 % people.count].token }) {
                 "/v1/donations?limit=20"
             },

@@ -1,4 +1,7 @@
+import Codecs
 import Foundation
+import HTTPTypes
+import Hummingbird
 import Synchronization
 
 /// Encoded answers of a read, kept while the rows they were read from stay unchanged.
@@ -64,4 +67,15 @@ public final class VersionedAnswerCache<Key: Hashable & Sendable>: Sendable {
 
     /// How many answers are kept now.
     public var count: Int { contents.withLock { $0.answers.count } }
+}
+
+extension Request {
+    /// Whether the request says `Cache-Control: no-cache`: the answer must be read afresh,
+    /// not taken from a ``VersionedAnswerCache`` (RFC 9111, 5.2.1.4). What is read is kept
+    /// for the requests after it all the same.
+    public var refusesKeptAnswers: Bool {
+        headers[values: .cacheControl].contains { value in
+            value.split(separator: ",").contains { $0.trimmingWhitespace().lowercased() == "no-cache" }
+        }
+    }
 }

@@ -60,10 +60,10 @@ extension ListingsAPI {
             let caller = query.mine ? try context.requireIdentity().accountId : context.identity?.accountId
             let now = clock.now()
             let key = FeedPageKey(query: query, caller: query.mine ? caller : nil)
-            let pages = feedPages
+            let (pages, fresh) = (feedPages, request.refusesKeptAnswers)
             return Response.json(encoded: try await runtime.readModel.pool.read { db in
                 let version = try FeedQueries.version.current(in: db)
-                if let version, let page = pages.answer(for: key, version: version, at: now) { return page }
+                if !fresh, let version, let page = pages.answer(for: key, version: version, at: now) { return page }
                 let (rows, next) = try FeedQueries.page(query, caller: caller, now: now, in: db)
                 let page = try ResponseJSON.encode(FeedPage(items: rows.map { ListingView(row: $0, now: now) }, nextCursor: next?.text))
                 if let version {

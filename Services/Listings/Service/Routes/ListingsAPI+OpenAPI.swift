@@ -55,7 +55,8 @@ extension ListingsAPI {
                   + "q (at most 200 characters; its first 20 words of letters and digits), sort, order, limit, cursor. "
                   + "sort is recent (posted time), price (free counts as 0), title (ignoring case) or relevance (with q, its default); "
                   + "order=asc|desc turns the key either way and defaults to the key's usual way: recent desc (newest first), "
-                  + "price and title asc, relevance desc (best match first, the only way). A cursor continues its own sort and order.",
+                  + "price and title asc, relevance desc (best match first, the only way). A cursor continues its own sort and order. "
+                  + "Pages are kept while no listing changes or expires; Cache-Control: no-cache reads afresh.",
               query: feedParameters, responses: [200: "A page", 400: "Invalid query", 401: "author=me without a valid access token"],
               returns: [200: page(of: listingView)]),
         .init("GET", "/v1/listings/changes", "What changed since a point of the change feed (since, limit).",

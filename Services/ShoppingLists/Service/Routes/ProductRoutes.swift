@@ -9,10 +9,10 @@ extension ShoppingListsAPI {
     func addProductRoutes(to router: Router<AppRequestContext>) {
         router.get("/v1/products") { request, _ in
             let query = try Self.productQuery(request.queryValues)
-            let pages = productPages
+            let (pages, fresh) = (productPages, request.refusesKeptAnswers)
             return Response.json(encoded: try await read { db in
                 let version = try ProductQueries.catalogVersion.current(in: db)
-                if let version, let page = pages.answer(for: query, version: version) { return page }
+                if !fresh, let version, let page = pages.answer(for: query, version: version) { return page }
                 let (items, next) = try ProductQueries.search(query, in: db)
                 let page = try ResponseJSON.encode(ProductPage(items: items, nextCursor: next.map { SearchCursor.encode($0, queryKey: query.key) }))
                 if let version { pages.store(page, for: query, version: version) }

@@ -15,7 +15,8 @@ extension ShoppingListsAPI {
     /// Every route of the shopping-lists service (a test keeps this equal to the router's).
     static let document = OpenAPIDocument(title: "Commons shopping lists", operations: [
         .init("GET", "/v1/products", "Search the catalogue by name (q: at most 200 characters, its first 10 words of letters and digits matched as "
-                  + "prefixes, ranked), category, limit 1–100, cursor.",
+                  + "prefixes, ranked), category, limit 1–100, cursor. Pages are kept while the catalogue is unchanged; "
+                  + "Cache-Control: no-cache reads afresh.",
               query: [Parameter("q", .searchText), Parameter("category", .string(maxLength: 100)), .limit(ProductQuery.limits), .cursor],
               responses: [200: "{ items, nextCursor }", 400: "Invalid fields"], returns: [200: page(of: productBody)]),
         .init("GET", "/v1/products/{id}",
