@@ -17,9 +17,10 @@ import Synchronization
 /// An answer that depends on the time as well (a listing expires at its time, with no
 /// write) is stored with the span of time in which it stays the same, and found only within it.
 ///
-/// Only one token's answers are kept: storing under another token drops the rest, as do
-/// ``capacity`` answers (the cache starts over rather than tracking which answer is
-/// oldest). An answer longer than ``largestAnswer`` bytes is not kept.
+/// Only one token's answers are kept: storing under another token drops the rest, as does
+/// reaching ``capacity`` answers or ``byteBudget`` bytes (the cache starts over rather than
+/// tracking which answer is oldest), so its memory stays bounded whatever is asked. An
+/// answer longer than ``largestAnswer`` bytes is not kept.
 public final class VersionedAnswerCache<Key: Hashable & Sendable>: Sendable {
     private struct Answer {
         var bytes: [UInt8]
@@ -29,17 +30,22 @@ public final class VersionedAnswerCache<Key: Hashable & Sendable>: Sendable {
     private struct Contents {
         var version: Int64?
         var answers: [Key: Answer] = [:]
+        /// The bytes of every answer kept.
+        var bytes = 0
     }
 
     /// The most answers kept at once.
     public let capacity: Int
     /// The longest answer kept, in bytes.
     public let largestAnswer: Int
+    /// The most bytes kept at once, all answers together.
+    public let byteBudget: Int
     private let contents = Mutex(Contents())
 
-    public init(capacity: Int, largestAnswer: Int) {
+    public init(capacity: Int, largestAnswer: Int, byteBudget: Int) {
         self.capacity = capacity
         self.largestAnswer = largestAnswer
+        self.byteBudget = byteBudget
     }
 
     /// The answer stored for `key` under `version`, if any; one stored with a span of time
@@ -56,17 +62,22 @@ public final class VersionedAnswerCache<Key: Hashable & Sendable>: Sendable {
     /// Keeps `answer`, read in a snapshot whose token is `version`, for `key`; `valid`, when
     /// the answer depends on the time, is the span in which it stays the same.
     public func store(_ answer: [UInt8], for key: Key, version: Int64, valid: Range<Date>? = nil) {
-        guard capacity > 0, answer.count <= largestAnswer else { return }
+        guard capacity > 0, answer.count <= min(largestAnswer, byteBudget) else { return }
         contents.withLock { contents in
-            if contents.version != version || contents.answers.count >= capacity {
+            if let replaced = contents.answers.removeValue(forKey: key) { contents.bytes -= replaced.bytes.count }
+            if contents.version != version || contents.answers.count >= capacity || contents.bytes + answer.count > byteBudget {
                 contents = Contents(version: version)
             }
             contents.answers[key] = Answer(bytes: answer, valid: valid)
+            contents.bytes += answer.count
         }
     }
 
     /// How many answers are kept now.
     public var count: Int { contents.withLock { $0.answers.count } }
+
+    /// How many bytes are kept now, all answers together.
+    public var bytes: Int { contents.withLock { $0.bytes } }
 }
 
 extension Request {

@@ -13,7 +13,7 @@ package struct ListingsAPI: Sendable {
     let blobs: any BlobStore
     /// Feed pages as sent, under the feed's version token and until the next listing expires:
     /// most readers ask for the same newest page, which changes only with a post or an expiry.
-    let feedPages = VersionedAnswerCache<FeedPageKey>(capacity: 256, largestAnswer: 256 * 1024)
+    let feedPages = VersionedAnswerCache<FeedPageKey>(capacity: 256, largestAnswer: 256 * 1024, byteBudget: 8 << 20)
 
     var clock: ListingsClock { commands.clock }
 

@@ -15,7 +15,7 @@ package struct ShoppingListsAPI: Sendable {
     let sealer: TextSealer
     /// Product search pages as sent, under the catalogue's version token: people search the
     /// same few words, and the full-text match and ranking cost more than the rest of a request.
-    let productPages = VersionedAnswerCache<ProductQuery>(capacity: 256, largestAnswer: 64 * 1024)
+    let productPages = VersionedAnswerCache<ProductQuery>(capacity: 256, largestAnswer: 64 * 1024, byteBudget: 4 << 20)
 
     init(runtime: ServiceRuntime) {
         self.runtime = runtime
