@@ -24,10 +24,12 @@ struct GeoSearchProjectionTests {
     }
 
     /// What a query can see: each indexed listing with its point, category name and status,
-    /// and the listings a keyword finds.
+    /// and the listings a keyword finds. Throws unless the text index holds exactly the words
+    /// of the searchable rows (FTS5's integrity check against its content, the view).
     func searchable(_ path: String) throws -> (index: [String], lamps: [String], rows: Int) {
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
+        try queue.write { db in try db.execute(sql: "INSERT INTO geo_listings_fts (geo_listings_fts, rank) VALUES ('integrity-check', 1)") }
         return try queue.read { db in
             let index = try String.fetchAll(db, sql: """
                 SELECT l.listing_id || printf(' %.3f %.3f ', l.lat, l.lon) || c.name || ' ' || l.status || ' ' || l.hilbert
@@ -61,6 +63,9 @@ struct GeoSearchProjectionTests {
         for (index, status) in [(2, ListingStatus.given), (3, .sold), (4, .withdrawn), (5, .hidden), (6, .expired), (7, .promised)] {
             events.append((listing(index), try event(ListingStatusChanged(listingId: ids[index], status: status))))
         }
+        // Listing 4, withdrawn, is edited: it stays out of both indexes, and its new words too.
+        events.append((listing(4), try event(ListingEdited(listingId: ids[4], title: "Lamp shade", description: "Withdrawn", category: "Books",
+                                                         price: nil, publicLocation: amsterdam))))
         // Listing 0 is given, then offered again: searchable once more.
         events.append((listing(0), try event(ListingStatusChanged(listingId: ids[0], status: .given))))
         events.append((listing(0), try event(ListingStatusChanged(listingId: ids[0], status: .available))))
@@ -121,8 +126,9 @@ struct GeoSearchProjectionTests {
             try queue.close()
         }
         try ReadModelDatabase.open(path: path, projections: GeoSearchService.projections).close()
-        let (index, _, rows) = try searchable(path)
+        let (index, lamps, rows) = try searchable(path)
         #expect(rows == 3)
+        #expect(lamps == [ids[0], ids[1]].sorted())  // the text index is filled from the searchable rows
         #expect(index == [
             "\(ids[0]) 52.370 4.890 Books available \(HilbertOrder.index(lat: 52.37, lon: 4.89))",
             "\(ids[1]) 52.380 4.890 Toys promised \(HilbertOrder.index(lat: 52.38, lon: 4.89))",

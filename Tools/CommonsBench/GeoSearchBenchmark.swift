@@ -56,10 +56,11 @@ public enum GeoSearchBenchmark {
 
     /// Rebuilds geo-search's read model from the whole log into a new file under `directory`
     /// and swaps it in, as `commons replay geo-search --swap` does. Returns the events applied.
-    public static func rebuild(from store: any EventStore, directory: URL) async throws -> Int {
+    /// `progress` is called after each page, as ``ReadModelRebuild/rebuild(projections:from:into:until:pageSize:keys:progress:)`` does.
+    public static func rebuild(from store: any EventStore, directory: URL, progress: ReadModelRebuild.Progress? = nil) async throws -> Int {
         let database = try ReadModelDatabase(directory: directory, name: GeoSearchService.name, projections: GeoSearchService.projections)
         let path = database.newFilePath()
-        let applied = try await ReadModelRebuild.rebuild(projections: GeoSearchService.projections, from: store, into: path)
+        let applied = try await ReadModelRebuild.rebuild(projections: GeoSearchService.projections, from: store, into: path, progress: progress)
         try database.swap(to: path)
         return applied
     }
