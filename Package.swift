@@ -261,8 +261,9 @@ let package = Package(
         .testTarget(
             name: "ServiceKitTests",
             dependencies: [
-                "ServiceKit", "EventLog", "EventLogPostgres", "EventLogSQLite", "EventLogTestSupport",
+                "ServiceKit", "EventLog", "EventLogPostgres", "EventLogSQLite", "EventLogTestSupport", "ReadModel", "Contracts",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],

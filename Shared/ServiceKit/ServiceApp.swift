@@ -26,8 +26,10 @@ public enum ServiceApp {
         _ = MetricsRegistry.registry
         let log: any EventStore
         if let store { log = store } else { log = try await configuration.eventStore.open(logger: logger, startupPatience: configuration.startupPatience) }
+        let liveSessions = LiveSessions()
         let runtime = try ServiceRuntime(
-            configuration: configuration, store: log, projections: [RevocationProjection()] + definition.projections, logger: logger)
+            configuration: configuration, store: log, projections: [RevocationProjection(liveSessions: liveSessions)] + definition.projections,
+            logger: logger)
         try await runtime.keyVault.checkSecrets()
         let source = try publicKeys ?? definition.publicKeys?(runtime) ?? HTTPPublicKeySource(accountsURL: configuration.accountsURL)
         let verifier = TokenVerifier(source: source, logger: logger)
@@ -49,7 +51,7 @@ public enum ServiceApp {
         // Waiting for Commons-Min-Position comes before auth, so a token revoked by that
         // write is refused.
         router.middlewares.add(ReadYourWritesMiddleware(runners: runtime.runners, patience: configuration.readYourWritesPatience))
-        router.middlewares.add(AuthMiddleware(verifier: verifier, revocations: runtime.readModel))
+        router.middlewares.add(AuthMiddleware(verifier: verifier, revocations: runtime.readModel, liveSessions: liveSessions))
         router.middlewares.add(RateLimitMiddleware(
             limiter: RateLimiter(limit: configuration.rateLimitPerMinute), problems: problems,
             credentialRoutes: definition.credentialRoutes, credentialLimiter: RateLimiter(limit: configuration.credentialRateLimitPerMinute)))

@@ -62,7 +62,9 @@ struct AuthTests {
         let other = UUID()
         let otherToken = try await harness.token(account: other)
         try await harness.test { client, runtime, _ in
+            // Both sessions are found live first, and so remembered (``LiveSessions``).
             try await client.execute(uri: "/v1/admin/widgets", method: .get, headers: .json(token: token)) { #expect($0.status == .forbidden) }
+            try await client.execute(uri: "/v1/admin/widgets", method: .get, headers: .json(token: otherToken)) { #expect($0.status == .forbidden) }
             let revoked = try await runtime.store.append(to: "session-\(session)", expected: .any, events: [
                 EventCatalog.encode(SessionRevoked(sessionId: session, accountId: account, reason: "logout", at: Date())),
             ])

@@ -13,6 +13,7 @@ struct AuthMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let verifier: TokenVerifier
     let revocations: ReadModelDatabase
+    let liveSessions: LiveSessions
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let header = request.headers[.authorization] {
@@ -40,7 +41,7 @@ struct AuthMiddleware: RouterMiddleware {
     /// The identity a token proves, or nil when it is invalid, expired or revoked.
     private func liveIdentity(_ token: String) async throws -> Identity? {
         guard let identity = try? await verifier.verify(token) else { return nil }
-        return try await RevocationProjection.isRevoked(identity, in: revocations.pool) ? nil : identity
+        return try await liveSessions.isRevoked(identity, in: revocations) ? nil : identity
     }
 
     private func authenticated(_ context: Context, as identity: Identity) -> Context {

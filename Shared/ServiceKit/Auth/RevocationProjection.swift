@@ -10,7 +10,14 @@ public struct RevocationProjection: Projection {
     public let name = "revocations"
     public let filter = EventFilter(categories: ["session", "account"], types: [SessionRevoked.eventType, AccountDeleted.eventType])
 
-    public init() {}
+    /// Told after each commit that wrote a revocation or a deleted account.
+    private let liveSessions: LiveSessions?
+
+    /// `liveSessions`, when given, forgets what it remembers whenever this projection commits
+    /// a revocation (a rebuild, which nothing serves from, needs none).
+    public init(liveSessions: LiveSessions? = nil) {
+        self.liveSessions = liveSessions
+    }
 
     public func registerMigrations(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("revocations-v1") { db in
@@ -20,6 +27,9 @@ public struct RevocationProjection: Projection {
     }
 
     public func apply(_ event: RecordedEvent, in db: Database) throws {
+        if let liveSessions {
+            db.afterNextTransaction { _ in liveSessions.revocationCommitted() }
+        }
         switch try CommonsEvents.catalog.decode(event) {
         case let revoked as SessionRevoked:
             try db.executeCached(sql: "INSERT OR IGNORE INTO revoked_sessions (session_id) VALUES (?)", arguments: [revoked.sessionId.uuidString.lowercased()])
