@@ -1,3 +1,4 @@
+import EventLog
 import Logging
 import PostgresNIO
 import Synchronization

@@ -1,4 +1,4 @@
-@testable import EventLogPostgres
+import EventLog
 import Synchronization
 import Testing
 

@@ -4,12 +4,12 @@ import Synchronization
 /// one costs a lock, where a timer task per wait would stay scheduled until its deadline
 /// long after the wait ended (a `Task.sleep` cancelled early still holds its timer).
 /// Deadlines are met within ``resolution``.
-final class DeadlineWatch: Sendable {
-    /// The one the log's statements share.
-    static let shared = DeadlineWatch(resolution: .milliseconds(100))
+public final class DeadlineWatch: Sendable {
+    /// The one the log's statements and the services' request deadlines share.
+    public static let shared = DeadlineWatch(resolution: .milliseconds(100))
 
     /// How late a deadline may be noticed.
-    let resolution: Duration
+    public let resolution: Duration
 
     private struct Entry {
         let deadline: ContinuousClock.Instant
@@ -24,13 +24,13 @@ final class DeadlineWatch: Sendable {
 
     private let state = Mutex(State())
 
-    init(resolution: Duration) {
+    public init(resolution: Duration) {
         self.resolution = resolution
     }
 
     /// Calls `expire` once `deadline` has passed, unless ``remove(_:)`` is called first with
     /// the id returned.
-    func add(deadline: ContinuousClock.Instant, expire: @escaping @Sendable () -> Void) -> UInt64 {
+    public func add(deadline: ContinuousClock.Instant, expire: @escaping @Sendable () -> Void) -> UInt64 {
         let (id, start) = state.withLock { state in
             state.nextID += 1
             state.entries[state.nextID] = Entry(deadline: deadline, expire: expire)
@@ -41,7 +41,7 @@ final class DeadlineWatch: Sendable {
         return id
     }
 
-    func remove(_ id: UInt64) {
+    public func remove(_ id: UInt64) {
         _ = state.withLock { $0.entries.removeValue(forKey: id) }
     }
 
