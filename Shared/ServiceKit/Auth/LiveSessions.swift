@@ -22,7 +22,9 @@ public final class LiveSessions: Sendable {
     private struct State {
         /// Moves on at every revocation and every new file: a read begun before it proves nothing.
         var generation: UInt64 = 0
-        var pool: DatabasePool?
+        /// The file the sessions were found live in. Weak, so that a file swapped out is not
+        /// held open for this, and a pool made later at the same address is never taken for it.
+        weak var pool: DatabasePool?
         var live: Set<Session> = []
 
         mutating func forget() {
