@@ -1,3 +1,4 @@
+import EventLogTestSupport
 import Foundation
 import Testing
 
@@ -24,5 +25,25 @@ struct BenchCodeTests {
         #expect(result.stderr.contains("--cases"), "\(result)")
         #expect(result.stderr.contains("read-all"), "\(result)")
         #expect(result.stdout.isEmpty, "\(result)")
+    }
+
+    @Test("bench eventlog's append cases run on a real PostgreSQL: ours, pgbench's and the prepared driver's rates, each above zero")
+    func appendCasesRun() async throws {
+        let result = try await commons(
+            "bench", "eventlog", "--postgres", try Backend.postgresURL(), "--cases", "append", "--seconds", "0.2", log: nil)
+        #expect(result.status == 0, "\(result)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        /// The first figure after `name` on its lines (events a second, thousands separated by commas).
+        func rates(_ name: String) -> [Double] {
+            lines.filter { $0.hasPrefix(name) }.compactMap { line in
+                line.dropFirst(name.count).split(separator: " ").first.flatMap { Double($0.replacingOccurrences(of: ",", with: "")) }
+            }
+        }
+        for shape in ["1 writer, 1 event", "8 writers, 1 event", "1 writer, 100 events", "8 writers, 100 events"] {
+            let ours = rates("append, \(shape) per append")
+            #expect(ours.count == 1 && ours.allSatisfy { $0 > 0 }, "\(shape): \(result)")
+        }
+        let driver = rates("the same INSERT through PostgresNIO, prepared, a connection each")
+        #expect(driver.count == 4 && driver.allSatisfy { $0 > 0 }, "\(result)")
     }
 }

@@ -12,6 +12,8 @@ struct PostgresBench: Sendable {
     let client: PostgresClient
     let schema: String
     let duration: Duration
+    /// The driver's best, beside each append case.
+    let driver: DriverInsert
 
     /// Every column of the log, as stored.
     static let columns = "e.position, e.transaction_id, e.stream, e.version, e.id, e.type, e.schema_version, e.data, e.metadata, e.recorded_at"
@@ -30,7 +32,9 @@ struct PostgresBench: Sendable {
         let clientTask = Task { await client.run() }
         defer { clientTask.cancel() }
         let store = try await PostgresEventStore(configuration: configuration, logger: storeLogger)
-        let bench = PostgresBench(store: store, client: client, schema: configuration.schema, duration: duration)
+        let bench = PostgresBench(
+            store: store, client: client, schema: configuration.schema, duration: duration,
+            driver: DriverInsert(configuration: try configuration.connection(searchPath: true)))
         let result: Result
         do {
             result = try await body(bench)
@@ -58,7 +62,8 @@ struct PostgresBench: Sendable {
 
     /// Cases 1 to 5: appends by writers and batch size, then reading the whole log. Each
     /// append case runs Commons, then pgbench (the ceiling its ratio is taken against), then
-    /// the same rows through PostgresNIO without the log (how much of the gap is the driver's).
+    /// the same rows through PostgresNIO without the log, prepared, a connection per writer
+    /// (``DriverInsert``: how much of the gap is the driver's and the runtime's).
     func cases(pgbench: Pgbench, rounds: Int = 1, groups: BenchEventLogCases = .all) async throws -> [BenchRow] {
         try await client.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(schema).ceiling (LIKE \(schema).events INCLUDING ALL)"))
         try await client.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(schema).pgbench_events (LIKE \(schema).events INCLUDING ALL)"))
@@ -78,9 +83,17 @@ struct PostgresBench: Sendable {
             } ceiling: { _ in
                 try await pgbench.insertRate(clients: writers, batch: batch)
             }
-            let driver = try await Bench.measure(workers: writers, for: duration, insertSteps(tag: tag, batch: batch))
+            let opened = DriverInsert.OpenedConnections()
+            let measured: Double
+            do {
+                measured = try await Bench.measure(workers: writers, for: duration, driver.steps(tag: tag, batch: batch, opened: opened))
+            } catch {
+                await opened.closeAll()
+                throw error
+            }
+            await opened.closeAll()
             rows.append(row)
-            rows.append(BenchRow(name: "the same INSERT through PostgresNIO, unprepared", ours: driver, ceiling: row.ceiling))
+            rows.append(BenchRow(name: "the same INSERT through PostgresNIO, prepared, a connection each", ours: measured, ceiling: row.ceiling))
         }
         guard groups.contains(.readAll) else { return rows }
         try await topUp(to: 200_000)
@@ -107,35 +120,6 @@ struct PostgresBench: Sendable {
             return {
                 let (stream, version) = cursor.advance(by: batch)
                 _ = try await store.append(to: stream, expected: .exact(version), events: BenchEvent.batch(batch))
-                return batch
-            }
-        }
-    }
-
-    /// The ceiling of appends: the same rows in one plain `INSERT` per batch (1 row, or 100 through `unnest`).
-    private func insertSteps(tag: String, batch: Int) -> @Sendable (Int) -> BenchStep {
-        { [client, schema] worker in
-            var cursor = BenchStreamCursor("\(BenchEvent.category)-\(tag).\(worker).")
-            return {
-                let (stream, version) = cursor.advance(by: batch)
-                let columns = "stream, category, version, id, type, schema_version, data, metadata"
-                let query: PostgresQuery = if batch == 1 {
-                    """
-                    INSERT INTO \(unescaped: schema).ceiling (\(unescaped: columns))
-                    VALUES (\(stream), \(BenchEvent.category), \(version + 1), \(UUID()), \(BenchEvent.type), \(Int32(1)),
-                        \(BenchEvent.body)::jsonb, \(BenchEvent.metadataJSON)::jsonb)
-                    """
-                } else {
-                    """
-                    INSERT INTO \(unescaped: schema).ceiling (\(unescaped: columns))
-                    SELECT \(stream), \(BenchEvent.category), \(version) + n.ord, n.id, n.type, n.schema_version, n.data, n.metadata
-                    FROM unnest(\((0..<batch).map { _ in UUID() }), \(Array(repeating: BenchEvent.type, count: batch)),
-                        \(Array(repeating: Int32(1), count: batch)), \(Array(repeating: BenchEvent.body, count: batch))::jsonb[],
-                        \(Array(repeating: BenchEvent.metadataJSON, count: batch))::jsonb[])
-                        WITH ORDINALITY AS n(id, type, schema_version, data, metadata, ord)
-                    """
-                }
-                for try await _ in try await client.query(query) {}
                 return batch
             }
         }
