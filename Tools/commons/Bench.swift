@@ -43,10 +43,14 @@ struct BenchEventLog: AsyncParsableCommand {
     @Option(help: "Connections of the store's own for its statements, beside the pool (the store's default: 4; 0 puts every statement on the pool).")
     var statementConnections = PostgresEventStoreConfiguration(host: "localhost").statementConnections
 
+    @Option(help: "Single-event appends the store runs at once before grouping the rest into one statement (the store's default: 2).")
+    var concurrentAppends = PostgresEventStoreConfiguration(host: "localhost").concurrentAppends
+
     func validate() throws {
         guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
         guard (1...20).contains(rounds) else { throw ValidationError("--rounds must be 1…20") }
         guard (0...64).contains(statementConnections) else { throw ValidationError("--statement-connections must be 0…64") }
+        guard (1...64).contains(concurrentAppends) else { throw ValidationError("--concurrent-appends must be 1…64") }
         guard FileManager.default.isExecutableFile(atPath: pgbench) else {
             throw ValidationError("pgbench is not at \(pgbench) (it ships with PostgreSQL's client package; or pass --pgbench PATH)")
         }
@@ -57,6 +61,7 @@ struct BenchEventLog: AsyncParsableCommand {
         var configuration = try PostgresEventStoreConfiguration(url: postgres)
         configuration.schema = "bench_" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
         configuration.statementConnections = statementConnections
+        configuration.concurrentAppends = concurrentAppends
 
         let (serverVersion, postgresRows) = try await PostgresBench.run(configuration: configuration, duration: duration) { bench in
             let pgbench = Pgbench(
