@@ -27,6 +27,15 @@ struct BenchCodeTests {
         #expect(result.stdout.isEmpty, "\(result)")
     }
 
+    @Test("bench eventlog refuses group-commit slots outside 1…64, naming the option", arguments: ["0", "65", "-1"])
+    func concurrentAppendsOutOfRangeRefused(slots: String) async throws {
+        let result = try await commons(
+            "bench", "eventlog", "--postgres", "postgres://nobody@127.0.0.1:1/none", "--concurrent-appends=\(slots)", log: nil)
+        #expect(result.status != 0, "\(result)")
+        #expect(result.stderr.contains("--concurrent-appends must be 1…64"), "\(result)")
+        #expect(result.stdout.isEmpty, "\(result)")
+    }
+
     @Test("bench eventlog's append cases run on a real PostgreSQL: ours, pgbench's and the prepared driver's rates, each above zero")
     func appendCasesRun() async throws {
         let result = try await commons(

@@ -3,9 +3,10 @@ import Logging
 import PostgresNIO
 import Synchronization
 
-/// The driver's best for the append cases: the same `INSERT` as pgbench's, prepared once per
-/// connection, on a connection of each writer's own (no pool), sent from a Swift task as the
-/// log's statements are. What the log costs beyond it is the log's; what it costs beyond
+/// The driver's best for the append cases: the rows pgbench inserts, in one `INSERT` per
+/// append (a batch from arrays through `unnest`, as the log's own batches are sent), prepared
+/// once per connection, on a connection of each writer's own (no pool), sent from a Swift task
+/// as the log's statements are. What the log costs beyond it is the log's; what it costs beyond
 /// pgbench is PostgresNIO's and Swift concurrency's, whatever the log does.
 struct DriverInsert: Sendable {
     /// Settings of a connection whose `search_path` is the bench's schema.
