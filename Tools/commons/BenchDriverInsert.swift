@@ -12,39 +12,48 @@ struct DriverInsert: Sendable {
     /// Settings of a connection whose `search_path` is the bench's schema.
     let configuration: PostgresConnection.Configuration
 
+    /// One connection per writer, opened before measuring: a connection opened inside the
+    /// measurement could outlast a short one and leave the row at 0.
+    func open(writers: Int) async throws -> OpenedConnections {
+        let opened = OpenedConnections()
+        do {
+            for worker in 0..<writers {
+                opened.add(try await PostgresConnection.connect(configuration: configuration, id: worker, logger: Self.logger))
+            }
+        } catch {
+            await opened.closeAll()
+            throw error
+        }
+        return opened
+    }
+
+    static let logger = Logger(label: "commons.bench.driver")
+
     /// One step per writer: `batch` rows of a new stream in one prepared `INSERT` into the
-    /// bench's `ceiling` table. Each writer opens its connection on its first step and keeps
-    /// it until ``closeAll()``.
+    /// bench's `ceiling` table, on that writer's connection of `opened`.
     func steps(tag: String, batch: Int, opened: OpenedConnections) -> @Sendable (Int) -> BenchStep {
-        { [configuration] worker in
+        { worker in
             var cursor = BenchStreamCursor("\(BenchEvent.category)-\(tag).\(worker).")
-            var connection: PostgresConnection?
-            let logger = Logger(label: "commons.bench.driver")
+            let connection = opened.connection(worker)
             return {
-                let open: PostgresConnection
-                if let connection {
-                    open = connection
-                } else {
-                    open = try await PostgresConnection.connect(configuration: configuration, id: worker, logger: logger)
-                    opened.add(open)
-                    connection = open
-                }
                 let (stream, version) = cursor.advance(by: batch)
                 if batch == 1 {
-                    for try await _ in try await open.execute(InsertOne(stream: stream, version: version + 1), logger: logger) {}
+                    for try await _ in try await connection.execute(InsertOne(stream: stream, version: version + 1), logger: Self.logger) {}
                 } else {
-                    for try await _ in try await open.execute(InsertBatch(stream: stream, version: version, count: batch), logger: logger) {}
+                    for try await _ in try await connection.execute(InsertBatch(stream: stream, version: version, count: batch), logger: Self.logger) {}
                 }
                 return batch
             }
         }
     }
 
-    /// The connections the writers opened, closed once a case is measured.
+    /// The writers' connections, closed once a case is measured.
     final class OpenedConnections: Sendable {
         private let connections = Mutex<[PostgresConnection]>([])
 
         func add(_ connection: PostgresConnection) { connections.withLock { $0.append(connection) } }
+
+        func connection(_ worker: Int) -> PostgresConnection { connections.withLock { $0[worker] } }
 
         func closeAll() async {
             for connection in connections.withLock({ list in defer { list = [] }; return list }) {

@@ -83,7 +83,7 @@ struct PostgresBench: Sendable {
             } ceiling: { _ in
                 try await pgbench.insertRate(clients: writers, batch: batch)
             }
-            let opened = DriverInsert.OpenedConnections()
+            let opened = try await driver.open(writers: writers)
             let measured: Double
             do {
                 measured = try await Bench.measure(workers: writers, for: duration, driver.steps(tag: tag, batch: batch, opened: opened))
