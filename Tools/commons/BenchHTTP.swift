@@ -162,7 +162,7 @@ struct BenchHTTP: AsyncParsableCommand {
         let noCache = ["Cache-Control": "no-cache"]
         let rows = [
             try await row("listings feed, newest 20 (req/s)", listingsAPI, .listings) { "/v1/listings?limit=20" },
-            // The feed and product search pages are kept while their read model is unchanged;
+            // Feed, product search and history pages are kept while their read model is unchanged;
             // `no-cache` reads them afresh every time: what a page costs that is not kept (the
             // first after a write, or one no one asked for since).
             try await row("  the feed page, not kept (no-cache)", listingsAPI, .listings, headers: noCache, aim: .none) { "/v1/listings?limit=20" },
@@ -177,6 +177,8 @@ struct BenchHTTP: AsyncParsableCommand {
             try await row("donation history, 20 a page (req/s)", donationsAPI, .donations, token: { people[$0 % people.count].token }) {
                 "/v1/donations?limit=20"
             },
+            try await row("  the history page, not kept (no-cache)", donationsAPI, .donations, token: { people[$0 % people.count].token },
+                          headers: noCache, aim: .none) { "/v1/donations?limit=20" },
         ]
         return (rows, cpu)
     }

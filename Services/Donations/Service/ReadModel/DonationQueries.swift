@@ -21,8 +21,20 @@ struct DonationRecord: Sendable {
 }
 
 /// Reads donations, monthly donations, supporters and the feed from the read model.
-struct DonationQueries: Sendable {
+package struct DonationQueries: Sendable {
     let pool: DatabasePool
+
+    /// The version token of donation history pages: replaced with every write to the
+    /// donations or to the organisations they name, whose slug and name a page shows.
+    package static let historyVersion = VersionToken(table: "donations_history_version", watched: ["donations", "organizations"])
+
+    /// A page of a person's history, as ``history(of:limit:after:list:kept:)`` found it.
+    enum HistoryRead {
+        /// The page kept under the history's current version token.
+        case kept([UInt8])
+        /// The page read afresh, and the token of the snapshot it was read in (nil before the migration).
+        case read(records: [DonationRecord], next: String?, version: Int64?)
+    }
 
     /// The columns ``record(_:)`` reads, in the order it reads them: by position, as looking
     /// each up by name costs more than decoding it (issue 17); then the rowid, the order the
@@ -36,8 +48,16 @@ struct DonationQueries: Sendable {
     /// `account`'s donations, newest first (in the log's order within a second, which is all
     /// the events keep), after `cursor`, whose sort key is `<time> <rowid>`. A cursor from
     /// before the rowid was in it (time alone) goes on from the start of its second.
-    func history(of account: UUID, limit: Int, after cursor: (sortKey: String, id: UUID)?, list: String) async throws -> (records: [DonationRecord], next: String?) {
+    ///
+    /// `kept` is asked first, with the history's version token in the read's own snapshot:
+    /// the page it returns, if any, is the answer, and nothing else is read.
+    func history(
+        of account: UUID, limit: Int, after cursor: (sortKey: String, id: UUID)?, list: String,
+        kept: @escaping @Sendable (Int64) -> [UInt8]? = { _ in nil }
+    ) async throws -> HistoryRead {
         try await pool.read { db in
+            let version = try Self.historyVersion.current(in: db)
+            if let version, let page = kept(version) { return .kept(page) }
             var sql = Self.select + " WHERE d.account_id = ?"
             var arguments: [(any DatabaseValueConvertible)?] = [account.key]
             if let cursor {
@@ -55,7 +75,7 @@ struct DonationQueries: Sendable {
             let next = rows.count > limit ? page.last.map { record, rowid in
                 ListCursor.encode(sortKey: "\(record.donatedAt.timeIntervalSince1970) \(rowid)", id: record.id, list: list)
             } : nil
-            return (page.map(\.0), next)
+            return .read(records: page.map(\.0), next: next, version: version)
         }
     }
 

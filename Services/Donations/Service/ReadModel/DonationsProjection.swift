@@ -106,6 +106,9 @@ struct DonationsProjection: Projection {
                 CREATE INDEX donations_by_account ON donations (account_id, donated_at);
                 """)
         }
+        migrator.registerMigration("donations-history-version-v1") { db in
+            try DonationQueries.historyVersion.create(in: db)
+        }
     }
 
     func apply(_ event: RecordedEvent, in db: Database) throws {

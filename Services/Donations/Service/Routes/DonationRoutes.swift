@@ -83,10 +83,19 @@ extension DonationsAPI {
             let list = "donations|\(identity.accountId.key)"
             let cursor = query.cursor(list: list)
             try query.check()
-            let (records, next) = try await donations.history(of: identity.accountId, limit: limit, after: cursor, list: list)
-            var items: [DonationView] = []
-            for record in records { items.append(try await view(record)) }
-            return try Response.json(Page(items: items, nextCursor: next))
+            let key = HistoryPageKey(account: identity.accountId, limit: limit, cursor: request.query("cursor"))
+            let (pages, fresh) = (historyPages, request.refusesKeptAnswers)
+            switch try await donations.history(of: identity.accountId, limit: limit, after: cursor, list: list,
+                                               kept: { fresh ? nil : pages.answer(for: key, version: $0) }) {
+            case .kept(let page):
+                return Response.json(encoded: page)
+            case let .read(records, next, version):
+                var items: [DonationView] = []
+                for record in records { items.append(try await view(record)) }
+                let page = try ResponseJSON.encode(Page(items: items, nextCursor: next))
+                if let version { pages.store(page, for: key, version: version) }
+                return Response.json(encoded: page)
+            }
         }
         router.get("/v1/donations/totals") { request, context in
             let identity = try context.requireIdentity()

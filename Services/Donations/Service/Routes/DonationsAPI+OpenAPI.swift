@@ -84,7 +84,9 @@ extension DonationsAPI {
               responses: [201: "Donated", 409: "Insufficient funds (with the balance), the Idempotency-Key still in use, or a concurrent change",
                           422: "Below the minimum, wrong currency, unverified"],
               returns: [201: madeDonationBody]).requiringIdempotencyKey(),
-        .init("GET", "/v1/donations", "My donations, newest first (limit, cursor).", authenticated: true, query: paging,
+        .init("GET", "/v1/donations", "My donations, newest first (limit, cursor). "
+                  + "Pages are kept while my donations and their organisations are unchanged; Cache-Control: no-cache reads afresh.",
+              authenticated: true, query: paging,
               returns: [200: page(of: donationBody)]),
         .init("GET", "/v1/donations/totals", "My donations of a year (year, default this one), in all and by category.", authenticated: true,
               query: [Parameter("year", .integer(1970...9999))], returns: [200: yearlyTotalsBody]),

@@ -15,6 +15,18 @@ struct DonationsAPI: Sendable {
 
     var organizations: OrganizationQueries { OrganizationQueries(pool: runtime.readModel.pool) }
     var donations: DonationQueries { DonationQueries(pool: runtime.readModel.pool) }
+    /// Each person's history pages, kept while their donations and the organisations they
+    /// name are unchanged (see ``DonationQueries/historyVersion``); only the person asking
+    /// ever gets their own. A page opens its messages with the donor's key: erasing an
+    /// account deletes its donations, which replaces the token, so no kept page outlives it.
+    let historyPages = VersionedAnswerCache<HistoryPageKey>(capacity: 256, largestAnswer: 64 * 1024, byteBudget: 4 << 20)
+
+    /// What a history page is kept under: whose, how long, from where.
+    struct HistoryPageKey: Hashable, Sendable {
+        var account: UUID
+        var limit: Int
+        var cursor: String?
+    }
 
     func addRoutes(to router: Router<AppRequestContext>) {
         addOrganizationRoutes(to: router)
