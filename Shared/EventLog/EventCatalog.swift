@@ -81,7 +81,7 @@ public struct EventCatalog: Sendable {
     }
 
     /// Encodes `event` for appending.
-    public static func encode<E: EventContract>(_ event: E, id: UUID = UUID(), metadata: EventMetadata = .init()) throws -> NewEvent {
+    public static func encode<E: EventContract>(_ event: E, id: UUID = .random(), metadata: EventMetadata = .init()) throws -> NewEvent {
         NewEvent(id: id, type: E.eventType, schemaVersion: E.schemaVersion, data: try EventJSON.encoder().encode(event), metadata: metadata)
     }
 }

@@ -12,7 +12,7 @@ public struct NewEvent: Hashable, Sendable {
     public var data: Data
     public var metadata: EventMetadata
 
-    public init(id: UUID = UUID(), type: String, schemaVersion: Int = 1, data: Data, metadata: EventMetadata = .init()) {
+    public init(id: UUID = .random(), type: String, schemaVersion: Int = 1, data: Data, metadata: EventMetadata = .init()) {
         self.id = id
         self.type = type
         self.schemaVersion = schemaVersion

@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 import Logging
 import PostgresNIO
@@ -78,7 +79,7 @@ struct DriverInsert: Sendable {
             bindings.append(stream)
             bindings.append(BenchEvent.category)
             bindings.append(version)
-            bindings.append(UUID())
+            bindings.append(UUID.random())
             bindings.append(BenchEvent.type)
             bindings.append(BenchEvent.body)
             bindings.append(BenchEvent.metadataJSON)
@@ -107,7 +108,7 @@ struct DriverInsert: Sendable {
             bindings.append(BenchEvent.category)
             bindings.append(version)
             bindings.append(BenchEvent.type)
-            bindings.append((0..<count).map { _ in UUID() })
+            bindings.append((0..<count).map { _ in UUID.random() })
             bindings.append(Array(repeating: BenchEvent.body, count: count))
             bindings.append(Array(repeating: BenchEvent.metadataJSON, count: count))
             return bindings

@@ -73,7 +73,7 @@ package struct AccountsCommands: Sendable {
     func createAccount(_ registration: Registration, metadata: EventMetadata, now: Date = Date()) async throws -> (UUID, Identity.Role) {
         let problems = registration.problems()
         guard problems.isEmpty, let email = EmailAddress(registration.email) else { throw AccountsError.invalid(problems) }
-        let accountId = UUID()
+        let accountId = UUID.random()
         try await reserve(email, for: accountId, metadata: metadata)
         let role = Identity.Role.member
         let personal = PersonalData(email: email.normalized, displayName: registration.displayName.trimmingWhitespaceAndNewlines())

@@ -44,7 +44,7 @@ public struct DonationsCommands: Sendable {
     }
 
     /// Registers an organisation; its slug is reserved first, so two never share one.
-    package func register(_ draft: OrganizationDraft, id: UUID = UUID(), metadata: EventMetadata) async throws -> (OrganizationState, Checkpoint) {
+    package func register(_ draft: OrganizationDraft, id: UUID = .random(), metadata: EventMetadata) async throws -> (OrganizationState, Checkpoint) {
         let draft = try draft.validated()
         do {
             _ = try await store.append(to: Streams.slug(draft.slug), expected: .noStream, events: [

@@ -76,7 +76,7 @@ struct AlertsAPI: Sendable {
             throw Problem.conflict("You have \(Self.maximumAlertsPerAccount) alerts, the most an account may have; delete one first.",
                                    type: "too-many-alerts")
         }
-        let alertId = UUID()
+        let alertId = UUID.random()
         let now = Date()
         let created = AlertCreated(
             alertId: alertId, ownerId: owner, criteria: try await matcher.sealer.seal(criteria, for: owner), createdAt: now)

@@ -41,7 +41,7 @@ struct ListingsCommands: Sendable {
     /// comes from the request's `Idempotency-Key` and the listing is in the log already (a
     /// retry whose first answer was lost), the stored listing is the answer: a post lands
     /// once however often it is retried.
-    func post(_ draft: ListingDraft, by owner: UUID, id: UUID = UUID(), metadata: EventMetadata) async throws -> (Loaded, Checkpoint) {
+    func post(_ draft: ListingDraft, by owner: UUID, id: UUID = .random(), metadata: EventMetadata) async throws -> (Loaded, Checkpoint) {
         let problems = draft.normalized.problems()
         guard problems.isEmpty, let location = draft.pickupLocation else { throw ListingError.invalid(problems) }
         let place = PickupPlace(location: location, streetAddress: draft.normalized.streetAddress)
@@ -127,7 +127,7 @@ struct ListingsCommands: Sendable {
         guard state.ownerId != requester else { throw ListingError.ownListing }
         let status = state.status(at: clock.now())
         guard status == .available else { throw ListingError.illegalTransition(from: status, to: .promised) }
-        let requestId = UUID()
+        let requestId = UUID.random()
         let event = ListingRequested(requestId: requestId, listingId: id, requesterId: requester,
                                      message: try await sealer.seal(message, for: requester), requestedAt: clock.now())
         let result = try await store.append(to: ListingStreams.requests(of: id), expected: .any,
@@ -173,7 +173,7 @@ struct ListingsCommands: Sendable {
 /// `EventCatalog.encode` for an event whose type is known only at run time.
 extension EventCatalog {
     static func encodeAny(_ event: any EventContract, metadata: EventMetadata) throws -> NewEvent {
-        func open<E: EventContract>(_ event: E) throws -> NewEvent { try EventCatalog.encode(event, id: UUID(), metadata: metadata) }
+        func open<E: EventContract>(_ event: E) throws -> NewEvent { try EventCatalog.encode(event, id: .random(), metadata: metadata) }
         return try open(event)
     }
 }

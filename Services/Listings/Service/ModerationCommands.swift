@@ -10,7 +10,7 @@ extension ListingsCommands {
     func report(_ id: UUID, by reporter: UUID, reason: String, metadata: EventMetadata) async throws -> Checkpoint {
         let state = try await load(id)
         guard state.ownerId != reporter else { throw ListingError.ownListing }
-        let reported = ListingReported(reportId: UUID(), listingId: id, reporterId: reporter, reason: try await sealer.seal(reason, for: reporter),
+        let reported = ListingReported(reportId: .random(), listingId: id, reporterId: reporter, reason: try await sealer.seal(reason, for: reporter),
                                        reportedAt: clock.now())
         var position = try await store.append(to: ListingStreams.reports(of: id), expected: .any,
                                               events: [try EventCatalog.encode(reported, metadata: metadata)]).checkpoint
@@ -38,7 +38,7 @@ extension ListingsCommands {
     /// Posts a comment, its text sealed with the author's key.
     func comment(_ id: UUID, by author: UUID, text: String, metadata: EventMetadata) async throws -> (ListingCommentPosted, Checkpoint) {
         _ = try await load(id)
-        let posted = ListingCommentPosted(commentId: UUID(), listingId: id, authorId: author, text: try await sealer.seal(text, for: author),
+        let posted = ListingCommentPosted(commentId: .random(), listingId: id, authorId: author, text: try await sealer.seal(text, for: author),
                                           postedAt: clock.now())
         let result = try await store.append(to: ListingStreams.comments(of: id), expected: .any,
                                             events: [try EventCatalog.encode(posted, metadata: metadata)])

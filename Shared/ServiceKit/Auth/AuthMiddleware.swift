@@ -1,7 +1,8 @@
+import Codecs
 import Foundation
-import ReadModel
 import GRDB
 import Hummingbird
+import ReadModel
 
 /// Reads `Authorization: Bearer <token>`, or else a browser's access cookie
 /// (``BrowserSession``): a valid token of a live session sets
@@ -47,7 +48,9 @@ struct AuthMiddleware: RouterMiddleware {
     private func authenticated(_ context: Context, as identity: Identity) -> Context {
         var context = context
         context.identity = identity
-        context.logger[metadataKey: "actorId"] = "\(identity.accountId)"
+        // Lower case, as the events' metadata writes it; and without `uuidString`, which formats
+        // each byte with `snprintf` on Linux, on every authenticated request.
+        context.logger[metadataKey: "actorId"] = .string(identity.accountId.lowercasedText)
         return context
     }
 }

@@ -145,7 +145,7 @@ extension AppRequestContext {
     /// A stable event id for the request's `Idempotency-Key` (and `salt`), so a retried
     /// command appends the same ids and the log returns the first result.
     public func idempotentEventId(_ key: String?, salt: String = "") -> UUID {
-        guard let key else { return UUID() }
+        guard let key else { return .random() }
         return NameBasedID.make("\(identity?.accountId.uuidString ?? "anonymous")|\(key)|\(salt)", version: .v5)
     }
 }

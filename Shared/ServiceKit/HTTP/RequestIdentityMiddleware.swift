@@ -1,4 +1,5 @@
 import Codecs
+import EventLog
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -16,7 +17,7 @@ struct RequestIdentityMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         context.service = service
-        context.requestId = Self.acceptable(request.headers[.requestId]) ?? UUID().uuidString.lowercased()
+        context.requestId = Self.acceptable(request.headers[.requestId]) ?? UUID.random().lowercasedText
         context.correlationId = Self.acceptable(request.headers[.correlationId]) ?? context.requestId
         context.logger[metadataKey: "requestId"] = "\(context.requestId)"
         context.logger[metadataKey: "correlationId"] = "\(context.correlationId)"

@@ -90,7 +90,7 @@ extension ListingsAPI {
                 throw Problem.validation(["text": ["must be 1 to \(Self.maximumMessageLength) characters"]])
             }
             let listing = try await participation(id, caller: identity.accountId)
-            let sent = ConversationMessageSent(conversationId: id, messageId: UUID(), listingId: listing, senderId: identity.accountId,
+            let sent = ConversationMessageSent(conversationId: id, messageId: .random(), listingId: listing, senderId: identity.accountId,
                                                text: try await commands.sealer.seal(text, for: identity.accountId), sentAt: clock.now())
             let result = try await runtime.store.append(to: ListingStreams.conversation(id), expected: .any,
                                                         events: [try EventCatalog.encode(sent, metadata: context.eventMetadata)])
