@@ -103,8 +103,9 @@ extension Bench {
 
     /// Runs `workers` concurrent loops of steps, each loop with its own step from
     /// `makeStep(worker)` (so that it can keep state, such as the stream it appends to):
-    /// first a brief warm-up, then for `duration`. Returns events per second over the measured
-    /// part: the steps begun after the warm-up, from the first of them to the end of the last.
+    /// first a brief warm-up, then for `duration` (and at least one step each). Returns events per
+    /// second over the measured part: the steps begun after the warm-up, from the first of them
+    /// to the end of the last.
     static func measure(
         workers: Int = 1, for duration: Duration, _ makeStep: @escaping @Sendable (_ worker: Int) -> BenchStep
     ) async throws -> Double {
@@ -119,7 +120,9 @@ extension Bench {
                     while clock.now < warmedUp { _ = try await step() }
                     let start = clock.now
                     var events = 0
-                    while clock.now < end { events += try await step() }
+                    // At least one measured step each: on a loaded machine the warm-up can run past
+                    // `end`, and a rate of 0 would say nothing.
+                    repeat { events += try await step() } while clock.now < end
                     return (events, start, clock.now)
                 }
             }
