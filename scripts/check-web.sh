@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the web app's browser tests (Tests/Browser, one per journey, each at phone and laptop
-# size) in Debian's headless Chromium against the whole stack: `commons up` of the debug
-# build with its demo data, on free ports, in a scratch directory.
+# size, three journeys at once) in Debian's headless Chromium against the whole stack:
+# `commons up` of the debug build with its demo data, on free ports, in a scratch directory.
 #
 #   scripts/check-web.sh [unittest arguments, e.g. test_free.FreeThingsNearMe]
 #
@@ -34,7 +34,8 @@ cd Tests/Browser
 if [ $# -gt 0 ]; then
   /usr/bin/python3 -m unittest -v "$@"
 else
-  /usr/bin/python3 -m unittest discover -v -p 'test_*.py'
+  # Three journeys at once, after the few that need the stack to themselves (run_journeys.py).
+  /usr/bin/python3 run_journeys.py
 fi || {
   tail -n 30 "$work/up.log" >&2
   # What went wrong behind the gateway: its warnings (a service that did not answer) and

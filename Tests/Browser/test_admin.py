@@ -17,6 +17,10 @@ from selenium.webdriver.common.by import By
 
 from harness import BASE, DEMO_ADMIN, DEMO_PASSWORD, JourneyTest, api, settle, sign_up_by_api
 
+# One process for both journeys (run_journeys.py): the console's queue reads every reported
+# listing, and one of them removed by the other journey at that moment would answer 404.
+RUN_TOGETHER = True
+
 # Distinct reporters that hide a listing (COMMONS_LISTING_REPORT_THRESHOLD's default).
 HIDING_REPORTERS = 3
 UNSAFE = "Unsafe: the cable is frayed"
