@@ -29,15 +29,15 @@ public struct PostgresQueryAbandoned: Error, CustomStringConvertible {
     public var description: String { "PostgreSQL did not answer within \(patience)" }
 }
 
-/// Runs `operation` in a task of its own and returns its result, or throws
-/// `CancellationError` as soon as the calling task is cancelled, or ``PostgresQueryAbandoned``
-/// after `patience` (within ``DeadlineWatch/resolution``): whichever comes first. The
-/// operation is cancelled when it loses.
+/// Runs `operation` in a task of its own (on `executor` when one is given) and returns its
+/// result, or throws `CancellationError` as soon as the calling task is cancelled, or
+/// ``PostgresQueryAbandoned`` after `patience` (within ``DeadlineWatch/resolution``):
+/// whichever comes first. The operation is cancelled when it loses.
 func abandonable<T: Sendable>(
-    patience: Duration, _ operation: @escaping @Sendable () async throws -> T
+    patience: Duration, on executor: (any TaskExecutor)? = nil, _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let outcome = Outcome<T>()
-    let work = Task {
+    let work = Task(executorPreference: executor) {
         do { outcome.settle(.success(try await operation())) } catch { outcome.settle(.failure(error)) }
     }
     // One shared watch rather than a timer task per statement: a cancelled `Task.sleep`

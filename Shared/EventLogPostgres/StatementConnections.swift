@@ -84,7 +84,9 @@ final class StatementConnections: Sendable {
             return try await client.executeAbandonable(statement, logger: logger, patience: patience)
         }
         do {
-            let rows = try await abandonable(patience: patience) {
+            // On the connection's own event loop: the statement is written and its rows read
+            // there without hopping between threads (EventLoopTaskExecutor).
+            let rows = try await abandonable(patience: patience, on: EventLoopTaskExecutor(connection.eventLoop)) {
                 var rows: [Statement.Row] = []
                 for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
                 return rows
