@@ -2,6 +2,7 @@ import EventLog
 @testable import EventLogPostgres
 import EventLogTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// Group commit (issue 17): single-event appends that wait for a slot go in one statement.
@@ -77,4 +78,39 @@ struct AppendGroupTests {
         #expect(try await store.read(stream: "shared-1").map(\.version) == Array(1...8))
         await store.shutdown()
     }
+
+    @Test("free slots admit at once; an append that finds none waits until one is released, then takes it")
+    func slotsAdmitAndWait() async throws {
+        let grouper = AppendGrouper(slots: 2) { _ in
+            Issue.record("no group forms from a single waiting append")
+            return []
+        }
+        func append(_ stream: String) throws -> GroupedAppend {
+            GroupedAppend(stream: stream, category: "slot", expectedCode: -1, batch: try EncodedBatch([testEvent()]))
+        }
+        for stream in ["slot-1", "slot-2"] {
+            guard case .slot = await grouper.admit(try append(stream)) else { Issue.record("a free slot was not taken"); return }
+        }
+        for stream in ["slot-3", "slot-4"] {
+            let next = try append(stream)
+            let admitted = Flag()
+            let waiting = Task {
+                let admission = await grouper.admit(next)
+                admitted.raise()
+                return admission
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(!admitted.isRaised, "\(stream) waits while both slots are busy")
+            grouper.release()
+            guard case .slot = await waiting.value else { Issue.record("the released slot did not pass to \(stream)"); return }
+        }
+        #expect(grouper.groupsSent == 0)
+    }
+}
+
+/// A flag one task raises and another reads.
+private final class Flag: Sendable {
+    private let raised = Atomic<Bool>(false)
+    func raise() { raised.store(true, ordering: .sequentiallyConsistent) }
+    var isRaised: Bool { raised.load(ordering: .sequentiallyConsistent) }
 }
