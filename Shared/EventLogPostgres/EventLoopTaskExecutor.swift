@@ -6,9 +6,9 @@ import NIOCore
 ///
 /// Only for short, non-blocking work, as anything else on an event loop: the store runs a
 /// prepared statement and collects its rows there, nothing more (``StatementConnections``).
-/// From a standalone loop of prepared single-row `INSERT`s on this project's 2-core machine
-/// (2026-11-28): four context switches and 143 µs of CPU per statement from the global
-/// executor, one switch and 89 µs on the connection's loop.
+/// Measured with `commons bench eventlog` on this project's 2-core machine (2026-11-28, see
+/// the README): read-all rose from 0.61–0.72 to 0.78–0.86 of a plain `SELECT`, since each
+/// page's rows are decoded on the thread that reads them; single-event appends did not move.
 final class EventLoopTaskExecutor: TaskExecutor {
     let eventLoop: any EventLoop
 

@@ -5,8 +5,8 @@ and exits non-zero if any failed.
 A journey spends much of its time waiting on Chromium and the stack, not on the CPU, so
 three at once take about half the time of one after another on this project's 2-core CI
 machine. The few that must not share the stack with another journey run first, one at a
-time (see `journey_units`). Each class's output is printed whole when it ends, so that the lines of a
-failure stay together.
+time (see `journey_units`). Each class's output is printed whole when it ends, so that the
+lines of a failure stay together. Names given on the command line all run side by side.
 
     run_journeys.py [--workers N] [module or module.Class ...]
 """
@@ -29,7 +29,10 @@ def journey_units() -> tuple:
     the page shows with what the API answers for everyone's data, and another journey's post
     between the two reads would change one of them."""
     alone, together = [], []
-    pending = [unittest.defaultTestLoader.discover(HERE, pattern="test_*.py")]
+    loader = unittest.TestLoader()
+    pending = [loader.discover(HERE, pattern="test_*.py")]
+    if loader.errors:
+        raise ImportError("\n".join(loader.errors))
     while pending:
         suite = pending.pop(0)
         for item in suite:
@@ -57,11 +60,16 @@ def run(name: str):
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--workers", type=int, default=int(os.environ.get("COMMONS_WEB_WORKERS", "3")))
-    parser.add_argument("names", nargs="*")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "))
+    parser.add_argument("--workers", type=int, default=int(os.environ.get("COMMONS_WEB_WORKERS", "3")),
+                        help="journeys at once (default 3, or COMMONS_WEB_WORKERS)")
+    parser.add_argument("names", nargs="*", help="modules or module.Class names (default: every journey)")
     arguments = parser.parse_args()
-    alone, together = ([], arguments.names) if arguments.names else journey_units()
+    try:
+        alone, together = ([], arguments.names) if arguments.names else journey_units()
+    except ImportError as error:
+        print(f"run_journeys: a test module did not load:\n{error}", file=sys.stderr)
+        return 1
     if not alone and not together:
         print("run_journeys: no journeys found", file=sys.stderr)
         return 1
