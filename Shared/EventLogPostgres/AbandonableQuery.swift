@@ -40,20 +40,17 @@ func abandonable<T: Sendable>(
     let work = Task(executorPreference: executor) {
         do { outcome.settle(.success(try await operation())) } catch { outcome.settle(.failure(error)) }
     }
-    // One shared watch rather than a timer task per statement: a cancelled `Task.sleep`
-    // keeps its timer until the deadline, thousands a second under load (issue 17).
-    let deadline = DeadlineWatch.shared.add(deadline: .now + patience) {
-        outcome.settle(.failure(PostgresQueryAbandoned(patience: patience)))
-    }
-    defer {
-        DeadlineWatch.shared.remove(deadline)
-        work.cancel()
-    }
-    return try await withTaskCancellationHandler {
-        try await outcome.value()
-    } onCancel: {
-        outcome.settle(.failure(CancellationError()))
-    }
+    defer { work.cancel() }
+    return try await outcome.value(patience: patience)
+}
+
+/// `future`'s value, or `CancellationError` as soon as the calling task is cancelled, or
+/// ``PostgresQueryAbandoned`` after `patience`: ``abandonable(patience:on:_:)`` for work that
+/// already runs on an event loop, with no task of its own.
+func abandonable<T: Sendable>(patience: Duration, _ future: EventLoopFuture<T>) async throws -> T {
+    let outcome = Outcome<T>()
+    future.whenComplete { outcome.settle($0) }
+    return try await outcome.value(patience: patience)
 }
 
 /// The first result offered to it, handed to the one waiter whether it arrives before or after.
@@ -81,6 +78,22 @@ final class Outcome<T: Sendable>: Sendable {
             }
         }
         waiter?.resume(with: result)
+    }
+
+    /// The result, or `CancellationError` as soon as the calling task is cancelled, or
+    /// ``PostgresQueryAbandoned`` after `patience`: whichever comes first.
+    func value(patience: Duration) async throws -> T {
+        // One shared watch rather than a timer task per statement: a cancelled `Task.sleep`
+        // keeps its timer until the deadline, thousands a second under load (issue 17).
+        let deadline = DeadlineWatch.shared.add(deadline: .now + patience) {
+            self.settle(.failure(PostgresQueryAbandoned(patience: patience)))
+        }
+        defer { DeadlineWatch.shared.remove(deadline) }
+        return try await withTaskCancellationHandler {
+            try await value()
+        } onCancel: {
+            self.settle(.failure(CancellationError()))
+        }
     }
 
     func value() async throws -> T {

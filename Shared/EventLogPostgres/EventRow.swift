@@ -21,37 +21,28 @@ enum EventRow {
     struct NotJSONB: Error {}
 
     /// The event in the next cells of a row of ``columns``; nil when they are null (a page of
-    /// the whole log with no event). Cell by cell, each decoded as its own type: PostgresNIO's
-    /// decoding of a whole row as a tuple is not specialized across modules, and was slower.
-    static func event(_ cells: inout PostgresRow.Iterator) throws -> RecordedEvent? {
-        guard let position = try cells.decodeNext(Int64?.self) else { return nil }
-        let transaction = try cells.decodeNext(TransactionID.self)
-        let stream = try cells.decodeNext(String.self)
-        let version = try cells.decodeNext(Int64.self)
-        let id = try cells.decodeNext(UUID.self)
-        let type = try cells.decodeNext(String.self)
-        let schemaVersion = try cells.decodeNext(Int32.self)
-        let data = try JSONBText.data(cells.decodeNext(ByteBuffer.self))
-        let recordedAt = try cells.decodeNext(Date.self)
-        let metadata = try JSONBText.metadata(cells.decodeNext(ByteBuffer.self))
+    /// the whole log with no event). Cell by cell, from its bytes (``BinaryCells``).
+    static func event(_ cells: inout BinaryCells) throws -> RecordedEvent? {
+        guard let position = try cells.optionalInt64("position") else { return nil }
+        let transaction = try cells.transactionID("transaction_id")
+        let stream = try cells.string("stream")
+        let version = try cells.int64("version")
+        let id = try cells.uuid("id")
+        let type = try cells.string("type")
+        let schemaVersion = try cells.int32("schema_version")
+        let data = try JSONBText.data(cells.nextValue("data"))
+        let recordedAt = try cells.date("recorded_at")
+        let metadata = try JSONBText.metadata(cells.nextValue("metadata"))
         return RecordedEvent(
-            checkpoint: Checkpoint(transaction: transaction.value, position: position), stream: stream, version: version,
+            checkpoint: Checkpoint(transaction: transaction, position: position), stream: stream, version: version,
             id: id, type: type, schemaVersion: Int(schemaVersion), data: data, metadata: metadata, recordedAt: recordedAt)
     }
 
     /// The event in a row of ``columns`` alone.
     static func event(in row: PostgresRow) throws -> RecordedEvent {
-        var cells = row.makeIterator()
+        var cells = BinaryCells(row)
         guard let event = try event(&cells) else { throw NoEvent() }
         return event
-    }
-}
-
-extension PostgresRow.Iterator {
-    /// The next cell, decoded as `type`.
-    mutating func decodeNext<Value: PostgresDecodable>(_ type: Value.Type) throws -> Value {
-        guard let cell = next() else { throw EventRow.NoEvent() }
-        return try cell.decode(Value.self, context: .default)
     }
 }
 

@@ -265,9 +265,9 @@ public final class PostgresEventStore: EventStore {
         let limit = Int64(min(limit, Int(Int64.max)))
         return switch direction {
         case .forwards:
-            try await statements.execute(ReadForwardsStatement(stream: stream, version: version ?? 1, limit: limit), logger: logger)
+            try await statements.collect(ReadForwardsStatement(stream: stream, version: version ?? 1, limit: limit), logger: logger)
         case .backwards:
-            try await statements.execute(
+            try await statements.collect(
                 ReadBackwardsStatement(stream: stream, version: version ?? Int64.max, limit: limit), logger: logger)
         }
     }
@@ -280,14 +280,14 @@ public final class PostgresEventStore: EventStore {
         let count = Int64(min(limit, Int(Int64.max)))
         let rows = switch (filter.categories.map(Array.init), filter.types.map(Array.init)) {
         case (nil, nil):
-            try await statements.execute(ReadAllStatement.All(checkpoint: checkpoint, limit: count), logger: logger)
+            try await statements.collect(ReadAllStatement.All(checkpoint: checkpoint, limit: count), logger: logger)
         case (let categories?, nil):
-            try await statements.execute(
+            try await statements.collect(
                 ReadAllStatement.Categories(checkpoint: checkpoint, categories: categories, limit: count), logger: logger)
         case (nil, let types?):
-            try await statements.execute(ReadAllStatement.Types(checkpoint: checkpoint, types: types, limit: count), logger: logger)
+            try await statements.collect(ReadAllStatement.Types(checkpoint: checkpoint, types: types, limit: count), logger: logger)
         case (let categories?, let types?):
-            try await statements.execute(
+            try await statements.collect(
                 ReadAllStatement.CategoriesAndTypes(checkpoint: checkpoint, categories: categories, types: types, limit: count),
                 logger: logger)
         }

@@ -12,46 +12,46 @@ enum ReadAllStatement {
     typealias Row = (horizon: UInt64, heldBack: Bool, event: RecordedEvent?)
 
     /// Unfiltered.
-    struct All: PostgresPreparedStatement {
+    struct All: LoopDecodedStatement {
         static let name = "commons_read_all"
         static let sql = ReadAllStatement.sql(conditions: "", lists: 0)
         var checkpoint: Checkpoint
         var limit: Int64
-        func makeBindings() -> PostgresBindings { ReadAllStatement.bindings(checkpoint, limit: limit) }
+        var parameters: [PostgresData] { ReadAllStatement.parameters(checkpoint, limit: limit) }
         func decodeRow(_ row: PostgresRow) throws -> Row { try ReadAllStatement.decode(row) }
     }
 
     /// Events of some categories.
-    struct Categories: PostgresPreparedStatement {
+    struct Categories: LoopDecodedStatement {
         static let name = "commons_read_all_categories"
         static let sql = ReadAllStatement.sql(conditions: "AND e.category = ANY($3)", lists: 1)
         var checkpoint: Checkpoint
         var categories: [String]
         var limit: Int64
-        func makeBindings() -> PostgresBindings { ReadAllStatement.bindings(checkpoint, categories, limit: limit) }
+        var parameters: [PostgresData] { ReadAllStatement.parameters(checkpoint, categories, limit: limit) }
         func decodeRow(_ row: PostgresRow) throws -> Row { try ReadAllStatement.decode(row) }
     }
 
     /// Events of some types.
-    struct Types: PostgresPreparedStatement {
+    struct Types: LoopDecodedStatement {
         static let name = "commons_read_all_types"
         static let sql = ReadAllStatement.sql(conditions: "AND e.type = ANY($3)", lists: 1)
         var checkpoint: Checkpoint
         var types: [String]
         var limit: Int64
-        func makeBindings() -> PostgresBindings { ReadAllStatement.bindings(checkpoint, types, limit: limit) }
+        var parameters: [PostgresData] { ReadAllStatement.parameters(checkpoint, types, limit: limit) }
         func decodeRow(_ row: PostgresRow) throws -> Row { try ReadAllStatement.decode(row) }
     }
 
     /// Events of some types within some categories.
-    struct CategoriesAndTypes: PostgresPreparedStatement {
+    struct CategoriesAndTypes: LoopDecodedStatement {
         static let name = "commons_read_all_categories_types"
         static let sql = ReadAllStatement.sql(conditions: "AND e.category = ANY($3) AND e.type = ANY($4)", lists: 2)
         var checkpoint: Checkpoint
         var categories: [String]
         var types: [String]
         var limit: Int64
-        func makeBindings() -> PostgresBindings { ReadAllStatement.bindings(checkpoint, categories, types, limit: limit) }
+        var parameters: [PostgresData] { ReadAllStatement.parameters(checkpoint, categories, types, limit: limit) }
         func decodeRow(_ row: PostgresRow) throws -> Row { try ReadAllStatement.decode(row) }
     }
 
@@ -78,19 +78,15 @@ enum ReadAllStatement {
             """
     }
 
-    private static func bindings(_ checkpoint: Checkpoint, _ lists: [String]..., limit: Int64) -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 3 + lists.count)
-        bindings.append(TransactionID(checkpoint.transaction))
-        bindings.append(checkpoint.position)
-        for list in lists { bindings.append(list) }
-        bindings.append(limit)
-        return bindings
+    private static func parameters(_ checkpoint: Checkpoint, _ lists: [String]..., limit: Int64) -> [PostgresData] {
+        [PostgresData(binding: TransactionID(checkpoint.transaction)), PostgresData(binding: checkpoint.position)]
+            + lists.map { PostgresData(binding: $0) } + [PostgresData(binding: limit)]
     }
 
     private static func decode(_ row: PostgresRow) throws -> Row {
-        var cells = row.makeIterator()
-        let horizon = try cells.decodeNext(TransactionID.self)
-        let heldBack = try cells.decodeNext(Bool.self)
-        return (horizon.value, heldBack, try EventRow.event(&cells))
+        var cells = BinaryCells(row)
+        let horizon = try cells.transactionID("horizon")
+        let heldBack = try cells.bool("held_back")
+        return (horizon, heldBack, try EventRow.event(&cells))
     }
 }

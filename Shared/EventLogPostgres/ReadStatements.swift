@@ -7,7 +7,7 @@ import PostgresNIO
 // columns of ``EventRow``.
 
 /// A stream from a version on, forwards.
-struct ReadForwardsStatement: PostgresPreparedStatement {
+struct ReadForwardsStatement: LoopDecodedStatement {
     static let name = "commons_read_forwards"
     static let sql = """
         SELECT \(EventRow.columns) FROM events e WHERE e.stream = $1 AND e.version >= $2 ORDER BY e.version LIMIT $3
@@ -17,12 +17,12 @@ struct ReadForwardsStatement: PostgresPreparedStatement {
     var version: Int64
     var limit: Int64
 
-    func makeBindings() -> PostgresBindings { eventBindings(stream, version, limit) }
+    var parameters: [PostgresData] { eventParameters(stream, version, limit) }
     func decodeRow(_ row: PostgresRow) throws -> RecordedEvent { try EventRow.event(in: row) }
 }
 
 /// A stream from a version down, backwards.
-struct ReadBackwardsStatement: PostgresPreparedStatement {
+struct ReadBackwardsStatement: LoopDecodedStatement {
     static let name = "commons_read_backwards"
     static let sql = """
         SELECT \(EventRow.columns) FROM events e WHERE e.stream = $1 AND e.version <= $2 ORDER BY e.version DESC LIMIT $3
@@ -32,11 +32,13 @@ struct ReadBackwardsStatement: PostgresPreparedStatement {
     var version: Int64
     var limit: Int64
 
-    func makeBindings() -> PostgresBindings { eventBindings(stream, version, limit) }
+    var parameters: [PostgresData] { eventParameters(stream, version, limit) }
     func decodeRow(_ row: PostgresRow) throws -> RecordedEvent { try EventRow.event(in: row) }
 }
 
-private func eventBindings(_ stream: String, _ version: Int64, _ limit: Int64) -> PostgresBindings { .of(stream, version, limit) }
+private func eventParameters(_ stream: String, _ version: Int64, _ limit: Int64) -> [PostgresData] {
+    [PostgresData(binding: stream), PostgresData(binding: version), PostgresData(binding: limit)]
+}
 
 /// One event by its id.
 struct EventByIDStatement: PostgresPreparedStatement {

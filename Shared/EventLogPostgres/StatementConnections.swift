@@ -25,7 +25,7 @@ import Synchronization
 ///   statement abandoned after its patience, a preparation spoiled) closes it.
 final class StatementConnections: Sendable {
     private struct Idle {
-        let connection: PostgresConnection
+        let connection: OwnConnection
         let since: ContinuousClock.Instant
     }
 
@@ -38,7 +38,7 @@ final class StatementConnections: Sendable {
     }
 
     private enum Choice {
-        case reuse(PostgresConnection)
+        case reuse(OwnConnection)
         case open(id: Int)
         case pool
     }
@@ -49,6 +49,7 @@ final class StatementConnections: Sendable {
     private let maximumIdle: Duration
     private let retryPause: Duration
     private let state = Mutex(State())
+    private let readsRunAgain = Atomic(0)
 
     /// - Parameters:
     ///   - client: the pool, for statements that find every own connection busy.
@@ -69,20 +70,24 @@ final class StatementConnections: Sendable {
 
     deinit {
         // A connection must be closed before it is released (PostgresNIO asserts it).
-        for idle in state.withLock({ $0.idle }) { idle.connection.closeWithoutWaiting() }
+        for idle in state.withLock({ $0.idle }) { idle.connection.connection.closeWithoutWaiting() }
     }
 
     /// How many own connections are open or being opened (for tests).
     var openConnections: Int { state.withLock(\.open) }
+
+    /// How many reads failed on an own connection and ran again on the pool (for tests).
+    var readsRunAgainOnThePool: Int { readsRunAgain.load(ordering: .relaxed) }
 
     /// Runs `statement` and returns its rows, as ``PostgresClient/executeAbandonable(_:logger:patience:)``
     /// does on the pool: the caller gets an answer when its task is cancelled or `patience` passes.
     func execute<Statement: PostgresPreparedStatement>(
         _ statement: Statement, logger: Logger, patience: Duration = .seconds(30)
     ) async throws -> [Statement.Row] where Statement.Row: Sendable {
-        guard let connection = await take(logger: logger) else {
+        guard let own = await take(logger: logger) else {
             return try await client.executeAbandonable(statement, logger: logger, patience: patience)
         }
+        let connection = own.connection
         do {
             // On the connection's own event loop: the statement is written and its rows read
             // there without hopping between threads (EventLoopTaskExecutor).
@@ -91,14 +96,44 @@ final class StatementConnections: Sendable {
                 for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
                 return rows
             }
-            giveBack(connection, usable: true)
+            giveBack(own, usable: true)
             return rows
         } catch let error as PSQLError where error.code == .server && !PostgresClient.spoilsPreparedStatements(error) {
-            giveBack(connection, usable: true)
+            giveBack(own, usable: true)
             throw error
         } catch {
-            giveBack(connection, usable: false)
+            giveBack(own, usable: false)
             throw error
+        }
+    }
+
+    /// Runs `statement` and returns its rows, as ``execute(_:logger:patience:)`` does, but on
+    /// an own connection its rows are decoded on the connection's event loop as they arrive
+    /// (``LoopDecodedStatement``).
+    ///
+    /// That form is PostgresNIO's older interface, which reports failures as `PostgresError`
+    /// rather than `PSQLError`, the type the store and ``PostgresAvailability`` read. So a
+    /// statement that fails there for any reason but the caller's cancellation or its patience
+    /// closes the connection and runs again on the pool, which fails, or succeeds, as it
+    /// always has: these are reads, and running one twice changes nothing.
+    func collect<Statement: LoopDecodedStatement>(
+        _ statement: Statement, logger: Logger, patience: Duration = .seconds(30)
+    ) async throws -> [Statement.Row] {
+        guard let own = await take(logger: logger) else {
+            return try await client.executeAbandonable(statement, logger: logger, patience: patience)
+        }
+        do {
+            let rows = try await abandonable(patience: patience, own.collect(statement))
+            giveBack(own, usable: true)
+            return rows
+        } catch let error where error is CancellationError || error is PostgresQueryAbandoned {
+            giveBack(own, usable: false)
+            throw error
+        } catch {
+            giveBack(own, usable: false)
+            readsRunAgain.add(1, ordering: .relaxed)
+            logger.debug("a read failed on an own connection; running it on the pool", metadata: ["error": "\(String(reflecting: error))"])
+            return try await client.executeAbandonable(statement, logger: logger, patience: patience)
         }
     }
 
@@ -110,16 +145,16 @@ final class StatementConnections: Sendable {
             defer { state.idle = [] }
             return state.idle
         }
-        for entry in idle { entry.connection.closeWithoutWaiting() }
+        for entry in idle { entry.connection.connection.closeWithoutWaiting() }
     }
 
     /// An idle connection, a new one, or nil: use the pool.
-    private func take(logger: Logger) async -> PostgresConnection? {
+    private func take(logger: Logger) async -> OwnConnection? {
         let now = ContinuousClock.now
-        var stale: [PostgresConnection] = []
+        var stale: [OwnConnection] = []
         let choice = state.withLock { state -> Choice in
             while let idle = state.idle.popLast() {
-                if idle.connection.isClosed || now - idle.since > maximumIdle {
+                if idle.connection.connection.isClosed || now - idle.since > maximumIdle {
                     stale.append(idle.connection)
                     state.open -= 1
                     continue
@@ -131,7 +166,7 @@ final class StatementConnections: Sendable {
             state.nextID += 1
             return .open(id: state.nextID)
         }
-        for connection in stale { connection.closeWithoutWaiting() }
+        for own in stale { own.connection.closeWithoutWaiting() }
         switch choice {
         case .reuse(let connection):
             return connection
@@ -142,7 +177,7 @@ final class StatementConnections: Sendable {
                 let connection = try await PostgresConnection.connect(
                     on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: id, logger: logger)
                 state.withLock { $0.retryAfter = nil }
-                return connection
+                return OwnConnection(connection)
             } catch {
                 logger.debug("no connection of the store's own; using the pool", metadata: ["error": "\(error)"])
                 state.withLock { state in
@@ -154,15 +189,15 @@ final class StatementConnections: Sendable {
         }
     }
 
-    private func giveBack(_ connection: PostgresConnection, usable: Bool) {
+    private func giveBack(_ own: OwnConnection, usable: Bool) {
         let kept = state.withLock { state in
-            guard usable, !state.closed, !connection.isClosed else {
+            guard usable, !state.closed, !own.connection.isClosed else {
                 state.open -= 1
                 return false
             }
-            state.idle.append(Idle(connection: connection, since: .now))
+            state.idle.append(Idle(connection: own, since: .now))
             return true
         }
-        if !kept { connection.closeWithoutWaiting() }
+        if !kept { own.connection.closeWithoutWaiting() }
     }
 }

@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import NIOPosix
 import PostgresNIO
+import Synchronization
 import Testing
 
 /// The store runs its prepared statements on connections of its own, beside the pool
@@ -106,6 +107,60 @@ struct StatementConnectionsTests {
         await store.shutdown()
     }
 
+    @Test("reads decode their rows on an own connection's event loop, exactly as the pool's async rows decode")
+    func readsInTheEventLoopForm() async throws {
+        let store = try await Self.store(ownConnections: 1)
+        let own = try await Self.ownBackend(store)
+        var metadata = EventMetadata(service: "tests")
+        metadata.correlationId = UUID().uuidString
+        metadata.actorId = "pérson-1"
+        let events = (1...30).map { n in
+            NewEvent(type: "Read\(n % 3)", data: Data(#"{"n":\#(n),"title":"Lámpara \#(n)"}"#.utf8), metadata: metadata)
+        }
+        _ = try await store.append(to: "own-read-1", expected: .noStream, events: Array(events[..<20]))
+        _ = try await store.append(to: "own-read-2", expected: .noStream, events: Array(events[20...]))
+
+        // Both appends are visible once no older transaction holds them back.
+        _ = try await Self.eventually {
+            guard try await store.readAll(after: .start, limit: 100, filter: .all).events.count == 30 else { throw TestSetupError("held back") }
+        }
+        let page = try await store.readAll(after: .start, limit: 25, filter: .all)
+        let onThePool = try await store.client.executeAbandonable(
+            ReadAllStatement.All(checkpoint: .start, limit: 25), logger: Logger(label: "test"))
+        #expect(page.events.count == 25)
+        #expect(page.events == onThePool.compactMap(\.event))
+        #expect(page.events.map(\.id) == events[..<25].map(\.id))
+        #expect(page.events.first?.metadata == metadata)
+        let backwards = try await store.read(stream: "own-read-1", from: nil, direction: .backwards, limit: 5)
+        #expect(backwards.map(\.version) == [20, 19, 18, 17, 16])
+        let filtered = try await store.readAll(after: .start, limit: 100, filter: EventFilter(types: ["Read0"]))
+        #expect(filtered.events.map(\.type) == Array(repeating: "Read0", count: 10))
+
+        #expect(try await store.statements.collect(BackendOnTheLoop(), logger: Logger(label: "test")) == [own])
+        #expect(store.statements.readsRunAgainOnThePool == 0)
+        await store.shutdown()
+    }
+
+    @Test("a read that fails on an own connection runs again on the pool, and the connection is replaced")
+    func failedReadsRunAgainOnThePool() async throws {
+        let store = try await Self.store(ownConnections: 1)
+        let first = try await Self.ownBackend(store)
+        let pool = try await Self.poolBackend(store)
+
+        // The first decoding fails (as a row PostgresNIO's older interface could not hand over
+        // would); the pool's run of the same statement answers.
+        let failing = FailingOnce()
+        #expect(try await store.statements.collect(failing, logger: Logger(label: "test")) == [pool])
+        #expect(failing.failures.load(ordering: .relaxed) == 1)
+        #expect(store.statements.readsRunAgainOnThePool == 1)
+
+        let replacement = try await Self.ownBackend(store)
+        #expect(replacement != first && replacement != pool)
+        #expect(try await store.statements.collect(BackendOnTheLoop(), logger: Logger(label: "test")) == [replacement])
+        #expect(store.statements.openConnections == 1)
+        await store.shutdown()
+    }
+
     // MARK: Helpers
 
     /// A store on a fresh schema with a pool of one connection and `ownConnections` of its own.
@@ -197,4 +252,27 @@ private struct SleepStatement: PostgresPreparedStatement {
     static let sql = "SELECT pg_sleep(0.5)"
     func makeBindings() -> PostgresBindings { PostgresBindings() }
     func decodeRow(_ row: PostgresRow) throws {}
+}
+
+/// The server process a statement runs in, read in the event-loop form.
+private struct BackendOnTheLoop: LoopDecodedStatement {
+    static let sql = "SELECT pg_backend_pid()"
+    var parameters: [PostgresData] { [] }
+    func decodeRow(_ row: PostgresRow) throws -> Int32 {
+        var cells = BinaryCells(row)
+        return try cells.int32("pg_backend_pid")
+    }
+}
+
+/// ``BackendOnTheLoop``, whose first row fails to decode.
+private final class FailingOnce: LoopDecodedStatement {
+    struct Refused: Error {}
+    static let sql = "SELECT pg_backend_pid()"
+    let failures = Atomic(0)
+    var parameters: [PostgresData] { [] }
+    func decodeRow(_ row: PostgresRow) throws -> Int32 {
+        if failures.compareExchange(expected: 0, desired: 1, ordering: .relaxed).exchanged { throw Refused() }
+        var cells = BinaryCells(row)
+        return try cells.int32("pg_backend_pid")
+    }
 }
