@@ -29,6 +29,11 @@ struct BinaryCells {
         return cell.bytes
     }
 
+    /// Passes over the next `count` cells, which must be there.
+    mutating func skip(_ count: Int) throws {
+        for _ in 0..<count { _ = try nextBytes() }
+    }
+
     /// The next cell's bytes, which must not be null.
     mutating func nextValue(_ column: String) throws -> ByteBuffer {
         guard let bytes = try nextBytes() else { throw Malformed(description: "\(column) is null") }

@@ -14,6 +14,9 @@ enum EventRow {
         e.position, e.transaction_id, e.stream, e.version, e.id, e.type, e.schema_version, e.data, e.recorded_at, e.metadata
         """
 
+    /// How many cells ``columns`` selects.
+    static let columnCount = 10
+
     /// A row that does not hold the columns of an event.
     struct NoEvent: Error {}
 
@@ -23,7 +26,10 @@ enum EventRow {
     /// The event in the next cells of a row of ``columns``; nil when they are null (a page of
     /// the whole log with no event). Cell by cell, from its bytes (``BinaryCells``).
     static func event(_ cells: inout BinaryCells) throws -> RecordedEvent? {
-        guard let position = try cells.optionalInt64("position") else { return nil }
+        guard let position = try cells.optionalInt64("position") else {
+            try cells.skip(columnCount - 1)
+            return nil
+        }
         let transaction = try cells.transactionID("transaction_id")
         let stream = try cells.string("stream")
         let version = try cells.int64("version")

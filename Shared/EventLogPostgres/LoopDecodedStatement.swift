@@ -13,9 +13,15 @@ import PostgresNIO
 protocol LoopDecodedStatement: PostgresPreparedStatement where Row: Sendable {
     /// The statement's parameters, in order ($1, $2, …).
     var parameters: [PostgresData] { get }
+
+    /// A row in the event-loop form, told whether it is the first of its answer: a statement
+    /// whose rows repeat something may read it from the first alone. ``decodeRow(_:)`` by default.
+    func decodeRow(_ row: PostgresRow, first: Bool) throws -> Row
 }
 
 extension LoopDecodedStatement {
+    func decodeRow(_ row: PostgresRow, first: Bool) throws -> Row { try decodeRow(row) }
+
     func makeBindings() -> PostgresBindings {
         var bindings = PostgresBindings(capacity: parameters.count)
         for parameter in parameters { bindings.append(parameter) }

@@ -22,7 +22,7 @@ final class OwnConnection: Sendable {
         return prepared(Statement.self).flatMap { query in
             let rows = NIOLoopBoundBox.makeBoxSendingValue([Statement.Row](), eventLoop: eventLoop)
             return query.execute(statement.parameters) { row in
-                rows.value.append(try statement.decodeRow(row))
+                rows.value.append(try statement.decodeRow(row, first: rows.value.isEmpty))
             }.map { rows.value }
         }
     }

@@ -25,7 +25,7 @@ import Synchronization
 ///   statement abandoned after its patience, a preparation spoiled) closes it.
 final class StatementConnections: Sendable {
     private struct Idle {
-        let connection: OwnConnection
+        let own: OwnConnection
         let since: ContinuousClock.Instant
     }
 
@@ -70,7 +70,7 @@ final class StatementConnections: Sendable {
 
     deinit {
         // A connection must be closed before it is released (PostgresNIO asserts it).
-        for idle in state.withLock({ $0.idle }) { idle.connection.connection.closeWithoutWaiting() }
+        for idle in state.withLock({ $0.idle }) { idle.own.connection.closeWithoutWaiting() }
     }
 
     /// How many own connections are open or being opened (for tests).
@@ -114,8 +114,9 @@ final class StatementConnections: Sendable {
     /// That form is PostgresNIO's older interface, which reports failures as `PostgresError`
     /// rather than `PSQLError`, the type the store and ``PostgresAvailability`` read. So a
     /// statement that fails there for any reason but the caller's cancellation or its patience
-    /// closes the connection and runs again on the pool, which fails, or succeeds, as it
-    /// always has: these are reads, and running one twice changes nothing.
+    /// closes the connection and runs again on the pool (with a patience of its own), which
+    /// fails, or succeeds, as it always has: these are reads, and running one twice changes
+    /// nothing.
     func collect<Statement: LoopDecodedStatement>(
         _ statement: Statement, logger: Logger, patience: Duration = .seconds(30)
     ) async throws -> [Statement.Row] {
@@ -145,7 +146,7 @@ final class StatementConnections: Sendable {
             defer { state.idle = [] }
             return state.idle
         }
-        for entry in idle { entry.connection.connection.closeWithoutWaiting() }
+        for entry in idle { entry.own.connection.closeWithoutWaiting() }
     }
 
     /// An idle connection, a new one, or nil: use the pool.
@@ -154,12 +155,12 @@ final class StatementConnections: Sendable {
         var stale: [OwnConnection] = []
         let choice = state.withLock { state -> Choice in
             while let idle = state.idle.popLast() {
-                if idle.connection.connection.isClosed || now - idle.since > maximumIdle {
-                    stale.append(idle.connection)
+                if idle.own.connection.isClosed || now - idle.since > maximumIdle {
+                    stale.append(idle.own)
                     state.open -= 1
                     continue
                 }
-                return .reuse(idle.connection)
+                return .reuse(idle.own)
             }
             guard !state.closed, state.open < limit, state.retryAfter.map({ now >= $0 }) ?? true else { return .pool }
             state.open += 1
@@ -195,7 +196,7 @@ final class StatementConnections: Sendable {
                 state.open -= 1
                 return false
             }
-            state.idle.append(Idle(connection: own, since: .now))
+            state.idle.append(Idle(own: own, since: .now))
             return true
         }
         if !kept { own.connection.closeWithoutWaiting() }

@@ -129,6 +129,17 @@ struct StatementConnectionsTests {
             ReadAllStatement.All(checkpoint: .start, limit: 25), logger: Logger(label: "test"))
         #expect(page.events.count == 25)
         #expect(page.events == onThePool.compactMap(\.event))
+        // The horizon repeats on every row; the event-loop form reads it from the first alone.
+        let onTheLoop = try await store.statements.collect(ReadAllStatement.All(checkpoint: .start, limit: 25), logger: Logger(label: "test"))
+        #expect(onTheLoop.compactMap(\.event) == page.events)
+        #expect(onTheLoop.first?.horizon != nil && onTheLoop.first?.heldBack == false)
+        #expect(onTheLoop.dropFirst().allSatisfy { $0.horizon == nil && $0.heldBack == nil })
+        #expect(onThePool.allSatisfy { $0.horizon != nil && $0.horizon == onThePool.first?.horizon && $0.heldBack == false })
+        // Past the last event: one row of the horizon alone, its event's cells passed over.
+        let last = try #require(try await store.readAll(after: .start, limit: 100, filter: .all).events.last).checkpoint
+        let empty = try await store.statements.collect(ReadAllStatement.All(checkpoint: last, limit: 25), logger: Logger(label: "test"))
+        #expect(empty.count == 1 && empty.first?.event == nil && empty.first?.horizon != nil)
+        #expect(try await store.readAll(after: last, limit: 25, filter: .all).reachedHead)
         #expect(page.events.map(\.id) == events[..<25].map(\.id))
         #expect(page.events.first?.metadata == metadata)
         let backwards = try await store.read(stream: "own-read-1", from: nil, direction: .backwards, limit: 5)
