@@ -23,6 +23,7 @@ extension LoopDecodedStatement {
     func decodeRow(_ row: PostgresRow, first: Bool) throws -> Row { try decodeRow(row) }
 
     func makeBindings() -> PostgresBindings {
+        let parameters = parameters
         var bindings = PostgresBindings(capacity: parameters.count)
         for parameter in parameters { bindings.append(parameter) }
         return bindings

@@ -84,8 +84,11 @@ enum ReadAllStatement {
     }
 
     private static func parameters(_ checkpoint: Checkpoint, _ lists: [String]..., limit: Int64) -> [PostgresData] {
-        [PostgresData(binding: TransactionID(checkpoint.transaction)), PostgresData(binding: checkpoint.position)]
-            + lists.map { PostgresData(binding: $0) } + [PostgresData(binding: limit)]
+        var parameters = [PostgresData(binding: TransactionID(checkpoint.transaction)), PostgresData(binding: checkpoint.position)]
+        parameters.reserveCapacity(3 + lists.count)
+        for list in lists { parameters.append(PostgresData(binding: list)) }
+        parameters.append(PostgresData(binding: limit))
+        return parameters
     }
 
     /// The row's event, and the horizon and held-back flag after it when `withHorizon` is set.
