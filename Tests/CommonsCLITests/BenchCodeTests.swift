@@ -65,4 +65,13 @@ struct BenchCodeTests {
         let driver = rates("the same INSERT through PostgresNIO, prepared, a connection each")
         #expect(driver.count == 4 && driver.allSatisfy { $0 > 0 }, "\(result)")
     }
+
+    @Test("bench http without its load generator stops with one line that says how to install it, before starting anything")
+    func httpWithoutWrkRefused() async throws {
+        let result = try await commons("bench", "http", "--wrk", "/nonexistent/wrk", log: nil)
+        #expect(result.status != 0, "\(result)")
+        #expect(result.stderr.contains("apt-get install wrk"), "\(result)")
+        #expect(!result.stderr.contains("starting every service"), "\(result)")
+        #expect(result.stdout.isEmpty, "\(result)")
+    }
 }

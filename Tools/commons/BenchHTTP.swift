@@ -8,8 +8,9 @@ import ShoppingListsService
 import TopologyKit
 
 /// `commons bench http`: issue 17's hot read paths over HTTP, each beside `GET /health/live`
-/// of the same process at the same concurrency (the most that process and this load
-/// generator do together over loopback, so the generator's own cost is in both).
+/// of the same process at the same concurrency, both driven by wrk (``Wrk``), a load
+/// generator in C that leaves the cores to the server (the most that process does over
+/// loopback beside a generator that costs next to nothing).
 struct BenchHTTP: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "http",
@@ -17,11 +18,12 @@ struct BenchHTTP: AsyncParsableCommand {
         discussion: """
             Starts every service (the executables beside this one; a release build: swift build -c release) on a \
             PostgreSQL cluster of the run's own, as `commons bench topology` does, seeds people, listings, \
-            donations and Data/catalog.json, then asks each service directly, not through nginx.
+            donations and Data/catalog.json, then asks each service directly, not through nginx, with wrk \
+            (apt-get install wrk).
             """)
 
-    @Option(help: "Seconds to measure each side of each case, after a warm-up.")
-    var seconds: Double = 5
+    @Option(help: "Seconds to measure each side of each case, after a warm-up of one.")
+    var seconds = 5
 
     @Option(help: "Rounds per case: each measures the case, then its ceiling; the ratio printed is the rounds' median, with their range.")
     var rounds = 3
@@ -35,11 +37,14 @@ struct BenchHTTP: AsyncParsableCommand {
     @Option(help: "Donations each person makes before measuring.")
     var donations = 30
 
+    @Option(help: "The wrk executable, the load generator (Debian's wrk).")
+    var wrk = "/usr/bin/wrk"
+
     @Flag(help: "Trace every request: the services export their spans to a collector in this process, which drops them.")
     var tracing = false
 
     func validate() throws {
-        guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
+        guard (1...600).contains(seconds) else { throw ValidationError("--seconds must be 1…600") }
         guard (1...20).contains(rounds) else { throw ValidationError("--rounds must be 1…20") }
         guard (1...256).contains(clients) else { throw ValidationError("--clients must be 1…256") }
         guard (0...100_000).contains(listings) else { throw ValidationError("--listings must be 0…100,000") }
@@ -47,6 +52,7 @@ struct BenchHTTP: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try Wrk(executable: wrk).check()
         Bench.note("starting every service on a PostgreSQL of the run's own")
         // Every request comes from 127.0.0.1 and counts against one address: the topology's
         // 100,000 a minute ran out within a run on a fast day (429 in the feed's second row).
@@ -58,7 +64,8 @@ struct BenchHTTP: AsyncParsableCommand {
         print("HTTP read paths, \(clients) requests in flight, \(ProcessInfo.processInfo.activeProcessorCount) cores, "
               + "every service on one PostgreSQL; \(listings) listings, \(donations) donations a person"
               + (collector.map { "; traced, \($0.received) span exports received" } ?? ""))
-        print("(ceiling: GET /health/live of the same process, the same requests in flight; \(rounds) round\(rounds == 1 ? "" : "s") of both, "
+        print("(ceiling: GET /health/live of the same process, the same requests in flight; load from wrk, "
+              + "\(Self.threads(clients)) thread\(Self.threads(clients) == 1 ? "" : "s"); \(rounds) round\(rounds == 1 ? "" : "s") of both, "
               + "medians, the ratios' range in brackets)")
         print(BenchRow.table(rows, ours: "ours req/s", ceiling: "ceiling req/s"))
         guard !cpu.isEmpty else { return }
@@ -78,6 +85,9 @@ struct BenchHTTP: AsyncParsableCommand {
 
     /// A case's CPU time per request in its service, beside `/health/live`'s, in µs.
     typealias CPURow = (name: String, ours: Double, live: Double)
+
+    /// wrk's threads: one per core, and no more than the connections.
+    static func threads(_ clients: Int) -> Int { max(1, min(clients, ProcessInfo.processInfo.activeProcessorCount)) }
 
     private func measure(_ topology: Topology, _ client: HTTPClient) async throws -> (rows: [BenchRow], cpu: [CPURow]) {
         let api = SeedClient(gateway: topology.gatewayURL.absoluteString, client: client)
@@ -120,37 +130,34 @@ struct BenchHTTP: AsyncParsableCommand {
         }
         try await waitForProducts(shopping)
 
-        let duration = Duration.milliseconds(Int64(seconds * 1000))
-        let clients = clients
+        let (wrk, threads, seconds) = (Wrk(executable: wrk), Self.threads(clients), seconds)
         var cpu: [CPURow] = []
-        /// Requests a second, and the service's CPU time per request (µs) when its process is known:
-        /// the CPU it used over the whole measurement, warm-up included, over the requests
-        /// answered meanwhile at the measured rate.
-        func rate(_ service: SeedClient, pid: pid_t?, token: @escaping @Sendable (Int) -> String? = { _ in nil }, headers: [String: String] = [:],
-                  _ path: @escaping @Sendable () -> String) async throws -> (rate: Double, cpu: Double?) {
-            let (cpuBefore, started) = (pid.flatMap(Bench.cpuSeconds), ContinuousClock.now)
-            let rate = try await Bench.measure(workers: clients, for: duration) { worker in
-                {
-                    let answer = try await service.get(path(), token: token(worker), headers: headers)
-                    guard answer.status == 200 else { throw CommandFailure("\(path()): \(answer.status) \(answer.detail)") }
-                    return 1
-                }
+        /// Requests a second, and the service's CPU time per request (µs) when its process is
+        /// known: the CPU it used over the measurement over the requests wrk counted in it.
+        func rate(_ service: Topology.Service, pid: pid_t?, tokens: [String] = [], headers: [String: String] = [:],
+                  _ path: () -> String) async throws -> (rate: Double, cpu: Double?) {
+            let paths = (0..<Wrk.requestsPerScript).map { _ in path() }
+            let fields = paths.indices.map { index in
+                tokens.isEmpty ? headers : headers.merging(["Authorization": "Bearer \(tokens[index % tokens.count])"]) { $1 }
             }
-            let elapsed = (ContinuousClock.now - started) / .seconds(1)
-            guard let cpuBefore, let cpuAfter = pid.flatMap(Bench.cpuSeconds), rate > 0 else { return (rate, nil) }
-            return (rate, (cpuAfter - cpuBefore) / (rate * elapsed) * 1_000_000)
+            let base = "http://127.0.0.1:\(topology.port(service))"
+            _ = try await wrk.run(base: base, paths: paths, headers: fields, connections: clients, threads: threads, seconds: 1)
+            let cpuBefore = pid.flatMap(Bench.cpuSeconds)
+            let run = try await wrk.run(base: base, paths: paths, headers: fields, connections: clients, threads: threads, seconds: seconds)
+            guard let cpuBefore, let cpuAfter = pid.flatMap(Bench.cpuSeconds), run.requests > 0 else { return (run.rate, nil) }
+            return (run.rate, (cpuAfter - cpuBefore) / Double(run.requests) * 1_000_000)
         }
-        func row(_ name: String, _ service: SeedClient, _ which: Topology.Service, token: @escaping @Sendable (Int) -> String? = { _ in nil },
-                 headers: [String: String] = [:], aim: BenchRow.Aim = .ratio(0.5), _ path: @escaping @Sendable () -> String) async throws -> BenchRow {
+        func row(_ name: String, _ which: Topology.Service, tokens: [String] = [], headers: [String: String] = [:],
+                 aim: BenchRow.Aim = .ratio(0.5), _ path: @escaping @Sendable () -> String) async throws -> BenchRow {
             Bench.note(name)
             let pid = await topology.processIdentifier(which)
             var (oursCPU, liveCPU) = ([Double](), [Double]())
             let row = try await BenchRow.interleaved(name, rounds: rounds, aim: aim) { _ in
-                let (rate, cpu) = try await rate(service, pid: pid, token: token, headers: headers, path)
+                let (rate, cpu) = try await rate(which, pid: pid, tokens: tokens, headers: headers, path)
                 if let cpu { oursCPU.append(cpu) }
                 return rate
             } ceiling: { _ in
-                let (rate, cpu) = try await rate(service, pid: pid) { "/health/live" }
+                let (rate, cpu) = try await rate(which, pid: pid) { "/health/live" }
                 if let cpu { liveCPU.append(cpu) }
                 return rate
             }
@@ -163,24 +170,23 @@ struct BenchHTTP: AsyncParsableCommand {
         let products = ["milk", "bread", "apple", "rice", "coffee", "cheese"]
         let noCache = ["Cache-Control": "no-cache"]
         let rows = [
-            try await row("listings feed, newest 20 (req/s)", listingsAPI, .listings) { "/v1/listings?limit=20" },
+            try await row("listings feed, newest 20 (req/s)", .listings) { "/v1/listings?limit=20" },
             // Feed, product search and history pages are kept while their read model is unchanged;
             // `no-cache` reads them afresh every time: what a page costs that is not kept (the
             // first after a write, or one no one asked for since).
-            try await row("  the feed page, not kept (no-cache)", listingsAPI, .listings, headers: noCache, aim: .none) { "/v1/listings?limit=20" },
-            try await row("nearby 5 km + category (req/s)", geo, .geoSearch) {
+            try await row("  the feed page, not kept (no-cache)", .listings, headers: noCache, aim: .none) { "/v1/listings?limit=20" },
+            try await row("nearby 5 km + category (req/s)", .geoSearch) {
                 let (lat, lon) = (MixedWorkload.centre.lat + .random(in: -0.03...0.03), MixedWorkload.centre.lon + .random(in: -0.05...0.05))
                 return "/v1/nearby/listings?lat=\(lat)&lon=\(lon)&radius=5&category=\(categories.randomElement()!)&limit=20"
             },
-            try await row("product search, 20 a page (req/s)", shopping, .shoppingLists) { "/v1/products?q=\(products.randomElement()!)&limit=20" },
-            try await row("  the search page, not kept (no-cache)", shopping, .shoppingLists, headers: noCache, aim: .none) {
+            try await row("product search, 20 a page (req/s)", .shoppingLists) { "/v1/products?q=\(products.randomElement()!)&limit=20" },
+            try await row("  the search page, not kept (no-cache)", .shoppingLists, headers: noCache, aim: .none) {
                 "/v1/products?q=\(products.randomElement()!)&limit=20"
             },
-            try await row("donation history, 20 a page (req/s)", donationsAPI, .donations, token: { people[$0 % people.count].token }) {
+            try await row("donation history, 20 a page (req/s)", .donations, tokens: people.map(\.token)) { "/v1/donations?limit=20" },
+            try await row("  the history page, not kept (no-cache)", .donations, tokens: people.map(\.token), headers: noCache, aim: .none) {
                 "/v1/donations?limit=20"
             },
-            try await row("  the history page, not kept (no-cache)", donationsAPI, .donations, token: { people[$0 % people.count].token },
-                          headers: noCache, aim: .none) { "/v1/donations?limit=20" },
         ]
         return (rows, cpu)
     }
