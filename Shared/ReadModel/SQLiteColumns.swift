@@ -55,10 +55,32 @@ extension Statement {
         return values
     }
 
+    /// Runs the statement with the parameters `bind` binds (see ``forEach(binding:_:)``) and
+    /// makes one value of each row with `make`.
+    public func map<T>(binding bind: (inout SQLiteParameters) -> Void, _ make: (borrowing SQLiteColumns) throws -> T) throws -> [T] {
+        var values: [T] = []
+        try forEach(binding: bind) { values.append(try make($0)) }
+        return values
+    }
+
     /// Runs the statement with `arguments` and calls `body` with each row.
     public func forEach(arguments: StatementArguments = StatementArguments(), _ body: (borrowing SQLiteColumns) throws -> Void) throws {
         try withoutActuallyEscaping(body) { body in
             try ColumnsCursor(statement: self, arguments: arguments, make: body).forEach { _ in }
+        }
+    }
+
+    /// Runs the statement with the parameters `bind` binds, in order, straight to SQLite, and
+    /// calls `body` with each row. Throws when `bind` binds fewer or more values than the
+    /// statement has parameters.
+    ///
+    /// For statements run many times a request (issue 17): `StatementArguments` turns every
+    /// value into a `DatabaseValue` through its protocol witness before GRDB binds it, which
+    /// was a sixth of a nearby search. The statement's `arguments` are not updated, so it is
+    /// for statements that are always run this way or given their arguments anew.
+    public func forEach(binding bind: (inout SQLiteParameters) -> Void, _ body: (borrowing SQLiteColumns) throws -> Void) throws {
+        try withoutActuallyEscaping(body) { body in
+            try ColumnsCursor(statement: self, binding: bind, make: body).forEach { _ in }
         }
     }
 }
@@ -75,6 +97,12 @@ private final class ColumnsCursor<Element>: DatabaseCursor {
         _statement = statement
         self.make = make
         try statement.setArguments(arguments)  // resets the statement, then binds
+    }
+
+    init(statement: Statement, binding bind: (inout SQLiteParameters) -> Void, make: @escaping (borrowing SQLiteColumns) throws -> Element) throws {
+        _statement = statement
+        self.make = make
+        try SQLiteParameters.bind(statement, bind)
     }
 
     // As GRDB's cursors do: a statement left mid-way would keep its read open until it is used again.

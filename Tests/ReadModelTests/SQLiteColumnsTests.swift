@@ -95,4 +95,45 @@ struct SQLiteColumnsTests {
             #expect(left == [5])
         }
     }
+
+    @Test("parameters bound straight to SQLite select what GRDB's arguments select, on one cached statement taking turns")
+    func boundParametersAgreeWithArguments() throws {
+        try withFile { queue in
+            try queue.write { db in
+                for n in 0..<200 {
+                    try db.execute(sql: "INSERT INTO t (n, count, amount, text) VALUES (?, ?, ?, ?)",
+                                   arguments: [n, n % 17, Double(n) / 8, Self.texts[n % Self.texts.count]])
+                }
+            }
+            let sql = "SELECT n FROM t WHERE count >= ? AND amount < ? AND text = ? ORDER BY n"
+            try queue.read { db in
+                for (count, amount, text) in [(Int64(3), 20.5, "plain"), (0, 1e9, "Zoë's café ☕️"), (16, 25.0, ""), (5, 0.1, "plain")] {
+                    let bound = try db.cachedStatement(sql: sql).map(binding: { parameters in
+                        parameters.bind(count)
+                        parameters.bind(amount)
+                        parameters.bind(text)
+                    }) { $0.int64(0) }
+                    let reference = try db.cachedStatement(sql: sql).map(arguments: [count, amount, text]) { $0.int64(0) }
+                    #expect(bound == reference, "\(count) \(amount) \(text)")
+                    #expect(!reference.isEmpty || amount < 1, "\(count) \(amount) \(text)")
+                }
+            }
+        }
+    }
+
+    @Test("binding fewer or more values than the statement has parameters is refused, and the statement still runs afterwards")
+    func wrongNumberOfParametersRefused() throws {
+        try withFile { queue in
+            try queue.write { db in for n in 1...3 { try db.execute(sql: "INSERT INTO t (n, count) VALUES (?, ?)", arguments: [n, n]) } }
+            let sql = "SELECT count FROM t WHERE n >= ? AND n <= ? ORDER BY n"
+            try queue.read { db in
+                #expect(throws: DatabaseError.self) { try db.cachedStatement(sql: sql).map(binding: { $0.bind(Int64(1)) }) { $0.int64(0) } }
+                #expect(throws: DatabaseError.self) {
+                    try db.cachedStatement(sql: sql).map(binding: { for _ in 0..<3 { $0.bind(Int64(1)) } }) { $0.int64(0) }
+                }
+                let all = try db.cachedStatement(sql: sql).map(binding: { $0.bind(Int64(2)); $0.bind(Int64(3)) }) { $0.int64(0) }
+                #expect(all == [2, 3])
+            }
+        }
+    }
 }

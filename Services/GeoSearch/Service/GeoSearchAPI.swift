@@ -154,11 +154,11 @@ package struct GeoSearchAPI: Sendable {
     /// The whole rows of listings `rowids`, by rowid.
     static func listingRows(_ rowids: [Int64], in db: Database) throws -> [Int64: ListingRow] {
         guard !rowids.isEmpty else { return [:] }
-        let marks = Array(repeating: "?", count: rowids.count).joined(separator: ", ")
+        let marks = String(repeating: "?, ", count: rowids.count - 1) + "?"
         var rows: [Int64: ListingRow] = [:]
         // Cached: pages are mostly full, so there are few shapes of this query.
         try db.cachedStatement(sql: "SELECT l.id, \(listingColumns) FROM geo_listings l WHERE l.id IN (\(marks))")
-            .forEach(arguments: StatementArguments(rowids)) { columns in
+            .forEach(binding: { for rowid in rowids { $0.bind(rowid) } }) { columns in
                 if let listing = listingRow(columns, from: 1) { rows[columns.int64(0)] = listing }
             }
         return rows
@@ -192,33 +192,42 @@ package struct GeoSearchAPI: Sendable {
         // The bands to walk: the category's (any when none is asked for), in the status asked for.
         let codes: [Int64]
         if let category = filters.category {
-            guard let code = try Int64.fetchOne(db.cachedStatement(sql: "SELECT code FROM geo_categories WHERE name = ?"), arguments: [category])
-            else { return }  // a category nothing was ever posted in
+            var code: Int64?
+            try db.cachedStatement(sql: "SELECT code FROM geo_categories WHERE name = ?").forEach(binding: { $0.bind(category) }) { code = $0.int64(0) }
+            guard let code else { return }  // a category nothing was ever posted in
             codes = [code]
         } else {
-            codes = try Int64.fetchAll(db.cachedStatement(sql: "SELECT code FROM geo_categories"))
+            codes = try db.cachedStatement(sql: "SELECT code FROM geo_categories").map { $0.int64(0) }
         }
         let bands = codes.map { GeoSearchProjection.band(code: $0, status: filters.status) }
-        var extra: [(any DatabaseValueConvertible)?] = []
-        if let free = filters.free {
-            sql += " AND l.is_free = ?"
-            extra.append(free)
-        }
-        if let after = filters.postedAfter {
-            sql += " AND (l.posted_tx, l.posted_pos) > (?, ?)"
-            extra += [Int64(bitPattern: after.transaction), after.position]
-        }
-        if let keywords = filters.keywords {
-            sql += " AND l.id IN (SELECT rowid FROM geo_listings_fts WHERE geo_listings_fts MATCH ?)"
-            extra.append(keywords)
-        }
+        if filters.free != nil { sql += " AND l.is_free = ?" }
+        if filters.postedAfter != nil { sql += " AND (l.posted_tx, l.posted_pos) > (?, ?)" }
+        if filters.keywords != nil { sql += " AND l.id IN (SELECT rowid FROM geo_listings_fts WHERE geo_listings_fts MATCH ?)" }
         let statement = try db.cachedStatement(sql: sql)
+        // Bound straight to SQLite: this statement runs once for every range of every band.
+        func bindFilters(_ parameters: inout SQLiteParameters) {
+            if let free = filters.free { parameters.bind(free ? 1 : 0 as Int64) }
+            if let after = filters.postedAfter {
+                parameters.bind(Int64(bitPattern: after.transaction))
+                parameters.bind(after.position)
+            }
+            if let keywords = filters.keywords { parameters.bind(keywords) }
+        }
         for box in boxes {
             let ranges = HilbertOrder.ranges(covering: box)
             for band in bands {
                 for range in ranges {
-                    let bounds: [(any DatabaseValueConvertible)?] = [band, range.lowerBound, range.upperBound, box.south, box.north, box.west, box.east]
-                    try statement.forEach(arguments: StatementArguments(bounds + extra)) { columns in
+                    let bind = { (parameters: inout SQLiteParameters) in
+                        parameters.bind(band)
+                        parameters.bind(range.lowerBound)
+                        parameters.bind(range.upperBound)
+                        parameters.bind(box.south)
+                        parameters.bind(box.north)
+                        parameters.bind(box.west)
+                        parameters.bind(box.east)
+                        bindFilters(&parameters)
+                    }
+                    try statement.forEach(binding: bind) { columns in
                         try budget?.spend()
                         try body(columns)
                     }
