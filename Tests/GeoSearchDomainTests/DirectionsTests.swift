@@ -11,6 +11,19 @@ struct DirectionsTests {
         #expect(point(90, -180).directionsURL.absoluteString == "https://maps.apple.com/?daddr=90.000000,-180.000000")
     }
 
+    @Test("a link written in one go is the link printf's %.6f would give, for random points, halves and the ends of the ranges")
+    func matchesPrintf() {
+        var generator = SystemRandomNumberGenerator()
+        var points: [(Double, Double)] = [(0, 0), (-0.0, -0.0), (90, 180), (-90, -180), (0.000_000_5, -0.000_000_5), (12.345_678_5, -179.999_999_5)]
+        for _ in 0..<10_000 {
+            points.append((Double.random(in: -90...90, using: &generator), Double.random(in: -180...180, using: &generator)))
+        }
+        for (lat, lon) in points {
+            let expected = "https://maps.apple.com/?daddr=\(SixDecimals.formatted(lat)),\(SixDecimals.formatted(lon))"
+            #expect(point(lat, lon).directionsLink == expected, "\(lat), \(lon)")
+        }
+    }
+
     @Test("a coordinate that rounds to zero is written 0.000000, without a minus sign")
     func negativeZero() {
         #expect(point(-0.000_000_1, -0.000_000_4).directionsURL.absoluteString == "https://maps.apple.com/?daddr=0.000000,0.000000")

@@ -1,6 +1,5 @@
 import CommonsBench
 import ArgumentParser
-import AsyncHTTPClient
 import EventLog
 import EventLogSQLite
 import Foundation
@@ -21,13 +20,22 @@ struct BenchGeoSearch: AsyncParsableCommand {
     @Option(help: "In-process queries to time (a tenth of them also by brute force).")
     var queries = 2_000
 
-    @Option(help: "Seconds to measure each HTTP case.")
-    var seconds: Double = 5
+    @Option(help: "Seconds to measure each HTTP case, after a warm-up of one.")
+    var seconds = 5
+
+    @Option(help: "The wrk executable, the load generator of the HTTP cases (Debian's wrk).")
+    var wrk = "/usr/bin/wrk"
+
+    func validate() throws {
+        guard (1...600).contains(seconds) else { throw ValidationError("--seconds must be 1…600") }
+    }
 
     @Option(help: "The local port to serve geo-search on during the HTTP cases.")
     var port = 18_383
 
     func run() async throws {
+        let wrk = Wrk(executable: wrk)
+        try wrk.check()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("commons-bench-geo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -87,20 +95,21 @@ struct BenchGeoSearch: AsyncParsableCommand {
             }
         }
 
-        Bench.note("HTTP, 8 concurrent clients, \(seconds) s per case")
-        let duration = Duration.milliseconds(Int64(seconds * 1000))
+        Bench.note("HTTP, 8 connections from wrk, \(seconds) s per case")
         let base = "http://127.0.0.1:\(port)"
+        let (threads, seconds) = (BenchHTTP.threads(8), seconds)
         let (overHTTP, health) = try await GeoSearchBenchmark.serving(store: store, directory: directory, port: port) {
-            let nearby = try await Bench.measure(workers: 8, for: duration) { _ in
-                {
-                    let (lat, lon) = GeoSearchBenchmark.metroPoint(Double.random(in: 0.15..<0.85), Double.random(in: 0.15..<0.85))
-                    let category = GeoSearchBenchmark.categories.randomElement()!
-                    try await Self.get("\(base)/v1/nearby/listings?lat=\(lat)&lon=\(lon)&radius=5&category=\(category)")
-                    return 1
-                }
+            let nearby = (0..<Wrk.requestsPerScript).map { _ in
+                let (lat, lon) = GeoSearchBenchmark.metroPoint(Double.random(in: 0.15..<0.85), Double.random(in: 0.15..<0.85))
+                return "/v1/nearby/listings?lat=\(lat)&lon=\(lon)&radius=5&category=\(GeoSearchBenchmark.categories.randomElement()!)"
             }
-            let live = try await Bench.measure(workers: 8, for: duration) { _ in { try await Self.get("\(base)/health/live"); return 1 } }
-            return (nearby, live)
+            var rates: [Double] = []
+            for paths in [nearby, ["/health/live"]] {
+                let headers = [[String: String]](repeating: [:], count: paths.count)
+                _ = try await wrk.run(base: base, paths: paths, headers: headers, connections: 8, threads: threads, seconds: 1)
+                rates.append(try await wrk.run(base: base, paths: paths, headers: headers, connections: 8, threads: threads, seconds: seconds).rate)
+            }
+            return (rates[0], rates[1])
         }
         await store.shutdown()
 
@@ -110,7 +119,7 @@ struct BenchGeoSearch: AsyncParsableCommand {
             BenchRow(name: "read-model rebuild from zero", ours: Double(applied) / (rebuildTime / .seconds(1)),
                      ceiling: Double(read) / (readTime / .seconds(1)), aim: .rate(60_000)),  // issue 17's goal
             BenchRow(name: "5 km + category, in process (q/s)", ours: perSecond(indexed), ceiling: perSecond(brute)),
-            BenchRow(name: "5 km + category, HTTP, 8 clients (req/s)", ours: overHTTP, ceiling: health),
+            BenchRow(name: "5 km + category, HTTP, 8 connections (req/s)", ours: overHTTP, ceiling: health),
             BenchRow(name: "  the same over HTTP vs brute force in process", ours: overHTTP, ceiling: perSecond(brute)),
         ]))
         print("")
@@ -121,12 +130,6 @@ struct BenchGeoSearch: AsyncParsableCommand {
         print("  answers different from brute force: \(mismatches) of \(brute.count)")
         print("  (brute force is the slower side: those ratios are the index's speed-up; the first HTTP ceiling is GET /health/live)")
         if mismatches > 0 { throw CommandFailure("\(mismatches) queries answered differently from the brute-force scan") }
-    }
-
-    private static func get(_ url: String) async throws {
-        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(10))
-        _ = try await response.body.collect(upTo: 1 << 20)
-        guard response.status == .ok else { throw CommandFailure("\(url): \(response.status)") }
     }
 
     private static func ms(_ durations: [Duration], _ quantile: Double) -> String {
