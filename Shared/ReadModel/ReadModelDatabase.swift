@@ -14,6 +14,8 @@ public final class ReadModelDatabase: Sendable {
     public let name: String
     let projections: [any Projection]
     private let state: Mutex<(pool: DatabasePool, file: String)>
+    /// The read-only pool of ``readInPlace(_:)`` over the live file, opened on first use.
+    private let inPlace = Mutex<(pool: DatabasePool, file: String)?>(nil)
     /// The version of the pointer file that ``followSwap()`` last read; while it stands, the
     /// pointer is not read again (a projection asks before every page).
     private let followedPointer = Mutex<FileVersion?>(nil)
@@ -74,6 +76,39 @@ public final class ReadModelDatabase: Sendable {
     /// The pool of the live file. Take it once per request and use it throughout.
     public var pool: DatabasePool { state.withLock { $0.pool } }
 
+    /// Runs a short, bounded read of the live file on the calling thread, in a read
+    /// transaction of its own, on a read-only pool of its own.
+    ///
+    /// GRDB's `async` read hands its work to the reader's dispatch queue and back again: two
+    /// thread switches around the query. Geo-search's nearby search, whose query is bounded by
+    /// its scan budget, answered about a fifth more requests a second without them, and kept
+    /// answers are looked up this way (``VersionToken/kept(in:_:)``; issue 17, the README's
+    /// Benchmarks). Not for unbounded reads: it holds the calling thread (a Swift concurrency
+    /// one) until it ends, and does not stop when the task is cancelled.
+    ///
+    /// Its own pool, because the two kinds of read must not wait for the same connections:
+    /// an `async` read keeps its connection until its task runs again, and a read on the
+    /// calling thread that waits for a connection holds a thread of the few Swift concurrency
+    /// has. With every connection held by `async` reads waiting for a thread and every thread
+    /// waiting for a connection, the process stopped answering (`bench http`, 2026-11-28). A
+    /// connection of this pool is only ever held by a read running on its thread, so one
+    /// always comes free.
+    public func readInPlace<T>(_ value: (Database) throws -> T) throws -> T {
+        try inPlacePool().read(value)
+    }
+
+    private func inPlacePool() throws -> DatabasePool {
+        let file = state.withLock { $0.file }
+        if let open = inPlace.withLock({ $0 }), open.file == file { return open.pool }
+        let pool = try Self.openForReading(path: directory.appendingPathComponent(file).path)
+        return inPlace.withLock { open in
+            // Another thread may have opened it meanwhile: one pool serves them all.
+            if let open, open.file == file { return open.pool }
+            open = (pool, file)
+            return pool
+        }
+    }
+
     /// The live file's path.
     public var path: String { directory.appendingPathComponent(state.withLock { $0.file }).path }
 
@@ -116,6 +151,16 @@ public final class ReadModelDatabase: Sendable {
 
     /// How much of a read-model file each connection maps into memory (address space, not RAM).
     static let mappedBytes = 1 << 30
+
+    /// Opens a read-model file that ``open(path:projections:)`` opened (so it exists, in WAL
+    /// mode, with its schema) for reading only.
+    static func openForReading(path: String) throws -> DatabasePool {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = \(mappedBytes)") }
+        return try DatabasePool(path: path, configuration: configuration)
+    }
 
     /// Opens (creating if needed) a read-model file and brings its schema up to date.
     public static func open(path: String, projections: [any Projection]) throws -> DatabasePool {

@@ -34,4 +34,12 @@ public struct VersionToken: Sendable {
     public func current(in db: Database) throws -> Int64? {
         try Int64.fetchOne(try db.cachedStatement(sql: "SELECT token FROM \(table)"))
     }
+
+    /// What `lookup` finds kept under the token `readModel` holds now (nil when the table
+    /// holds none), read on the calling thread (``ReadModelDatabase/readInPlace(_:)``): a
+    /// kept answer is one row's read, too short to be worth the two thread switches of GRDB's
+    /// `async` read around it, which a read that misses still takes (issue 17).
+    public func kept<Answer>(in readModel: ReadModelDatabase, _ lookup: (Int64) -> Answer?) throws -> Answer? {
+        try readModel.readInPlace { db in try current(in: db).flatMap(lookup) }
+    }
 }

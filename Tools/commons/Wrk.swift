@@ -45,6 +45,8 @@ struct Wrk: Sendable {
             throw CommandFailure("wrk: \(failed) answers were not 2xx\n\(stdout)")
         }
         if stdout.contains("Socket errors:") { throw CommandFailure("wrk: socket errors\n\(stdout)") }
+        // A server that accepts connections and never answers leaves wrk with no errors at all.
+        guard run.requests > 0 else { throw CommandFailure("wrk: no answer in \(seconds) s from \(base)\n\(stdout)") }
         return run
     }
 

@@ -75,7 +75,7 @@ package struct GeoSearchAPI: Sendable {
                             paging: paging, after: after, key: key)
         }
         let scanLimit = scanLimit
-        let rows = try readModel.pool.readInPlace { db in
+        let rows = try readModel.readInPlace { db in
             try Self.listingCandidates(place.boxes, filters: filters, in: db, budget: ScanBudget(limit: scanLimit))
         }
         var ranked: [(position: PagePosition, item: ListingResult)] = []
@@ -94,7 +94,7 @@ package struct GeoSearchAPI: Sendable {
     package func nearest(_ query: NearbyQuery, filters: ListingFilters, needed: Int, after: PagePosition?)
         async throws -> [(position: PagePosition, item: ListingResult)] {
         let scanLimit = scanLimit
-        return try readModel.pool.readInPlace { db in
+        return try readModel.readInPlace { db in
             let budget = ScanBudget(limit: scanLimit)
             var radius = NearestSearch.firstRadius(queryRadius: query.radiusMeters, cursorDistance: after?.value)
             while true {

@@ -85,6 +85,9 @@ extension DonationsAPI {
             try query.check()
             let key = HistoryPageKey(account: identity.accountId, limit: limit, cursor: request.query("cursor"))
             let (pages, fresh) = (historyPages, request.refusesKeptAnswers)
+            if !fresh, let page = try DonationQueries.historyVersion.kept(in: runtime.readModel, { pages.answer(for: key, version: $0) }) {
+                return Response.json(encoded: page)
+            }
             switch try await donations.history(of: identity.accountId, limit: limit, after: cursor, list: list,
                                                kept: { fresh ? nil : pages.answer(for: key, version: $0) }) {
             case .kept(let page):

@@ -61,6 +61,9 @@ extension ListingsAPI {
             let now = clock.now()
             let key = FeedPageKey(query: query, caller: query.mine ? caller : nil)
             let (pages, fresh) = (feedPages, request.refusesKeptAnswers)
+            if !fresh, let page = try FeedQueries.version.kept(in: runtime.readModel, { pages.answer(for: key, version: $0, at: now) }) {
+                return Response.json(encoded: page)
+            }
             return Response.json(encoded: try await runtime.readModel.pool.read { db in
                 let version = try FeedQueries.version.current(in: db)
                 if !fresh, let version, let page = pages.answer(for: key, version: version, at: now) { return page }

@@ -4,6 +4,7 @@ import Foundation
 import GRDB
 import Hummingbird
 import ListingsDomain
+import ReadModel
 import ServiceKit
 
 /// The HTTP face of the listings commands and read model.
@@ -37,10 +38,12 @@ package struct ListingsAPI: Sendable {
     }
 
     /// Whether the read model knows `account` as deleted: its listings are gone for everyone.
-    func isDeleted(_ account: UUID?) async throws -> Bool {
+    /// One row looked up by key, on the request's thread (every post and every view asks).
+    func isDeleted(_ account: UUID?) throws -> Bool {
         guard let account else { return false }
-        return try await runtime.readModel.pool.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM listings_deleted_accounts WHERE account_id = ?)", arguments: [account.key]) ?? false
+        return try runtime.readModel.readInPlace { db in
+            try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM listings_deleted_accounts WHERE account_id = ?)")
+                .map(binding: { $0.bind(account.key) }) { $0.int64(0) != 0 }.first ?? false
         }
     }
 
@@ -54,7 +57,7 @@ package struct ListingsAPI: Sendable {
 
     /// ``view(_:as:moderator:)`` of a listing already loaded.
     func view(of loaded: ListingsCommands.Loaded, as reader: UUID?, moderator: Bool = false) async throws -> ListingView {
-        guard try await !isDeleted(loaded.state.ownerId) else { throw Problem.notFound("There is no such listing.") }
+        guard try !isDeleted(loaded.state.ownerId) else { throw Problem.notFound("There is no such listing.") }
         guard loaded.state.storedStatus != .hidden || reader == loaded.state.ownerId || moderator else {
             throw Problem.notFound("There is no such listing.")
         }

@@ -10,6 +10,9 @@ extension ShoppingListsAPI {
         router.get("/v1/products") { request, _ in
             let query = try Self.productQuery(request.queryValues)
             let (pages, fresh) = (productPages, request.refusesKeptAnswers)
+            if !fresh, let page = try ProductQueries.catalogVersion.kept(in: runtime.readModel, { pages.answer(for: query, version: $0) }) {
+                return Response.json(encoded: page)
+            }
             return Response.json(encoded: try await read { db in
                 let version = try ProductQueries.catalogVersion.current(in: db)
                 if !fresh, let version, let page = pages.answer(for: query, version: version) { return page }
