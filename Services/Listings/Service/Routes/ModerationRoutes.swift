@@ -52,7 +52,7 @@ extension ListingsAPI {
         }
         router.get("/v1/listings/reports") { _, context in
             _ = try context.requireAdmin()
-            let rows = try runtime.readModel.pool.read { db -> [Row] in
+            let rows = try runtime.readModel.readInPlace { db -> [Row] in
                 try Row.fetchAll(db, sql: """
                     SELECT r.listing_id, r.reporter_id, r.reason, r.reason_form, r.reported_at, l.title, l.status
                     FROM listing_reports r JOIN listings l ON l.listing_id = r.listing_id
