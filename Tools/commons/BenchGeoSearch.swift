@@ -97,19 +97,15 @@ struct BenchGeoSearch: AsyncParsableCommand {
 
         Bench.note("HTTP, 8 connections from wrk, \(seconds) s per case")
         let base = "http://127.0.0.1:\(port)"
-        let (threads, seconds) = (BenchHTTP.threads(8), seconds)
+        let seconds = seconds
         let (overHTTP, health) = try await GeoSearchBenchmark.serving(store: store, directory: directory, port: port) {
             let nearby = (0..<Wrk.requestsPerScript).map { _ in
                 let (lat, lon) = GeoSearchBenchmark.metroPoint(Double.random(in: 0.15..<0.85), Double.random(in: 0.15..<0.85))
                 return "/v1/nearby/listings?lat=\(lat)&lon=\(lon)&radius=5&category=\(GeoSearchBenchmark.categories.randomElement()!)"
             }
-            var rates: [Double] = []
-            for paths in [nearby, ["/health/live"]] {
-                let headers = [[String: String]](repeating: [:], count: paths.count)
-                _ = try await wrk.run(base: base, paths: paths, headers: headers, connections: 8, threads: threads, seconds: 1)
-                rates.append(try await wrk.run(base: base, paths: paths, headers: headers, connections: 8, threads: threads, seconds: seconds).rate)
-            }
-            return (rates[0], rates[1])
+            let ours = try await wrk.measure(base: base, paths: nearby, connections: 8, seconds: seconds)
+            let live = try await wrk.measure(base: base, paths: ["/health/live"], connections: 8, seconds: seconds)
+            return (ours.rate, live.rate)
         }
         await store.shutdown()
 

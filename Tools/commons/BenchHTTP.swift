@@ -65,12 +65,12 @@ struct BenchHTTP: AsyncParsableCommand {
               + "every service on one PostgreSQL; \(listings) listings, \(donations) donations a person"
               + (collector.map { "; traced, \($0.received) span exports received" } ?? ""))
         print("(ceiling: GET /health/live of the same process, the same requests in flight; load from wrk, "
-              + "\(Self.threads(clients)) thread\(Self.threads(clients) == 1 ? "" : "s"); \(rounds) round\(rounds == 1 ? "" : "s") of both, "
+              + "\(Wrk.threads(connections: clients)) thread\(Wrk.threads(connections: clients) == 1 ? "" : "s"); \(rounds) round\(rounds == 1 ? "" : "s") of both, "
               + "medians, the ratios' range in brackets)")
         print(BenchRow.table(rows, ours: "ours req/s", ceiling: "ceiling req/s"))
         guard !cpu.isEmpty else { return }
         // Less at the mercy of a shared machine than a rate: what one request costs the service.
-        print("\nthe service's CPU time per request (µs, medians of the rounds; the whole process, warm-up included)")
+        print("\nthe service's CPU time per request (µs, medians of the rounds; the whole process, over the measured runs)")
         let cells = [["case", "ours", "/health/live", "ours − live"]]
             + cpu.map { [$0.name.replacingOccurrences(of: " (req/s)", with: ""), String(Int($0.ours.rounded())), String(Int($0.live.rounded())),
                          String(Int(($0.ours - $0.live).rounded()))] }
@@ -86,8 +86,6 @@ struct BenchHTTP: AsyncParsableCommand {
     /// A case's CPU time per request in its service, beside `/health/live`'s, in µs.
     typealias CPURow = (name: String, ours: Double, live: Double)
 
-    /// wrk's threads: one per core, and no more than the connections.
-    static func threads(_ clients: Int) -> Int { max(1, min(clients, ProcessInfo.processInfo.activeProcessorCount)) }
 
     private func measure(_ topology: Topology, _ client: HTTPClient) async throws -> (rows: [BenchRow], cpu: [CPURow]) {
         let api = SeedClient(gateway: topology.gatewayURL.absoluteString, client: client)
@@ -130,7 +128,7 @@ struct BenchHTTP: AsyncParsableCommand {
         }
         try await waitForProducts(shopping)
 
-        let (wrk, threads, seconds) = (Wrk(executable: wrk), Self.threads(clients), seconds)
+        let (wrk, seconds) = (Wrk(executable: wrk), seconds)
         var cpu: [CPURow] = []
         /// Requests a second, and the service's CPU time per request (µs) when its process is
         /// known: the CPU it used over the measurement over the requests wrk counted in it.
@@ -140,10 +138,9 @@ struct BenchHTTP: AsyncParsableCommand {
             let fields = paths.indices.map { index in
                 tokens.isEmpty ? headers : headers.merging(["Authorization": "Bearer \(tokens[index % tokens.count])"]) { $1 }
             }
-            let base = "http://127.0.0.1:\(topology.port(service))"
-            _ = try await wrk.run(base: base, paths: paths, headers: fields, connections: clients, threads: threads, seconds: 1)
-            let cpuBefore = pid.flatMap(Bench.cpuSeconds)
-            let run = try await wrk.run(base: base, paths: paths, headers: fields, connections: clients, threads: threads, seconds: seconds)
+            var cpuBefore: Double?
+            let run = try await wrk.measure(base: "http://127.0.0.1:\(topology.port(service))", paths: paths, headers: fields,
+                                            connections: clients, seconds: seconds) { cpuBefore = pid.flatMap(Bench.cpuSeconds) }
             guard let cpuBefore, let cpuAfter = pid.flatMap(Bench.cpuSeconds), run.requests > 0 else { return (run.rate, nil) }
             return (run.rate, (cpuAfter - cpuBefore) / Double(run.requests) * 1_000_000)
         }

@@ -29,6 +29,20 @@ struct Wrk: Sendable {
         }
     }
 
+    /// wrk's threads for `connections` connections: one per core, and no more than the connections.
+    static func threads(connections: Int) -> Int { max(1, min(connections, ProcessInfo.processInfo.activeProcessorCount)) }
+
+    /// A warm-up of a second, then the measured run of ``run(base:paths:headers:connections:threads:seconds:)``
+    /// (threads by ``threads(connections:)``); `beforeMeasuring` is called between the two.
+    func measure(base: String, paths: [String], headers: [[String: String]]? = nil, connections: Int, seconds: Int,
+                 beforeMeasuring: () -> Void = {}) async throws -> Run {
+        let headers = headers ?? Array(repeating: [:], count: paths.count)
+        let threads = Self.threads(connections: connections)
+        _ = try await run(base: base, paths: paths, headers: headers, connections: connections, threads: threads, seconds: 1)
+        beforeMeasuring()
+        return try await run(base: base, paths: paths, headers: headers, connections: connections, threads: threads, seconds: seconds)
+    }
+
     /// Runs `connections` connections over `threads` threads against `base` for `seconds`,
     /// each request one of `paths` with its header fields. Throws if wrk fails, or if any
     /// answer was not 2xx or any socket failed.
