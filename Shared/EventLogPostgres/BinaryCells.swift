@@ -76,8 +76,12 @@ struct BinaryCells {
 
     /// A `timestamptz`: microseconds since 2000-01-01 UTC, converted as PostgresNIO converts them.
     mutating func date(_ column: String) throws -> Date {
-        let microseconds = try Self.integer(nextValue(column), Int64.self, column)
-        return Date(timeInterval: Double(microseconds) / 1_000_000, since: Self.postgresEpoch)
+        Self.date(microseconds: try Self.integer(nextValue(column), Int64.self, column))
+    }
+
+    /// The instant `microseconds` after 2000-01-01 UTC, a `timestamptz`'s binary value.
+    static func date(microseconds: Int64) -> Date {
+        Date(timeInterval: Double(microseconds) / 1_000_000, since: postgresEpoch)
     }
 
     private static let postgresEpoch = Date(timeIntervalSince1970: 946_684_800)

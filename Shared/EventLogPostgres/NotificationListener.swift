@@ -106,6 +106,10 @@ final class AppendNotifier: Sendable {
         self.logger = logger
     }
 
+    /// Whether no `NOTIFY` is being sent or waits to be (for tests: a send takes one of the
+    /// store's own connections for a moment).
+    var isQuiet: Bool { state.withLock { !$0.sending } }
+
     /// Notifies the other processes of an append to `category`.
     func notify(category: String) {
         let start = state.withLock { state in

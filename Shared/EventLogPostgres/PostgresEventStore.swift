@@ -25,7 +25,7 @@ public final class PostgresEventStore: EventStore {
     private let schema: String
     private let clientTask: Task<Void, Never>
     private let listener: NotificationListener
-    private let notifier: AppendNotifier
+    let notifier: AppendNotifier
     let grouper: AppendGrouper
 
     /// Connects, migrates the schema, and starts listening for appends.

@@ -49,6 +49,36 @@ struct BinaryCellsTests {
         }
         await store.shutdown()
     }
+
+    @Test("an event's packed fields read as PostgresNIO reads each column on its own")
+    func packedFieldsSameAsColumns() async throws {
+        let store = try await PostgresEventStore(configuration: try Backend.freshSchema("cells"), logger: Logger(label: "test"))
+        _ = try await store.append(to: "packed-1", expected: .noStream, events: [testEvent("First"), testEvent("Sécond ✓")])
+        _ = try await store.append(to: "packed-ünïcode", expected: .noStream, events: [testEvent("Third")])
+        let query = PostgresQuery(unsafeSQL: """
+            SELECT \(EventRow.columns), e.position, e.transaction_id, e.version, e.schema_version, e.recorded_at, e.id, e.stream, e.type
+            FROM \(store.configuration.schema).events e ORDER BY e.position
+            """)
+        var checked = 0
+        for try await row in try await store.client.query(query) {
+            var cells = BinaryCells(row)
+            let packed = try EventRow.PackedFields(try cells.nextValue("packed"))
+            try cells.skip(EventRow.columnCount - 1)
+            let columns = try row.decode(
+                (ByteBuffer, ByteBuffer, ByteBuffer, Int64, TransactionID, Int64, Int32, Date, UUID, String, String).self)
+            #expect(packed.position == columns.3 && packed.transaction == columns.4.value && packed.version == columns.5)
+            #expect(packed.schemaVersion == columns.6 && packed.recordedAt == columns.7 && packed.id == columns.8)
+            #expect(packed.stream == columns.9 && packed.type == columns.10)
+            checked += 1
+        }
+        #expect(checked == 3)
+        for short in [51, 55, 60] {
+            var bytes = ByteBuffer(bytes: [UInt8](repeating: 0, count: min(short, 52)))
+            if short > 52 { bytes.writeInteger(Int32(short)) }  // a stream longer than what follows
+            #expect(throws: BinaryCells.Malformed.self) { try EventRow.PackedFields(bytes) }
+        }
+        await store.shutdown()
+    }
 }
 
 private struct Values: Sendable {

@@ -124,6 +124,10 @@ struct StatementConnectionsTests {
         _ = try await Self.eventually {
             guard try await store.readAll(after: .start, limit: 100, filter: .all).events.count == 30 else { throw TestSetupError("held back") }
         }
+        // The appends' NOTIFY takes the one own connection for a moment; a read then would run on the pool.
+        _ = try await Self.eventually {
+            guard store.notifier.isQuiet else { throw TestSetupError("notifying") }
+        }
         let page = try await store.readAll(after: .start, limit: 25, filter: .all)
         let onThePool = try await store.client.executeAbandonable(
             ReadAllStatement.All(checkpoint: .start, limit: 25), logger: Logger(label: "test"))
