@@ -14,8 +14,8 @@ public final class ReadModelDatabase: Sendable {
     public let name: String
     let projections: [any Projection]
     private let state: Mutex<(pool: DatabasePool, file: String)>
-    /// The read-only pool of ``readInPlace(_:)`` over the live file, opened on first use.
-    private let inPlace = Mutex<(pool: DatabasePool, file: String)?>(nil)
+    /// The read-only connections of ``readInPlace(_:)`` to the live file, opened on first use.
+    private let inPlace = Mutex<InPlaceReaders?>(nil)
     /// The version of the pointer file that ``followSwap()`` last read; while it stands, the
     /// pointer is not read again (a projection asks before every page).
     private let followedPointer = Mutex<FileVersion?>(nil)
@@ -77,7 +77,7 @@ public final class ReadModelDatabase: Sendable {
     public var pool: DatabasePool { state.withLock { $0.pool } }
 
     /// Runs a short, bounded read of the live file on the calling thread, in a read
-    /// transaction of its own, on a read-only pool of its own.
+    /// transaction of its own, on read-only connections of its own (``InPlaceReaders``).
     ///
     /// GRDB's `async` read hands its work to the reader's dispatch queue and back again: two
     /// thread switches around the query. Geo-search's nearby search, whose query is bounded by
@@ -86,26 +86,25 @@ public final class ReadModelDatabase: Sendable {
     /// Benchmarks). Not for unbounded reads: it holds the calling thread (a Swift concurrency
     /// one) until it ends, and does not stop when the task is cancelled.
     ///
-    /// Its own pool, because the two kinds of read must not wait for the same connections:
+    /// Connections of its own, because the two kinds of read must not wait for the same ones:
     /// an `async` read keeps its connection until its task runs again, and a read on the
     /// calling thread that waits for a connection holds a thread of the few Swift concurrency
     /// has. With every connection held by `async` reads waiting for a thread and every thread
     /// waiting for a connection, the process stopped answering (`bench http`, 2026-11-28). A
-    /// connection of this pool is only ever held by a read running on its thread, so one
-    /// always comes free.
+    /// read in place never waits for a connection: it takes an idle one or opens another.
     public func readInPlace<T>(_ value: (Database) throws -> T) throws -> T {
-        try inPlacePool().read(value)
+        try inPlaceReaders().read(value)
     }
 
-    private func inPlacePool() throws -> DatabasePool {
+    private func inPlaceReaders() throws -> InPlaceReaders {
         let file = state.withLock { $0.file }
-        if let open = inPlace.withLock({ $0 }), open.file == file { return open.pool }
-        let pool = try Self.openForReading(path: directory.appendingPathComponent(file).path)
+        if let open = inPlace.withLock({ $0 }), open.file == file { return open }
+        let readers = try InPlaceReaders(path: directory.appendingPathComponent(file).path, file: file)
         return inPlace.withLock { open in
-            // Another thread may have opened it meanwhile: one pool serves them all.
-            if let open, open.file == file { return open.pool }
-            open = (pool, file)
-            return pool
+            // Another thread may have opened them meanwhile: one set serves them all.
+            if let open, open.file == file { return open }
+            open = readers
+            return readers
         }
     }
 
@@ -152,14 +151,14 @@ public final class ReadModelDatabase: Sendable {
     /// How much of a read-model file each connection maps into memory (address space, not RAM).
     static let mappedBytes = 1 << 30
 
-    /// Opens a read-model file that ``open(path:projections:)`` opened (so it exists, in WAL
-    /// mode, with its schema) for reading only.
-    static func openForReading(path: String) throws -> DatabasePool {
+    /// How to open a read-model file that ``open(path:projections:)`` opened (so it exists,
+    /// in WAL mode, with its schema) for reading only.
+    static func readingConfiguration() -> Configuration {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = \(mappedBytes)") }
-        return try DatabasePool(path: path, configuration: configuration)
+        return configuration
     }
 
     /// Opens (creating if needed) a read-model file and brings its schema up to date.

@@ -41,4 +41,48 @@ struct InPlaceReadTests {
         #expect(finished, "the read in place waited for the live pool's readers")
         #expect((answer.withLock { $0 } ?? 0) > 0, "the read in place saw the migrated schema")
     }
+
+    @Test("reads in place, more at once than are kept idle, each find a connection, see what the writer committed, and follow a swap")
+    func manyReadsAtOnce() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("inplace-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let readModel = try ReadModelDatabase(directory: directory, name: "inplace", projections: [])
+        try readModel.pool.write { db in
+            try db.execute(sql: "CREATE TABLE counted (n INTEGER)")
+            try db.execute(sql: "INSERT INTO counted VALUES (1), (2), (3)")
+        }
+        // Twenty reads held open at once on threads of their own: none may wait for another.
+        let readers = 20
+        let (entered, gate, done) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let sums = Mutex<[Int]>([])
+        for _ in 0..<readers {
+            Thread.detachNewThread {
+                let sum = try? readModel.readInPlace { db -> Int in
+                    entered.signal()
+                    gate.wait()
+                    return try Int.fetchOne(db, sql: "SELECT sum(n) FROM counted") ?? 0
+                }
+                sums.withLock { $0.append(sum ?? -1) }
+                done.signal()
+            }
+        }
+        var allEntered = true
+        for _ in 0..<readers where entered.wait(timeout: .now() + 30) != .success { allEntered = false }
+        for _ in 0..<readers { gate.signal() }
+        for _ in 0..<readers { _ = done.wait(timeout: .now() + 30) }
+        #expect(allEntered, "a read in place waited for another")
+        #expect(sums.withLock { $0 } == Array(repeating: 6, count: readers))
+
+        // A file rebuilt beside the live one and swapped in is what the next read sees.
+        let rebuilt = readModel.newFilePath()
+        let queue = try DatabaseQueue(path: rebuilt)
+        try queue.write { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "CREATE TABLE counted (n INTEGER)")
+            try db.execute(sql: "INSERT INTO counted VALUES (10)")
+        }
+        try queue.close()
+        try readModel.swap(to: rebuilt)
+        #expect(try readModel.readInPlace { db in try Int.fetchOne(db, sql: "SELECT sum(n) FROM counted") } == 10)
+    }
 }
