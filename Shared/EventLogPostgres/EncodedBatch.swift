@@ -16,6 +16,9 @@ struct EncodedBatch: Sendable {
         schemaVersions.reserveCapacity(events.count)
         data.reserveCapacity(events.count)
         metadata.reserveCapacity(events.count)
+        // A batch's events mostly share one metadata (one request appends them): its JSON
+        // is written once and the same bytes reused while it repeats.
+        var previous: (metadata: EventMetadata, document: JSONBDocument)?
         for event in events {
             // PostgreSQL validates the JSON and its UTF-8 itself (22P02, 22021); this only
             // rejects non-objects cheaply.
@@ -26,7 +29,13 @@ struct EncodedBatch: Sendable {
             types.append(event.type)
             schemaVersions.append(Int32(clamping: event.schemaVersion))
             data.append(JSONBDocument(text: event.data))
-            metadata.append(JSONBDocument(text: event.metadata.jsonText))
+            if let previous, previous.metadata == event.metadata {
+                metadata.append(previous.document)
+            } else {
+                let document = JSONBDocument(text: event.metadata.jsonText)
+                previous = (event.metadata, document)
+                metadata.append(document)
+            }
         }
     }
 
