@@ -72,9 +72,12 @@ struct BinaryCellsTests {
             checked += 1
         }
         #expect(checked == 3)
-        for short in [51, 55, 60] {
-            var bytes = ByteBuffer(bytes: [UInt8](repeating: 0, count: min(short, 52)))
-            if short > 52 { bytes.writeInteger(Int32(short)) }  // a stream longer than what follows
+        // Cut inside the fixed-width fields; and a stream's length past the bytes that follow.
+        let cutShort = ByteBuffer(bytes: [UInt8](repeating: 0, count: 51))
+        var streamPastTheEnd = ByteBuffer(bytes: [UInt8](repeating: 0, count: 52))
+        streamPastTheEnd.writeInteger(Int32(8))
+        streamPastTheEnd.writeString("short")
+        for bytes in [cutShort, streamPastTheEnd] {
             #expect(throws: BinaryCells.Malformed.self) { try EventRow.PackedFields(bytes) }
         }
         await store.shutdown()

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import GRDB
-import ReadModel
+@testable import ReadModel
 import Synchronization
 import Testing
 
@@ -84,5 +84,31 @@ struct InPlaceReadTests {
         try queue.close()
         try readModel.swap(to: rebuilt)
         #expect(try readModel.readInPlace { db in try Int.fetchOne(db, sql: "SELECT sum(n) FROM counted") } == 10)
+    }
+
+    @Test("connections opened for reads at once are closed when given back beyond the few kept idle")
+    func idleConnectionsBounded() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("inplace-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let readModel = try ReadModelDatabase(directory: directory, name: "inplace", projections: [])
+        let readers = try InPlaceReaders(path: readModel.path, file: "inplace")
+        #expect(readers.idleCount == 1, "one connection is opened at once, to fail early")
+        let (entered, gate, done) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let atOnce = InPlaceReaders.keptIdle + 4
+        for _ in 0..<atOnce {
+            Thread.detachNewThread {
+                _ = try? readers.read { _ in
+                    entered.signal()
+                    gate.wait()
+                }
+                done.signal()
+            }
+        }
+        for _ in 0..<atOnce { _ = entered.wait(timeout: .now() + 30) }
+        #expect(readers.idleCount == 0)
+        for _ in 0..<atOnce { gate.signal() }
+        for _ in 0..<atOnce { _ = done.wait(timeout: .now() + 30) }
+        #expect(readers.idleCount == InPlaceReaders.keptIdle)
+        #expect(try readers.read { db in try Int.fetchOne(db, sql: "SELECT 1") } == 1)
     }
 }

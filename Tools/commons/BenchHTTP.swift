@@ -92,7 +92,6 @@ struct BenchHTTP: AsyncParsableCommand {
     /// A case's CPU time per request in its service, beside `/health/live`'s, in µs.
     typealias CPURow = (name: String, ours: Double, live: Double)
 
-
     private func measure(_ topology: Topology, _ client: HTTPClient) async throws -> (rows: [BenchRow], cpu: [CPURow]) {
         let api = SeedClient(gateway: topology.gatewayURL.absoluteString, client: client)
         Bench.note("registering \(clients) people with wallets, lists and a listing each; a verified organisation")
