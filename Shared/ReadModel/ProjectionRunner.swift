@@ -82,7 +82,8 @@ public final class ProjectionRunner: Service, Sendable {
         }
     }
 
-    /// Waits until the projection has applied everything up to `checkpoint`; false on timeout.
+    /// Waits until the projection has applied everything up to `checkpoint`; false on timeout
+    /// or cancellation (a request past its deadline stops waiting at once).
     /// The runner wakes only for appends to its own categories, so a position reached by
     /// others' appends alone (a request after a write elsewhere) wakes it to read up to there.
     /// It wakes the runner at most every ``wakeInterval``: on PostgreSQL each read may move
@@ -95,7 +96,8 @@ public final class ProjectionRunner: Service, Sendable {
             let seen = progress.generation
             if status.checkpoint >= checkpoint { return true }
             let now = ContinuousClock.now
-            if now >= deadline { return false }
+            // A cancelled wait returns at once, so the loop would spin until the deadline.
+            if now >= deadline || Task.isCancelled { return false }
             guard let categories = projection.filter.categories else {
                 await progress.wait(after: seen, timeout: deadline - now)
                 continue

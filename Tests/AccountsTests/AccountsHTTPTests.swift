@@ -4,6 +4,7 @@ import Crypto
 import EventLog
 import EventLogTestSupport
 import Foundation
+import GRDB
 import HTTPTypes
 import ServiceKit
 import Testing
@@ -226,6 +227,29 @@ struct AccountsHTTPTests {
             #expect(try await client.call(.get, "/v1/me", token: here.accessToken).status == .ok)
             #expect(try await client.signIn("ken@example.org").status == .unauthorized)
             #expect(try await client.signIn("ken@example.org", password: "a brand new phrase").status == .created)
+        }
+    }
+
+    @Test("ending a session answers 202, not 204, while this service cannot read the write yet; the session is refused once it has")
+    func endingSessionNotYetInEffect() async throws {
+        // A deadline of 2 s: the answer goes after waiting 1 s for the projection.
+        try await AccountsHarness(extra: ["COMMONS_REQUEST_DEADLINE_SECONDS": "2"]).test { client in
+            let here = try await client.register("grace@example.org")
+            let there = try await client.signIn("grace@example.org").decode(AccountsHarness.Tokens.self)
+            // Another connection holds the read model's write lock, so the projection cannot apply the write.
+            var configuration = Configuration()
+            configuration.allowsUnsafeTransactions = true
+            let blocker = try DatabaseQueue(path: client.runtime.readModel.path, configuration: configuration)
+            try await blocker.writeWithoutTransaction { try $0.execute(sql: "BEGIN IMMEDIATE") }
+            let ended = try await client.call(.delete, "/v1/sessions/\(there.sessionId)", token: here.accessToken)
+            #expect(ended.status == .accepted)
+            #expect(try JSONSerialization.jsonObject(with: ended.body) as? [String: String] != nil)
+            let position = try #require(ended.headers[.commonsPosition])
+            // What the 202 says: the ended session still works here until the write is read.
+            #expect(try await client.call(.get, "/v1/me", token: there.accessToken).status == .ok)
+            try await blocker.writeWithoutTransaction { try $0.execute(sql: "COMMIT") }
+            #expect(try await client.call(.get, "/v1/me", token: there.accessToken, headers: [.commonsMinPosition: position]).status == .unauthorized)
+            #expect(try await client.call(.get, "/v1/me", token: here.accessToken).status == .ok)
         }
     }
 

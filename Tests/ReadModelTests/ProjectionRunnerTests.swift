@@ -5,7 +5,13 @@ import Foundation
 import GRDB
 import Logging
 import ReadModel
+import Synchronization
 import Testing
+
+/// What a wait in another task returned: nil while it still waits.
+private final class WaitOutcome: Sendable {
+    let value = Mutex<Bool?>(nil)
+}
 
 @Suite("projection runner")
 struct ProjectionRunnerTests {
@@ -91,6 +97,27 @@ struct ProjectionRunnerTests {
         let runner = ProjectionRunner(store: log.store, database: database, projection: TitlesProjection(), logger: Logger(label: "test"))
         let running = start(runner)
         #expect(await runner.waitUntilApplied(Checkpoint(transaction: 0, position: 1_000), timeout: .milliseconds(300)) == false)
+        running.cancel()
+        await log.close()
+    }
+
+    @Test("a wait for a checkpoint that is cancelled ends then, not at its timeout")
+    func cancelledWaitEnds() async throws {
+        let log = try await Backend.sqlite.makeLog()
+        let database = try ReadModelDatabase(directory: temporaryDirectory(), name: "items", projections: [TitlesProjection()])
+        let runner = ProjectionRunner(store: log.store, database: database, projection: TitlesProjection(), logger: Logger(label: "test"))
+        let running = start(runner)
+        let unreachable = Checkpoint(transaction: 0, position: 1_000)
+        let ended = WaitOutcome()
+        let waiting = Task {
+            let applied = await runner.waitUntilApplied(unreachable, timeout: .seconds(3_600))
+            ended.value.withLock { $0 = applied }
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        waiting.cancel()
+        // Given a minute to end (it used to spin until its timeout, an hour here).
+        for _ in 0..<600 where ended.value.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(ended.value.withLock { $0 } == false)
         running.cancel()
         await log.close()
     }

@@ -22,6 +22,11 @@ extension AccountsAPI {
     /// by a JSON body).
     static let keyInUse = "Idempotency-Key still in use by a first request"
 
+    /// A write that ends sessions answers 204 once this service refuses them, or 202 when it
+    /// has not read the write within the request's deadline (``AccountsAPI/settled(_:)``).
+    static let settling = "Saved, but not yet in effect here (only under heavy load): wait with Commons-Min-Position"
+    static let settlingBody = Schema.object(["status": .string()], required: ["status"])
+
     /// Every route of the accounts service (a test keeps this equal to the router's).
     static let document = OpenAPIDocument(title: "Commons accounts", operations: [
         .init("POST", "/v1/accounts", "Register; answers with tokens.",
@@ -39,8 +44,8 @@ extension AccountsAPI {
               returns: [200: tokens]).deliveringTokens(),
         .init("GET", "/v1/sessions", "My live sessions.", authenticated: true,
               returns: [200: .object(["items": .array(session)], required: ["items"])]),
-        .init("DELETE", "/v1/sessions/current", "Sign out.", authenticated: true, responses: [204: "Signed out"]),
-        .init("DELETE", "/v1/sessions/{id}", "End one of my sessions.", authenticated: true, responses: [204: "Ended", 404: "Not mine"]),
+        .init("DELETE", "/v1/sessions/current", "Sign out.", authenticated: true, responses: [204: "Signed out", 202: settling], returns: [202: settlingBody]),
+        .init("DELETE", "/v1/sessions/{id}", "End one of my sessions.", authenticated: true, responses: [204: "Ended", 202: settling, 404: "Not mine"], returns: [202: settlingBody]),
         .init("POST", "/v1/password-resets", "Ask for a reset code by email (202 for any address within bounds).",
               // Any text is taken, so that the answer says nothing about which addresses exist.
               body: .object(["email": .string(maxLength: EmailAddress.maximumLength)], required: ["email"]),
@@ -48,7 +53,8 @@ extension AccountsAPI {
               returns: [202: .object(["status": .string()], required: ["status"])]),
         .init("POST", "/v1/password-resets/confirm", "Choose a new password with a reset code; ends every session.",
               body: .object(["token": bearerSecret, "newPassword": newPassword], required: ["token", "newPassword"]),
-              responses: [204: "Changed", 400: "Invalid, used or expired code", 404: "The account was deleted", 409: keyInUse]),
+              responses: [204: "Changed", 202: settling, 400: "Invalid, used or expired code", 404: "The account was deleted", 409: keyInUse],
+              returns: [202: settlingBody]),
         .init("GET", "/v1/me", "My account, with personal data.", authenticated: true,
               responses: [200: "OK", 404: "The account was deleted meanwhile"], returns: [200: me]),
         .init("PATCH", "/v1/me", "Change display name, phone, avatar or home location (If-Match optional).", authenticated: true,
@@ -57,9 +63,11 @@ extension AccountsAPI {
               responses: [200: "Changed", 404: "The account was deleted meanwhile", 412: "Stale If-Match", 422: "Invalid fields"], returns: [200: me]).readingIfMatch(required: false),
         .init("PUT", "/v1/me/password", "Change my password; ends my other sessions.", authenticated: true,
               body: .object(["currentPassword": password, "newPassword": newPassword], required: ["currentPassword", "newPassword"]),
-              responses: [204: "Changed", 404: "The account was deleted meanwhile", 422: "Invalid fields"]),
+              responses: [204: "Changed", 202: settling, 404: "The account was deleted meanwhile", 422: "Invalid fields"],
+              returns: [202: settlingBody]),
         .init("DELETE", "/v1/me", "Delete my account and make its personal data unreadable everywhere.", authenticated: true,
-              responses: [204: "Deleted", 403: "No sign-in within the last 10 minutes", 404: "The account was deleted meanwhile"]),
+              responses: [204: "Deleted", 202: settling, 403: "No sign-in within the last 10 minutes", 404: "The account was deleted meanwhile"],
+              returns: [202: settlingBody]),
         .init("GET", "/v1/users/{id}", "A public profile: display name, avatar, member since.", responses: [200: "OK", 404: "No such account"],
               returns: [200: publicProfile]),
         .init("GET", "/.well-known/jwks.json", "The public keys that verify access tokens.", returns: [200: jwks]),

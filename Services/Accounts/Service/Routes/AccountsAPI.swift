@@ -114,11 +114,27 @@ struct AccountsAPI: Sendable {
     }
 
     /// Answers a write that ends sessions only once this service has read it, so the
-    /// ended tokens are refused here from the next request on.
+    /// ended tokens are refused here from the next request on: 204 means they are.
+    ///
+    /// The wait lasts up to the request deadline less a second (to answer in). A service
+    /// that has not read the write by then (only under heavy load) answers 202 Accepted:
+    /// the change is saved and takes effect here as soon as it is read, which a request
+    /// with its `Commons-Position` as `Commons-Min-Position` waits for.
     func settled(_ position: Checkpoint?) async -> Response {
-        if let position { _ = await runtime.waitUntilApplied(position) }
-        return Response.empty(position: position)
+        guard let position else { return Response.empty() }
+        if await runtime.waitUntilApplied(position, timeout: Self.settlingPatience(within: runtime.configuration.requestDeadline)) {
+            return Response.empty(position: position)
+        }
+        return Response.json(encoded: Self.notYetInEffect, status: .accepted, position: position)
     }
+
+    /// How long ``settled(_:)`` waits, given the request deadline.
+    static func settlingPatience(within deadline: Duration) -> Duration {
+        max(deadline - .seconds(1), .milliseconds(500))
+    }
+
+    /// The body of a 202 from ``settled(_:)``.
+    static let notYetInEffect = Array(#"{"status":"Saved. It takes effect in moments: until then the sessions it ends may still be used here."}"#.utf8)
 
     /// Runs a command, turning its domain errors into problem documents.
     func run<T>(_ command: () async throws -> T, mapping special: (AccountsError) -> Problem? = { _ in nil }) async throws -> T {
