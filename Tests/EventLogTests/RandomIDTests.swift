@@ -18,6 +18,19 @@ struct RandomIDTests {
         }
     }
 
+    @Test("ids made at once by eight tasks, across many draws from the kernel, never repeat, not even in one half")
+    func concurrentIdsNeverRepeat() async {
+        let ids = await withTaskGroup(of: [UUID].self) { group in
+            for _ in 0..<8 { group.addTask { (0..<4_000).map { _ in UUID.random() } } }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(ids.count == 32_000)
+        #expect(Set(ids).count == ids.count)
+        // A word handed out twice would repeat a half of an id even where the other half differs.
+        let halves = ids.flatMap { id in withUnsafeBytes(of: id.uuid) { [Array($0.prefix(8)), Array($0.suffix(8))] } }
+        #expect(Set(halves).count == halves.count)
+    }
+
     @Test("each of the 122 random bits is sometimes set and sometimes clear")
     func everyRandomBitVaries() {
         var seenSet = [UInt8](repeating: 0, count: 16), seenClear = [UInt8](repeating: 0, count: 16)
