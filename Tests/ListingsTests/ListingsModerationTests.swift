@@ -104,4 +104,46 @@ struct ListingsModerationTests {
             #expect(try await client.items("/v1/listings/reports", as: admin, after: nil).isEmpty)
         }
     }
+
+    @Test("the reports queue comes in pages of listings, each listing whole with its open reports; a bad limit or another list's cursor is 400")
+    func reportsQueuePages() async throws {
+        try await ListingsHarness(extra: ["COMMONS_LISTING_REPORT_THRESHOLD": "5"]).test { client in
+            let (owner, ada, bob, admin) = (try await client.person(), try await client.person(), try await client.person(),
+                                            try await client.person(role: .admin))
+            var position: String?
+            var reported: [String] = []
+            for _ in 0..<5 {
+                let (id, _, _) = try await client.post(as: owner)
+                reported.append(id.lowercased())
+                for reporter in [ada, bob] {
+                    position = try await client.call(.post, "/v1/listings/\(id)/reports", as: reporter, json: ["reason": "Spam"]).position
+                }
+            }
+            var seen: [String] = []
+            var cursor: String?
+            var pages = 0
+            repeat {
+                let uri = "/v1/listings/reports?limit=2" + (cursor.map { "&cursor=\($0)" } ?? "")
+                let page = try await client.get(uri, as: admin, after: position)
+                #expect(page.status == .ok)
+                let items = page.json["items"] as? [[String: Any]] ?? []
+                #expect(items.count <= 2)
+                #expect(items.allSatisfy { ($0["reports"] as? [[String: Any]])?.count == 2 })
+                seen += items.compactMap { $0["listingId"] as? String }
+                cursor = page.json["nextCursor"] as? String
+                pages += 1
+            } while cursor != nil && pages < 10
+            #expect(pages == 3)
+            #expect(seen == reported.sorted())
+            #expect((try await client.get("/v1/listings/reports?limit=0", as: admin, after: nil)).status == .badRequest)
+            // A cursor of a listing's comments is not one of the queue.
+            _ = try await client.call(.post, "/v1/listings/\(reported[0])/comments", as: ada, json: ["text": "one"])
+            let commented = try await client.call(.post, "/v1/listings/\(reported[0])/comments", as: ada, json: ["text": "two"])
+            let commentPage = try await client.get("/v1/listings/\(reported[0])/comments?limit=1", after: commented.position)
+            let otherCursor = try #require(commentPage.json["nextCursor"] as? String)
+            let refused = try await client.get("/v1/listings/reports?cursor=\(otherCursor)", as: admin, after: nil)
+            #expect(refused.status == .badRequest)
+            #expect(refused.text.contains("another list"))
+        }
+    }
 }

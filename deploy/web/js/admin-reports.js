@@ -19,9 +19,16 @@ export function reportsSection() {
     status, list);
 
   async function load() {
-    let items;
+    const items = [];
+    let cursor = null;
     try {
-      ({ items } = await api('/v1/listings/reports'));
+      // The queue comes a page of listings at a time; ten pages are more than a morning's work.
+      for (let pages = 0; pages < 10; pages += 1) {
+        const page = await api('/v1/listings/reports?limit=100' + (cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''));
+        items.push(...page.items);
+        cursor = page.nextCursor ?? null;
+        if (!cursor) break;
+      }
     } catch (error) {
       replace(list, h('p', { class: 'notice error', role: 'alert' }, messageOf(error)));
       return;
@@ -30,7 +37,8 @@ export function reportsSection() {
     items.sort((a, b) => (b.status === 'hidden') - (a.status === 'hidden') || b.reports.length - a.reports.length);
     const cards = new Map(items.map((item) => [item.listingId.toLowerCase(), card(item)]));
     replace(list, items.length
-      ? [h('p', { class: 'results-summary' }, items.length === 1 ? 'One listing waits for a decision.' : `${items.length} listings wait for a decision.`),
+      ? [h('p', { class: 'results-summary' }, cursor ? `The first ${items.length} listings waiting for a decision; decide on these to see the rest.`
+        : items.length === 1 ? 'One listing waits for a decision.' : `${items.length} listings wait for a decision.`),
         h('ul', { class: 'results admin-reports' }, [...cards.values()].map((c) => c.node))]
       : h('p', {}, 'No open reports. Nothing waits for a decision.'));
     // The queue names a listing; its photo and owner come from the listing itself.

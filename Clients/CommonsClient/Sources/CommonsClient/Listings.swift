@@ -333,9 +333,21 @@ public struct ListingsEndpoints: Sendable {
         try await client.perform(try Endpoint(.post, "/v1/listings/\(segment(id))/reports", json: ["reason": reason], idempotent: true))
     }
 
-    /// Listings with open reports (admins).
-    public func reports() async throws -> [ReportedListing] {
-        try await client.call(Endpoint(.get, "/v1/listings/reports"), as: Items<ReportedListing>.self).items
+    /// A page of the listings with open reports, in id order, each with all its open reports (admins).
+    public func reports(limit: Int? = nil, cursor: String? = nil) async throws -> Page<ReportedListing> {
+        try await client.call(Endpoint(.get, "/v1/listings/reports", query: query([("limit", limit), ("cursor", cursor)])))
+    }
+
+    /// Every listing with open reports, page after page (admins).
+    public func allReports() async throws -> [ReportedListing] {
+        var listings: [ReportedListing] = []
+        var cursor: String?
+        repeat {
+            let page = try await reports(limit: 100, cursor: cursor)
+            listings += page.items
+            cursor = page.nextCursor
+        } while cursor != nil
+        return listings
     }
 
     /// Resolves a listing's open reports: `dismissed` or `removed` (admins).

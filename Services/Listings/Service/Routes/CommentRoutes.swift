@@ -37,7 +37,7 @@ extension ListingsAPI {
         router.get("/v1/listings/{id}/comments") { request, context in
             let id = try context.parameters.uuid("id")
             let paging = try SequencePaging(request, list: "comments|\(id.key)")
-            let (limit, after) = (paging.limit, paging.after)
+            let (limit, after) = (paging.limit, paging.afterSequence)
             _ = try await view(id, as: context.identity?.accountId, moderator: context.identity?.role == .admin)
             let rows = try await runtime.readModel.pool.read { db in
                 try Row.fetchAll(db, sql: """

@@ -64,7 +64,7 @@ extension ListingsAPI {
             let identity = try context.requireIdentity()
             let id = try context.parameters.uuid("id")
             let paging = try SequencePaging(request, list: "messages|\(id.key)")
-            let (limit, after) = (paging.limit, paging.after)
+            let (limit, after) = (paging.limit, paging.afterSequence)
             _ = try await participation(id, caller: identity.accountId)
             let rows = try await runtime.readModel.pool.read { db in
                 try Row.fetchAll(db, sql: "SELECT * FROM conversation_messages WHERE conversation_id = ? AND seq > ? ORDER BY seq LIMIT ?",

@@ -37,7 +37,7 @@ extension ListingsAPI {
         Parameter("sort", .oneOf(FeedQuery.Sort.allCases.map(\.rawValue))), Parameter("order", .oneOf(FeedQuery.Order.allCases.map(\.rawValue))),
         .limit(1...FeedQuery.maximumLimit), .cursor,
     ]
-    /// ``SequencePaging``: comments and messages.
+    /// ``ListPaging``: comments, messages and the reports queue.
     static let sequencePaging: [Parameter] = [.limit(), .cursor]
 
     /// What every POST can answer through the kit's `Idempotency-Key` handling: 409 while a
@@ -92,8 +92,9 @@ extension ListingsAPI {
               body: .object(["reason": .string(minLength: 1, maxLength: maximumReasonLength)], required: ["reason"]),
               responses: [202: "Reported", 409: "Your own listing, or Idempotency-Key still in use", 422: "No reason"],
               returns: [202: .object(["status": .oneOf(["reported"])], required: ["status"])]),
-        .init("GET", "/v1/listings/reports", "Listings with open reports (admins).", authenticated: true, responses: [200: "OK", 403: "Not an admin"],
-              returns: [200: reportedListings]),
+        .init("GET", "/v1/listings/reports", "Listings with open reports, in id order, each with all its open reports (admins; limit, cursor).",
+              authenticated: true, query: sequencePaging, responses: [200: "OK", 400: "Invalid query fields", 403: "Not an admin"],
+              returns: [200: page(of: reportedListing)]),
         .init("POST", "/v1/listings/{id}/reports/resolve", "Resolve a listing's open reports: dismissed or removed (admins).", authenticated: true,
               body: .object(["decision": .oneOf(["dismissed", "removed"])], required: ["decision"]),
               responses: [200: "Resolved: the listing's status", 403: "Not an admin", 409: keyInUse],

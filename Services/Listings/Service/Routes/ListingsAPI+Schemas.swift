@@ -51,12 +51,12 @@ extension ListingsAPI {
         "id": uuid, "listingId": uuid, "requesterId": uuid, "message": .string(), "requestedAt": dateTime, "conversationId": uuid,
     ], required: ["id", "listingId", "requesterId", "requestedAt", "conversationId"]).named("ListingRequest")
 
-    /// ``ReportedListing``s: a report's `reason` is null once its reporter's account is deleted.
-    static let reportedListings = Schema.object(["items": .array(.object([
+    /// ``ReportedListing``: a report's `reason` is null once its reporter's account is deleted.
+    static let reportedListing = Schema.object([
         "listingId": uuid, "title": .string(), "status": listingStatus,
         "reports": .array(.object(["reporterId": uuid, "reason": .nullable(.string()), "reportedAt": dateTime],
                                   required: ["reporterId", "reason", "reportedAt"])),
-    ], required: ["listingId", "title", "status", "reports"]))], required: ["items"])
+    ], required: ["listingId", "title", "status", "reports"])
 
     /// ``CommentView``.
     static let commentView = Schema.object(["id": uuid, "listingId": uuid, "authorId": uuid, "text": .string(), "postedAt": dateTime],

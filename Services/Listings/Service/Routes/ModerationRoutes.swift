@@ -50,14 +50,20 @@ extension ListingsAPI {
             let position = try await run { try await commands.report(id, by: identity.accountId, reason: reason, metadata: context.eventMetadata) }
             return try Response.json(["status": "reported"], status: .accepted, position: position)
         }
-        router.get("/v1/listings/reports") { _, context in
+        router.get("/v1/listings/reports") { request, context in
             _ = try context.requireAdmin()
+            let paging = try ListPaging<ListingAfter>(request, list: "reports")
+            // A page of listings (in id order), each with all its open reports.
             let rows = try runtime.readModel.readInPlace { db -> [Row] in
                 try Row.fetchAll(db, sql: """
+                    WITH page AS (
+                        SELECT DISTINCT listing_id FROM listing_reports
+                        WHERE open = 1 AND listing_id > ? ORDER BY listing_id LIMIT ?)
                     SELECT r.listing_id, r.reporter_id, r.reason, r.reason_form, r.reported_at, l.title, l.status
-                    FROM listing_reports r JOIN listings l ON l.listing_id = r.listing_id
-                    WHERE r.open = 1 ORDER BY r.listing_id, r.reported_at
-                    """)
+                    FROM page JOIN listing_reports r ON r.listing_id = page.listing_id AND r.open = 1
+                    JOIN listings l ON l.listing_id = r.listing_id
+                    ORDER BY r.listing_id, r.reported_at
+                    """, arguments: [paging.after?.listing.key ?? "", paging.limit + 1])
             }
             var items: [ReportedListing] = []
             for row in rows {
@@ -73,7 +79,11 @@ extension ListingsAPI {
                     items.append(ReportedListing(listingId: row["listing_id"], title: row["title"], status: row["status"], reports: [report]))
                 }
             }
-            return try Response.json(["items": items])
+            let more = items.count > paging.limit
+            items = Array(items.prefix(paging.limit))
+            let last = more ? items.last.flatMap { UUID(uuidString: $0.listingId) }.map(ListingAfter.init(listing:)) : nil
+            struct Page: Encodable { var items: [ReportedListing]; var nextCursor: String? }
+            return try Response.json(Page(items: items, nextCursor: paging.nextCursor(lastShown: last)))
         }
         router.post("/v1/listings/{id}/reports/resolve") { request, context in
             let admin = try context.requireAdmin()

@@ -1,0 +1,24 @@
+import CommonsClient
+import Foundation
+import Testing
+
+@Suite("pages")
+struct PagingTests {
+    static func reportsPage(_ ids: [String], next: String?) -> HTTPResponseData {
+        let items = ids.map { #"{"listingId":"\#($0)","title":"Chair","status":"hidden","reports":[]}"# }.joined(separator: ",")
+        return .json(200, #"{"items":[\#(items)]"# + (next.map { #","nextCursor":"\#($0)"}"# } ?? "}"))
+    }
+
+    @Test("every reported listing is read page after page, each page asked for with the cursor the one before gave")
+    func allReportsFollowsCursors() async throws {
+        let transport = ScriptedTransport([
+            .respond(Self.reportsPage(["a", "b"], next: "c1")), .respond(Self.reportsPage(["c"], next: "c2")), .respond(Self.reportsPage([], next: nil)),
+        ])
+        let commons = CommonsClient(baseURL: URL(string: "http://gateway.test")!, tokenStore: RecordingTokenStore(signedIn), transport: transport, retry: .immediate)
+        let listings = try await commons.listings.allReports()
+        #expect(listings.map(\.listingId) == ["a", "b", "c"])
+        let queries = transport.sent.map { URLComponents(url: $0.url, resolvingAgainstBaseURL: false)?.queryItems ?? [] }
+        #expect(queries.map { $0.first { $0.name == "cursor" }?.value } == [nil, "c1", "c2"])
+        #expect(queries.allSatisfy { $0.first { $0.name == "limit" }?.value == "100" })
+    }
+}
