@@ -42,13 +42,19 @@ struct AuthTests {
     func rememberedTokenExpires() async throws {
         let harness = try await KitHarness()
         try await harness.test { client, _, _ in
-            // Issued once the service is up, so that its 900 s run out five seconds from now
+            // Issued once the service is up, so that its 900 s run out ten seconds from now
             // (a loaded machine can take longer than that to start the harness).
-            let expiry = Date().addingTimeInterval(5)
+            let expiry = Date().addingTimeInterval(10)
             let token = try await harness.token(role: .admin, issuedAt: expiry.addingTimeInterval(-900))
+            var answeredInTime = 0
             for _ in 0..<3 {
+                // On a loaded machine a request may be sent past the expiry: only those sent
+                // well before it must succeed.
+                guard expiry.timeIntervalSinceNow > 3 else { break }
                 try await client.execute(uri: "/v1/admin/widgets", method: .get, headers: .json(token: token)) { #expect($0.status == .ok) }
+                answeredInTime += 1
             }
+            #expect(answeredInTime > 0, "the token expired before the service could verify it once")
             try await Task.sleep(for: .seconds(max(0, expiry.timeIntervalSinceNow) + 1))
             try await client.execute(uri: "/v1/admin/widgets", method: .get, headers: .json(token: token)) { #expect($0.status == .unauthorized) }
         }

@@ -36,7 +36,8 @@ struct WithDeadlineTests {
         }
         #expect(trace.cancelled)
         #expect(trace.ended)
-        #expect(ContinuousClock.now - started < .seconds(10))
+        // Not the operation's 30 s (a loaded machine once took 15 s to get there).
+        #expect(ContinuousClock.now - started < .seconds(25))
     }
 
     @Test("cancelling the caller cancels the operation, which has ended when the call returns")
