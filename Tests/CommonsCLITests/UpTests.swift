@@ -245,7 +245,7 @@ struct UpTests {
                 let nearby = try await ada.geo.nearbyListings(lat: place.lat, lon: place.lon, radius: 2)
                 #expect(nearby.items.contains { $0.id == posted.id }, "Ada finds Sam's boxes nearby")
                 let request = try await ada.listings.request(posted.id, message: "Could I have them on Saturday?")
-                #expect(try await sam.listings.requests(posted.id).contains { $0.id == request.id })
+                #expect(try await sam.listings.requests(posted.id).items.contains { $0.id == request.id })
 
                 _ = try await ada.donations.topUp(amountMinor: 5_000, currency: "USD", cardNumber: "4242 4242 4242 4242")
                 let made = try await ada.donations.donate(NewDonation(organization: "against-malaria-foundation", amountMinor: 1_500, currency: "USD"))

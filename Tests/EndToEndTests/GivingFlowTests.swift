@@ -38,7 +38,7 @@ extension EndToEndTests {
         let request = try await bob.listings.request(posted.id, message: "Could I pick it up on Friday?")
         #expect(request.requesterId == bobTokens.accountId)
         E2E.carryPosition(from: bob, to: ada)
-        let requests = try await ada.listings.requests(posted.id)
+        let requests = try await ada.listings.requests(posted.id).items
         #expect(requests.map(\.id) == [request.id])
         #expect(requests.first?.message == "Could I pick it up on Friday?")
 

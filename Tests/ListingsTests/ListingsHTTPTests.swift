@@ -111,6 +111,14 @@ struct ListingsHTTPTests {
             let listed = try await client.items("\(path)/requests", as: owner, after: second.position)
             #expect(listed.count == 2)
             #expect(listed.first?["message"] as? String == "I'd love it for my flat")
+            // A page at a time, oldest first.
+            let first = try await client.get("\(path)/requests?limit=1", as: owner, after: nil)
+            #expect((first.json["items"] as? [[String: Any]])?.first?["message"] as? String == "I'd love it for my flat")
+            let cursor = try #require(first.json["nextCursor"] as? String)
+            let rest = try await client.get("\(path)/requests?limit=1&cursor=\(cursor)", as: owner, after: nil)
+            #expect((rest.json["items"] as? [[String: Any]])?.map { $0["message"] as? String } == ["Me too"])
+            #expect(rest.json["nextCursor"] == nil)
+            #expect((try await client.get("\(path)/requests?limit=101", as: owner, after: nil)).status == .badRequest)
 
             #expect((try await client.call(.post, "\(path)/promise", as: other, json: ["requestId": requestId])).status == .forbidden)
             #expect((try await client.call(.post, "\(path)/promise", as: owner, json: ["requestId": UUID().uuidString])).status == .unprocessableContent)

@@ -318,9 +318,9 @@ public struct ListingsEndpoints: Sendable {
         try await client.call(try Endpoint(.post, "/v1/listings/\(segment(id))/requests", json: ["message": message], idempotent: true))
     }
 
-    /// The requests for my listing.
-    public func requests(_ id: UUID) async throws -> [ListingRequest] {
-        try await client.call(Endpoint(.get, "/v1/listings/\(segment(id))/requests"), as: Items<ListingRequest>.self).items
+    /// A page of the requests for my listing, oldest first.
+    public func requests(_ id: UUID, limit: Int? = nil, cursor: String? = nil) async throws -> Page<ListingRequest> {
+        try await client.call(Endpoint(.get, "/v1/listings/\(segment(id))/requests", query: query([("limit", limit), ("cursor", cursor)])))
     }
 
     /// Promises my listing to one request's author.

@@ -37,7 +37,7 @@ extension ListingsAPI {
         Parameter("sort", .oneOf(FeedQuery.Sort.allCases.map(\.rawValue))), Parameter("order", .oneOf(FeedQuery.Order.allCases.map(\.rawValue))),
         .limit(1...FeedQuery.maximumLimit), .cursor,
     ]
-    /// ``ListPaging``: comments, messages and the reports queue.
+    /// ``ListPaging``: comments, messages, a listing's requests and the reports queue.
     static let sequencePaging: [Parameter] = [.limit(), .cursor]
 
     /// What every POST can answer through the kit's `Idempotency-Key` handling: 409 while a
@@ -81,8 +81,8 @@ extension ListingsAPI {
         .init("POST", "/v1/listings/{id}/requests", "Ask the owner for an available listing.", authenticated: true,
               body: .object(["message": .string(minLength: 1, maxLength: maximumRequestMessageLength)], required: ["message"]),
               responses: [201: "Requested", 409: "Not available, your own listing, or Idempotency-Key still in use"], returns: [201: requestView]),
-        .init("GET", "/v1/listings/{id}/requests", "The listing's requests (owner).", authenticated: true,
-              responses: [200: "OK", 403: "Not the owner"], returns: [200: .object(["items": .array(requestView)], required: ["items"])]),
+        .init("GET", "/v1/listings/{id}/requests", "The listing's requests, oldest first (owner; limit, cursor).", authenticated: true,
+              query: sequencePaging, responses: [200: "OK", 400: "Invalid query fields", 403: "Not the owner"], returns: [200: page(of: requestView)]),
         .init("POST", "/v1/listings/{id}/promise", "Promise the listing to one request's author (owner).", authenticated: true,
               body: .object(["requestId": .string(format: "uuid")], required: ["requestId"]),
               responses: [200: "Promised", 403: "Not the owner", 409: "Not available, or Idempotency-Key still in use",

@@ -41,20 +41,24 @@ extension ListingsAPI {
                                    conversationId: conversationId(listing: id, requester: identity.accountId))
             return try Response.json(view, status: .created, position: position)
         }
-        router.get("/v1/listings/{id}/requests") { _, context in
+        router.get("/v1/listings/{id}/requests") { request, context in
             let identity = try context.requireIdentity()
             let id = try context.parameters.uuid("id")
+            // Oldest first, by the row's arrival in the read model (its rowid).
+            let paging = try SequencePaging(request, list: "requests|\(id.key)")
+            let (limit, after) = (paging.limit, paging.afterSequence)
             let state = try await run { try await commands.load(id) }
             guard state.ownerId == identity.accountId else { throw ListingError.notOwner.problem }
             let rows = try await runtime.readModel.pool.read { db in
                 try Row.fetchAll(db, sql: """
-                    SELECT request_id, requester_id, message, requested_at FROM listing_requests WHERE listing_id = ? ORDER BY rowid
-                    """, arguments: [id.key]).map { row -> (request: String, requester: String, message: String, at: Double) in
-                    (row["request_id"], row["requester_id"], row["message"], row["requested_at"])
+                    SELECT rowid, request_id, requester_id, message, requested_at FROM listing_requests
+                    WHERE listing_id = ? AND rowid > ? ORDER BY rowid LIMIT ?
+                    """, arguments: [id.key, after, limit + 1]).map { row -> (seq: Int64, request: String, requester: String, message: String, at: Double) in
+                    (row["rowid"], row["request_id"], row["requester_id"], row["message"], row["requested_at"])
                 }
             }
             var items: [RequestView] = []
-            for row in rows {
+            for row in rows.prefix(limit) {
                 let sealed = try? JSONDecoder().decode(Sealed.self, from: Data(row.message.utf8))
                 let message = try await sealed.asyncMap { try await commands.sealer.open($0, as: String.self) } ?? nil
                 let requester = UUID(uuidString: row.requester) ?? UUID()
@@ -62,7 +66,8 @@ extension ListingsAPI {
                                          requestedAt: Date(timeIntervalSince1970: row.at),
                                          conversationId: conversationId(listing: id, requester: requester)))
             }
-            return try Response.json(["items": items])
+            struct Page: Encodable { var items: [RequestView]; var nextCursor: String? }
+            return try Response.json(Page(items: items, nextCursor: paging.nextCursor(lastShown: rows.count > limit ? rows[limit - 1].seq : nil)))
         }
         router.post("/v1/listings/{id}/promise") { request, context in
             let identity = try context.requireIdentity()
