@@ -106,6 +106,10 @@ struct ListingsHTTPTests {
             #expect(request.status == .created)
             let requestId = try #require(request.json["id"] as? String)
             let second = try await client.call(.post, "\(path)/requests", as: other, json: ["message": "Me too"])
+            // One request per person: asking again is refused, and the owner's list does not grow.
+            let askedAgain = try await client.call(.post, "\(path)/requests", as: asker, json: ["message": "Please, really"])
+            #expect(askedAgain.status == .conflict)
+            #expect(askedAgain.text.contains("already-requested"))
 
             #expect((try await client.get("\(path)/requests", as: asker, after: nil)).status == .forbidden)
             let listed = try await client.items("\(path)/requests", as: owner, after: second.position)

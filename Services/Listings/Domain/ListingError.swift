@@ -18,5 +18,7 @@ public enum ListingError: Error, Equatable, Sendable {
     case requestNotFound
     /// Owners do not request or report their own listings.
     case ownListing
+    /// One request per person and listing (``RequestLedger``).
+    case alreadyRequested
     case commentNotFound
 }

@@ -130,9 +130,19 @@ struct ListingsCommands: Sendable {
         let requestId = UUID.random()
         let event = ListingRequested(requestId: requestId, listingId: id, requesterId: requester,
                                      message: try await sealer.seal(message, for: requester), requestedAt: clock.now())
-        let result = try await store.append(to: ListingStreams.requests(of: id), expected: .any,
-                                            events: [try EventCatalog.encode(event, metadata: metadata)])
-        return (requestId, result.checkpoint)
+        let stream = ListingStreams.requests(of: id)
+        var attempts = 0
+        while true {
+            let (events, version) = try await ListingStreams.load(stream, from: store)
+            try RequestLedger.replay(events, version: version).admit(requester)
+            do {
+                // At the version read, so that two requests of one person at once cannot both pass.
+                let result = try await store.append(to: stream, expected: .exact(version), events: [try EventCatalog.encode(event, metadata: metadata)])
+                return (requestId, result.checkpoint)
+            } catch EventStoreError.wrongExpectedVersion where attempts < 5 {
+                attempts += 1
+            }
+        }
     }
 
     /// The requests of a listing, oldest first.

@@ -80,7 +80,7 @@ extension ListingsAPI {
               responses: [200: "OK", 403: "Not the owner"], returns: [200: history]),
         .init("POST", "/v1/listings/{id}/requests", "Ask the owner for an available listing.", authenticated: true,
               body: .object(["message": .string(minLength: 1, maxLength: maximumRequestMessageLength)], required: ["message"]),
-              responses: [201: "Requested", 409: "Not available, your own listing, or Idempotency-Key still in use"], returns: [201: requestView]),
+              responses: [201: "Requested", 409: "Not available, your own listing, asked for already, or Idempotency-Key still in use"], returns: [201: requestView]),
         .init("GET", "/v1/listings/{id}/requests", "The listing's requests, oldest first (owner; limit, cursor).", authenticated: true,
               query: sequencePaging, responses: [200: "OK", 400: "Invalid query fields", 403: "Not the owner"], returns: [200: page(of: requestView)]),
         .init("POST", "/v1/listings/{id}/promise", "Promise the listing to one request's author (owner).", authenticated: true,

@@ -98,6 +98,8 @@ extension ListingError {
                     headers: ["Retry-After": String(max(1, Int(next.timeIntervalSinceNow.rounded(.up))))])
         case .requestNotFound: .validation(["requestId": ["is not a request for this listing"]])
         case .ownListing: .conflict("You cannot do this to your own listing.", type: "own-listing")
+        case .alreadyRequested:
+            .conflict("You have asked for this listing already; write to its owner in your conversation instead.", type: "already-requested")
         case .commentNotFound: .notFound("There is no such comment.")
         }
     }
