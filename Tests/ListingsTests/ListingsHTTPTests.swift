@@ -60,6 +60,12 @@ struct ListingsHTTPTests {
             #expect(malformed.status == .badRequest)
             let wrongType = try await client.call(.post, "/v1/listings", as: owner, json: ["title": 5])
             #expect(wrongType.status == .badRequest)
+            // A NUL in any text is refused before anything is written: SQLite's read models would cut the text there.
+            let nul = try await client.call(.post, "/v1/listings", as: owner,
+                                            json: ListingsFixtures.listing.merging(["description": "Sturdy\u{0} and more"]) { $1 })
+            #expect(nul.status == .unprocessableContent)
+            #expect(nul.errors.keys.contains("body"))
+            #expect(try await settledEvents(of: client.runtime.store).allSatisfy { !$0.stream.hasPrefix("listing-") })
         }
     }
 

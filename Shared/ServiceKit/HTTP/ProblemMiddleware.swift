@@ -1,3 +1,4 @@
+import Codecs
 import EventLog
 import Foundation
 import Hummingbird
@@ -150,6 +151,9 @@ extension Request {
             throw Problem.unsupportedMediaType()
         }
         let buffer = try await readBody(upTo: context.maxUploadSize)
+        if JSONNUL.isIn(buffer.readableBytesView) {
+            throw Problem.validation(["body": ["must not contain the character U+0000 (NUL) in any text"]])
+        }
         do {
             return try ServiceJSON.decoder.decode(T.self, from: Data(buffer.readableBytesView))
         } catch let error as DecodingError {
