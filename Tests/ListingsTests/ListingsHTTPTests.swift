@@ -69,6 +69,23 @@ struct ListingsHTTPTests {
         }
     }
 
+    @Test("one person's requests for a listing sent at once: one is taken, the others are 409 already-requested", arguments: Backend.allCases)
+    func concurrentRequestsOfOnePerson(backend: Backend) async throws {
+        try await ListingsHarness(backend: backend).test { client in
+            let (owner, asker) = (try await client.person(), try await client.person())
+            let (id, _, _) = try await client.post(as: owner)
+            let codes = try await withThrowingTaskGroup(of: Int.self) { group in
+                for n in 0..<4 {
+                    group.addTask { try await client.call(.post, "/v1/listings/\(id)/requests", as: asker, json: ["message": "Mine? \(n)"]).status.code }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(codes.sorted() == [201, 409, 409, 409])
+            let requests = try await client.runtime.store.read(stream: "listingrequests-\(id)")
+            #expect(requests.count == 1)
+        }
+    }
+
     @Test("editing needs the owner and a fresh If-Match; a moved pickup point moves the public one", arguments: Backend.allCases)
     func editing(backend: Backend) async throws {
         try await ListingsHarness(backend: backend).test { client in

@@ -128,16 +128,22 @@ struct ListingsCommands: Sendable {
         let status = state.status(at: clock.now())
         guard status == .available else { throw ListingError.illegalTransition(from: status, to: .promised) }
         let requestId = UUID.random()
-        let event = ListingRequested(requestId: requestId, listingId: id, requesterId: requester,
-                                     message: try await sealer.seal(message, for: requester), requestedAt: clock.now())
         let stream = ListingStreams.requests(of: id)
+        // Sealed once, and only for a person who may ask (a vault round trip and AES-GCM).
+        var event: NewEvent?
         var attempts = 0
         while true {
             let (events, version) = try await ListingStreams.load(stream, from: store)
-            try RequestLedger.replay(events, version: version).admit(requester)
+            let ledger = RequestLedger.replay(events, version: version)
+            try ledger.admit(requester)
+            if event == nil {
+                event = try EventCatalog.encode(ListingRequested(requestId: requestId, listingId: id, requesterId: requester,
+                                                                 message: try await sealer.seal(message, for: requester), requestedAt: clock.now()),
+                                                metadata: metadata)
+            }
             do {
                 // At the version read, so that two requests of one person at once cannot both pass.
-                let result = try await store.append(to: stream, expected: .exact(version), events: [try EventCatalog.encode(event, metadata: metadata)])
+                let result = try await store.append(to: stream, expected: .exact(ledger.version), events: [event!])
                 return (requestId, result.checkpoint)
             } catch EventStoreError.wrongExpectedVersion where attempts < 5 {
                 attempts += 1

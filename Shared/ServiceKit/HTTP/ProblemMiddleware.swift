@@ -151,7 +151,7 @@ extension Request {
             throw Problem.unsupportedMediaType()
         }
         let buffer = try await readBody(upTo: context.maxUploadSize)
-        if JSONNUL.isIn(buffer.readableBytesView) {
+        if buffer.withUnsafeReadableBytes({ JSONNUL.isIn($0) }) {
             throw Problem.validation(["body": ["must not contain the character U+0000 (NUL) in any text"]])
         }
         do {

@@ -3,9 +3,9 @@ import Foundation
 import Hummingbird
 import ServiceKit
 
-/// The `limit` and `cursor` of a list read in a fixed order: comments and messages in
-/// arrival order (the position is the last item's sequence number), the reports queue in
-/// listing order (the last listing's id). The cursor is in the shared ``OpaqueCursor``
+/// The `limit` and `cursor` of a list read in a fixed order: comments, messages and a
+/// listing's requests in arrival order (the position is the last item's sequence number),
+/// the reports queue in listing order (the last listing's id). The cursor is in the shared ``OpaqueCursor``
 /// format, tied to `list` (which list of which listing or conversation).
 struct ListPaging<Position: CursorPosition> {
     let limit: Int
