@@ -11,7 +11,9 @@ extension PostgresClient {
     /// lost one prepares it afresh. It also keeps a failed preparation for the connection's
     /// life, so a statement that fails as only a preparation or a stale plan can (an unknown
     /// table or function while the schema is being recreated, a plan whose result changed)
-    /// closes its connection: the pool opens another, which prepares again.
+    /// closes its connection: the pool opens another, which prepares again. The close is
+    /// awaited before the connection goes back: the pool learns of it as it completes, and
+    /// would otherwise lend the closing connection to the next statement, which then failed.
     func executeAbandonable<Statement: PostgresPreparedStatement>(
         _ statement: Statement, logger: Logger, patience: Duration = .seconds(30)
     ) async throws -> [Statement.Row] where Statement.Row: Sendable {
@@ -22,7 +24,7 @@ extension PostgresClient {
                     for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
                     return rows
                 } catch let error as PSQLError where PostgresClient.spoilsPreparedStatements(error) {
-                    connection.closeWithoutWaiting()
+                    try? await connection.close()
                     throw error
                 }
             }

@@ -96,6 +96,22 @@ struct StatementConnectionsTests {
         #expect(!alive)
     }
 
+    @Test("a statement whose preparation fails on the pool closes its connection before the next statement can be lent it")
+    func spoiledPreparationsDoNotFailTheNextStatement() async throws {
+        let store = try await Self.store(ownConnections: 0)
+        var backend = try await Self.poolBackend(store)
+        // The pool holds one connection: the next statement is lent whatever the failed one left.
+        for _ in 0..<10 {
+            await #expect(throws: PSQLError.self) {
+                try await store.client.executeAbandonable(MissingTableStatement(), logger: Logger(label: "test"))
+            }
+            let next = try await store.client.executeAbandonable(BackendStatement(), logger: Logger(label: "test"))
+            #expect(next.count == 1 && next.first != backend)
+            backend = next.first ?? backend
+        }
+        await store.shutdown()
+    }
+
     @Test("while no own connection can be opened, statements run on the pool")
     func unreachableOwnConnectionsFallBackToThePool() async throws {
         let store = try await Self.store(ownConnections: 0)
@@ -264,6 +280,13 @@ private struct BackendStatement: PostgresPreparedStatement {
     static let sql = "SELECT pg_backend_pid()"
     func makeBindings() -> PostgresBindings { PostgresBindings() }
     func decodeRow(_ row: PostgresRow) throws -> Int32 { try row.decode(Int32.self) }
+}
+
+/// A statement whose preparation fails: its table does not exist (42P01).
+private struct MissingTableStatement: PostgresPreparedStatement {
+    static let sql = "SELECT 1 FROM no_such_table"
+    func makeBindings() -> PostgresBindings { PostgresBindings() }
+    func decodeRow(_ row: PostgresRow) throws {}
 }
 
 /// Holds its connection for half a second.
