@@ -68,6 +68,25 @@ struct ProblemDocumentTests {
         }
     }
 
+    @Test("a NUL in a query field gets 400 naming the field, whatever the route")
+    func nulInTheQuery() async throws {
+        let harness = try await KitHarness()
+        let token = try await harness.token()
+        try await harness.test { client, _, _ in
+            for uri in ["/v1/widgets/\(UUID())?name=a%00b&count=1", "/v1/admin/widgets?name=a%00b&count=1", "/v1/nothing-here?name=a%00b"] {
+                try await client.execute(uri: uri, method: .get, headers: .json(token: token)) { response in
+                    #expect(response.status == .badRequest, "\(uri)")
+                    #expect(response.json["type"] as? String == Problem.base + "malformed-request")
+                    #expect(response.fieldErrors["name"] == ["must not contain NUL (U+0000)"])
+                    #expect(response.fieldErrors["count"] == nil)
+                }
+            }
+            try await client.execute(uri: "/v1/nothing-here?name=100%2500", method: .get) { response in
+                #expect(response.status == .notFound)
+            }
+        }
+    }
+
     @Test("no request, however malformed, gets a 500")
     func fuzzedRequests() async throws {
         let harness = try await KitHarness()

@@ -14,10 +14,22 @@ struct ProblemMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
+            try Self.refuseNUL(in: request.uri.query)
             return try await next(request, context)
         } catch {
             return try problem(for: error, request: request, context: context).response(from: request, context: context)
         }
+    }
+
+    /// 400 naming each query field that holds a NUL (U+0000), which no field accepts
+    /// (``QueryNUL``); before any route reads the query.
+    static func refuseNUL(in query: String?) throws {
+        guard let query else { return }
+        let fields = QueryNUL.fields(inQuery: query[...])
+        guard !fields.isEmpty else { return }
+        let names = fields.map { String($0).removingPercentEncoding ?? String($0) }
+        throw Problem.malformed("The query holds a NUL character (U+0000), which no field accepts.",
+                                errors: Dictionary(names.map { ($0, ["must not contain NUL (U+0000)"]) }) { first, _ in first })
     }
 
     /// The problem document for `error`; an error no input should cause is logged in full.
