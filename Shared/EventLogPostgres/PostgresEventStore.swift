@@ -192,13 +192,19 @@ public final class PostgresEventStore: EventStore {
         // Every failure first asks whether the batch is stored already (a client retry).
         for _ in 0..<100 {
             do {
-                let rows = encoded.ids.count == 1
-                    ? try await statements.execute(
+                let rows = switch (encoded.ids.count, expectedCode) {
+                case (1, 0):
+                    try await statements.execute(
+                        AppendFirstStatement(stream: name.description, category: name.category, batch: encoded), logger: logger)
+                case (1, _):
+                    try await statements.execute(
                         AppendOneStatement(stream: name.description, category: name.category, expectedCode: expectedCode, batch: encoded),
                         logger: logger)
-                    : try await statements.execute(
+                default:
+                    try await statements.execute(
                         AppendBatchStatement(stream: name.description, category: name.category, expectedCode: expectedCode, batch: encoded),
                         logger: logger)
+                }
                 guard let result = appendResult(rows, alreadyAppended: false) else {
                     if let replay = try await replayedResult(stream: stream, batch: encoded) { return replay }
                     throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expected, actual: try await version(of: stream))

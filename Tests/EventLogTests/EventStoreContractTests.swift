@@ -112,26 +112,41 @@ struct EventStoreContractTests {
         await log.close()
     }
 
+    @Test("a new stream's first event: a retry returns the first result, a second first event is refused, and 20 at once make one",
+          arguments: Backend.allCases)
+    func firstEventOfAStream(backend: Backend) async throws {
+        let log = try await backend.makeLog()
+        let store = log.store
+        let event = testEvent("Opened")
+        let first = try await store.append(to: "first-1", expected: .noStream, events: [event])
+        #expect(first.streamVersion == 1 && !first.wasAlreadyAppended)
+        let retry = try await store.append(to: "first-1", expected: .exact(0), events: [event])
+        #expect(retry.wasAlreadyAppended && retry.checkpoint == first.checkpoint && retry.streamVersion == 1)
+
+        await #expect(throws: EventStoreError.wrongExpectedVersion(stream: "first-1", expected: .noStream, actual: 1)) {
+            try await store.append(to: "first-1", expected: .noStream, events: [testEvent()])
+        }
+        await #expect(throws: EventStoreError.wrongExpectedVersion(stream: "first-1", expected: .exact(0), actual: 1)) {
+            try await store.append(to: "first-1", expected: .exact(0), events: [testEvent()])
+        }
+        // The same event as the first of another stream is not a retry.
+        await #expect(throws: EventStoreError.self) {
+            try await store.append(to: "first-2", expected: .noStream, events: [event])
+        }
+        #expect(try await store.version(of: "first-2") == 0)
+
+        #expect(try await Self.race(store, stream: "first-race", expected: .noStream, loserSees: 1) == 1)
+        #expect(try await store.read(stream: "first-race").count == 1)
+        #expect(try await store.read(stream: "first-1").map(\.id) == [event.id])
+        await log.close()
+    }
+
     @Test("20 concurrent appends at the same expected version: exactly one succeeds", arguments: Backend.allCases)
     func concurrentExpectedVersion(backend: Backend) async throws {
         let log = try await backend.makeLog()
         let store = log.store
         _ = try await store.append(to: "listing-race", expected: .noStream, events: [testEvent()])
-        let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
-            for _ in 0..<20 {
-                group.addTask {
-                    do {
-                        _ = try await store.append(to: "listing-race", expected: .exact(1), events: [testEvent()])
-                        return true
-                    } catch EventStoreError.wrongExpectedVersion(_, _, let actual) {
-                        #expect(actual == 2)
-                        return false
-                    }
-                }
-            }
-            return try await group.reduce(into: [Bool]()) { $0.append($1) }
-        }
-        #expect(outcomes.filter { $0 }.count == 1)
+        #expect(try await Self.race(store, stream: "listing-race", expected: .exact(1), loserSees: 2) == 1)
         #expect(try await store.version(of: "listing-race") == 2)
         await log.close()
     }
@@ -367,5 +382,24 @@ struct EventStoreContractTests {
         let old = try await source.store.readAll(after: .start, limit: 1_000, filter: .all).events
         #expect(old.map(\.id) == exported.map(\.id))
         await source.close()
+    }
+
+    /// Appends one event to `stream` at `expected` from 20 tasks at once; how many succeeded.
+    /// Every other must fail on its expectation, having seen version `loserSees`.
+    private static func race(_ store: any EventStore, stream: String, expected: ExpectedVersion, loserSees: Int64) async throws -> Int {
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    do {
+                        _ = try await store.append(to: stream, expected: expected, events: [testEvent()])
+                        return true
+                    } catch EventStoreError.wrongExpectedVersion(_, _, let actual) {
+                        #expect(actual == loserSees)
+                        return false
+                    }
+                }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
     }
 }
