@@ -2,7 +2,8 @@
 list and on the map, by category and distance in km and miles), opens one, asks for it and
 writes to the giver; a giver posts an item with two photos from the camera input, sees it in
 "my items" at once, promises it to a requester and marks it given, and renews and withdraws
-another; and the exact pickup point shows only to the person the item is promised to."""
+another; the exact pickup point shows only to the person the item is promised to; and a
+giver with more requests than a page shows the rest and promises the item to the last."""
 import os
 import tempfile
 import time
@@ -316,3 +317,39 @@ class ExactPickupPoint(JourneyTest):
             third.check_page()
         finally:
             third.close()
+
+
+class ManyRequests(JourneyTest):
+    """(d) A giver sees an item's requests twenty at a time, shows the rest, and promises it to the last to ask."""
+
+    def journey(self, browser: Browser):
+        email, password, giver = sign_up_by_api("Gus Giver")
+        title = f"Bookshelf {uuid.uuid4().hex[:6]}"
+        listing = post_by_api(giver, title, category="Furniture")
+        for number in range(1, 22):
+            _, _, requester = sign_up_by_api(f"Asker {number}")
+            status, request, _ = api("POST", f"/v1/listings/{listing['id']}/requests", {"message": f"Request number {number}"}, requester)
+            self.assertEqual(status, 201, request)
+
+        browser.sign_in(email, password)
+        browser.open("mine")
+        card_text(browser, title, "Requests (20 shown, more waiting)")
+        self.assertEqual(len(card(browser, title).find_elements(By.CSS_SELECTOR, ".request-list li")), 20)
+        press_in(browser, title, "Show more requests")
+        card_text(browser, title, "Requests (21)")
+        card_text(browser, title, "Request number 21")
+        items = card(browser, title).find_elements(By.CSS_SELECTOR, ".request-list li")
+        self.assertEqual(len(items), 21)
+        self.assertFalse([node for node in card(browser, title).find_elements(By.CSS_SELECTOR, "button")
+                          if node.text.strip() == "Show more requests" and node.is_displayed()])
+
+        # The last to ask is on the second page; the promise finds them there too.
+        last = next(node for node in items if "Request number 21" in node.text)
+        browser.wait(lambda: "Asker 21" in last.text, message="the last requester's name")
+        promise = last.find_element(By.CSS_SELECTOR, "button")
+        browser.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", promise)
+        promise.click()
+        card_text(browser, title, "Promised to Asker 21")
+        browser.wait(lambda: fresh(lambda: card(browser, title).find_elements(By.LINK_TEXT, "Message them")), message="the promised person's conversation")
+        self.assertEqual(api("GET", f"/v1/listings/{listing['id']}", token=giver)[1]["status"], "promised")
+        browser.check_page()

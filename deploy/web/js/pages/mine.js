@@ -10,6 +10,8 @@ import { photo, statusBadge } from '../listing-format.js';
 import { displayName, sameId } from '../listing-people.js';
 
 const openStatuses = ['available', 'promised', 'expired', 'hidden'];
+/** Requests read at a time under an item; "Show more requests" reads the next page. */
+const requestsPageSize = 20;
 
 export async function render(view, [justPosted]) {
   const lists = h('div', { class: 'mine-lists' });
@@ -91,43 +93,76 @@ export async function render(view, [justPosted]) {
         actions));
   }
 
-  /** The item's requests: for an available item each with "Promise to …"; for a promised one, who it is promised to. */
+  /**
+   * The item's requests, a page at a time: for an available item each with "Promise", and
+   * "Show more requests" while more wait; for a promised one, who it is promised to (looked
+   * for through the pages, at most ten).
+   */
   async function requestsOf(listing, actions, button) {
     const slot = h('div', { class: 'requests' }, h('p', { class: 'muted' }, 'Requests…'));
     actions.append(slot);
-    let requests, promisedTo;
+    const pageOf = (cursor) => api(`/v1/listings/${listing.id}/requests${query({ limit: requestsPageSize, cursor })}`);
     try {
-      // The feed leaves out whom an item is promised to; the owner's view of the item says.
-      [requests, promisedTo] = await Promise.all([
-        api(`/v1/listings/${listing.id}/requests`).then((page) => page.items),
-        listing.status === 'promised' ? api(`/v1/listings/${listing.id}`).then((full) => full.promisedTo) : null,
-      ]);
+      if (listing.status === 'promised') {
+        // The feed leaves out whom an item is promised to; the owner's view of the item says.
+        const promisedTo = (await api(`/v1/listings/${listing.id}`)).promisedTo;
+        let chosen = null;
+        let cursor = null;
+        for (let pages = 0; pages < 10 && !chosen; pages += 1) {
+          const page = await pageOf(cursor);
+          chosen = page.items.find((request) => sameId(request.requesterId, promisedTo));
+          cursor = page.nextCursor ?? null;
+          if (!cursor) break;
+        }
+        const name = h('span', {}, '…');
+        if (promisedTo) displayName(promisedTo).then((text) => { name.textContent = text; });
+        else name.textContent = 'someone';
+        replace(slot, h('p', {}, 'Promised to ', name, '. ',
+          chosen ? h('a', { href: `#/messages/${chosen.conversationId}` }, 'Message them') : null));
+        return;
+      }
+      const first = await pageOf(null);
+      if (first.items.length === 0) { replace(slot, h('p', { class: 'muted' }, 'No requests yet.')); return; }
+      const title = h('h4', {});
+      const list = h('ul', { class: 'request-list' });
+      const more = h('button', { type: 'button', class: 'secondary' }, 'Show more requests');
+      let shown = 0;
+      let cursor = null;
+      const show = (page) => {
+        list.append(...page.items.map((request) => requestItem(listing, request, button)));
+        shown += page.items.length;
+        cursor = page.nextCursor ?? null;
+        title.textContent = cursor ? `Requests (${shown} shown, more waiting)` : `Requests (${shown})`;
+        more.hidden = !cursor;
+      };
+      more.addEventListener('click', async () => {
+        more.disabled = true;
+        try {
+          show(await pageOf(cursor));
+          list.lastElementChild?.querySelector('button')?.focus();
+        } catch (error) {
+          more.before(h('p', { class: 'notice error', role: 'alert' }, messageOf(error)));
+        }
+        more.disabled = false;
+      });
+      show(first);
+      replace(slot, title, list, more);
     } catch (error) {
       replace(slot, h('p', { class: 'notice error' }, messageOf(error)));
-      return;
     }
-    if (listing.status === 'promised') {
-      const chosen = requests.find((request) => sameId(request.requesterId, promisedTo));
-      const name = h('span', {}, '…');
-      if (promisedTo) displayName(promisedTo).then((text) => { name.textContent = text; });
-      else name.textContent = 'someone';
-      replace(slot, h('p', {}, 'Promised to ', name, '. ',
-        chosen ? h('a', { href: `#/messages/${chosen.conversationId}` }, 'Message them') : null));
-      return;
-    }
-    if (requests.length === 0) { replace(slot, h('p', { class: 'muted' }, 'No requests yet.')); return; }
-    const items = requests.map((request) => {
-      const name = h('strong', {}, '…');
-      const promise = button('Promise', `${listing.title} is promised.`, () => api(`/v1/listings/${listing.id}/promise`, { method: 'POST', body: { requestId: request.id } }), '');
-      const label = h('span', { class: 'visually-hidden' }, '');
-      promise.append(label);
-      displayName(request.requesterId).then((text) => { name.textContent = text; label.textContent = ` to ${text}`; });
-      return h('li', {},
-        h('p', {}, name, ' ', h('span', { class: 'muted' }, when(request.requestedAt))),
-        request.message ? h('p', { class: 'request-message' }, request.message) : null,
-        h('p', { class: 'row' }, promise, h('a', { href: `#/messages/${request.conversationId}` }, 'Reply')));
-    });
-    replace(slot, h('h4', {}, `Requests (${requests.length})`), h('ul', { class: 'request-list' }, items));
+  }
+
+  /** One request: who asked and when, their message, "Promise" and "Reply". */
+  function requestItem(listing, request, button) {
+    const name = h('strong', {}, '…');
+    const promise = button('Promise', `${listing.title} is promised.`, () => api(`/v1/listings/${listing.id}/promise`, { method: 'POST', body: { requestId: request.id } }), '');
+    const label = h('span', { class: 'visually-hidden' }, '');
+    promise.append(label);
+    displayName(request.requesterId).then((text) => { name.textContent = text; label.textContent = ` to ${text}`; });
+    return h('li', {},
+      h('p', {}, name, ' ', h('span', { class: 'muted' }, when(request.requestedAt))),
+      request.message ? h('p', { class: 'request-message' }, request.message) : null,
+      h('p', { class: 'row' }, promise, h('a', { href: `#/messages/${request.conversationId}` }, 'Reply')));
   }
 
   await load();
