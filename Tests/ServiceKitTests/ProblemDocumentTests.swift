@@ -68,7 +68,7 @@ struct ProblemDocumentTests {
         }
     }
 
-    @Test("a NUL in a query field gets 400 naming the field, whatever the route")
+    @Test("a NUL in a query field gets 400 naming the field, whatever the route; one in the path gets 400 too")
     func nulInTheQuery() async throws {
         let harness = try await KitHarness()
         let token = try await harness.token()
@@ -83,6 +83,12 @@ struct ProblemDocumentTests {
             }
             try await client.execute(uri: "/v1/nothing-here?name=100%2500", method: .get) { response in
                 #expect(response.status == .notFound)
+            }
+            for uri in ["/v1/widgets/abc%00def", "/v1/nothing%00here"] {
+                try await client.execute(uri: uri, method: .get, headers: .json(token: token)) { response in
+                    #expect(response.status == .badRequest, "\(uri)")
+                    #expect((response.json["detail"] as? String)?.contains("path") == true)
+                }
             }
         }
     }

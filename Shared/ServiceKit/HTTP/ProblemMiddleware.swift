@@ -14,16 +14,20 @@ struct ProblemMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
-            try Self.refuseNUL(in: request.uri.query)
+            try Self.refuseNUL(path: request.uri.path, query: request.uri.query)
             return try await next(request, context)
         } catch {
             return try problem(for: error, request: request, context: context).response(from: request, context: context)
         }
     }
 
-    /// 400 naming each query field that holds a NUL (U+0000), which no field accepts
-    /// (``QueryNUL``); before any route reads the query.
-    static func refuseNUL(in query: String?) throws {
+    /// 400 when the path holds a NUL (U+0000), which no address has, or naming each query
+    /// field that holds one, which no field accepts (``QueryNUL``); before any route reads them.
+    static func refuseNUL(path: String, query: String?) throws {
+        // A path parameter is bound as text too: "slug%00x" would find the organisation "slug".
+        if path.contains("%00") {
+            throw Problem.malformed("The path holds a NUL character (U+0000), which no address has.")
+        }
         guard let query else { return }
         let fields = QueryNUL.fields(inQuery: query[...])
         guard !fields.isEmpty else { return }
