@@ -24,7 +24,7 @@ struct ProblemMiddleware: RouterMiddleware {
     /// 400 when the path holds a NUL (U+0000), which no address has, or naming each query
     /// field that holds one, which no field accepts (``QueryNUL``); before any route reads them.
     static func refuseNUL(path: String, query: String?) throws {
-        // A path parameter is bound as text too: "slug%00x" would find the organisation "slug".
+        // No id or slug holds one: say what is wrong rather than answer 404.
         if path.contains("%00") {
             throw Problem.malformed("The path holds a NUL character (U+0000), which no address has.")
         }
