@@ -353,3 +353,20 @@ class ManyRequests(JourneyTest):
         browser.wait(lambda: fresh(lambda: card(browser, title).find_elements(By.LINK_TEXT, "Message them")), message="the promised person's conversation")
         self.assertEqual(api("GET", f"/v1/listings/{listing['id']}", token=giver)[1]["status"], "promised")
         browser.check_page()
+
+        # Twenty-one conversations: twenty, then the rest; each opens by its own address.
+        browser.open("messages")
+        browser.wait_for_heading("Messages")
+        browser.wait(lambda: len(browser.find_all("li.conversation")) == 20, message="the first twenty conversations")
+        more = browser.wait(lambda: next((node for node in browser.find_all("button") if node.text.strip() == "Show more conversations"
+                                          and node.is_displayed()), None), message="Show more conversations")
+        browser.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", more)
+        more.click()
+        browser.wait(lambda: len(browser.find_all("li.conversation")) == 21, message="the twenty-first conversation")
+        browser.wait(lambda: not more.is_displayed(), message="no more conversations to show")
+        oldest = browser.find_all("li.conversation h2 a")[-1]
+        browser.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", oldest)
+        oldest.click()
+        browser.wait(lambda: fresh(lambda: [node.text for node in browser.find_all(".message-text")]) == ["Request number 1"],
+                     message="the first asker's conversation")
+        browser.check_page()

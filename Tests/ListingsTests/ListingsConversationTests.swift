@@ -53,4 +53,49 @@ struct ListingsConversationTests {
             for event in events { #expect(!String(decoding: event.data, as: UTF8.self).contains("six")) }
         }
     }
+
+    @Test("my conversations come a page at a time, newest first, with every page's unread count; one listing's alone; one by id",
+          arguments: Backend.allCases)
+    func pagedConversations(backend: Backend) async throws {
+        try await ListingsHarness(backend: backend).test { client in
+            let (owner, other) = (try await client.person(), try await client.person())
+            let (first, _, _) = try await client.post(as: owner)
+            let (second, _, _) = try await client.post(as: owner)
+            var last: String?
+            var opened: [String] = []
+            for listing in [first, first, first, second, second] {
+                let asker = try await client.person()
+                let request = try await client.call(.post, "/v1/listings/\(listing)/requests", as: asker, json: ["message": "May I?"])
+                opened.append(try #require(request.json["conversationId"] as? String).lowercased())
+                last = request.position
+            }
+
+            let whole = try await client.get("/v1/conversations?limit=100", as: owner, after: last)
+            let everything = (whole.json["items"] as? [[String: Any]] ?? []).compactMap { ($0["id"] as? String)?.lowercased() }
+            #expect(Set(everything) == Set(opened) && everything.count == 5)
+            #expect(whole.json["nextCursor"] == nil)
+            var paged: [String] = []
+            var cursor: String?
+            repeat {
+                let page = try await client.get("/v1/conversations?limit=2" + (cursor.map { "&cursor=\($0)" } ?? ""), as: owner, after: nil)
+                #expect(page.status == .ok)
+                #expect(page.json["unreadCount"] as? Int == 5)
+                paged += (page.json["items"] as? [[String: Any]] ?? []).compactMap { ($0["id"] as? String)?.lowercased() }
+                cursor = page.json["nextCursor"] as? String
+            } while cursor != nil && paged.count < 10
+            #expect(paged == everything)
+
+            let aboutFirst = try await client.get("/v1/conversations?listing=\(first)", as: owner, after: nil)
+            #expect(Set((aboutFirst.json["items"] as? [[String: Any]] ?? []).compactMap { ($0["id"] as? String)?.lowercased() }) == Set(opened.prefix(3)))
+            #expect(aboutFirst.json["unreadCount"] as? Int == 3)
+            #expect((try await client.get("/v1/conversations?listing=nope", as: owner, after: nil)).status == .badRequest)
+            let otherList = try #require((try await client.get("/v1/conversations?limit=1&listing=\(first)", as: owner, after: nil)).json["nextCursor"] as? String)
+            #expect((try await client.get("/v1/conversations?cursor=\(otherList)", as: owner, after: nil)).status == .badRequest)
+
+            let one = try await client.get("/v1/conversations/\(opened[4])", as: owner, after: nil)
+            #expect(one.status == .ok)
+            #expect((one.json["id"] as? String)?.lowercased() == opened[4] && one.json["unreadCount"] as? Int == 1)
+            #expect((try await client.get("/v1/conversations/\(opened[4])", as: other, after: nil)).status == .notFound)
+        }
+    }
 }

@@ -224,10 +224,12 @@ public struct Conversation: Codable, Sendable, Equatable {
     public var unreadCount: Int
 }
 
-/// `GET /v1/conversations`.
+/// `GET /v1/conversations`: a page, and my unread messages in every page.
 public struct Conversations: Codable, Sendable, Equatable {
     public var items: [Conversation]
     public var unreadCount: Int
+    /// The next page's cursor; nil on the last page.
+    public var nextCursor: String?
 }
 
 /// A message in a conversation.
@@ -371,9 +373,28 @@ public struct ListingsEndpoints: Sendable {
         try await client.perform(Endpoint(.delete, "/v1/listings/\(segment(id))/comments/\(segment(comment))"))
     }
 
-    /// My conversations, newest first, with unread counts.
-    public func conversations() async throws -> Conversations {
-        try await client.call(Endpoint(.get, "/v1/conversations"))
+    /// My conversations, newest message first, with unread counts: a page of `limit` (1–100,
+    /// the server's default 50) after `cursor`; only those about `listing` when given.
+    public func conversations(listing: UUID? = nil, limit: Int? = nil, cursor: String? = nil) async throws -> Conversations {
+        try await client.call(Endpoint(.get, "/v1/conversations",
+                                       query: query([("listing", listing?.uuidString.lowercased()), ("limit", limit), ("cursor", cursor)])))
+    }
+
+    /// Every conversation of mine (about `listing` when given), page after page.
+    public func allConversations(listing: UUID? = nil) async throws -> [Conversation] {
+        var conversations: [Conversation] = []
+        var cursor: String?
+        repeat {
+            let page = try await self.conversations(listing: listing, limit: 100, cursor: cursor)
+            conversations += page.items
+            cursor = page.nextCursor
+        } while cursor != nil
+        return conversations
+    }
+
+    /// One of my conversations, with its unread count.
+    public func conversation(_ id: String) async throws -> Conversation {
+        try await client.call(Endpoint(.get, "/v1/conversations/\(segment(id))"))
     }
 
     /// A conversation's messages, oldest first.

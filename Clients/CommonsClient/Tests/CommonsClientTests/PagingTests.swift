@@ -21,4 +21,20 @@ struct PagingTests {
         #expect(queries.map { $0.first { $0.name == "cursor" }?.value } == [nil, "c1", "c2"])
         #expect(queries.allSatisfy { $0.first { $0.name == "limit" }?.value == "100" })
     }
+
+    @Test("every conversation about a listing is read page after page, with the listing and each cursor asked for")
+    func allConversationsFollowsCursors() async throws {
+        func page(_ ids: [String], next: String?) -> String {
+            let items = ids.map { #"{"id":"\#($0)","listingId":"l","ownerId":"o","requesterId":"r","lastMessageAt":"2026-11-29T07:00:00Z","unreadCount":1}"# }
+            return #"{"items":[\#(items.joined(separator: ","))],"unreadCount":3"# + (next.map { #","nextCursor":"\#($0)"}"# } ?? "}")
+        }
+        let transport = ScriptedTransport([.respond(.json(200, page(["a", "b"], next: "c1"))), .respond(.json(200, page(["c"], next: nil)))])
+        let commons = CommonsClient(baseURL: URL(string: "http://gateway.test")!, tokenStore: RecordingTokenStore(signedIn), transport: transport, retry: .immediate)
+        let listing = UUID()
+        let conversations = try await commons.listings.allConversations(listing: listing)
+        #expect(conversations.map(\.id) == ["a", "b", "c"])
+        let queries = transport.sent.map { URLComponents(url: $0.url, resolvingAgainstBaseURL: false)?.queryItems ?? [] }
+        #expect(queries.map { $0.first { $0.name == "cursor" }?.value } == [nil, "c1"])
+        #expect(queries.allSatisfy { $0.first { $0.name == "listing" }?.value == listing.uuidString.lowercased() })
+    }
 }

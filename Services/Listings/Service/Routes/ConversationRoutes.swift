@@ -42,23 +42,77 @@ extension ListingsAPI {
         return id
     }
 
+    /// The column `unread` of a row `c` of `conversations`: the other participant's messages
+    /// after the caller's last read. Binds the caller's id twice.
+    static let unreadColumn = """
+        (SELECT COUNT(*) FROM conversation_messages m WHERE m.conversation_id = c.conversation_id AND m.sender_id != ?
+         AND m.seq > COALESCE((SELECT read_seq FROM conversation_reads r WHERE r.conversation_id = c.conversation_id AND r.reader_id = ?), 0)) AS unread
+        """
+
+    /// A row of `conversations` with its `unread` count, as the caller's list shows it.
+    static func conversationView(_ row: Row) -> ConversationView {
+        ConversationView(id: row["conversation_id"], listingId: row["listing_id"], ownerId: row["owner_id"],
+                         requesterId: row["requester_id"], lastMessageAt: Date(timeIntervalSince1970: row["last_message_at"]),
+                         unreadCount: row["unread"])
+    }
+
+    /// `listing`: only the conversations about that listing (its id as the read model keeps it); 400 when it is no id.
+    static func listingFilter(_ request: Request) throws -> String? {
+        guard let text = request.query("listing") else { return nil }
+        guard let id = UUID(uuidString: text) else { throw Problem.malformed("The query has invalid fields.", errors: ["listing": ["must be a listing id"]]) }
+        return id.key
+    }
+
     func addConversationRoutes(to router: Router<AppRequestContext>) {
-        router.get("/v1/conversations") { _, context in
+        router.get("/v1/conversations") { request, context in
             let me = try context.requireIdentity().accountId.key
-            let items = try await runtime.readModel.pool.read { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT c.*, (SELECT COUNT(*) FROM conversation_messages m WHERE m.conversation_id = c.conversation_id AND m.sender_id != ?
-                                 AND m.seq > COALESCE((SELECT read_seq FROM conversation_reads r
-                                                       WHERE r.conversation_id = c.conversation_id AND r.reader_id = ?), 0)) AS unread
-                    FROM conversations c WHERE c.owner_id = ? OR c.requester_id = ? ORDER BY c.last_message_at DESC LIMIT 200
-                    """, arguments: [me, me, me, me]).map { row in
-                    ConversationView(id: row["conversation_id"], listingId: row["listing_id"], ownerId: row["owner_id"],
-                                     requesterId: row["requester_id"], lastMessageAt: Date(timeIntervalSince1970: row["last_message_at"]),
-                                     unreadCount: row["unread"])
+            let listing = try Self.listingFilter(request)
+            let paging = try ListPaging<ConversationAfter>(request, list: "conversations|\(me)|\(listing ?? "")")
+            let (after, limit) = (paging.after, paging.limit)
+            let (items, unread) = try await runtime.readModel.pool.read { db in
+                var conditions = "(c.owner_id = ? OR c.requester_id = ?)"
+                var arguments: [any DatabaseValueConvertible] = [me, me]
+                if let listing {
+                    conditions += " AND c.listing_id = ?"
+                    arguments.append(listing)
                 }
+                // Across every page: what a badge says waits, not what this page shows.
+                let unread = try Int.fetchOne(db, sql: """
+                    SELECT COUNT(*) FROM conversations c JOIN conversation_messages m ON m.conversation_id = c.conversation_id
+                    WHERE \(conditions) AND m.sender_id != ?
+                      AND m.seq > COALESCE((SELECT read_seq FROM conversation_reads r WHERE r.conversation_id = c.conversation_id AND r.reader_id = ?), 0)
+                    """, arguments: StatementArguments(arguments + [me, me])) ?? 0
+                var pageConditions = conditions
+                var pageArguments = arguments
+                if let after {
+                    pageConditions += " AND (c.last_message_at < ? OR (c.last_message_at = ? AND c.conversation_id < ?))"
+                    pageArguments += [after.lastMessageAt, after.lastMessageAt, after.conversation]
+                }
+                let items = try Row.fetchAll(db, sql: """
+                    SELECT c.*, \(Self.unreadColumn) FROM conversations c WHERE \(pageConditions)
+                    ORDER BY c.last_message_at DESC, c.conversation_id DESC LIMIT ?
+                    """, arguments: StatementArguments([me, me] + pageArguments + [limit + 1])).map { row in
+                    // The cursor keeps the stored time itself: through a `Date` it could come back a bit off.
+                    (view: Self.conversationView(row), after: ConversationAfter(lastMessageAt: row["last_message_at"], conversation: row["conversation_id"]))
+                }
+                return (items, unread)
             }
-            struct Page: Encodable { var items: [ConversationView]; var unreadCount: Int }
-            return try Response.json(Page(items: items, unreadCount: items.reduce(0) { $0 + $1.unreadCount }))
+            let shown = items.prefix(limit)
+            let next = items.count > limit ? paging.nextCursor(lastShown: shown.last?.after) : nil
+            struct Page: Encodable { var items: [ConversationView]; var unreadCount: Int; var nextCursor: String? }
+            return try Response.json(Page(items: shown.map(\.view), unreadCount: unread, nextCursor: next))
+        }
+        router.get("/v1/conversations/{id}") { _, context in
+            let me = try context.requireIdentity().accountId
+            let id = try context.parameters.uuid("id")
+            _ = try await participation(id, caller: me)
+            let view = try await runtime.readModel.pool.read { db in
+                try Row.fetchOne(db, sql: """
+                    SELECT c.*, \(Self.unreadColumn) FROM conversations c WHERE c.conversation_id = ?
+                    """, arguments: [me.key, me.key, id.key]).map(Self.conversationView)
+            }
+            guard let view else { throw Problem.notFound("There is no such conversation.") }
+            return try Response.json(view)
         }
         router.get("/v1/conversations/{id}/messages") { request, context in
             let identity = try context.requireIdentity()

@@ -5,7 +5,8 @@ import ServiceKit
 
 /// The `limit` and `cursor` of a list read in a fixed order: comments, messages and a
 /// listing's requests in arrival order (the position is the last item's sequence number),
-/// the reports queue in listing order (the last listing's id). The cursor is in the shared ``OpaqueCursor``
+/// the reports queue in listing order (the last listing's id), a caller's conversations by
+/// their last message (``ConversationAfter``). The cursor is in the shared ``OpaqueCursor``
 /// format, tied to `list` (which list of which listing or conversation).
 struct ListPaging<Position: CursorPosition> {
     let limit: Int
@@ -54,5 +55,19 @@ struct ListingAfter: CursorPosition {
 
     func appendCursorJSON(to json: inout [UInt8]) {
         CursorJSONObject.write(to: &json) { $0.member("listing", listing) }
+    }
+}
+
+/// A caller's conversations, newest message first: the last conversation shown, by the time
+/// of its last message and then its id (both descending).
+struct ConversationAfter: CursorPosition, Sendable {
+    var lastMessageAt: Double
+    var conversation: String
+
+    func appendCursorJSON(to json: inout [UInt8]) {
+        CursorJSONObject.write(to: &json) { object in
+            object.member("conversation", conversation)
+            object.member("lastMessageAt", lastMessageAt)
+        }
     }
 }

@@ -62,12 +62,15 @@ extension ListingsAPI {
     static let commentView = Schema.object(["id": uuid, "listingId": uuid, "authorId": uuid, "text": .string(), "postedAt": dateTime],
                                            required: ["id", "listingId", "authorId", "text", "postedAt"]).named("Comment")
 
-    /// ``ConversationView``s, and the caller's unread messages in all of them.
+    /// ``ConversationView``.
+    static let conversationView = Schema.object([
+        "id": uuid, "listingId": uuid, "ownerId": uuid, "requesterId": uuid, "lastMessageAt": dateTime, "unreadCount": .integer,
+    ], required: ["id", "listingId", "ownerId", "requesterId", "lastMessageAt", "unreadCount"]).named("Conversation")
+
+    /// A page of ``ConversationView``s, and the caller's unread messages in all of them (every
+    /// page, within the `listing` asked for); `nextCursor` is absent on the last page.
     static let conversations = Schema.object([
-        "items": .array(.object([
-            "id": uuid, "listingId": uuid, "ownerId": uuid, "requesterId": uuid, "lastMessageAt": dateTime, "unreadCount": .integer,
-        ], required: ["id", "listingId", "ownerId", "requesterId", "lastMessageAt", "unreadCount"])),
-        "unreadCount": .integer,
+        "items": .array(conversationView), "unreadCount": .integer, "nextCursor": .string(),
     ], required: ["items", "unreadCount"])
 
     /// ``MessageView``: `text` is absent once its sender's key is gone.

@@ -100,7 +100,7 @@ async function fillActions(actions, listing, mine) {
   }
   let conversation = null;
   try {
-    const page = await api('/v1/conversations');
+    const page = await api(`/v1/conversations?listing=${encodeURIComponent(listing.id)}`);
     conversation = page.items.find((c) => sameId(c.listingId, listing.id) && isMe(c.requesterId));
   } catch { /* then the form is shown; the API refuses a second request itself */ }
   if (listing.pickupLocation) {

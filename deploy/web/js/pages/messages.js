@@ -3,10 +3,12 @@
 // (`#/messages/<id>`), which checks for new messages every few seconds while it is open.
 
 import { api } from '../api.js';
-import { h, field, heading, replace, onSubmit, announce, when } from '../ui.js';
-import { displayName, isMe, sameId } from '../listing-people.js';
+import { h, field, heading, replace, onSubmit, announce, when, messageOf } from '../ui.js';
+import { displayName, isMe } from '../listing-people.js';
 
 const pollMilliseconds = 5000;
+/** Conversations read at a time; "Show more conversations" reads the next page. */
+const conversationsPageSize = 20;
 
 export function render(view, [id]) {
   return id ? conversation(view, id) : conversations(view);
@@ -18,29 +20,55 @@ async function titleOf(listingId) {
 }
 
 async function conversations(view) {
-  const page = await api('/v1/conversations');
+  const first = await api(`/v1/conversations?limit=${conversationsPageSize}`);
   view.append(heading('Messages'));
-  if (page.items.length === 0) {
+  if (first.items.length === 0) {
     view.append(h('p', {}, 'No conversations yet. Asking for an item starts one with its giver.'),
       h('p', {}, h('a', { href: '#/free' }, 'Find free things near you')));
     return;
   }
-  view.append(h('ul', { class: 'results conversations' }, page.items.map((c) => {
-    const other = isMe(c.ownerId) ? c.requesterId : c.ownerId;
-    const title = h('span', {}, '…');
-    const name = h('span', {}, '…');
-    titleOf(c.listingId).then((text) => { title.textContent = text; });
-    displayName(other).then((text) => { name.textContent = text; });
-    return h('li', { class: 'conversation' },
-      h('h2', {}, h('a', { href: `#/messages/${c.id}` }, 'About ', title)),
-      h('p', { class: 'row' }, h('span', {}, isMe(c.ownerId) ? 'asked by ' : 'given by ', name), h('span', { class: 'muted' }, when(c.lastMessageAt)),
-        c.unreadCount ? h('span', { class: 'badge warn' }, `${c.unreadCount} unread`) : null));
-  })));
+  // A page at a time, newest message first; "Show more conversations" reads the next.
+  const list = h('ul', { class: 'results conversations' });
+  const more = h('button', { type: 'button', class: 'secondary' }, 'Show more conversations');
+  let cursor = null;
+  const show = (page) => {
+    list.append(...page.items.map(conversationItem));
+    cursor = page.nextCursor ?? null;
+    more.hidden = !cursor;
+  };
+  more.addEventListener('click', async () => {
+    more.disabled = true;
+    try {
+      show(await api(`/v1/conversations?limit=${conversationsPageSize}&cursor=${encodeURIComponent(cursor)}`));
+    } catch (error) {
+      more.before(h('p', { class: 'notice error', role: 'alert' }, messageOf(error)));
+    }
+    more.disabled = false;
+  });
+  show(first);
+  view.append(list, more);
+}
+
+/** One conversation in the list: what it is about, with whom, when, and what is unread. */
+function conversationItem(c) {
+  const other = isMe(c.ownerId) ? c.requesterId : c.ownerId;
+  const title = h('span', {}, '…');
+  const name = h('span', {}, '…');
+  titleOf(c.listingId).then((text) => { title.textContent = text; });
+  displayName(other).then((text) => { name.textContent = text; });
+  return h('li', { class: 'conversation' },
+    h('h2', {}, h('a', { href: `#/messages/${c.id}` }, 'About ', title)),
+    h('p', { class: 'row' }, h('span', {}, isMe(c.ownerId) ? 'asked by ' : 'given by ', name), h('span', { class: 'muted' }, when(c.lastMessageAt)),
+      c.unreadCount ? h('span', { class: 'badge warn' }, `${c.unreadCount} unread`) : null));
 }
 
 async function conversation(view, id) {
-  const list = await api('/v1/conversations');
-  const about = list.items.find((c) => sameId(c.id, id));
+  let about = null;
+  try {
+    about = await api(`/v1/conversations/${encodeURIComponent(id)}`);
+  } catch (error) {
+    if (error.status !== 404 && error.status !== 400) throw error;
+  }
   if (!about) {
     view.append(heading('No such conversation'), h('p', {}, h('a', { href: '#/messages' }, 'All my messages')));
     return;
