@@ -5,6 +5,7 @@ writes to the giver; a giver posts an item with two photos from the camera input
 another; the exact pickup point shows only to the person the item is promised to; and a
 giver with more requests than a page shows the rest and promises the item to the last."""
 import os
+import re
 import tempfile
 import time
 import urllib.parse
@@ -364,9 +365,14 @@ class ManyRequests(JourneyTest):
         more.click()
         browser.wait(lambda: len(browser.find_all("li.conversation")) == 21, message="the twenty-first conversation")
         browser.wait(lambda: not more.is_displayed(), message="no more conversations to show")
-        oldest = browser.find_all("li.conversation h2 a")[-1]
-        browser.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", oldest)
-        oldest.click()
-        browser.wait(lambda: fresh(lambda: [node.text for node in browser.find_all(".message-text")]) == ["Request number 1"],
-                     message="the first asker's conversation")
+        # The last in the list (requests in one second tie, and ties go by id): opened by its
+        # own address, it is the conversation with the person the list names.
+        last_item = browser.find_all("li.conversation")[-1]
+        browser.wait(lambda: re.search(r"asked by Asker (\d+)", last_item.text), message="the last conversation's asker")
+        number = re.search(r"asked by Asker (\d+)", last_item.text).group(1)
+        link = last_item.find_element(By.CSS_SELECTOR, "h2 a")
+        browser.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+        link.click()
+        browser.wait(lambda: fresh(lambda: [node.text for node in browser.find_all(".message-text")]) == [f"Request number {number}"],
+                     message=f"the conversation with Asker {number}")
         browser.check_page()
