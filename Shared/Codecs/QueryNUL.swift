@@ -1,8 +1,8 @@
 /// Finds U+0000 in a URL's query string without decoding it: which fields hold `%00`.
 ///
-/// No field of the HTTP API means anything by the character, as in JSON bodies (``JSONNUL``):
-/// a filter of "Furn\0iture" found nothing (checked on geo-search's categories and keywords),
-/// where a 400 naming the field says what is wrong.
+/// SQLite's bound text ends at the first NUL (GRDB and `SQLiteParameters` bind with length
+/// -1): before this, `category=Furniture%00xyz` answered every furniture listing, read as
+/// "Furniture". As in JSON bodies (``JSONNUL``), no field of the HTTP API accepts the character.
 public enum QueryNUL {
     /// The names (as written, percent-encoded) of the fields whose name or value holds a
     /// percent-encoded NUL, in their order; empty when none does. A `%` starts every escape,

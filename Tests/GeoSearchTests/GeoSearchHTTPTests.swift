@@ -238,6 +238,8 @@ struct GeoSearchHTTPTests {
                 ("/v1/nearby/listings?lat=10&lon=0&limit=101", ["limit"]),
                 ("/v1/nearby/listings?lat=10&lon=0&free=maybe&sort=cheapest&status=withdrawn", ["free", "sort", "status"]),
                 ("/v1/nearby/listings?lat=10&lon=0&q=%21%21", ["q"]),
+                // Bound as text, "Furniture\0xyz" was "Furniture": every furniture listing.
+                ("/v1/nearby/listings?lat=10&lon=0&category=Furniture%00xyz", ["category"]),
                 ("/v1/nearby/organizations?lat=-91&lon=0&kind=shop", ["lat", "kind"]),
                 ("/v1/area/listings?swLat=10&swLon=0&neLat=5&neLon=1", ["neLat"]),
                 ("/v1/area/listings?swLat=10&swLon=0&neLat=20", ["neLon"]),

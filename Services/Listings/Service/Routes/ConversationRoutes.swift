@@ -78,10 +78,8 @@ extension ListingsAPI {
                 }
                 // Across every page: what a badge says waits, not what this page shows.
                 let unread = try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM conversations c JOIN conversation_messages m ON m.conversation_id = c.conversation_id
-                    WHERE \(conditions) AND m.sender_id != ?
-                      AND m.seq > COALESCE((SELECT read_seq FROM conversation_reads r WHERE r.conversation_id = c.conversation_id AND r.reader_id = ?), 0)
-                    """, arguments: StatementArguments(arguments + [me, me])) ?? 0
+                    SELECT COALESCE(SUM(unread), 0) FROM (SELECT \(Self.unreadColumn) FROM conversations c WHERE \(conditions))
+                    """, arguments: StatementArguments([me, me] + arguments)) ?? 0
                 var pageConditions = conditions
                 var pageArguments = arguments
                 if let after {
