@@ -4,12 +4,19 @@
 /// pages it waits for the store's ``ChangeSignal`` or its poll interval, whichever comes
 /// first; a subscription to some categories wakes only for appends to those. After a page
 /// that reached the head of the log (``EventPage/reachedHead``) it waits before reading
-/// again, so following the log live costs one read per wake-up. Each element
+/// again, so following the log live costs one read per wake-up. A read that finds new events
+/// held back behind an older transaction still open (``EventPage/reachedHead`` false on an
+/// empty page) reads again after a short pause, doubling from ``firstHeldBackPause`` up to the
+/// poll interval: that transaction may write no event (an idempotency record, a key) and so
+/// wake nobody when it ends. Each element
 /// is a page of matching events with the checkpoint scanned through; a page may be empty
 /// when only non-matching events passed, so that a consumer can store its progress.
 /// Iteration ends when the task is cancelled; read errors are thrown.
 public struct EventSubscription: AsyncSequence, Sendable {
     public typealias Element = EventPage
+
+    /// The first pause before reading again past events held back by an older transaction.
+    public static let firstHeldBackPause = Duration.milliseconds(1)
 
     let store: any EventStore
     let start: Checkpoint
@@ -34,6 +41,8 @@ public struct EventSubscription: AsyncSequence, Sendable {
         /// Set when the last page reached the head of the log: the next call waits for a fire
         /// after the generation seen before that read, rather than reading again to find nothing.
         var waitFirst: (seen: UInt64, categories: Set<String>?)?
+        /// The last pause taken while the log's new events were held back; nil once they are not.
+        var heldBackPause: Duration?
 
         init(store: any EventStore, checkpoint: Checkpoint, filter: EventFilter, pageSize: Int) {
             self.store = store
@@ -57,10 +66,18 @@ public struct EventSubscription: AsyncSequence, Sendable {
                 let advanced = page.checkpoint > checkpoint
                 if advanced { checkpoint = page.checkpoint }
                 if !page.events.isEmpty || advanced {
+                    heldBackPause = nil
                     if page.reachedHead { waitFirst = (seen, categories) }
                     return EventPage(events: page.events, checkpoint: checkpoint, reachedHead: page.reachedHead)
                 }
-                let woken = await store.changes.wait(after: seen, timeout: store.pollInterval, for: categories)
+                var timeout = store.pollInterval
+                if page.reachedHead {
+                    heldBackPause = nil
+                } else {
+                    timeout = heldBackPause.map { Swift.min($0 * 2, store.pollInterval) } ?? Swift.min(EventSubscription.firstHeldBackPause, store.pollInterval)
+                    heldBackPause = timeout
+                }
+                let woken = await store.changes.wait(after: seen, timeout: timeout, for: categories)
                 wokenForOwn = woken && categories != nil
             }
             return nil

@@ -171,6 +171,25 @@ public final class TestLog: Sendable {
         }
     }
 
+    /// Opens a PostgreSQL transaction that writes no event but holds a transaction id (as an
+    /// idempotency record's does) and commits it after `hold`; returns once it holds the id,
+    /// with the task that ends it. On SQLite there is no such thing: it returns a finished task.
+    public func holdTransactionWithoutEvents(hold: Duration) async throws -> Task<Void, any Error> {
+        guard let postgres else { return Task {} }
+        let connection = try await PostgresConnection.connect(
+            on: MultiThreadedEventLoopGroup.singleton.any(),
+            configuration: .init(host: postgres.host, port: postgres.port, username: postgres.username,
+                                 password: postgres.password, database: postgres.database, tls: .disable),
+            id: 3, logger: Logger(label: "test"))
+        try await connection.query("BEGIN", logger: Logger(label: "test"))
+        try await connection.query("SELECT pg_current_xact_id()", logger: Logger(label: "test"))
+        return Task {
+            try await Task.sleep(for: hold)
+            try await connection.query("COMMIT", logger: Logger(label: "test"))
+            try await connection.close()
+        }
+    }
+
     /// Starts ``appendInTransaction(stream:events:hold:commit:afterInsert:)`` and returns once
     /// its rows are inserted (the transaction still open), with the task that ends it.
     public func holdTransaction(stream: String, events: [NewEvent], hold: Duration, commit: Bool = true) async -> Task<Void, any Error> {

@@ -245,6 +245,24 @@ struct EventStoreContractTests {
         await log.close()
     }
 
+    @Test("an append held back by a transaction that writes no event is delivered soon after it ends, not at the next poll")
+    func heldBackByATransactionWithoutEvents() async throws {
+        // Polls an hour apart, on a cluster of its own: only reading again soon can deliver it.
+        let log = try await Backend.postgres.makeLog(pollInterval: .seconds(3_600), holdsTransactions: true)
+        let store = log.store
+        _ = try await store.append(to: "early-1", expected: .any, events: [testEvent("Early")])
+        let subscription = Task { try await collect(store.subscribe(), timeout: .seconds(30)) { $0.count >= 2 } }
+        // The follower has read the first event and waits at the head.
+        try await Task.sleep(for: .milliseconds(300))
+        let holder = try await log.holdTransactionWithoutEvents(hold: .milliseconds(300))
+        // Its wake-up finds this append held back behind the open transaction.
+        _ = try await store.append(to: "late-1", expected: .any, events: [testEvent("Late")])
+        try await holder.value
+        let seen = try await subscription.value
+        #expect(seen.map(\.type) == ["Early", "Late"])
+        await log.close()
+    }
+
     @Test("a rolled-back transaction leaves a hole that never stalls readers", arguments: Backend.allCases)
     func rolledBackTransaction(backend: Backend) async throws {
         let log = try await backend.makeLog(holdsTransactions: true)
