@@ -1,4 +1,5 @@
 import Backoff
+import Foundation
 import EventLog
 import Logging
 import NIOPosix
@@ -7,25 +8,34 @@ import Synchronization
 
 /// Holds one LISTEN connection and fires the store's ``ChangeSignal`` on every
 /// notification, for the categories its payload names (for everything when it names none).
+/// A notification the store sent itself is skipped: the store fired for those appends as
+/// they committed, and a second fire would send its readers to the log again for nothing.
 /// When the connection drops it fires once (something may have been missed) and
 /// reconnects with back-off; meanwhile subscribers fall back to polling.
 final class NotificationListener: Sendable {
     private let configuration: PostgresConnection.Configuration
     private let channel: String
     private let changes: ChangeSignal
+    /// The payload element by which the store's own notifications are known.
+    private let ownMark: Substring
     private let logger: Logger
     private let task = Mutex<Task<Void, Never>?>(nil)
     private let connectionCount = Atomic<Int>(0)
+    private let ownSkipped = Atomic<Int>(0)
 
-    init(configuration: PostgresConnection.Configuration, channel: String, changes: ChangeSignal, logger: Logger) {
+    init(configuration: PostgresConnection.Configuration, channel: String, changes: ChangeSignal, origin: NotificationOrigin, logger: Logger) {
         self.configuration = configuration
         self.channel = channel
         self.changes = changes
+        ownMark = Substring(origin.mark)
         self.logger = logger
     }
 
     /// How many times the LISTEN connection has been established.
     var connections: Int { connectionCount.load(ordering: .relaxed) }
+
+    /// How many of the store's own notifications came back and were skipped.
+    var ownNotificationsSkipped: Int { ownSkipped.load(ordering: .relaxed) }
 
     func start() {
         task.withLock { $0 = Task { await self.run() } }
@@ -73,17 +83,32 @@ final class NotificationListener: Sendable {
     }
 
     /// Fires for the categories in `payload` (see ``AppendNotifier``); for everything when
-    /// it names none, as a notification from an older version or an operator does.
+    /// it names none, as a notification from an older version or an operator does; not at
+    /// all when the store sent it.
     private func fire(for payload: String) {
-        let categories = payload.split(separator: ",").filter { StreamName.isCategory($0) }
+        let elements = payload.split(separator: ",")
+        if elements.contains(ownMark) {
+            ownSkipped.add(1, ordering: .relaxed)
+            return
+        }
+        let categories = elements.filter { StreamName.isCategory($0) }
         if categories.isEmpty { changes.fire() } else { changes.fire(categories: categories.map(String.init)) }
     }
 }
 
+/// Which store sent a notification: a random mark, made once per store, that leads the
+/// payload. It is not a category (it holds a `:`), so a version that does not know it reads
+/// the categories after it and ignores the mark.
+struct NotificationOrigin: Sendable {
+    let mark: String
+
+    init() { mark = "from:" + UUID().uuidString.lowercased() }
+}
+
 /// Sends `NOTIFY` after appends, one at a time and at most one per `spacing`, so a burst
-/// of appends costs a few notifications rather than one query each. The payload names the
-/// categories appended to since the last one, comma-separated, so that a subscriber wakes
-/// only for its own.
+/// of appends costs a few notifications rather than one query each. The payload is the
+/// store's ``NotificationOrigin`` then the categories appended to since the last one,
+/// comma-separated, so that a subscriber wakes only for its own.
 ///
 /// It runs outside the append's transaction on purpose: a transaction that notifies
 /// takes a cluster-wide lock at commit, which would serialize every append. Subscribers in
@@ -96,13 +121,15 @@ final class AppendNotifier: Sendable {
 
     private let statements: StatementConnections
     private let channel: String
+    private let origin: NotificationOrigin
     private let logger: Logger
     private let state = Mutex(State())
     private let spacing = Duration.milliseconds(5)
 
-    init(statements: StatementConnections, channel: String, logger: Logger) {
+    init(statements: StatementConnections, channel: String, origin: NotificationOrigin, logger: Logger) {
         self.statements = statements
         self.channel = channel
+        self.origin = origin
         self.logger = logger
     }
 
@@ -128,7 +155,7 @@ final class AppendNotifier: Sendable {
                 defer { state.pending = [] }
                 return state.pending
             }) {
-                let payload = categories.sorted().joined(separator: ",")
+                let payload = ([origin.mark] + categories.sorted()).joined(separator: ",")
                 do {
                     _ = try await statements.execute(NotifyStatement(channel: channel, payload: payload), logger: logger)
                 } catch {

@@ -44,12 +44,13 @@ public final class PostgresEventStore: EventStore {
             client: client, configuration: try configuration.connection(searchPath: true), limit: configuration.statementConnections)
         self.statements = statements
         let channel = "\(configuration.schema)_events"
-        notifier = AppendNotifier(statements: statements, channel: channel, logger: logger)
+        let origin = NotificationOrigin()
+        notifier = AppendNotifier(statements: statements, channel: channel, origin: origin, logger: logger)
         grouper = AppendGrouper(slots: configuration.concurrentAppends) { [logger] appends in
             try await statements.execute(AppendGroupStatement(appends: appends), logger: logger)
         }
         listener = NotificationListener(
-            configuration: listenConfiguration, channel: channel, changes: changes, logger: logger)
+            configuration: listenConfiguration, channel: channel, changes: changes, origin: origin, logger: logger)
         do {
             try await PostgresMigrations.migrate(connection: listenConfiguration, schema: schema, logger: logger)
             try await Self.refuseTransactionsFromAnotherCluster(client: client, schema: schema, logger: logger)
@@ -141,6 +142,9 @@ public final class PostgresEventStore: EventStore {
 
     /// How many times the LISTEN connection has been established (for tests and metrics).
     public var listenerConnections: Int { listener.connections }
+
+    /// How many of this store's own notifications came back to it and were skipped (for tests).
+    public var ownNotificationsSkipped: Int { listener.ownNotificationsSkipped }
 
     // MARK: Appending
 

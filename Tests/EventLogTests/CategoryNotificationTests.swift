@@ -24,4 +24,27 @@ struct CategoryNotificationTests {
         await other.shutdown()
         await log.close()
     }
+
+    @Test("a store's own notification does not wake its readers a second time; another store's does")
+    func ownNotificationsSkipped() async throws {
+        let log = try await Backend.postgres.makeLog(pollInterval: .seconds(3_600))
+        let store = try #require(log.store as? PostgresEventStore)
+        let other = try #require(try await log.independentStore() as? PostgresEventStore)
+        for _ in 0..<300 where store.listenerConnections == 0 || other.listenerConnections == 0 { try await Task.sleep(for: .milliseconds(100)) }
+        try #require(store.listenerConnections == 1 && other.listenerConnections == 1)
+        let (mine, theirs) = (store.changes.generation(for: ["item"]), other.changes.generation(for: ["item"]))
+
+        _ = try await store.append(to: "item-1", expected: .any, events: [testEvent("Titled")])
+        #expect(store.changes.generation(for: ["item"]) == mine &+ 1, "the append woke its own store's readers as it committed")
+        #expect(await other.changes.wait(after: theirs, timeout: .seconds(30), for: ["item"]), "the notification reached the other store")
+        for _ in 0..<300 where store.ownNotificationsSkipped == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(store.ownNotificationsSkipped == 1)
+        #expect(store.changes.generation(for: ["item"]) == mine &+ 1, "its own notification did not wake them again")
+        #expect(other.ownNotificationsSkipped == 0)
+
+        _ = try await other.append(to: "item-2", expected: .any, events: [testEvent("Titled")])
+        #expect(await store.changes.wait(after: mine &+ 1, timeout: .seconds(30), for: ["item"]), "another store's append still wakes it")
+        await other.shutdown()
+        await log.close()
+    }
 }
