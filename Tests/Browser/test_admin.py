@@ -237,10 +237,19 @@ class EventLogAndReadModels(JourneyTest):
         b.fill("Projection", "listings.listings")
         b.fill("Event id", first["id"])
         b.fill("Reason", f"Checked by the console test {tag}")
+        # The view drawn again (another load, as a replay followed does) keeps what was typed.
+        b.driver.execute_script("document.querySelector('form.admin-park').dataset.drawn = 'before'")
+        b.fill("Service", "listings")
+        b.press("Show read model")
+        b.wait(lambda: b.driver.execute_script("const f = document.querySelector('form.admin-park'); return f && !f.dataset.drawn"),
+               message="the read model drawn again")
+        self.assertEqual(b.field("Projection").get_attribute("value"), "listings.listings")
+        self.assertEqual(b.field("Event id").get_attribute("value"), first["id"])
         b.press("Park event")
         parked = lambda: element(b, ".admin-parked li", "eventId", first["id"])
         b.wait(parked, message="the event listed as parked")
         self.assertIn(f"Checked by the console test {tag}", parked().text)
+        self.assertEqual(parked().get_attribute("data-projection"), "listings.listings", "parked for the projection chosen")
         status, projections, _ = api("GET", "/v1/admin/listings/projections", token=token)
         listed = next(p for p in projections["projections"] if p["name"] == "listings.listings")["parked"]
         self.assertIn(first["id"].lower(), [event["eventId"] for event in listed])

@@ -22,6 +22,9 @@ export function projectionsSection() {
 
   let service = 'listings';
   let polling = null;
+  // What has been typed into the park form, kept when the view is drawn again (a second
+  // load, a replay followed), so that a redraw never parks an event for another projection.
+  let parkDraft = {};
   let latest = 0;
   async function load() {
     const turn = ++latest;
@@ -36,14 +39,18 @@ export function projectionsSection() {
   function view(status) {
     const projections = status.projections;
     const parkForm = h('form', { class: 'toolbar admin-park', 'aria-label': `Park an event for ${service}` },
-      field('Projection', 'projection', { kind: 'select', options: projections.map((p) => [p.name, p.name]) }),
-      field('Event id', 'eventId', { required: true, maxlength: 36, autocomplete: 'off', placeholder: 'From the event log' }),
-      field('Reason', 'reason', { required: true, maxlength: 500 }),
+      field('Projection', 'projection', { kind: 'select', options: projections.map((p) => [p.name, p.name]), value: parkDraft.projection }),
+      field('Event id', 'eventId', { required: true, maxlength: 36, autocomplete: 'off', placeholder: 'From the event log', value: parkDraft.eventId }),
+      field('Reason', 'reason', { required: true, maxlength: 500, value: parkDraft.reason }),
       h('button', { type: 'submit' }, 'Park event'));
+    const keepDraft = () => { parkDraft = Object.fromEntries(new FormData(parkForm)); };
+    parkForm.addEventListener('input', keepDraft);
+    parkForm.addEventListener('change', keepDraft);
     onSubmit(parkForm, async (values) => {
       await api(`/v1/admin/${service}/projections/${encodeURIComponent(values.projection)}/parked`,
         { method: 'POST', body: { eventId: values.eventId.trim(), reason: values.reason } });
       announce(`Parked ${values.eventId.trim()} for ${values.projection}. Replay to leave it out of what is shown.`);
+      parkDraft = {};
       await load();
     });
     const replay = h('button', { type: 'button', class: 'secondary', dataset: { action: 'replay' },
@@ -95,6 +102,7 @@ export function projectionsSection() {
   }
 
   onSubmit(picker, async (values) => {
+    if (values.service !== service) parkDraft = {};
     service = values.service;
     await load();
   });
