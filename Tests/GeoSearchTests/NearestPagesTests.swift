@@ -6,9 +6,11 @@ import Testing
 
 @Suite("nearest-first pages from a growing circle")
 struct NearestPagesTests {
-    @Test("paging through 400 scattered listings gives exactly the brute-force order, per category and without", arguments: Backend.allCases)
-    func sameAsBruteForce(backend: Backend) async throws {
-        try await GeoSearchHarness(backend: backend).test { client in
+    @Test("paging through 400 scattered listings gives exactly the brute-force order, per category and without, from memory and from SQLite",
+          arguments: [(Backend.sqlite, true), (Backend.sqlite, false), (Backend.postgres, true)])
+    func sameAsBruteForce(backend: Backend, inMemory: Bool) async throws {
+        let settings = inMemory ? [:] : ["COMMONS_SEARCH_MEMORY_LISTINGS": "0"]
+        try await GeoSearchHarness(backend: backend, settings: settings).test { client in
             var generator = SplitMix(seed: 7)
             let categories = ["Books", "Toys", "Furniture"]
             var listings: [(id: UUID, point: Coordinate, category: String)] = []

@@ -18,4 +18,22 @@ public enum NearestSearch {
         let scale = found > 0 ? (Double(needed) / Double(found)).squareRoot() * 1.3 : 4
         return min(queryRadius, radius * max(2, scale))
     }
+
+    /// The `needed` nearest matches after `after`, nearest first: `collect` gives the matches
+    /// within a circle of the radius it is given (with their positions, already past `after`),
+    /// or nil to give up (the caller then searches another way); the circle grows from
+    /// ``firstRadius(queryRadius:cursorDistance:)`` until it holds enough or reaches `queryRadius`.
+    public static func nearest<Match>(
+        needed: Int, queryRadius: Double, after: PagePosition?,
+        _ collect: (_ radius: Double) throws -> [(position: PagePosition, match: Match)]?
+    ) rethrows -> [(position: PagePosition, match: Match)]? {
+        var radius = firstRadius(queryRadius: queryRadius, cursorDistance: after?.value)
+        while true {
+            guard let found = try collect(radius) else { return nil }
+            if found.count >= needed || radius >= queryRadius {
+                return Array(found.sorted { $0.position.precedes($1.position) }.prefix(needed))
+            }
+            radius = nextRadius(after: radius, found: found.count, needed: needed, queryRadius: queryRadius)
+        }
+    }
 }

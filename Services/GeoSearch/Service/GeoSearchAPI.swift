@@ -15,14 +15,20 @@ import ServiceKit
 /// ask the index for the domain's boxes (two across the antimeridian), apply the
 /// filters in SQL, then decide exactly in Swift (`distanceMeters` within the radius, or
 /// inside the area, edges included), sort by `PagePosition` and cut the page after the cursor.
+/// Nearest-first listings without words are found in memory instead (``ListingPlaces``), the
+/// same way over the same listings.
 package struct GeoSearchAPI: Sendable {
     let readModel: ReadModelDatabase
     /// The most listings one query may read (see ``ScanBudget``).
     var scanLimit = GeoSearchService.defaultScanLimit
+    /// The live read model's searchable listings in memory, for nearest-first pages.
+    let places: ListingPlaces
 
-    package init(readModel: ReadModelDatabase, scanLimit: Int = GeoSearchService.defaultScanLimit) {
+    package init(readModel: ReadModelDatabase, scanLimit: Int = GeoSearchService.defaultScanLimit,
+                 places: ListingPlaces = ListingPlaces(limit: GeoSearchService.defaultMemoryListings)) {
         self.readModel = readModel
         self.scanLimit = scanLimit
+        self.places = places
     }
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -94,11 +100,14 @@ package struct GeoSearchAPI: Sendable {
     package func nearest(_ query: NearbyQuery, filters: ListingFilters, needed: Int, after: PagePosition?)
         async throws -> [(position: PagePosition, item: ListingResult)] {
         let scanLimit = scanLimit
+        if filters.keywords == nil, let snapshot = try await places.snapshot(of: readModel),
+           let found = try Self.nearest(query, filters: filters, needed: needed, after: after, in: snapshot, budget: ScanBudget(limit: scanLimit)) {
+            return found
+        }
         return try readModel.readInPlace { db in
             let budget = ScanBudget(limit: scanLimit)
-            var radius = NearestSearch.firstRadius(queryRadius: query.radiusMeters, cursorDistance: after?.value)
-            while true {
-                var ranked: [(position: PagePosition, rowid: Int64, point: GeoCoordinate)] = []
+            let page = try NearestSearch.nearest(needed: needed, queryRadius: query.radiusMeters, after: after) { radius in
+                var ranked: [(position: PagePosition, match: (rowid: Int64, point: GeoCoordinate))] = []
                 var seen = Set<Int64>()
                 let boxes = LatLonBox.covering(center: query.center, radiusMeters: radius)
                 try Self.forEachCandidate(columns: "l.id, l.listing_id, l.lat, l.lon", in: boxes, filters: filters, db: db, budget: budget) { columns in
@@ -108,16 +117,13 @@ package struct GeoSearchAPI: Sendable {
                     guard meters <= radius, let id = columns.uuid(1) else { return }
                     let position = PagePosition.distance(meters, id: id)
                     guard after.map({ $0.precedes(position) }) ?? true else { return }
-                    ranked.append((position, rowid, point))
+                    ranked.append((position, (rowid, point)))
                 }
-                if ranked.count >= needed || radius >= query.radiusMeters {
-                    let page = ranked.sorted { $0.position.precedes($1.position) }.prefix(needed)
-                    let rows = try Self.listingRows(page.map(\.rowid), in: db)
-                    return page.compactMap { entry in
-                        rows[entry.rowid].map { (entry.position, ListingResult($0, point: entry.point, distanceMeters: entry.position.value)) }
-                    }
-                }
-                radius = NearestSearch.nextRadius(after: radius, found: ranked.count, needed: needed, queryRadius: query.radiusMeters)
+                return ranked
+            } ?? []
+            let rows = try Self.listingRows(page.map(\.match.rowid), in: db)
+            return page.compactMap { entry in
+                rows[entry.match.rowid].map { (entry.position, ListingResult($0, point: entry.match.point, distanceMeters: entry.position.value)) }
             }
         }
     }

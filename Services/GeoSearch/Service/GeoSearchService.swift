@@ -17,6 +17,7 @@ import ServiceKit
 /// | variable | default | meaning |
 /// |---|---|---|
 /// | `COMMONS_SEARCH_SCAN_LIMIT` | `50000` | the most listings one search may read before it is refused with 422 (100–10,000,000) |
+/// | `COMMONS_SEARCH_MEMORY_LISTINGS` | `250000` | the most searchable listings kept in memory for nearby searches (about 400 bytes each beyond title and description; `0` keeps none, past it every search reads SQLite) |
 public enum GeoSearchService {
     public static let name = "geo-search"
     public static let port = 8083
@@ -28,11 +29,15 @@ public enum GeoSearchService {
     /// The most listings one search reads by default (see `ScanBudget`): about 25 ms of work here.
     public static let defaultScanLimit = 50_000
 
+    /// The most searchable listings kept in memory by default (see ``ListingPlaces``).
+    public static let defaultMemoryListings = 250_000
+
     /// The service, configured from `environment`.
     public static func definition(environment: EnvironmentVariables = EnvironmentVariables()) throws -> ServiceDefinition {
         let scanLimit = try environment.integer("COMMONS_SEARCH_SCAN_LIMIT", default: defaultScanLimit, in: 100...10_000_000)
+        let memoryListings = try environment.integer("COMMONS_SEARCH_MEMORY_LISTINGS", default: defaultMemoryListings, in: 0...10_000_000)
         return ServiceDefinition(name: name, defaultPort: port, projections: projections, openAPI: openAPI) { router, runtime in
-            GeoSearchAPI(readModel: runtime.readModel, scanLimit: scanLimit).addRoutes(to: router)
+            GeoSearchAPI(readModel: runtime.readModel, scanLimit: scanLimit, places: ListingPlaces(limit: memoryListings)).addRoutes(to: router)
             AlertsAPI(runtime: runtime).addRoutes(to: router)
         }
     }

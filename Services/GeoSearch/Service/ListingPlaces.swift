@@ -1,0 +1,191 @@
+import EventLog
+import Foundation
+import Geo
+import GeoSearchDomain
+import GRDB
+import ReadModel
+import Synchronization
+
+/// The searchable listings of the live read model, kept in memory for nearby searches:
+/// each one's band, point, filters and result, on a ``PlaceGrid``. A nearest-first page is
+/// then found without reading SQLite; searches with words (full-text) still read it.
+///
+/// SQLite stays the one source: the places are loaded from the file in one write
+/// transaction, which also starts a transaction observer on the file's writer; after every
+/// commit that changed `geo_listings` or `geo_categories`, the observer reads the changed rows
+/// back, before the projection's runner reports the new checkpoint. So a search that waited
+/// for a position (`Commons-Min-Position`) finds what that position holds. A rebuilt file
+/// swapped in is loaded afresh on the first search after the swap.
+///
+/// Memory: about 400 bytes a listing beyond its title and description. Past `limit` searchable
+/// listings (counted when a file is loaded, and after each commit), or with a limit of 0,
+/// nothing is kept and every search reads SQLite.
+package final class ListingPlaces: Sendable {
+    /// A listing as a search finds it.
+    struct Place: Sendable {
+        var free: Bool
+        var posted: Checkpoint
+        var result: ListingResult
+    }
+
+    /// The places of one file, as of a commit.
+    struct Snapshot: Sendable {
+        var grid = PlaceGrid<Place>()
+        /// Category codes by name folded as SQLite's `NOCASE` folds it (ASCII letters only).
+        var categories: [String: Int64] = [:]
+
+        func code(of category: String) -> Int64? { categories[ListingPlaces.folded(category)] }
+    }
+
+    private struct State {
+        /// The file the places were loaded from (kept, so that a new pool is never mistaken for it).
+        var pool: DatabasePool?
+        var snapshot: Snapshot?
+        var observer: ChangeObserver?
+    }
+
+    let limit: Int
+    private let state = Mutex(State())
+
+    package init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// The places of `readModel`'s live file, loaded first if that file is new; nil when
+    /// they are not kept (past the limit, or turned off).
+    func snapshot(of readModel: ReadModelDatabase) async throws -> Snapshot? {
+        guard limit > 0 else { return nil }
+        let pool = readModel.pool
+        // Loaded already (kept or not): no second look until another file is swapped in.
+        if let known = state.withLock({ $0.pool === pool ? Optional($0.snapshot) : nil }) { return known }
+        return try await load(pool)
+    }
+
+    private func load(_ pool: DatabasePool) async throws -> Snapshot? {
+        // On the writer, so that no commit falls between the read and the observer's start.
+        try await pool.write { [self] db in
+            if let known = state.withLock({ $0.pool === pool ? Optional($0.snapshot) : nil }) { return known }
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM geo_listings WHERE band IS NOT NULL") ?? 0
+            var snapshot: Snapshot?
+            var observer: ChangeObserver?
+            if count <= limit {
+                var loaded = Snapshot()
+                try Self.readCategories(db, into: &loaded)
+                try Self.read(db, rowids: nil, into: &loaded)
+                snapshot = loaded
+                observer = ChangeObserver(places: self, pool: pool)
+                db.add(transactionObserver: observer!, extent: .observerLifetime)
+            }
+            state.withLock { $0 = State(pool: pool, snapshot: snapshot, observer: observer) }
+            return snapshot
+        }
+    }
+
+    /// Brings the places of `pool` up to date with a commit that changed `rowids` (all of
+    /// them when nil) and, if `categories`, the category codes. Runs on the writer, after the commit.
+    fileprivate func refresh(_ pool: DatabasePool, rowids: Set<Int64>?, categories: Bool, db: Database) {
+        guard var snapshot = state.withLock({ $0.pool === pool ? $0.snapshot : nil }) else { return }
+        do {
+            if categories { try Self.readCategories(db, into: &snapshot) }
+            if let rowids, rowids.count <= Self.rowsRereadAtMost {
+                for rowid in rowids { snapshot.grid.remove(rowid) }
+                for chunk in Array(rowids).chunked(into: 500) { try Self.read(db, rowids: Array(chunk), into: &snapshot) }
+            } else {
+                var whole = Snapshot(categories: snapshot.categories)
+                try Self.read(db, rowids: nil, into: &whole)
+                snapshot = whole
+            }
+            let kept = snapshot.grid.count <= limit ? snapshot : nil
+            state.withLock { state in
+                guard state.pool === pool else { return }
+                state.snapshot = kept
+                if kept == nil { state.observer = nil }
+            }
+        } catch {
+            // Unreadable now: searches read SQLite until the next file is loaded.
+            state.withLock { state in
+                guard state.pool === pool else { return }
+                state.snapshot = nil
+                state.observer = nil
+            }
+        }
+    }
+
+    /// Past this many rows changed in one commit (a bulk load's bands), everything is read again.
+    static let rowsRereadAtMost = 20_000
+
+    private static func readCategories(_ db: Database, into snapshot: inout Snapshot) throws {
+        snapshot.categories = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT code, name FROM geo_categories") {
+            snapshot.categories[folded(row[1])] = row[0]
+        }
+    }
+
+    /// Puts the searchable listings among `rowids` (every one when nil) on the grid.
+    private static func read(_ db: Database, rowids: [Int64]?, into snapshot: inout Snapshot) throws {
+        var sql = "SELECT l.id, l.band, \(GeoSearchAPI.listingColumns) FROM geo_listings l WHERE l.band IS NOT NULL"
+        if let rowids { sql += " AND l.id IN (\(databaseQuestionMarks(count: rowids.count)))" }
+        let statement = try db.makeStatement(sql: sql)
+        try statement.forEach(binding: { parameters in for rowid in rowids ?? [] { parameters.bind(rowid) } }) { columns in
+            guard let row = GeoSearchAPI.listingRow(columns, from: 2), let point = GeoCoordinate(lat: row.lat, lon: row.lon) else { return }
+            snapshot.grid.set(columns.int64(0), band: columns.int64(1), at: point,
+                              value: Place(free: row.free, posted: row.posted, result: ListingResult(row, point: point, distanceMeters: nil)))
+        }
+    }
+
+    /// `text` with ASCII capitals made small, as SQLite's `NOCASE` compares.
+    static func folded(_ text: String) -> String {
+        String(decoding: text.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+}
+
+/// Hears which rows of the places' tables a transaction changed, and has them read again once it commits.
+private final class ChangeObserver: TransactionObserver, @unchecked Sendable {
+    // Touched on the file's writer only (GRDB calls an observer there), so unlocked.
+    private weak var places: ListingPlaces?
+    private weak var pool: DatabasePool?
+    private var changed: Set<Int64> = []
+    private var everything = false
+    private var categories = false
+
+    init(places: ListingPlaces, pool: DatabasePool) {
+        self.places = places
+        self.pool = pool
+    }
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+        eventKind.tableName == "geo_listings" || eventKind.tableName == "geo_categories"
+    }
+
+    func databaseDidChange(with event: DatabaseEvent) {
+        if event.tableName == "geo_categories" {
+            categories = true
+        } else if !everything {
+            changed.insert(event.rowID)
+            if changed.count > ListingPlaces.rowsRereadAtMost {
+                everything = true
+                changed = []
+            }
+        }
+    }
+
+    func databaseDidCommit(_ db: Database) {
+        defer { reset() }
+        guard let places, let pool, everything || !changed.isEmpty || categories else { return }
+        places.refresh(pool, rowids: everything ? nil : changed, categories: categories, db: db)
+    }
+
+    func databaseDidRollback(_ db: Database) { reset() }
+
+    private func reset() {
+        changed = []
+        everything = false
+        categories = false
+    }
+}
+
+private extension Array {
+    func chunked(into size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}

@@ -1,0 +1,63 @@
+import Contracts
+import EventLogTestSupport
+import Foundation
+import GeoSearchService
+import Testing
+
+@Suite("nearby searches from memory")
+struct ListingPlacesTests {
+    /// The answers (ids in order) of a few nearby searches after each change of a scripted
+    /// history: posts, an edit that moves a listing into a new category, status changes, a
+    /// deleted account, each search waiting for the change's position.
+    private func answers(inMemory: Bool) async throws -> [[String]] {
+        let settings = inMemory ? [:] : ["COMMONS_SEARCH_MEMORY_LISTINGS": "0"]
+        let recorded = Recorded()
+        let ids = (0..<30).map { UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", $0))! }
+        let owner = UUID(uuidString: "10000000-0000-4000-8000-000000000001")!
+        let leaver = UUID(uuidString: "10000000-0000-4000-8000-000000000002")!
+        try await GeoSearchHarness(settings: settings).test { client in
+            func search(after position: String) async throws {
+                var round: [[String]] = []
+                for query in ["", "&category=furniture", "&category=ELECTRONICS", "&status=promised", "&free=true", "&free=false&category=Books"] {
+                    let items = try await client.items("/v1/nearby/listings?lat=52.37&lon=4.89&radius=5&limit=100\(query)", after: position)
+                    round.append(items.compactMap { $0["id"] as? String })
+                }
+                await recorded.add(round)
+            }
+            var last = ""
+            for (index, id) in ids.enumerated() {
+                let point = Coordinate(lat: 52.37 + Double(index % 6) * 0.004, lon: 4.89 + Double(index / 6) * 0.006)
+                last = try await client.post(id, owner: index % 5 == 0 ? leaver : owner, category: index % 3 == 0 ? "Books" : "Furniture",
+                                             price: index % 4 == 0 ? Money(amountMinor: 500, currency: "EUR") : nil, at: point)
+            }
+            try await search(after: last)
+            func listing(_ index: Int) -> String { "listing-\(ids[index].uuidString.lowercased())" }
+            last = try await client.append(ListingEdited(listingId: ids[1], title: "Reading lamp", description: "LED", category: "Electronics",
+                                                         price: nil, publicLocation: Coordinate(lat: 52.36, lon: 4.88)), to: listing(1))
+            try await search(after: last)
+            last = try await client.append(ListingStatusChanged(listingId: ids[2], status: .promised), to: listing(2))
+            last = try await client.append(ListingStatusChanged(listingId: ids[3], status: .given), to: listing(3))
+            try await search(after: last)
+            last = try await client.append(AccountDeleted(accountId: leaver, deletedAt: Date()), to: "account-\(leaver.uuidString.lowercased())")
+            try await search(after: last)
+        }
+        return await recorded.rounds.flatMap { $0 }
+    }
+
+    @Test("from memory, every search answers what SQLite answers, change after change")
+    func sameAsSQLite() async throws {
+        let fromMemory = try await answers(inMemory: true)
+        let fromSQLite = try await answers(inMemory: false)
+        #expect(fromMemory == fromSQLite)
+        // And the history did change the answers: the moved listing, the promise, the deletion.
+        #expect(fromMemory.count == 24)
+        #expect(fromMemory[2].isEmpty && fromMemory[8].count == 1, "Electronics appears with the edit")
+        #expect(fromMemory[15].count == 1, "one promised listing")
+        #expect(fromMemory[18].count < fromMemory[12].count, "the deleted account's listings are gone")
+    }
+}
+
+private actor Recorded {
+    var rounds: [[[String]]] = []
+    func add(_ round: [[String]]) { rounds.append(round) }
+}
