@@ -2,6 +2,7 @@ import Contracts
 import EventLogTestSupport
 import Foundation
 import GeoSearchService
+import ServiceKit
 import Testing
 
 @Suite("nearby searches from memory")
@@ -54,6 +55,28 @@ struct ListingPlacesTests {
         #expect(fromMemory[2].isEmpty && fromMemory[8].count == 1, "Electronics appears with the edit")
         #expect(fromMemory[15].count == 1, "one promised listing")
         #expect(fromMemory[18].count < fromMemory[12].count, "the deleted account's listings are gone")
+    }
+}
+
+extension ListingPlacesTests {
+    @Test("after a replay swaps in a new file, searches from memory follow that file: what it holds, and what comes after")
+    func followsASwap() async throws {
+        try await GeoSearchHarness().test { client in
+            let near = "/v1/nearby/listings?lat=52.37&lon=4.89&radius=5"
+            let (first, second) = (UUID(), UUID())
+            var last = try await client.post(first, at: Coordinate(lat: 52.371, lon: 4.891))
+            #expect(try await client.items(near, after: last).ids == [first.key])
+            let replay = ReadModelReplay(runtime: client.runtime)
+            #expect(replay.start())
+            for _ in 0..<600 where replay.status?.state == .running { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(replay.status?.state == .done)
+            // The runner follows the swap; then a post and a promise land in the new file.
+            last = try await client.post(second, at: Coordinate(lat: 52.372, lon: 4.892))
+            #expect(try await client.items(near, after: last).ids == [first.key, second.key])
+            last = try await client.append(ListingStatusChanged(listingId: first, status: .promised), to: "listing-\(first.uuidString.lowercased())")
+            #expect(try await client.items(near, after: last).ids == [second.key])
+            #expect(try await client.items(near + "&status=promised", after: last).ids == [first.key])
+        }
     }
 }
 
