@@ -50,6 +50,10 @@ struct SearchResultJSONTests {
         for _ in 0..<1_000 {
             let listing = Self.listing(&generator)
             #expect(try ResponseJSON.encode(listing) == Array(try ServiceJSON.encoder.encode(listing)))
+            // Kept in memory, its members written once and copied around a distance of each search's.
+            var kept = try listing.rendered()
+            kept.distanceMeters = Self.distance(&generator)
+            #expect(try ResponseJSON.encode(kept) == Array(try ServiceJSON.encoder.encode(kept)))
             let organization = Self.organization(&generator)
             #expect(try ResponseJSON.encode(organization) == Array(try ServiceJSON.encoder.encode(organization)))
             listings.append(listing)

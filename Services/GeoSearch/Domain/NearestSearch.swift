@@ -23,6 +23,7 @@ public enum NearestSearch {
     /// within a circle of the radius it is given (with their positions, already past `after`),
     /// or nil to give up (the caller then searches another way); the circle grows from
     /// ``firstRadius(queryRadius:cursorDistance:)`` until it holds enough or reaches `queryRadius`.
+    @inlinable
     public static func nearest<Match>(
         needed: Int, queryRadius: Double, after: PagePosition?,
         _ collect: (_ radius: Double) throws -> [(position: PagePosition, match: Match)]?

@@ -19,11 +19,11 @@ extension GeoSearchAPI {
             codes = Array(snapshot.categories.values)
         }
         let bands = codes.map { GeoSearchProjection.band(code: $0, status: filters.status) }
-        return try NearestSearch.nearest(needed: needed, queryRadius: query.radiusMeters, after: after) { radius in
+        return try NearestSearch.nearest(needed: needed, queryRadius: query.radiusMeters, after: after) { radius -> [(position: PagePosition, match: ListingPlaces.Place)]? in
             let boxes = LatLonBox.covering(center: query.center, radiusMeters: radius)
             let cells = boxes.reduce(0) { $0 + PlaceGrid<ListingPlaces.Place>.cellCount(of: $1) } * bands.count
             guard cells <= memoryCellLimit else { return nil }
-            var ranked: [(position: PagePosition, match: ListingResult)] = []
+            var ranked: [(position: PagePosition, match: ListingPlaces.Place)] = []
             var seen = Set<PagePosition>()
             for box in boxes {
                 for band in bands {
@@ -37,13 +37,15 @@ extension GeoSearchAPI {
                         guard after.map({ $0.precedes(position) }) ?? true else { return }
                         // A point on the edge of two boxes comes twice.
                         if boxes.count > 1, !seen.insert(position).inserted { return }
-                        var result = place.result
-                        result.distanceMeters = meters
-                        ranked.append((position, result))
+                        ranked.append((position, place))
                     }
                 }
             }
             return ranked
-        }?.map { (position: $0.position, item: $0.match) }
+        }?.map { entry in
+            var result = entry.match.result
+            result.distanceMeters = entry.position.value
+            return (position: entry.position, item: result)
+        }
     }
 }

@@ -411,6 +411,12 @@ package struct ListingResult: Encodable, Sendable {
     var postedAt: Date
     /// ``GeoCoordinate/directionsLink``: the same JSON a `URL` would be, without parsing one.
     var directionsURL: String
+    /// Its members but the distance, already written (``rendered()``): not a member itself.
+    var writtenMembers: RenderedMembers?
+
+    enum CodingKeys: String, CodingKey {
+        case id, title, description, category, free, price, status, lat, lon, distanceMeters, postedAt, directionsURL
+    }
 
     init(_ row: GeoSearchAPI.ListingRow, point: GeoCoordinate, distanceMeters: Double?) {
         id = row.id

@@ -17,15 +17,23 @@ import Synchronization
 /// for a position (`Commons-Min-Position`) finds what that position holds. A rebuilt file
 /// swapped in is loaded afresh on the first search after the swap.
 ///
-/// Memory: about 400 bytes a listing beyond its title and description. Past `limit` searchable
+/// Memory: about 600 bytes a listing, and twice its title and description (its fields, and its
+/// JSON written once). Past `limit` searchable
 /// listings (counted when a file is loaded, and after each commit), or with a limit of 0,
 /// nothing is kept and every search reads SQLite.
 package final class ListingPlaces: Sendable {
-    /// A listing as a search finds it.
-    struct Place: Sendable {
-        var free: Bool
-        var posted: Checkpoint
-        var result: ListingResult
+    /// A listing as a search finds it: a class, so that a search passes references around
+    /// rather than copies of the result's texts.
+    final class Place: Sendable {
+        let free: Bool
+        let posted: Checkpoint
+        let result: ListingResult
+
+        init(free: Bool, posted: Checkpoint, result: ListingResult) {
+            self.free = free
+            self.posted = posted
+            self.result = result
+        }
     }
 
     /// The places of one file, as of a commit.
@@ -129,7 +137,7 @@ package final class ListingPlaces: Sendable {
         try statement.forEach(binding: { parameters in for rowid in rowids ?? [] { parameters.bind(rowid) } }) { columns in
             guard let row = GeoSearchAPI.listingRow(columns, from: 2), let point = GeoCoordinate(lat: row.lat, lon: row.lon) else { return }
             snapshot.grid.set(columns.int64(0), band: columns.int64(1), at: point,
-                              value: Place(free: row.free, posted: row.posted, result: ListingResult(row, point: point, distanceMeters: nil)))
+                              value: Place(free: row.free, posted: row.posted, result: try ListingResult(row, point: point, distanceMeters: nil).rendered()))
         }
     }
 

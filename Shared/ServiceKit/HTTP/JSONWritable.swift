@@ -106,6 +106,15 @@ public struct JSONObjectWriter {
         try writer.writeArray(elements) { element in try writer.writeObject { try element.writeJSONMembers(&$0) } }
     }
 
+    /// Members written once before (``JSONMembers``), as they are: their keys must follow
+    /// those written so far and come before those written after, as if written one by one.
+    public mutating func members(_ written: JSONMembers) {
+        guard !written.bytes.isEmpty else { return }
+        if count > 0 { writer.append(UInt8(ascii: ",")) }
+        writer.append(contentsOf: written.bytes)
+        count += 1
+    }
+
     /// A text, or `null` when there is none (where a client reads the key's absence and
     /// its null alike, leave the key out instead).
     public mutating func member(_ key: StaticString, orNull value: String?) {
@@ -119,6 +128,20 @@ public struct JSONObjectWriter {
     ) throws {
         self.key(key)
         try writer.writeArray(elements) { element in try writer.writeObject { try body(&$0, element) } }
+    }
+}
+
+/// Some members of an object, written once and kept (`"a":1,"b":2`), for a value written
+/// many times with one member that changes: a search result kept in memory, its distance
+/// written anew for each search (see ``JSONObjectWriter/members(_:)``).
+public struct JSONMembers: Sendable {
+    let bytes: [UInt8]
+
+    /// The members `body` writes.
+    public init(_ body: (inout JSONObjectWriter) throws -> Void) throws {
+        let writer = JSONByteWriter()
+        try writer.writeObject(body)
+        bytes = Array(writer.bytes.dropFirst().dropLast())
     }
 }
 

@@ -194,6 +194,9 @@ final class JSONByteWriter: Encoder {
     /// One byte of punctuation.
     func append(_ byte: UInt8) { state.pointee.bytes.append(byte) }
 
+    /// Bytes written before.
+    func append(contentsOf bytes: [UInt8]) { state.pointee.bytes.append(contentsOf: bytes) }
+
     func writeNull() { state.pointee.bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
 
     func writeBool(_ value: Bool) {
