@@ -54,6 +54,11 @@ struct SearchResultJSONTests {
             var kept = try listing.rendered()
             kept.distanceMeters = Self.distance(&generator)
             #expect(try ResponseJSON.encode(kept) == Array(try ServiceJSON.encoder.encode(kept)))
+            // As a search from memory hands it over: the place and the search's distance.
+            let place = ListingPlaces.Place(free: listing.free, posted: Checkpoint(transaction: 7, position: 9), result: try listing.rendered())
+            let hit = ListingHit.kept(place, distanceMeters: Double.random(in: 0...50_000, using: &generator))
+            #expect(try ResponseJSON.encode(hit) == Array(try ServiceJSON.encoder.encode(hit.result)))
+            #expect(try ResponseJSON.encode(hit) == Array(try ServiceJSON.encoder.encode(hit)))
             let organization = Self.organization(&generator)
             #expect(try ResponseJSON.encode(organization) == Array(try ServiceJSON.encoder.encode(organization)))
             listings.append(listing)

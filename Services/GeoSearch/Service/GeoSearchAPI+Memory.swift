@@ -10,7 +10,7 @@ extension GeoSearchAPI {
     /// circle, the same filters, the same budget; nil when a circle would cover more than
     /// ``memoryCellLimit`` cells. Full-text filters are not in memory: the caller reads SQLite for those.
     static func nearest(_ query: NearbyQuery, filters: ListingFilters, needed: Int, after: PagePosition?,
-                        in snapshot: ListingPlaces.Snapshot, budget: ScanBudget) throws -> [(position: PagePosition, item: ListingResult)]? {
+                        in snapshot: ListingPlaces.Snapshot, budget: ScanBudget) throws -> [(position: PagePosition, item: ListingHit)]? {
         let codes: [Int64]
         if let category = filters.category {
             guard let code = snapshot.code(of: category) else { return [] }  // a category nothing was ever posted in
@@ -42,10 +42,6 @@ extension GeoSearchAPI {
                 }
             }
             return ranked
-        }?.map { entry in
-            var result = entry.match.result
-            result.distanceMeters = entry.position.value
-            return (position: entry.position, item: result)
-        }
+        }?.map { (position: $0.position, item: .kept($0.match, distanceMeters: $0.position.value)) }
     }
 }

@@ -78,7 +78,7 @@ package struct GeoSearchAPI: Sendable {
         let after = try decodeCursor(paging.cursor, order: filters.order, key: key)
         if case .nearby(let query) = place, filters.order == .distance, !paging.count {
             return try page(try await nearest(query, filters: filters, needed: paging.limit + 1, after: after),
-                            paging: paging, after: after, key: key)
+                            paging: paging, after: after, key: key, inOrder: true)
         }
         let scanLimit = scanLimit
         let rows = try readModel.readInPlace { db in
@@ -98,7 +98,7 @@ package struct GeoSearchAPI: Sendable {
     /// a growing circle (`NearestSearch`) rather than by reading the whole radius. The circle
     /// grows over ids and points alone; only the rows of the page are read whole.
     package func nearest(_ query: NearbyQuery, filters: ListingFilters, needed: Int, after: PagePosition?)
-        async throws -> [(position: PagePosition, item: ListingResult)] {
+        async throws -> [(position: PagePosition, item: ListingHit)] {
         let scanLimit = scanLimit
         if filters.keywords == nil, let snapshot = try await places.snapshot(of: readModel),
            let found = try Self.nearest(query, filters: filters, needed: needed, after: after, in: snapshot, budget: ScanBudget(limit: scanLimit)) {
@@ -123,7 +123,7 @@ package struct GeoSearchAPI: Sendable {
             } ?? []
             let rows = try Self.listingRows(page.map(\.match.rowid), in: db)
             return page.compactMap { entry in
-                rows[entry.match.rowid].map { (entry.position, ListingResult($0, point: entry.match.point, distanceMeters: entry.position.value)) }
+                rows[entry.match.rowid].map { (entry.position, .read(ListingResult($0, point: entry.match.point, distanceMeters: entry.position.value))) }
             }
         }
     }
@@ -310,11 +310,13 @@ package struct GeoSearchAPI: Sendable {
     }
 
     /// `{ "count": N }`, or the page after `after`: `{ "items": [...], "nextCursor": ... }`.
+    /// `inOrder`: `ranked` is sorted already and holds nothing up to the cursor (as
+    /// ``nearest(_:filters:needed:after:)`` gives it), so it is not sorted again.
     private func page<Item: Encodable & Sendable>(
-        _ ranked: [(position: PagePosition, item: Item)], paging: Paging, after: PagePosition?, key: String
+        _ ranked: [(position: PagePosition, item: Item)], paging: Paging, after: PagePosition?, key: String, inOrder: Bool = false
     ) throws -> Response {
         if paging.count { return try Response.json(["count": ranked.count]) }
-        let sorted = ranked
+        let sorted = inOrder ? ranked : ranked
             .filter { entry in after.map { $0.precedes(entry.position) } ?? true }
             .sorted { $0.position.precedes($1.position) }
         let items = sorted.prefix(paging.limit)

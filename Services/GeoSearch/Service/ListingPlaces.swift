@@ -24,10 +24,10 @@ import Synchronization
 package final class ListingPlaces: Sendable {
     /// A listing as a search finds it: a class, so that a search passes references around
     /// rather than copies of the result's texts.
-    final class Place: Sendable {
-        let free: Bool
-        let posted: Checkpoint
-        let result: ListingResult
+    package final class Place: Sendable {
+        package let free: Bool
+        package let posted: Checkpoint
+        package let result: ListingResult
 
         init(free: Bool, posted: Checkpoint, result: ListingResult) {
             self.free = free

@@ -6,6 +6,11 @@ import ServiceKit
 
 extension ListingResult: JSONWritable {
     package func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
+        try writeJSONMembers(&object, distanceMeters: distanceMeters)
+    }
+
+    /// The members, with `distanceMeters` in place of the result's own.
+    func writeJSONMembers(_ object: inout JSONObjectWriter, distanceMeters: Double?) throws {
         if let written = writtenMembers { object.members(written.leading) } else { writeLeadingMembers(&object) }
         if let distanceMeters { try object.member("distanceMeters", distanceMeters) }
         if let written = writtenMembers { object.members(written.trailing) } else { try writeTrailingMembers(&object) }
@@ -59,5 +64,40 @@ extension OrganizationResult: JSONWritable {
         object.member("name", name)
         object.member("slug", slug)
         object.member("tags", tags)
+    }
+}
+
+/// A listing a search found: read from SQLite, or kept in memory with this search's distance
+/// (a reference and a number, cheap to sort and copy into a page); written as the same
+/// ``ListingResult`` either way.
+package enum ListingHit: Encodable, JSONWritable, Sendable {
+    case read(ListingResult)
+    case kept(ListingPlaces.Place, distanceMeters: Double)
+
+    package var id: UUID {
+        switch self {
+        case .read(let result): result.id
+        case .kept(let place, _): place.result.id
+        }
+    }
+
+    /// The result it stands for.
+    package var result: ListingResult {
+        switch self {
+        case .read(let result): return result
+        case .kept(let place, let distance):
+            var result = place.result
+            result.distanceMeters = distance
+            return result
+        }
+    }
+
+    package func encode(to encoder: any Encoder) throws { try result.encode(to: encoder) }
+
+    package func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
+        switch self {
+        case .read(let result): try result.writeJSONMembers(&object)
+        case .kept(let place, let distance): try place.result.writeJSONMembers(&object, distanceMeters: distance)
+        }
     }
 }
