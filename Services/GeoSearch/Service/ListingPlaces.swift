@@ -15,7 +15,8 @@ import Synchronization
 /// commit that changed `geo_listings` or `geo_categories`, the observer reads the changed rows
 /// back, before the projection's runner reports the new checkpoint. So a search that waited
 /// for a position (`Commons-Min-Position`) finds what that position holds. A rebuilt file
-/// swapped in is loaded afresh on the first search after the swap.
+/// swapped in is loaded afresh on the first search after the swap. Searches read the places
+/// side by side; a commit changes them in place, alone (``ReadWriteLocked``).
 ///
 /// Memory: about 600 bytes a listing, and twice its title and description (its fields, and its
 /// JSON written once). Past `limit` searchable
@@ -45,10 +46,13 @@ package final class ListingPlaces: Sendable {
         func code(of category: String) -> Int64? { categories[ListingPlaces.folded(category)] }
     }
 
+    /// The places of one file, read by searches side by side and changed in place by commits.
+    typealias Kept = ReadWriteLocked<Snapshot>
+
     private struct State {
         /// The file the places were loaded from (kept, so that a new pool is never mistaken for it).
         var pool: DatabasePool?
-        var snapshot: Snapshot?
+        var kept: Kept?
         var observer: ChangeObserver?
     }
 
@@ -61,83 +65,97 @@ package final class ListingPlaces: Sendable {
 
     /// The places of `readModel`'s live file, loaded first if that file is new; nil when
     /// they are not kept (past the limit, or turned off).
-    func snapshot(of readModel: ReadModelDatabase) async throws -> Snapshot? {
+    func places(of readModel: ReadModelDatabase) async throws -> Kept? {
         guard limit > 0 else { return nil }
         let pool = readModel.pool
         // Loaded already (kept or not): no second look until another file is swapped in.
-        if let known = state.withLock({ $0.pool === pool ? Optional($0.snapshot) : nil }) { return known }
+        if let known = state.withLock({ $0.pool === pool ? Optional($0.kept) : nil }) { return known }
         return try await load(pool)
     }
 
-    private func load(_ pool: DatabasePool) async throws -> Snapshot? {
+    private func load(_ pool: DatabasePool) async throws -> Kept? {
         // On the writer, so that no commit falls between the read and the observer's start.
         try await pool.write { [self] db in
-            if let known = state.withLock({ $0.pool === pool ? Optional($0.snapshot) : nil }) { return known }
+            if let known = state.withLock({ $0.pool === pool ? Optional($0.kept) : nil }) { return known }
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM geo_listings WHERE band IS NOT NULL") ?? 0
-            var snapshot: Snapshot?
+            var kept: Kept?
             var observer: ChangeObserver?
             if count <= limit {
                 var loaded = Snapshot()
-                try Self.readCategories(db, into: &loaded)
-                try Self.read(db, rowids: nil, into: &loaded)
-                snapshot = loaded
+                try Self.readCategories(db, into: &loaded.categories)
+                try Self.read(db, rowids: nil) { loaded.grid.set($0, band: $1, at: $2, value: $3) }
+                kept = Kept(loaded)
                 observer = ChangeObserver(places: self, pool: pool)
                 db.add(transactionObserver: observer!, extent: .observerLifetime)
             }
-            state.withLock { $0 = State(pool: pool, snapshot: snapshot, observer: observer) }
-            return snapshot
+            state.withLock { $0 = State(pool: pool, kept: kept, observer: observer) }
+            return kept
         }
     }
 
     /// Brings the places of `pool` up to date with a commit that changed `rowids` (all of
-    /// them when nil) and, if `categories`, the category codes. Runs on the writer, after the commit.
+    /// them when nil) and, if `categories`, the category codes. Runs on the writer, after the
+    /// commit: reads the rows, then changes the places in place, searches held off meanwhile.
     fileprivate func refresh(_ pool: DatabasePool, rowids: Set<Int64>?, categories: Bool, db: Database) {
-        guard var snapshot = state.withLock({ $0.pool === pool ? $0.snapshot : nil }) else { return }
+        guard let kept = state.withLock({ $0.pool === pool ? $0.kept : nil }) else { return }
         do {
-            if categories { try Self.readCategories(db, into: &snapshot) }
+            var codes: [String: Int64]?
+            if categories {
+                codes = [:]
+                try Self.readCategories(db, into: &codes!)
+            }
+            var rows: [(rowid: Int64, band: Int64, point: GeoCoordinate, place: Place)] = []
             if let rowids, rowids.count <= Self.rowsRereadAtMost {
-                for rowid in rowids { snapshot.grid.remove(rowid) }
-                for chunk in Array(rowids).chunked(into: 500) { try Self.read(db, rowids: Array(chunk), into: &snapshot) }
+                for chunk in Array(rowids).chunked(into: 500) { try Self.read(db, rowids: Array(chunk)) { rows.append(($0, $1, $2, $3)) } }
             } else {
-                var whole = Snapshot(categories: snapshot.categories)
-                try Self.read(db, rowids: nil, into: &whole)
-                snapshot = whole
+                try Self.read(db, rowids: nil) { rows.append(($0, $1, $2, $3)) }
             }
-            let kept = snapshot.grid.count <= limit ? snapshot : nil
-            state.withLock { state in
-                guard state.pool === pool else { return }
-                state.snapshot = kept
-                if kept == nil { state.observer = nil }
+            let count = kept.write { snapshot in
+                if let codes { snapshot.categories = codes }
+                if let rowids, rowids.count <= Self.rowsRereadAtMost {
+                    for rowid in rowids { snapshot.grid.remove(rowid) }
+                } else {
+                    snapshot.grid = PlaceGrid()
+                }
+                for row in rows { snapshot.grid.set(row.rowid, band: row.band, at: row.point, value: row.place) }
+                return snapshot.grid.count
             }
+            if count > limit { forget(pool) }
         } catch {
             // Unreadable now: searches read SQLite until the next file is loaded.
-            state.withLock { state in
-                guard state.pool === pool else { return }
-                state.snapshot = nil
-                state.observer = nil
-            }
+            forget(pool)
+        }
+    }
+
+    /// Keeps no places for `pool` any more (searches read SQLite), until another file is loaded.
+    private func forget(_ pool: DatabasePool) {
+        state.withLock { state in
+            guard state.pool === pool else { return }
+            state.kept = nil
+            state.observer = nil
         }
     }
 
     /// Past this many rows changed in one commit (a bulk load's bands), everything is read again.
     static let rowsRereadAtMost = 20_000
 
-    private static func readCategories(_ db: Database, into snapshot: inout Snapshot) throws {
-        snapshot.categories = [:]
+    private static func readCategories(_ db: Database, into categories: inout [String: Int64]) throws {
+        categories = [:]
         for row in try Row.fetchAll(db, sql: "SELECT code, name FROM geo_categories") {
-            snapshot.categories[folded(row[1])] = row[0]
+            categories[folded(row[1])] = row[0]
         }
     }
 
-    /// Puts the searchable listings among `rowids` (every one when nil) on the grid.
-    private static func read(_ db: Database, rowids: [Int64]?, into snapshot: inout Snapshot) throws {
+    /// Calls `found` with each searchable listing among `rowids` (every one when nil): its
+    /// row id, band, point and place.
+    private static func read(_ db: Database, rowids: [Int64]?, _ found: (Int64, Int64, GeoCoordinate, Place) -> Void) throws {
         var sql = "SELECT l.id, l.band, \(GeoSearchAPI.listingColumns) FROM geo_listings l WHERE l.band IS NOT NULL"
         if let rowids { sql += " AND l.id IN (\(databaseQuestionMarks(count: rowids.count)))" }
         let statement = try db.makeStatement(sql: sql)
         try statement.forEach(binding: { parameters in for rowid in rowids ?? [] { parameters.bind(rowid) } }) { columns in
             guard let row = GeoSearchAPI.listingRow(columns, from: 2), let point = GeoCoordinate(lat: row.lat, lon: row.lon) else { return }
-            snapshot.grid.set(columns.int64(0), band: columns.int64(1), at: point,
-                              value: Place(free: row.free, posted: row.posted, result: try ListingResult(row, point: point, distanceMeters: nil).rendered()))
+            found(columns.int64(0), columns.int64(1), point,
+                  Place(free: row.free, posted: row.posted, result: try ListingResult(row, point: point, distanceMeters: nil).rendered()))
         }
     }
 
