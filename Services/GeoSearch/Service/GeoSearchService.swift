@@ -17,7 +17,7 @@ import ServiceKit
 /// | variable | default | meaning |
 /// |---|---|---|
 /// | `COMMONS_SEARCH_SCAN_LIMIT` | `50000` | the most listings one search may read before it is refused with 422 (100–10,000,000) |
-/// | `COMMONS_SEARCH_MEMORY_LISTINGS` | `250000` | the most searchable listings kept in memory for nearby searches (about 400 bytes each beyond title and description; `0` keeps none, past it every search reads SQLite) |
+/// | `COMMONS_SEARCH_MEMORY_LISTINGS` | `250000` | the most searchable listings kept in memory for nearby searches (about 600 bytes each and twice its title and description; `0` keeps none, past it every search reads SQLite) |
 public enum GeoSearchService {
     public static let name = "geo-search"
     public static let port = 8083
