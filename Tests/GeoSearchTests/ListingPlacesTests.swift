@@ -80,6 +80,19 @@ extension ListingPlacesTests {
     }
 }
 
+extension ListingPlacesTests {
+    @Test("a cap on the listings in memory that is not a whole number from 0 to 10,000,000 stops the service, naming the setting",
+          arguments: ["-1", "lots", "10000001"])
+    func badCap(value: String) throws {
+        #expect {
+            _ = try GeoSearchService.definition(environment: EnvironmentVariables(["COMMONS_SEARCH_MEMORY_LISTINGS": value]))
+        } throws: { error in
+            (error as? ConfigurationError)?.key == "COMMONS_SEARCH_MEMORY_LISTINGS"
+        }
+        _ = try GeoSearchService.definition(environment: EnvironmentVariables(["COMMONS_SEARCH_MEMORY_LISTINGS": "0"]))
+    }
+}
+
 private actor Recorded {
     var rounds: [[[String]]] = []
     func add(_ round: [[String]]) { rounds.append(round) }
