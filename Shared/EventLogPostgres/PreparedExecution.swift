@@ -12,13 +12,13 @@ extension PostgresClient {
     /// life, so a statement that fails as only a preparation or a stale plan can (an unknown
     /// table or function while the schema is being recreated, a plan whose result changed)
     /// closes its connection: the pool opens another, which prepares again. The close is
-    /// awaited before the connection goes back: the pool learns of it as it completes, and
-    /// would otherwise lend the closing connection to the next statement, which then failed.
+    /// awaited before the connection goes back, and a statement is never run on a connection
+    /// that is already closed (``withOpenConnection(_:)``): the pool may not know of the close yet.
     func executeAbandonable<Statement: PostgresPreparedStatement>(
         _ statement: Statement, logger: Logger, patience: Duration = .seconds(30)
     ) async throws -> [Statement.Row] where Statement.Row: Sendable {
         try await abandonable(patience: patience) {
-            try await self.withConnection { connection in
+            try await self.withOpenConnection { connection in
                 do {
                     var rows: [Statement.Row] = []
                     for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
@@ -38,4 +38,30 @@ extension PostgresClient {
         guard let state = error.serverInfo?[.sqlState] else { return false }
         return state.hasPrefix("42") || state == "3F000" || state == "26000" || state == "0A000"
     }
+
+    /// `withConnection`, on a connection that is still open. PostgresNIO's pool learns that a
+    /// connection closed only once the task that opened it has subscribed to its close, which
+    /// under load can come after the connection was lent, used, closed (a spoiled preparation,
+    /// above) and given back; until then the pool lends it again as idle, and a statement
+    /// written on it never answers (seen once in about eight CI runs, as a 30 s wait). Such a
+    /// connection goes straight back, and the lease is asked for again after a pause that
+    /// doubles from 1 ms to 50 ms, until the pool has dropped it and opens another.
+    func withOpenConnection<Result>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        var pause = Duration.milliseconds(1)
+        while true {
+            let lent: Lent<Result> = try await withConnection { connection in
+                guard !connection.isClosed else { return .closed }
+                return .used(try await body(connection))
+            }
+            if case .used(let result) = lent { return result }
+            try await Task.sleep(for: pause)
+            pause = min(pause * 2, .milliseconds(50))
+        }
+    }
+}
+
+/// What ``PostgresClient/withOpenConnection(_:)`` got from one lease.
+private enum Lent<Result> {
+    case used(Result)
+    case closed
 }
