@@ -22,9 +22,11 @@ public struct EventSubscription: AsyncSequence, Sendable {
     let start: Checkpoint
     let filter: EventFilter
     let pageSize: Int
+    /// Besides its categories, the name a fire about which wakes this subscription alone.
+    var wakeName: String? = nil
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(store: store, checkpoint: start, filter: filter, pageSize: pageSize)
+        Iterator(store: store, checkpoint: start, filter: filter, pageSize: pageSize, wakeName: wakeName)
     }
 
     public struct Iterator: AsyncIteratorProtocol {
@@ -33,6 +35,8 @@ public struct EventSubscription: AsyncSequence, Sendable {
         public private(set) var checkpoint: Checkpoint
         let filter: EventFilter
         let pageSize: Int
+        /// What a wait wakes for when not for everything: the filter's categories and the wake name.
+        let wakeCategories: Set<String>?
         /// Set when a wake for this subscription's categories found nothing to read: an older
         /// transaction, of any category, may still hold the append back, so the next wait
         /// (that one only) wakes for an append to any category.
@@ -44,11 +48,12 @@ public struct EventSubscription: AsyncSequence, Sendable {
         /// The last pause taken while the log's new events were held back; nil once they are not.
         var heldBackPause: Duration?
 
-        init(store: any EventStore, checkpoint: Checkpoint, filter: EventFilter, pageSize: Int) {
+        init(store: any EventStore, checkpoint: Checkpoint, filter: EventFilter, pageSize: Int, wakeName: String?) {
             self.store = store
             self.checkpoint = checkpoint
             self.filter = filter
             self.pageSize = pageSize
+            wakeCategories = filter.categories.map { categories in wakeName.map { categories.union([$0]) } ?? categories }
         }
 
         public mutating func next() async throws -> EventPage? {
@@ -58,7 +63,7 @@ public struct EventSubscription: AsyncSequence, Sendable {
                     let woken = await store.changes.wait(after: seen, timeout: store.pollInterval, for: categories)
                     wokenForOwn = woken && categories != nil
                 }
-                let categories = wakeForAll ? nil : filter.categories
+                let categories = wakeForAll ? nil : wakeCategories
                 let seen = store.changes.generation(for: categories)
                 let page = try await store.readAll(after: checkpoint, limit: pageSize, filter: filter)
                 wakeForAll = page.events.isEmpty && wokenForOwn

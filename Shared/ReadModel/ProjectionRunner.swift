@@ -98,17 +98,22 @@ public final class ProjectionRunner: Service, Sendable {
             let now = ContinuousClock.now
             // A cancelled wait returns at once, so the loop would spin until the deadline.
             if now >= deadline || Task.isCancelled { return false }
-            guard let categories = projection.filter.categories else {
+            guard projection.filter.categories != nil else {
                 await progress.wait(after: seen, timeout: deadline - now)
                 continue
             }
             if now >= nextWake {
-                store.changes.fire(categories: categories)
+                store.changes.fire(categories: CollectionOfOne(wakeName))
                 nextWake = now + Self.wakeInterval
             }
             await progress.wait(after: seen, timeout: min(deadline, nextWake) - now)
         }
     }
+
+    /// The name by which a wait for a checkpoint wakes this runner's subscription alone: firing
+    /// its categories instead woke every runner that shares one (each projection that reads
+    /// accounts' events), each to read the log for nothing.
+    var wakeName: String { "projection:" + projection.name }
 
     /// How often, at most, a wait for a checkpoint wakes the runner.
     static let wakeInterval = Duration.milliseconds(50)
@@ -136,7 +141,7 @@ public final class ProjectionRunner: Service, Sendable {
         let target = try await store.head()
         update { $0.checkpoint = start; $0.isCaughtUp = start >= target }
         var lastLagReport = ContinuousClock.now - .seconds(10)
-        for try await page in store.subscribe(after: start, filter: projection.filter, pageSize: pageSize) {
+        for try await page in store.subscribe(after: start, filter: projection.filter, pageSize: pageSize, wakeName: wakeName) {
             try database.followSwap()
             if database.pool !== pool { return }  // swapped for a rebuilt file: start over from its checkpoint
             // Catching up after a start is a replay of old events: only events that arrive live get spans.

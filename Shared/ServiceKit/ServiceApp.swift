@@ -50,7 +50,12 @@ public enum ServiceApp {
         router.middlewares.add(DeadlineMiddleware(limit: configuration.requestDeadline))
         // Waiting for Commons-Min-Position comes before auth, so a token revoked by that
         // write is refused.
-        router.middlewares.add(ReadYourWritesMiddleware(runners: runtime.runners, patience: configuration.readYourWritesPatience))
+        // A mistake in the service's own code, which every test of the service would meet.
+        if let problem = definition.projectionsByPath.problem(among: runtime.runners.map(\.projection.name)) {
+            preconditionFailure("\(definition.name): \(problem)")
+        }
+        router.middlewares.add(ReadYourWritesMiddleware(
+            runners: runtime.runners, byPath: definition.projectionsByPath, patience: configuration.readYourWritesPatience))
         router.middlewares.add(AuthMiddleware(verifier: verifier, revocations: runtime.readModel, liveSessions: liveSessions))
         router.middlewares.add(RateLimitMiddleware(
             limiter: RateLimiter(limit: configuration.rateLimitPerMinute), problems: problems,

@@ -29,6 +29,9 @@ public struct ServiceDefinition: Sendable {
     /// /v1/sessions`): each has a budget of its own per client address, far below the
     /// general one (`COMMONS_CREDENTIAL_RATE_LIMIT_PER_MINUTE`), signed in or not.
     public var credentialRoutes: Set<String> = []
+    /// The projections that reads under a path prefix wait for when they carry
+    /// `Commons-Min-Position`; other paths wait for all of them (see ``ProjectionsByPath``).
+    public var projectionsByPath = ProjectionsByPath()
 
     public init(
         name: String, defaultPort: Int, projections: [any Projection], openAPI: OpenAPIDocument, bodyLimits: [String: Int] = [:],

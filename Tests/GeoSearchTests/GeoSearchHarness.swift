@@ -20,6 +20,8 @@ struct GeoSearchHarness {
 
     /// The service's own settings (e.g. `COMMONS_SEARCH_SCAN_LIMIT`).
     var settings: [String: String] = [:]
+    /// How long a read with `Commons-Min-Position` waits before answering 503.
+    var readYourWritesPatience = Duration.seconds(15)
 
     init(backend: Backend = .sqlite, settings: [String: String] = [:]) async throws {
         self.settings = settings
@@ -31,7 +33,7 @@ struct GeoSearchHarness {
     func test(_ mode: TestingSetup = .router, _ body: @escaping @Sendable (Client) async throws -> Void) async throws {
         var configuration = try ServiceConfiguration(
             service: GeoSearchService.name, defaultPort: 0, environment: EnvironmentVariables(["COMMONS_DATA_DIR": dataDirectory].merging(log.serviceEnvironment) { $1 }))
-        configuration.readYourWritesPatience = .seconds(15)
+        configuration.readYourWritesPatience = readYourWritesPatience
         let ring = SigningKeyRing.generate()
         let (application, runtime, routes) = try await ServiceApp.build(
             try GeoSearchService.definition(environment: EnvironmentVariables(settings)), configuration: configuration, store: log.store,

@@ -90,6 +90,29 @@ struct ProjectionRunnerTests {
         await log.close()
     }
 
+    @Test("waiting for a position wakes that runner alone, not another that reads the same categories")
+    func waitingWakesOneRunner() async throws {
+        // Polls an hour apart: only a wake-up moves a runner. The log is embedded, so no read
+        // finds events held back and reads again on its own.
+        let log = try await Backend.sqlite.makeLog(pollInterval: .seconds(3_600))
+        let titles = ProjectionRunner(store: log.store, database: try ReadModelDatabase(directory: temporaryDirectory(), name: "items", projections: [TitlesProjection()]),
+                                      projection: TitlesProjection(), logger: Logger(label: "test"))
+        let erasing = ProjectionRunner(store: log.store, database: try ReadModelDatabase(directory: temporaryDirectory(), name: "erasing", projections: [ErasureCounter()]),
+                                       projection: ErasureCounter(), logger: Logger(label: "test"))
+        let running = [start(titles), start(erasing)]
+        let own = try await log.store.append(to: "item-1", expected: .any, events: [testEvent("Titled", ["n": 1])])
+        #expect(await titles.waitUntilApplied(own.checkpoint, timeout: .seconds(30)))
+        #expect(await erasing.waitUntilApplied(own.checkpoint, timeout: .seconds(30)))
+        try await Task.sleep(for: .milliseconds(500))
+        let other = try await log.store.append(to: "other-1", expected: .any, events: [testEvent("Ignored")])
+        #expect(await titles.waitUntilApplied(other.checkpoint, timeout: .seconds(30)))
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(erasing.status.checkpoint < other.checkpoint, "the other runner was not woken to read")
+        for task in running { task.cancel() }
+        for task in running { try? await task.value }
+        await log.close()
+    }
+
     @Test("waiting for a checkpoint the projection never reaches times out")
     func waitTimesOut() async throws {
         let log = try await Backend.sqlite.makeLog()

@@ -20,7 +20,9 @@ import ServiceKit
 /// Only the public approximate point of a listing (`ListingPosted.publicLocation`) is ever
 /// stored: there is no exact location here to leak.
 struct GeoSearchProjection: Projection {
-    let name = "geo-search.places"
+    /// Its name, by which nearby and area searches wait for it alone.
+    static let projectionName = "geo-search.places"
+    let name = GeoSearchProjection.projectionName
     let filter = EventFilter(categories: ["listing", "organization", "account"])
 
     /// The statuses that stay in the index.

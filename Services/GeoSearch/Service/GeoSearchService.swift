@@ -36,10 +36,14 @@ public enum GeoSearchService {
     public static func definition(environment: EnvironmentVariables = EnvironmentVariables()) throws -> ServiceDefinition {
         let scanLimit = try environment.integer("COMMONS_SEARCH_SCAN_LIMIT", default: defaultScanLimit, in: 100...10_000_000)
         let memoryListings = try environment.integer("COMMONS_SEARCH_MEMORY_LISTINGS", default: defaultMemoryListings, in: 0...10_000_000)
-        return ServiceDefinition(name: name, defaultPort: port, projections: projections, openAPI: openAPI) { router, runtime in
+        var definition = ServiceDefinition(name: name, defaultPort: port, projections: projections, openAPI: openAPI) { router, runtime in
             GeoSearchAPI(readModel: runtime.readModel, scanLimit: scanLimit, places: ListingPlaces(limit: memoryListings)).addRoutes(to: router)
             AlertsAPI(runtime: runtime).addRoutes(to: router)
         }
+        // Nearby and area searches read the places alone: a search after a post waits for them,
+        // not for the alerts (nor for the revocation list when it is anonymous).
+        definition.projectionsByPath = ProjectionsByPath(["/v1/nearby/": [GeoSearchProjection.projectionName], "/v1/area/": [GeoSearchProjection.projectionName]])
+        return definition
     }
 }
 

@@ -7,7 +7,9 @@ import ReadModel
 /// Every service's record of revoked sessions and deleted accounts, built from the log,
 /// so that their tokens stop working there as soon as the service has read the event.
 public struct RevocationProjection: Projection {
-    public let name = "revocations"
+    /// Its name in every service.
+    public static let projectionName = "revocations"
+    public let name = RevocationProjection.projectionName
     public let filter = EventFilter(categories: ["session", "account"], types: [SessionRevoked.eventType, AccountDeleted.eventType])
 
     /// Told after each commit that wrote a revocation or a deleted account.

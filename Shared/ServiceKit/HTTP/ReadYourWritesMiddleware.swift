@@ -3,12 +3,14 @@ import Foundation
 import Hummingbird
 import ReadModel
 
-/// `Commons-Min-Position: <checkpoint>` on a read waits (up to `patience`) until every
-/// projection of this service has applied that checkpoint, so a client reads its own
-/// writes even when they went to another service; past the wait it answers 503.
+/// `Commons-Min-Position: <checkpoint>` on a read waits (up to `patience`) until the
+/// projections the route reads (``ProjectionsByPath``; all of the service's unless it says
+/// otherwise) have applied that checkpoint, so a client reads its own writes even when they
+/// went to another service; past the wait it answers 503.
 struct ReadYourWritesMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let runners: [ProjectionRunner]
+    let byPath: ProjectionsByPath
     let patience: Duration
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -17,9 +19,17 @@ struct ReadYourWritesMiddleware: RouterMiddleware {
             throw Problem.malformed("Commons-Min-Position must be a value from a Commons-Position header.",
                                    errors: ["Commons-Min-Position": ["is not a position"]])
         }
-        guard await ProjectionRunner.waitUntilApplied(runners, checkpoint, timeout: patience) else {
+        guard await ProjectionRunner.waitUntilApplied(waited(by: request), checkpoint, timeout: patience) else {
             throw Problem.notReady("This service has not yet caught up with position \(value); try again shortly.")
         }
         return try await next(request, context)
+    }
+
+    /// The runners `request` waits for: credentials (a bearer token or the browser's access
+    /// cookie, as ``AuthMiddleware`` reads them) add the revocation list.
+    private func waited(by request: Request) -> [ProjectionRunner] {
+        let credentials = request.headers[.authorization] != nil || request.cookies[BrowserSession.accessCookie] != nil
+        let names = byPath.waited(forPath: request.uri.path, credentials: credentials, among: runners.map(\.projection.name))
+        return runners.filter { names.contains($0.projection.name) }
     }
 }
