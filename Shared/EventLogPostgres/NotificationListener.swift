@@ -106,7 +106,8 @@ struct NotificationOrigin: Sendable {
 }
 
 /// Sends `NOTIFY` after appends, one at a time and at most one per `spacing`, so a burst
-/// of appends costs a few notifications rather than one query each. The payload is the
+/// of appends costs a few notifications rather than one query each; an append after a quiet
+/// spell is notified at once (``NotificationPacing``). The payload is the
 /// store's ``NotificationOrigin`` then the categories appended to since the last one,
 /// comma-separated, so that a subscriber wakes only for its own.
 ///
@@ -117,6 +118,7 @@ final class AppendNotifier: Sendable {
     private struct State {
         var sending = false
         var pending: Set<String> = []
+        var pacing = NotificationPacing(spacing: AppendNotifier.spacing)
     }
 
     private let statements: StatementConnections
@@ -124,7 +126,7 @@ final class AppendNotifier: Sendable {
     private let origin: NotificationOrigin
     private let logger: Logger
     private let state = Mutex(State())
-    private let spacing = Duration.milliseconds(5)
+    static let spacing = Duration.milliseconds(2)
 
     init(statements: StatementConnections, channel: String, origin: NotificationOrigin, logger: Logger) {
         self.statements = statements
@@ -147,21 +149,28 @@ final class AppendNotifier: Sendable {
         }
         guard start else { return }
         Task {
-            while let categories = state.withLock({ state -> Set<String>? in
-                guard !state.pending.isEmpty else {
-                    state.sending = false
-                    return nil
+            while true {
+                // Nothing left: stop at once, so the next append starts a send without waiting.
+                let delay: Duration? = state.withLock { state in
+                    guard !state.pending.isEmpty else {
+                        state.sending = false
+                        return nil
+                    }
+                    return state.pacing.delay(at: .now)
                 }
-                defer { state.pending = [] }
-                return state.pending
-            }) {
+                guard let delay else { return }
+                if delay > .zero { try? await Task.sleep(for: delay) }
+                let categories = state.withLock { state in
+                    defer { state.pending = [] }
+                    state.pacing.started(at: .now)
+                    return state.pending
+                }
                 let payload = ([origin.mark] + categories.sorted()).joined(separator: ",")
                 do {
                     _ = try await statements.execute(NotifyStatement(channel: channel, payload: payload), logger: logger)
                 } catch {
                     logger.debug("NOTIFY failed; subscribers will poll", metadata: ["error": "\(error)"])
                 }
-                try? await Task.sleep(for: spacing)
             }
         }
     }
