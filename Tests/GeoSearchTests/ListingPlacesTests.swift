@@ -1,7 +1,9 @@
 import Contracts
 import EventLogTestSupport
 import Foundation
-import GeoSearchService
+@testable import GeoSearchService
+import GRDB
+import ReadModel
 import ServiceKit
 import Testing
 
@@ -96,4 +98,24 @@ extension ListingPlacesTests {
 private actor Recorded {
     var rounds: [[[String]]] = []
     func add(_ round: [[String]]) { rounds.append(round) }
+}
+
+extension ListingPlacesTests {
+    @Test("places that cannot be loaded leave searches to SQLite, and that file is not tried again; another file is")
+    func unloadable() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("commons-places-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A read model without geo-search's tables: loading its places fails.
+        let empty = try ReadModelDatabase(directory: directory, name: "empty", projections: [])
+        let places = ListingPlaces(limit: 1_000)
+        #expect(await places.places(of: empty) == nil)
+        // Given the tables now, the same file is still not loaded: each search would otherwise
+        // try the whole load again.
+        let whole = try ReadModelDatabase(directory: directory, name: "whole", projections: GeoSearchService.projections)
+        var migrator = DatabaseMigrator()
+        GeoSearchProjection().registerMigrations(in: &migrator)
+        try migrator.migrate(empty.pool)
+        #expect(await places.places(of: empty) == nil)
+        #expect(await places.places(of: whole) != nil, "a new file is loaded")
+    }
 }

@@ -100,8 +100,8 @@ package struct GeoSearchAPI: Sendable {
     package func nearest(_ query: NearbyQuery, filters: ListingFilters, needed: Int, after: PagePosition?)
         async throws -> [(position: PagePosition, item: ListingHit)] {
         let scanLimit = scanLimit
-        // Places that cannot be loaded are no reason to fail the search: SQLite answers it.
-        if filters.keywords == nil, let kept = try? await places.places(of: readModel),
+        // Places that are not kept (or cannot be loaded) are no reason to fail the search: SQLite answers it.
+        if filters.keywords == nil, let kept = await places.places(of: readModel),
            let found = try kept.read({ try Self.nearest(query, filters: filters, needed: needed, after: after, in: $0, budget: ScanBudget(limit: scanLimit)) }) {
             return found
         }

@@ -37,7 +37,7 @@ public enum GeoSearchService {
         let scanLimit = try environment.integer("COMMONS_SEARCH_SCAN_LIMIT", default: defaultScanLimit, in: 100...10_000_000)
         let memoryListings = try environment.integer("COMMONS_SEARCH_MEMORY_LISTINGS", default: defaultMemoryListings, in: 0...10_000_000)
         var definition = ServiceDefinition(name: name, defaultPort: port, projections: projections, openAPI: openAPI) { router, runtime in
-            GeoSearchAPI(readModel: runtime.readModel, scanLimit: scanLimit, places: ListingPlaces(limit: memoryListings)).addRoutes(to: router)
+            GeoSearchAPI(readModel: runtime.readModel, scanLimit: scanLimit, places: ListingPlaces(limit: memoryListings, logger: runtime.logger)).addRoutes(to: router)
             AlertsAPI(runtime: runtime).addRoutes(to: router)
         }
         // Nearby and area searches read the places alone: a search after a post waits for them,

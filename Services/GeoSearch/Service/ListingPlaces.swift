@@ -3,6 +3,7 @@ import Foundation
 import Geo
 import GeoSearchDomain
 import GRDB
+import Logging
 import ReadModel
 import Synchronization
 
@@ -21,7 +22,9 @@ import Synchronization
 /// Memory: about 600 bytes a listing, and twice its title and description (its fields, and its
 /// JSON written once). Past `limit` searchable
 /// listings (counted when a file is loaded, and after each commit), or with a limit of 0,
-/// nothing is kept and every search reads SQLite.
+/// nothing is kept and every search reads SQLite. So it is when a file's places cannot be
+/// loaded: that is logged once, and the file is not tried again (each search would have
+/// read every listing under the writer's lock); a file swapped in, or a restart, tries anew.
 package final class ListingPlaces: Sendable {
     /// A listing as a search finds it: a class, so that a search passes references around
     /// rather than copies of the result's texts.
@@ -57,20 +60,34 @@ package final class ListingPlaces: Sendable {
     }
 
     let limit: Int
+    private let logger: Logger
     private let state = Mutex(State())
 
-    package init(limit: Int) {
+    package init(limit: Int, logger: Logger = Logger(label: "commons.geo-search")) {
         self.limit = limit
+        self.logger = logger
     }
 
     /// The places of `readModel`'s live file, loaded first if that file is new; nil when
-    /// they are not kept (past the limit, or turned off).
-    func places(of readModel: ReadModelDatabase) async throws -> Kept? {
+    /// they are not kept (past the limit, turned off, or not loadable).
+    func places(of readModel: ReadModelDatabase) async -> Kept? {
         guard limit > 0 else { return nil }
         let pool = readModel.pool
         // Loaded already (kept or not): no second look until another file is swapped in.
         if let known = state.withLock({ $0.pool === pool ? Optional($0.kept) : nil }) { return known }
-        return try await load(pool)
+        do {
+            return try await load(pool)
+        } catch {
+            let first = state.withLock { state in
+                guard state.pool !== pool else { return false }
+                state = State(pool: pool)
+                return true
+            }
+            if first {
+                logger.warning("nearby searches read SQLite: the listings could not be kept in memory", metadata: ["error": "\(error)"])
+            }
+            return nil
+        }
     }
 
     private func load(_ pool: DatabasePool) async throws -> Kept? {
