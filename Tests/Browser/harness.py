@@ -58,6 +58,25 @@ def api(method: str, path: str, body=None, token: str = None, headers: dict = No
         return error.code, _decoded(error.read(), error.headers.get("Content-Type")), dict(error.headers)
 
 
+def demo_photo_links(count: int) -> list:
+    """Links to `count` different photos of free listings, newest first, paging through the
+    feed: other journeys post free items without photos (one posts fifty-two), so the first
+    page alone may have none."""
+    links, cursor = [], None
+    for _ in range(40):
+        status, page, _ = api("GET", "/v1/listings?free=true&limit=100" + (f"&cursor={cursor}" if cursor else ""))
+        assert status == 200, (status, page)
+        for listing in page["items"]:
+            for image in listing["images"]:
+                if image["original"] not in links:
+                    links.append(image["original"])
+        cursor = page.get("nextCursor")
+        if len(links) >= count or not cursor:
+            break
+    assert len(links) >= count, f"the free listings have {len(links)} photos"
+    return links[:count]
+
+
 def sign_up_by_api(display_name: str = "Test Person"):
     """A new account made through the API: (email, password, access token)."""
     email, password = new_email(), "a long test passphrase"

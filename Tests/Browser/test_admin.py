@@ -15,7 +15,7 @@ import uuid
 
 from selenium.webdriver.common.by import By
 
-from harness import BASE, DEMO_ADMIN, DEMO_PASSWORD, JourneyTest, api, settle, sign_up_by_api
+from harness import BASE, DEMO_ADMIN, DEMO_PASSWORD, JourneyTest, api, demo_photo_links, settle, sign_up_by_api
 
 # One process for both journeys (run_journeys.py): the console's queue reads every reported
 # listing, and one of them removed by the other journey at that moment would answer 404.
@@ -28,9 +28,7 @@ UNSAFE = "Unsafe: the cable is frayed"
 
 def photo_of_demo_item(token: str) -> str:
     """A photo of one of the demo data's listings, uploaded again as `token`'s own: its image id."""
-    status, page, _ = api("GET", "/v1/listings?free=true&limit=50")
-    assert status == 200, (status, page)
-    link = next(listing["images"][0]["original"] for listing in page["items"] if listing["images"])
+    link = demo_photo_links(1)[0]
     with urllib.request.urlopen(BASE + link, timeout=30) as response:
         data, kind = response.read(), response.headers.get("Content-Type")
     upload = urllib.request.Request(BASE + "/v1/images", data=data, method="POST",

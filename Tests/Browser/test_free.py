@@ -3,7 +3,8 @@ list and on the map, by category and distance in km and miles), opens one, asks 
 writes to the giver; a giver posts an item with two photos from the camera input, sees it in
 "my items" at once, promises it to a requester and marks it given, and renews and withdraws
 another; the exact pickup point shows only to the person the item is promised to; and a
-giver with more requests than a page shows the rest and promises the item to the last."""
+giver with more requests than a page shows the rest and promises the item to the last; and a
+giver with more items than a page shows the rest, and a change keeps them all in view."""
 import os
 import re
 import tempfile
@@ -16,7 +17,7 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.action_chains import ActionChains
 
-from harness import BASE, Browser, JourneyTest, api, settle, sign_up_by_api
+from harness import BASE, Browser, JourneyTest, api, demo_photo_links, settle, sign_up_by_api
 
 CENTRE = {"lat": 52.3731, "lon": 4.8926}
 
@@ -45,16 +46,8 @@ def post_by_api(token: str, title: str, **fields) -> dict:
 
 def seeded_photos(count: int = 2) -> list:
     """`count` different photos of the demo data's listings, written to temporary .jpg files."""
-    status, page, _ = api("GET", "/v1/listings?free=true&limit=50")
-    assert status == 200, (status, page)
-    links = []
-    for listing in page["items"]:
-        for image in listing["images"]:
-            if image["original"] not in links:
-                links.append(image["original"])
-    assert len(links) >= count, f"the demo data has {len(links)} photos"
     paths = []
-    for link in links[:count]:
+    for link in demo_photo_links(count):
         with urllib.request.urlopen(BASE + link, timeout=30) as response:
             data = response.read()
         handle, path = tempfile.mkstemp(suffix=".jpg", prefix="commons-photo-")
@@ -102,6 +95,17 @@ def press_in(browser: Browser, title: str, label: str):
         node.click()
         return True
     browser.wait(lambda: fresh(pressed), message=f"{label!r} in the card of {title!r}")
+
+
+def show_more(browser: Browser, label: str, css: str, count: int):
+    """Presses the button `label`, waits until `count` elements match `css`, and sees the
+    button go, as nothing more is left to show."""
+    more = browser.wait(lambda: next((node for node in browser.find_all("button") if node.text.strip() == label
+                                      and node.is_displayed()), None), message=label)
+    browser.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", more)
+    more.click()
+    browser.wait(lambda: len(browser.find_all(css)) == count, message=f"{count} of {css}")
+    browser.wait(lambda: not more.is_displayed(), message=f"no {label!r} once all are shown")
 
 
 def card_text(browser: Browser, title: str, text: str):
@@ -359,12 +363,7 @@ class ManyRequests(JourneyTest):
         browser.open("messages")
         browser.wait_for_heading("Messages")
         browser.wait(lambda: len(browser.find_all("li.conversation")) == 20, message="the first twenty conversations")
-        more = browser.wait(lambda: next((node for node in browser.find_all("button") if node.text.strip() == "Show more conversations"
-                                          and node.is_displayed()), None), message="Show more conversations")
-        browser.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", more)
-        more.click()
-        browser.wait(lambda: len(browser.find_all("li.conversation")) == 21, message="the twenty-first conversation")
-        browser.wait(lambda: not more.is_displayed(), message="no more conversations to show")
+        show_more(browser, "Show more conversations", "li.conversation", 21)
         # The last in the list (requests in one second tie, and ties go by id): opened by its
         # own address, it is the conversation with the person the list names.
         last_item = browser.find_all("li.conversation")[-1]
@@ -375,4 +374,31 @@ class ManyRequests(JourneyTest):
         link.click()
         browser.wait(lambda: fresh(lambda: [node.text for node in browser.find_all(".message-text")]) == [f"Request number {number}"],
                      message=f"the conversation with Asker {number}")
+        browser.check_page()
+
+
+class ManyItems(JourneyTest):
+    """(e) A giver with more items than a page shows the rest, and a change to one of them keeps them all in view."""
+
+    def journey(self, browser: Browser):
+        email, password, giver = sign_up_by_api("Mo Many")
+        # Away from the demo centre, so that no other journey's feed meets them.
+        titles = [f"Jar {number} {uuid.uuid4().hex[:4]}" for number in range(1, 53)]
+        for title in titles:
+            post_by_api(giver, title, pickupLocation={"lat": 52.0907, "lon": 5.1214})
+
+        browser.sign_in(email, password)
+        browser.open("mine")
+        browser.wait_for_heading("My items")
+        browser.wait(lambda: len(browser.find_all("li.result")) == 50, message="the newest fifty items")
+        first_page = {node.find_element(By.CSS_SELECTOR, "h3").text for node in browser.find_all("li.result")}
+        show_more(browser, "Show more items", "li.result", 52)
+        rest = sorted(set(titles) - first_page)
+        self.assertEqual(len(rest), 2, rest)
+
+        # A change to one of the rest re-reads the list, as many as were shown.
+        press_in(browser, rest[0], "Withdraw")
+        press_in(browser, rest[0], "Yes, withdraw it")
+        card_text(browser, rest[0], "Withdrawn")
+        browser.wait(lambda: len(browser.find_all("li.result")) == 52, message="still all fifty-two items")
         browser.check_page()

@@ -2,7 +2,8 @@
 // lists its requests, and I promise it to one requester; a promised one I mark given (or
 // sold), or make available again; I renew an item before it expires (or after), and
 // withdraw one I no longer give. Each change re-reads the list, which read-your-writes
-// makes show the change at once.
+// makes show the change at once. The newest 50 show first, and "Show more items" reads 50
+// more while there are; a change re-reads as many as were shown.
 
 import { api, query } from '../api.js';
 import { h, heading, replace, announce, money, when, messageOf } from '../ui.js';
@@ -12,24 +13,52 @@ import { displayName, sameId } from '../listing-people.js';
 const openStatuses = ['available', 'promised', 'expired', 'hidden'];
 /** Requests read at a time under an item; "Show more requests" reads the next page. */
 const requestsPageSize = 20;
+/** Items read at a time; "Show more items" reads the next page. */
+const itemsPageSize = 50;
 
 export async function render(view, [justPosted]) {
   const lists = h('div', { class: 'mine-lists' });
+  const more = h('button', { type: 'button', class: 'secondary' }, 'Show more items');
+  more.hidden = true;
   view.append(heading('My items'),
     h('p', { class: 'row' }, h('a', { class: 'button', href: '#/post' }, 'Give something away'), h('a', { href: '#/messages' }, 'Messages')),
-    lists);
+    lists, h('p', {}, more));
+  /** How many items to show: a page, and another for each "Show more items". */
+  let wanted = itemsPageSize;
+  more.addEventListener('click', async () => {
+    more.disabled = true;
+    wanted += itemsPageSize;
+    const before = new Set([...lists.querySelectorAll('li.result')].map((node) => node.dataset.listingId));
+    try {
+      await load();
+      // Focus goes to the first item that was not shown before, so keyboard and screen
+      // reader users go on where the list grew.
+      [...lists.querySelectorAll('li.result')].find((node) => !before.has(node.dataset.listingId))?.querySelector('h3 a')?.focus();
+    } catch (error) {
+      more.before(h('p', { class: 'notice error', role: 'alert' }, messageOf(error)));
+    }
+    more.disabled = false;
+  });
 
+  /** My items, newest first, page after page until `wanted` are read or none are left. */
   async function load() {
-    const page = await api(`/v1/listings${query({ author: 'me', limit: 100 })}`);
-    const current = page.items.filter((listing) => openStatuses.includes(listing.status));
-    const done = page.items.filter((listing) => !openStatuses.includes(listing.status));
-    const posted = justPosted && page.items.find((listing) => sameId(listing.id, justPosted));
+    const items = [];
+    let cursor = null;
+    do {
+      const page = await api(`/v1/listings${query({ author: 'me', limit: itemsPageSize, cursor })}`);
+      items.push(...page.items);
+      cursor = page.nextCursor ?? null;
+    } while (cursor && items.length < wanted);
+    const current = items.filter((listing) => openStatuses.includes(listing.status));
+    const done = items.filter((listing) => !openStatuses.includes(listing.status));
+    const posted = justPosted && items.find((listing) => sameId(listing.id, justPosted));
     justPosted = null; // said once
     replace(lists,
       posted ? h('p', { class: 'notice', role: 'status' }, `Posted “${posted.title}”. People near you can see it now.`) : null,
-      page.items.length === 0 ? h('p', {}, 'You have not posted anything yet.') : null,
+      items.length === 0 ? h('p', {}, 'You have not posted anything yet.') : null,
       current.length ? [h('h2', {}, 'Up now'), h('ul', { class: 'results mine' }, current.map((listing) => card(listing, posted)))] : null,
       done.length ? [h('h2', {}, 'Done'), h('ul', { class: 'results mine' }, done.map((listing) => card(listing, posted)))] : null);
+    more.hidden = !cursor;
   }
 
   /** Runs a change to one item, then re-reads the list; a refusal is said inside its card. */
