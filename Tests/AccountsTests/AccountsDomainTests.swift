@@ -110,3 +110,18 @@ struct AccountsDomainTests {
         #expect(throws: AccountsError.accountNotFound) { try state.requireActive() }
     }
 }
+
+@Suite("the cap on an account's live sessions")
+struct SessionCapTests {
+    @Test("a session starting beyond the cap ends the oldest others, never itself; under it, none")
+    func oldestEnd() {
+        let oldestFirst = (0..<5).map { _ in UUID() }
+        let starting = UUID()
+        let cap = SessionCap(limit: 3)
+        #expect(cap.toEnd(live: oldestFirst, starting: starting) == Array(oldestFirst.prefix(3)))
+        // The read model may already hold the one starting: it is not counted against itself.
+        #expect(cap.toEnd(live: oldestFirst + [starting], starting: starting) == Array(oldestFirst.prefix(3)))
+        #expect(cap.toEnd(live: Array(oldestFirst.prefix(2)), starting: starting).isEmpty)
+        #expect(SessionCap(limit: 1).toEnd(live: oldestFirst, starting: starting) == oldestFirst)
+    }
+}

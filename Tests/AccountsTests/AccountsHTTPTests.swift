@@ -161,6 +161,39 @@ struct AccountsHTTPTests {
         }
     }
 
+    @Test("past COMMONS_SESSIONS_PER_ACCOUNT live sessions a sign-in ends the oldest: listed no more, its tokens refused", arguments: Backend.allCases)
+    func sessionCap(backend: Backend) async throws {
+        try await AccountsHarness(backend: backend, extra: ["COMMONS_SESSIONS_PER_ACCOUNT": "3"]).test { client in
+            let oldest = try await client.register("many@example.org")
+            var newest = oldest
+            var position = ""
+            for _ in 0..<3 {
+                let signedIn = try await client.signIn("many@example.org")
+                #expect(signedIn.status == .created)
+                newest = try signedIn.decode(AccountsHarness.Tokens.self)
+                position = try #require(signedIn.headers[.commonsPosition])
+                // Each sign-in counts the ones before it once the read model holds them.
+                _ = try await client.call(.get, "/v1/sessions", token: newest.accessToken, headers: [.commonsMinPosition: position])
+            }
+            let list = try await client.call(.get, "/v1/sessions", token: newest.accessToken, headers: [.commonsMinPosition: position])
+            let ids = (list.json["items"] as? [[String: Any]] ?? []).compactMap { ($0["id"] as? String)?.lowercased() }
+            #expect(ids.count == 3)
+            #expect(!ids.contains(oldest.sessionId.uuidString.lowercased()))
+            #expect(try await client.call(.get, "/v1/me", token: oldest.accessToken, headers: [.commonsMinPosition: position]).status == .unauthorized)
+            #expect(try await client.call(.post, "/v1/sessions/refresh", json: ["refreshToken": oldest.refreshToken]).status == .unauthorized)
+            #expect(try await client.call(.get, "/v1/me", token: newest.accessToken).status == .ok)
+        }
+    }
+
+    @Test("a cap on live sessions that is not a whole number from 1 to 10,000 stops the service, naming the setting", arguments: ["0", "many", "10001"])
+    func badSessionCap(value: String) throws {
+        #expect {
+            _ = try AccountsService.definition(environment: EnvironmentVariables(["COMMONS_SESSIONS_PER_ACCOUNT": value]))
+        } throws: { error in
+            (error as? ConfigurationError)?.key == "COMMONS_SESSIONS_PER_ACCOUNT"
+        }
+    }
+
     @Test("sessions: list mine, sign out, and never touch someone else's", arguments: Backend.allCases)
     func sessions(backend: Backend) async throws {
         try await AccountsHarness(backend: backend).test { client in

@@ -28,6 +28,13 @@ package struct AccountsCommands: Sendable {
     var idempotency: (any IdempotencyRecords)?
     /// Waits (bounded) until the read model has applied a checkpoint.
     let waitUntilApplied: @Sendable (Checkpoint) async -> Void
+    /// How many live sessions an account may have (`COMMONS_SESSIONS_PER_ACCOUNT`).
+    var sessionCap = SessionCap(limit: AccountsCommands.defaultSessionsPerAccount)
+    /// An account's live sessions as the read model knows them, oldest first; none where there is no read
+    /// model (an operator tool), which leaves the cap unenforced there.
+    var liveSessions: @Sendable (UUID) async throws -> [UUID] = { _ in [] }
+    /// The default of `COMMONS_SESSIONS_PER_ACCOUNT`.
+    package static let defaultSessionsPerAccount = 50
     let accessTokenLifetime: TimeInterval = 15 * 60
     let resetTokenLifetime: TimeInterval = 60 * 60
 
@@ -178,7 +185,16 @@ package struct AccountsCommands: Sendable {
         _ = try await store.append(to: Streams.accountSessions(accountId), expected: .any, events: [
             try EventCatalog.encode(SessionOpened(sessionId: refresh.id), metadata: metadata),
         ])
-        return (try await tokens(accountId: accountId, role: role, refresh: refresh, now: now), result.checkpoint)
+        // Past the cap the oldest end. The read model may not hold the newest sessions yet, so
+        // sign-ins at the same moment may leave a few more open until the next one. The
+        // position answered covers the ends too, so a read that waits for it sees them.
+        var position = result.checkpoint
+        for oldest in sessionCap.toEnd(live: try await liveSessions(accountId), starting: refresh.id) {
+            if let ended = try? await revokeSession(oldest, of: accountId, reason: "too many sessions", metadata: metadata, now: now) {
+                position = max(position, ended)
+            }
+        }
+        return (try await tokens(accountId: accountId, role: role, refresh: refresh, now: now), position)
     }
 
     private func tokens(accountId: UUID, role: Identity.Role, refresh: BearerSecret, now: Date) async throws -> Tokens {

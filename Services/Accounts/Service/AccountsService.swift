@@ -14,6 +14,7 @@ import ServiceKit
 /// |---|---|---|
 /// | `COMMONS_BCRYPT_COST` | `11` | bcrypt cost for password hashes (4–16) |
 /// | `COMMONS_SIGNING_KEY_DAYS` | `30` | rotate the token-signing key after this many days |
+/// | `COMMONS_SESSIONS_PER_ACCOUNT` | `50` | live sessions an account may have; a sign-in beyond it ends the oldest (1–10,000) |
 /// | `COMMONS_SIGNING_KEY_SECRET` (or `_FILE`) | a file in the data directory, SQLite log only | seals the shared signing keys; see ``SigningSecret`` |
 public enum AccountsService {
     public static let name = "accounts"
@@ -38,6 +39,7 @@ public enum AccountsService {
                 """)
         }
         let rotationDays = try environment.integer("COMMONS_SIGNING_KEY_DAYS", default: 30, in: 1...3_650)
+        let sessionsPerAccount = try environment.integer("COMMONS_SESSIONS_PER_ACCOUNT", default: AccountsCommands.defaultSessionsPerAccount, in: 1...10_000)
         // The keys live beside the log, which the runtime opens: attached once it exists.
         let keys = SigningKeyStore(
             sealingKey: .success(try SigningSecret.resolve(environment: environment)), rotationInterval: Double(rotationDays) * 86_400,
@@ -50,9 +52,11 @@ public enum AccountsService {
             name: name, defaultPort: port, projections: projections, openAPI: openAPI, publicKeys: attached
         ) { router, runtime in
             let keys = try attached(runtime)
-            let commands = try AccountsCommands.live(
+            var commands = try AccountsCommands.live(
                 store: runtime.store, vault: runtime.keyVault, blobs: runtime.blobStore, environment: runtime.configuration.environment, logger: runtime.logger,
                 keys: keys, idempotency: runtime.idempotency, waitUntilApplied: { _ = await runtime.waitUntilApplied($0) })
+            commands.sessionCap = SessionCap(limit: sessionsPerAccount)
+            commands.liveSessions = { account in try await SessionsProjection.live(of: account, in: runtime.readModel) }
             AccountsAPI(commands: commands, runtime: runtime, keys: keys).addRoutes(to: router)
             // The operator console's log browser: the gateway sends /v1/admin/log here.
             EventLogBrowser.addRoutes(to: router, runtime: runtime)

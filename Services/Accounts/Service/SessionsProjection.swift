@@ -52,6 +52,18 @@ struct SessionsProjection: Projection {
     }
 }
 
+extension SessionsProjection {
+    /// The live sessions of `account`, oldest first, by the read model (for the cap on them,
+    /// ``SessionCap``). Rows are inserted in the log's order, so their rowids are the order
+    /// the sessions started in, on every replica and after a rebuild alike.
+    static func live(of account: UUID, in readModel: ReadModelDatabase) async throws -> [UUID] {
+        try await readModel.pool.read { db in
+            try String.fetchAll(db, sql: "SELECT session_id FROM sessions WHERE account_id = ? AND revoked = 0 ORDER BY rowid",
+                                arguments: [account.uuidString.lowercased()]).compactMap { UUID(uuidString: $0) }
+        }
+    }
+}
+
 /// A session as `GET /v1/sessions` shows it.
 struct SessionView: Codable, Equatable {
     var id: UUID
