@@ -11,6 +11,15 @@ public protocol KeyVault: Sendable {
     func existingKey(for owner: UUID) async throws -> Data?
     /// Destroys the key of `owner` for good; later calls to ``key(for:)`` refuse it.
     func destroyKey(for owner: UUID) async throws
+    /// Looks up together the keys of `owners` that the current ``KeyScope`` does not know
+    /// yet, and remembers them there, so that opening their values asks nothing more. Does
+    /// nothing outside a scope.
+    func rememberKeys(of owners: [UUID]) async throws
+}
+
+extension KeyVault {
+    /// Remembers nothing: each key is looked up when it is asked for.
+    public func rememberKeys(of owners: [UUID]) async throws {}
 }
 
 /// Where a key vault keeps its rows: one opaque value per owner (a key as the vault wraps
@@ -21,6 +30,9 @@ public protocol KeyStorage: Sendable {
     func storeIfAbsent(_ candidate: Data, for owner: UUID) async throws -> Data?
     /// The value stored for `owner`; nil when there is none or it was destroyed.
     func stored(for owner: UUID) async throws -> Data?
+    /// The values stored for `owners`, by owner: none for an owner without a key or whose
+    /// key was destroyed.
+    func stored(for owners: [UUID]) async throws -> [UUID: Data]
     /// Replaces the value, leaving a tombstone that refuses any later value.
     func destroy(_ owner: UUID) async throws
     /// Up to `limit` live rows with owners after `owner` (from the first when nil), in owner order.
@@ -28,6 +40,15 @@ public protocol KeyStorage: Sendable {
     /// Stores `new` for `owner` if it still holds `old`; false when it changed meanwhile
     /// (destroyed, or replaced by another writer).
     func replace(_ owner: UUID, _ old: Data, with new: Data) async throws -> Bool
+}
+
+extension KeyStorage {
+    /// One look-up after another.
+    public func stored(for owners: [UUID]) async throws -> [UUID: Data] {
+        var values: [UUID: Data] = [:]
+        for owner in owners { values[owner] = try await stored(for: owner) }
+        return values
+    }
 }
 
 /// A key that was destroyed cannot be made again.

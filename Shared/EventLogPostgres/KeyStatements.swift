@@ -41,3 +41,16 @@ struct StoredKeyStatement: PostgresPreparedStatement {
 
     func decodeRow(_ row: PostgresRow) throws -> ByteBuffer? { try row.decode(ByteBuffer?.self) }
 }
+
+/// The stored keys of some owners: a row for each owner with a key or a tombstone (NULL).
+struct StoredKeysStatement: PostgresPreparedStatement {
+    static let name = "commons_keys_stored"
+    static let sql = "SELECT owner, material FROM personal_data_keys WHERE owner = ANY($1)"
+    typealias Row = (UUID, ByteBuffer?)
+
+    var owners: [UUID]
+
+    func makeBindings() -> PostgresBindings { .of(owners) }
+
+    func decodeRow(_ row: PostgresRow) throws -> (UUID, ByteBuffer?) { try row.decode((UUID, ByteBuffer?).self) }
+}

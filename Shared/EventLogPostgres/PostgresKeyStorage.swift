@@ -33,6 +33,14 @@ public final class PostgresKeyStorage: KeyStorage {
         return rows.first.flatMap { $0.map { Data($0.readableBytesView) } }
     }
 
+    public func stored(for owners: [UUID]) async throws -> [UUID: Data] {
+        var values: [UUID: Data] = [:]
+        for (owner, material) in try await connection.statements.execute(StoredKeysStatement(owners: owners), logger: connection.logger) {
+            if let material { values[owner] = Data(material.readableBytesView) }
+        }
+        return values
+    }
+
     public func destroy(_ owner: UUID) async throws {
         try await connection.client.queryAbandonable("""
             INSERT INTO \(unescaped: table) (owner, material, destroyed_at) VALUES (\(owner), NULL, now())

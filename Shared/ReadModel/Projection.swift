@@ -1,4 +1,5 @@
 import EventLog
+import Foundation
 import GRDB
 
 /// A named unit that turns events into rows of a read model.
@@ -30,6 +31,10 @@ public protocol Projection: Sendable {
     /// Called for every event, live and in a rebuild, before its page is applied. By default,
     /// ``prepare(_:)``.
     func prepare(_ event: RecordedEvent, keys: (any KeyVault)?) async throws -> (any Sendable)?
+    /// The owners whose keys ``prepare(_:keys:)`` will open `event`'s values with, if any
+    /// (``SealedKeyOwners`` reads them without decoding): a page's are looked up together
+    /// before its events are prepared. None, by default.
+    func sealedKeyOwners(of event: RecordedEvent) -> [UUID]
 
     /// Called before a rebuild from the start of the log applies its first event, in a file
     /// nobody reads yet: a projection may then defer its indexes (load rows first, index after).
@@ -50,6 +55,8 @@ extension Projection {
     public func prepare(_ event: RecordedEvent) throws -> (any Sendable)? { nil }
     /// Prepares without waiting, by default.
     public func prepare(_ event: RecordedEvent, keys: (any KeyVault)?) async throws -> (any Sendable)? { try prepare(event) }
+    /// Opens nothing, by default.
+    public func sealedKeyOwners(of event: RecordedEvent) -> [UUID] { [] }
     /// Applies the event as it is, by default.
     public func apply(_ event: RecordedEvent, prepared: (any Sendable)?, in db: Database) throws { try apply(event, in: db) }
     /// Nothing to defer, by default.

@@ -24,9 +24,15 @@ struct PreparedPage: Sendable {
 extension Projection {
     /// Prepares the events of `page` that are not `parked`, opening sealed fields with `keys`.
     /// A failure is the event's, as in ``apply(_:to:skipping:keys:)``.
-    /// The page is one ``KeyScope``: each owner's key is looked up once for all their events in it.
+    /// The page is one ``KeyScope``: each owner's key is looked up once for all their events
+    /// in it, and the keys its sealed values name are looked up together first (a failure of
+    /// that look-up leaves each to be asked for on its own, as it would have been).
     func prepare(_ page: EventPage, skipping parked: Set<UUID>, keys: (any KeyVault)?) async throws -> PreparedPage {
         try await KeyScope.run {
+            if let keys {
+                let owners = page.events.lazy.filter { !parked.contains($0.id) }.flatMap { sealedKeyOwners(of: $0) }
+                try? await keys.rememberKeys(of: Array(owners))
+            }
             var events: [(event: RecordedEvent, prepared: (any Sendable)?)] = []
             events.reserveCapacity(page.events.count)
             for event in page.events where !parked.contains(event.id) {

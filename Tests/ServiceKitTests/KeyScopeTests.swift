@@ -1,11 +1,15 @@
+import Contracts
 import Crypto
 import EventLog
 import EventLogPostgres
 import EventLogSQLite
 import EventLogTestSupport
 import Foundation
+import GRDB
 import HTTPTypes
 import HummingbirdTesting
+import Logging
+import ReadModel
 import ServiceKit
 import Synchronization
 import Testing
@@ -31,6 +35,11 @@ struct KeyScopeTests {
             return try await base.stored(for: owner)
         }
 
+        func stored(for owners: [UUID]) async throws -> [UUID: Data] {
+            lookups.add(1, ordering: .relaxed)
+            return try await base.stored(for: owners)
+        }
+
         func destroy(_ owner: UUID) async throws { try await base.destroy(owner) }
         func live(after owner: UUID?, limit: Int) async throws -> [(owner: UUID, value: Data)] { try await base.live(after: owner, limit: limit) }
         func replace(_ owner: UUID, _ old: Data, with new: Data) async throws -> Bool { try await base.replace(owner, old, with: new) }
@@ -41,12 +50,17 @@ struct KeyScopeTests {
         return PostgresKeyStorage(store: try #require(log.store as? PostgresEventStore))
     }
 
+    /// A vault over the log's key storage, and the storage's count of look-ups.
+    private func countedVault(of log: TestLog) throws -> (CountingStorage, WrappedKeyVault) {
+        let counting = CountingStorage(try storage(of: log))
+        return (counting, WrappedKeyVault(storage: counting, secrets: KeyVaultSecrets(wrapping: SymmetricKey(size: .bits256))))
+    }
+
     @Test("within a scope each owner's key is looked up once, outside it every time; a destroyed key is refused at once, in the scope and after it",
           arguments: Backend.allCases)
     func lookUpsAndErasure(backend: Backend) async throws {
         let log = try await backend.makeLog()
-        let counting = CountingStorage(try storage(of: log))
-        let vault = WrappedKeyVault(storage: counting, secrets: KeyVaultSecrets(wrapping: SymmetricKey(size: .bits256)))
+        let (counting, vault) = try countedVault(of: log)
         let (owner, other, stranger) = (UUID(), UUID(), UUID())
 
         let key = try await KeyScope.run {
@@ -82,6 +96,88 @@ struct KeyScopeTests {
         let after = try await KeyScope.run { try await vault.existingKey(for: other) }
         #expect(after == nil)
         await log.close()
+    }
+
+    @Test("the keys of many owners are looked up together into a scope, a destroyed or missing one remembered as none; outside a scope nothing is",
+          arguments: Backend.allCases)
+    func keysRememberedTogether(backend: Backend) async throws {
+        let log = try await backend.makeLog()
+        let (counting, vault) = try countedVault(of: log)
+        let (first, second, erased, keyless) = (UUID(), UUID(), UUID(), UUID())
+        let (firstKey, secondKey) = (try await vault.key(for: first), try await vault.key(for: second))
+        _ = try await vault.key(for: erased)
+        try await vault.destroyKey(for: erased)
+        let before = counting.lookups.load(ordering: .relaxed)
+
+        try await vault.rememberKeys(of: [first, second])
+        #expect(counting.lookups.load(ordering: .relaxed) == before, "no scope, nothing to remember in")
+
+        try await KeyScope.run {
+            try await vault.rememberKeys(of: [first, second, erased, keyless, first])
+            #expect(counting.lookups.load(ordering: .relaxed) == before + 1)
+            #expect(try await vault.existingKey(for: first) == firstKey)
+            #expect(try await vault.existingKey(for: second) == secondKey)
+            #expect(try await vault.existingKey(for: erased) == nil)
+            #expect(try await vault.existingKey(for: keyless) == nil)
+            try await vault.rememberKeys(of: [first, second, keyless])
+            #expect(counting.lookups.load(ordering: .relaxed) == before + 1, "all of them known to the scope already")
+            await #expect(throws: KeyDestroyedError.self) { try await vault.key(for: erased) }
+        }
+        await log.close()
+    }
+
+    @Test("a projection looks up the keys of a page's sealed listing texts together, and opens each with its owner's key",
+          arguments: Backend.allCases)
+    func projectionPageLooksUpTogether(backend: Backend) async throws {
+        let log = try await backend.makeLog()
+        let (counting, vault) = try countedVault(of: log)
+        let sealer = PersonalDataSealer(vault: vault)
+        let owners = (0..<4).map { _ in UUID() }
+        var head = Checkpoint.start
+        for (number, owner) in owners.enumerated() {
+            let posted = ListingPosted(listingId: UUID(), ownerId: owner, title: "Chair \(number)", description: "Oak", category: "furniture",
+                                       price: nil, publicLocation: Coordinate(lat: 52.09, lon: 5.12), postedAt: Date())
+            let sealed = try await sealer.sealingListingText(posted, owner: owner)
+            let event = try EventCatalog.encode(sealed, id: UUID(), metadata: EventMetadata())
+            head = try await log.store.append(to: "listing-\(posted.listingId)", expected: .noStream, events: [event]).checkpoint
+        }
+        try await vault.destroyKey(for: owners[3])
+        let before = counting.lookups.load(ordering: .relaxed)
+
+        let database = try ReadModelDatabase(directory: FileManager.default.temporaryDirectory.appendingPathComponent("commons-keys-\(UUID())"),
+                                             name: "titles", projections: [OpenedTitles()])
+        let runner = ProjectionRunner(store: log.store, database: database, projection: OpenedTitles(), keys: vault, logger: Logger(label: "test"))
+        let running = Task { try await runner.run() }
+        #expect(await runner.waitUntilApplied(head, timeout: .seconds(30)))
+        running.cancel()
+        try? await running.value
+        #expect(counting.lookups.load(ordering: .relaxed) == before + 1, "one look-up for the page's four owners")
+        let titles = try await database.pool.read { db in try String.fetchAll(db, sql: "SELECT title FROM titles ORDER BY title") }
+        #expect(titles == ["", "Chair 0", "Chair 1", "Chair 2"], "the erased owner's text opens to nothing")
+        await log.close()
+    }
+
+    /// The titles of posted listings, opened with their owners' keys.
+    struct OpenedTitles: Projection {
+        let name = "opened-titles"
+        let filter = EventFilter(categories: ["listing"])
+
+        func registerMigrations(in migrator: inout DatabaseMigrator) {
+            migrator.registerMigration("v1") { db in try db.execute(sql: "CREATE TABLE titles (title TEXT NOT NULL)") }
+        }
+
+        func sealedKeyOwners(of event: RecordedEvent) -> [UUID] { ListingTextOpening.keyOwners(of: event) }
+
+        func prepare(_ event: RecordedEvent, keys: (any KeyVault)?) async throws -> (any Sendable)? {
+            try await ListingTextOpening.decode(event, keys: keys)
+        }
+
+        func apply(_ event: RecordedEvent, in db: Database) throws {}
+
+        func apply(_ event: RecordedEvent, prepared: (any Sendable)?, in db: Database) throws {
+            guard let posted = prepared as? ListingPosted else { return }
+            try db.execute(sql: "INSERT INTO titles (title) VALUES (?)", arguments: [posted.title ?? "?"])
+        }
     }
 
     @Test("a request runs in a key scope of its own; the body of a live stream it answers with does not, so a deletion reaches an open stream")

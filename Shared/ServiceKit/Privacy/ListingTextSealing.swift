@@ -59,6 +59,15 @@ public enum ListingTextOpening {
         return try await PersonalDataSealer(vault: keys).openingListingText(decoded)
     }
 
+    /// The owners whose keys ``decode(_:keys:)`` opens `event`'s listing text with: for
+    /// ``Projection/sealedKeyOwners(of:)``.
+    public static func keyOwners(of event: RecordedEvent) -> [UUID] {
+        textTypes.contains(event.type) ? SealedKeyOwners.named(in: event.data) : []
+    }
+
+    /// The events that may carry sealed listing text.
+    private static let textTypes: Set<String> = [ListingPosted.eventType, ListingEdited.eventType, ListingDetailsSet.eventType]
+
     /// A sealed listing text reached a projection run without the key vault.
     public struct MissingKeyVault: Error, CustomStringConvertible {
         public let event: String

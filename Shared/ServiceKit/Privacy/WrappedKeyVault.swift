@@ -41,6 +41,19 @@ public struct WrappedKeyVault: KeyVault {
         return key
     }
 
+    /// One look-up for all the owners the scope does not know yet (a single one is asked
+    /// as ``existingKey(for:)`` asks); an owner without a key is remembered as having none.
+    public func rememberKeys(of owners: [UUID]) async throws {
+        guard let scope = KeyScope.current else { return }
+        let unknown = Array(Set(owners.filter { scope.remembered($0) == nil }))
+        guard unknown.count > 1 else {
+            if let owner = unknown.first { _ = try await existingKey(for: owner) }
+            return
+        }
+        let stored = try await storage.stored(for: unknown)
+        for owner in unknown { scope.remember(try stored[owner].map { try unwrap($0, for: owner) }, for: owner) }
+    }
+
     public func destroyKey(for owner: UUID) async throws {
         KeyScope.current?.forget(owner)
         try await storage.destroy(owner)
