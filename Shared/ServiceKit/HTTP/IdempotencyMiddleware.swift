@@ -33,6 +33,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
     /// How long a first answer is kept.
     static let retention: TimeInterval = 24 * 3600
     private let purges = PurgeSchedule()
+    private let finishing = FinishingRecords()
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .post, let key = request.headers[.idempotencyKey] else { return try await next(request, context) }
@@ -49,7 +50,13 @@ struct IdempotencyMiddleware: RouterMiddleware {
         let now = Date()
         if purges.isDue() { _ = try? await records.purge(before: now.addingTimeInterval(-Self.retention)) }
 
-        switch try await records.claim(scope: scope, key: storedKey, requestHash: hash, now: now, leaseUntil: now.addingTimeInterval(lease)) {
+        var claim = try await records.claim(scope: scope, key: storedKey, requestHash: hash, now: now, leaseUntil: now.addingTimeInterval(lease))
+        if case .inProgress = claim, let answered = finishing.pending(scope: scope, key: storedKey) {
+            // Answered here a moment ago, its record still being stored: the retry gets the answer.
+            await answered.value
+            claim = try await records.claim(scope: scope, key: storedKey, requestHash: hash, now: now, leaseUntil: now.addingTimeInterval(lease))
+        }
+        switch claim {
         case .inProgress:
             throw Problem(.conflict, type: "idempotency-in-progress", detail: "A request with this Idempotency-Key is still being processed.",
                           headers: ["Retry-After": "1"])
@@ -85,11 +92,19 @@ struct IdempotencyMiddleware: RouterMiddleware {
         let bytes = collector.bytes
         var headers: [String: String] = [:]
         for field in response.headers where field.name != .contentLength { headers[field.name.rawName] = field.value }
-        try await records.finish(scope: scope, key: storedKey,
-                                 response: try seal.seal(StoredResponse(status: response.status.code, headers: headers, body: bytes).json()))
-        var replayable = response
-        replayable.body = .init(byteBuffer: ByteBuffer(bytes: bytes))
-        return replayable
+        let sealed = try seal.seal(StoredResponse(status: response.status.code, headers: headers, body: bytes).json())
+        var answered = response
+        let (records, finishing) = (records, finishing)
+        answered.body = ResponseBody(contentLength: bytes.count) { writer in
+            try await writer.write(ByteBuffer(bytes: bytes))
+            try await writer.finish(nil)
+            // Stored once the caller has the answer, off its wait: a store that fails leaves
+            // the key held until its lease ends, as a process that dies here would.
+            await finishing.store(scope: scope, key: storedKey) {
+                try? await records.finish(scope: scope, key: storedKey, response: sealed)
+            }
+        }
+        return answered
     }
 
     /// A first answer as stored.
@@ -131,6 +146,29 @@ private final class PurgeSchedule: Sendable {
     private let claims = Atomic<Int>(0)
 
     func isDue() -> Bool { claims.wrappingAdd(1, ordering: .relaxed).oldValue % 500 == 0 }
+}
+
+/// The first answers this process has sent whose records are still being stored, so that a
+/// retry arriving here meanwhile waits for the record rather than being told the first
+/// request is still running. (A retry at another replica in that moment gets 409 and
+/// `Retry-After`, as any retry of a running request does.)
+private final class FinishingRecords: Sendable {
+    private let pending = Mutex<[String: Task<Void, Never>]>([:])
+
+    /// Stores a record in a task of its own (a caller that goes away does not cancel it),
+    /// known to ``pending(scope:key:)`` until it is done.
+    func store(scope: String, key: String, _ body: @escaping @Sendable () async -> Void) async {
+        let name = scope + " " + key
+        let task = Task { await body() }
+        pending.withLock { $0[name] = task }
+        await task.value
+        pending.withLock { _ = $0.removeValue(forKey: name) }
+    }
+
+    /// The store of the record under way for this key, if any.
+    func pending(scope: String, key: String) -> Task<Void, Never>? {
+        pending.withLock { $0[scope + " " + key] }
+    }
 }
 
 /// Gathers a response body so that it can be stored.
