@@ -157,6 +157,7 @@ public final class ProjectionRunner: Service, Sendable {
                 logger.warning("skipping a parked event", metadata: ["eventId": "\(failure.event.id)"])
                 try await projection.apply(page, to: pool, skipping: parked, keys: keys, live: live)
             }
+            database.checkpointer.committed(to: pool)
             update {
                 $0.checkpoint = page.checkpoint
                 $0.stalledOn = nil

@@ -43,7 +43,7 @@ public final class ReadModelDatabase: Sendable {
         }
         let pool: DatabasePool
         do {
-            pool = try Self.open(path: directory.appendingPathComponent(file).path, projections: projections)
+            pool = try Self.openLive(path: directory.appendingPathComponent(file).path, projections: projections)
         } catch let error as DatabaseError where Self.isDamage(error) {
             let kept = try Self.moveAside(directory.appendingPathComponent(file))
             let fresh = URL(fileURLWithPath: Self.newFilePath(directory: directory, name: name)).lastPathComponent
@@ -51,10 +51,11 @@ public final class ReadModelDatabase: Sendable {
                 "file": "\(file)", "error": "\(error.message ?? "\(error.resultCode)")", "keptAs": "\(kept)", "rebuildingInto": "\(fresh)",
             ])
             file = fresh
-            pool = try Self.open(path: directory.appendingPathComponent(file).path, projections: projections)
+            pool = try Self.openLive(path: directory.appendingPathComponent(file).path, projections: projections)
             try Self.writePointer(pointer, to: file)
         }
         state = Mutex((pool, file))
+        checkpointer = WALCheckpointer(logger: logger)
     }
 
     /// Whether SQLite's error says the file itself is damaged (not busy, not full, not missing).
@@ -125,7 +126,7 @@ public final class ReadModelDatabase: Sendable {
     /// live read model. Readers holding the old pool keep it until they let go.
     public func swap(to path: String) throws {
         let file = URL(fileURLWithPath: path).lastPathComponent
-        let pool = try Self.open(path: directory.appendingPathComponent(file).path, projections: projections)
+        let pool = try Self.openLive(path: directory.appendingPathComponent(file).path, projections: projections)
         try Self.writePointer(directory.appendingPathComponent("\(name).current"), to: file)
         state.withLock { $0 = (pool, file) }
     }
@@ -142,7 +143,7 @@ public final class ReadModelDatabase: Sendable {
             followedPointer.withLock { $0 = version }
             return false
         }
-        let pool = try Self.open(path: directory.appendingPathComponent(current).path, projections: projections)
+        let pool = try Self.openLive(path: directory.appendingPathComponent(current).path, projections: projections)
         state.withLock { $0 = (pool, current) }
         followedPointer.withLock { $0 = version }
         return true
@@ -160,6 +161,17 @@ public final class ReadModelDatabase: Sendable {
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = \(mappedBytes)") }
         return configuration
     }
+
+    /// ``open(path:projections:)`` for the live file: its writer leaves checkpoints to
+    /// ``checkpointer`` up to ``WALCheckpointer/writerLimit`` pages.
+    static func openLive(path: String, projections: [any Projection]) throws -> DatabasePool {
+        let pool = try open(path: path, projections: projections)
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = \(WALCheckpointer.writerLimit)") }
+        return pool
+    }
+
+    /// Checkpoints the live file's WAL after commits, off the writer's path.
+    let checkpointer: WALCheckpointer
 
     /// Opens (creating if needed) a read-model file and brings its schema up to date.
     public static func open(path: String, projections: [any Projection]) throws -> DatabasePool {

@@ -133,14 +133,14 @@ struct KeyScopeTests {
         let (counting, vault) = try countedVault(of: log)
         let sealer = PersonalDataSealer(vault: vault)
         let owners = (0..<4).map { _ in UUID() }
-        var head = Checkpoint.start
+        var events: [NewEvent] = []
         for (number, owner) in owners.enumerated() {
             let posted = ListingPosted(listingId: UUID(), ownerId: owner, title: "Chair \(number)", description: "Oak", category: "furniture",
                                        price: nil, publicLocation: Coordinate(lat: 52.09, lon: 5.12), postedAt: Date())
-            let sealed = try await sealer.sealingListingText(posted, owner: owner)
-            let event = try EventCatalog.encode(sealed, id: UUID(), metadata: EventMetadata())
-            head = try await log.store.append(to: "listing-\(posted.listingId)", expected: .noStream, events: [event]).checkpoint
+            events.append(try EventCatalog.encode(try await sealer.sealingListingText(posted, owner: owner), id: UUID(), metadata: EventMetadata()))
         }
+        // One append, so one transaction: the runner reads all four in one page.
+        let head = try await log.store.append(to: "listing-\(UUID())", expected: .noStream, events: events).checkpoint
         try await vault.destroyKey(for: owners[3])
         let before = counting.lookups.load(ordering: .relaxed)
 
