@@ -1,3 +1,5 @@
+import Foundation
+
 /// One page of a global read.
 public struct EventPage: Sendable {
     /// The matching events, in global order.
@@ -11,11 +13,16 @@ public struct EventPage: Sendable {
     /// next is appended after the read began, and fires the store's ``ChangeSignal``, so a
     /// follower waits for that instead of reading again (false is always safe).
     public var reachedHead: Bool
+    /// The stored values of the personal-data keys its events' sealed values name, by owner
+    /// (nil for a destroyed key), when the read asked for them and the store keeps the keys
+    /// beside the log (``EventStore/readAll(after:limit:filter:keysNamedBy:)``); nil otherwise.
+    public var storedKeys: [UUID: Data?]?
 
-    public init(events: [RecordedEvent], checkpoint: Checkpoint, reachedHead: Bool = false) {
+    public init(events: [RecordedEvent], checkpoint: Checkpoint, reachedHead: Bool = false, storedKeys: [UUID: Data?]? = nil) {
         self.events = events
         self.checkpoint = checkpoint
         self.reachedHead = reachedHead
+        self.storedKeys = storedKeys
     }
 }
 

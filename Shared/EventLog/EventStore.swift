@@ -21,6 +21,12 @@ public protocol EventStore: Sendable {
     /// Reads the whole log in its global order, after `checkpoint`, keeping what `filter` matches.
     func readAll(after checkpoint: Checkpoint, limit: Int, filter: EventFilter) async throws -> EventPage
 
+    /// ``readAll(after:limit:filter:)``, with the stored values of the personal-data keys that
+    /// the sealed values of its events of `keyTypes` name (``EventPage/storedKeys``), read in
+    /// the same statement where the store keeps the keys beside the log; a store that does not
+    /// leaves them nil, and its readers look the keys up themselves.
+    func readAll(after checkpoint: Checkpoint, limit: Int, filter: EventFilter, keysNamedBy keyTypes: Set<String>) async throws -> EventPage
+
     /// The event with this id, if stored.
     func event(id: UUID) async throws -> RecordedEvent?
 
@@ -53,8 +59,13 @@ extension EventStore {
     /// name that is no category (it holds a `:`), lets ``changes`` wake this subscription
     /// alone: `changes.fire(categories: [wakeName])` (a reader waiting for a position).
     public func subscribe(after checkpoint: Checkpoint = .start, filter: EventFilter = .all, pageSize: Int = 1_000,
-                          wakeName: String? = nil) -> EventSubscription {
-        EventSubscription(store: self, start: checkpoint, filter: filter, pageSize: pageSize, wakeName: wakeName)
+                          wakeName: String? = nil, keysNamedBy keyTypes: Set<String> = []) -> EventSubscription {
+        EventSubscription(store: self, start: checkpoint, filter: filter, pageSize: pageSize, wakeName: wakeName, keyTypes: keyTypes)
+    }
+
+    /// Without the keys: the store's reader keeps none beside the log.
+    public func readAll(after checkpoint: Checkpoint, limit: Int, filter: EventFilter, keysNamedBy keyTypes: Set<String>) async throws -> EventPage {
+        try await readAll(after: checkpoint, limit: limit, filter: filter)
     }
 
     /// Reads a whole stream forwards.

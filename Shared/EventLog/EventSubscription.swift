@@ -24,9 +24,11 @@ public struct EventSubscription: AsyncSequence, Sendable {
     let pageSize: Int
     /// Besides its categories, the name a fire about which wakes this subscription alone.
     var wakeName: String? = nil
+    /// The event types whose named keys come with each page (``EventPage/storedKeys``).
+    var keyTypes: Set<String> = []
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(store: store, checkpoint: start, filter: filter, pageSize: pageSize, wakeName: wakeName)
+        Iterator(store: store, checkpoint: start, filter: filter, pageSize: pageSize, wakeName: wakeName, keyTypes: keyTypes)
     }
 
     public struct Iterator: AsyncIteratorProtocol {
@@ -47,9 +49,11 @@ public struct EventSubscription: AsyncSequence, Sendable {
         var waitFirst: (seen: UInt64, categories: Set<String>?)?
         /// The last pause taken while the log's new events were held back; nil once they are not.
         var heldBackPause: Duration?
+        let keyTypes: Set<String>
 
-        init(store: any EventStore, checkpoint: Checkpoint, filter: EventFilter, pageSize: Int, wakeName: String?) {
+        init(store: any EventStore, checkpoint: Checkpoint, filter: EventFilter, pageSize: Int, wakeName: String?, keyTypes: Set<String>) {
             self.store = store
+            self.keyTypes = keyTypes
             self.checkpoint = checkpoint
             self.filter = filter
             self.pageSize = pageSize
@@ -65,7 +69,9 @@ public struct EventSubscription: AsyncSequence, Sendable {
                 }
                 let categories = wakeForAll ? nil : wakeCategories
                 let seen = store.changes.generation(for: categories)
-                let page = try await store.readAll(after: checkpoint, limit: pageSize, filter: filter)
+                let page = keyTypes.isEmpty
+                    ? try await store.readAll(after: checkpoint, limit: pageSize, filter: filter)
+                    : try await store.readAll(after: checkpoint, limit: pageSize, filter: filter, keysNamedBy: keyTypes)
                 wakeForAll = page.events.isEmpty && wokenForOwn
                 wokenForOwn = false
                 let advanced = page.checkpoint > checkpoint
@@ -73,7 +79,7 @@ public struct EventSubscription: AsyncSequence, Sendable {
                 if !page.events.isEmpty || advanced {
                     heldBackPause = nil
                     if page.reachedHead { waitFirst = (seen, categories) }
-                    return EventPage(events: page.events, checkpoint: checkpoint, reachedHead: page.reachedHead)
+                    return EventPage(events: page.events, checkpoint: checkpoint, reachedHead: page.reachedHead, storedKeys: page.storedKeys)
                 }
                 var timeout = store.pollInterval
                 if page.reachedHead {

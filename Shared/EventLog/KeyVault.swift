@@ -15,11 +15,16 @@ public protocol KeyVault: Sendable {
     /// yet, and remembers them there, so that opening their values asks nothing more. Does
     /// nothing outside a scope.
     func rememberKeys(of owners: [UUID]) async throws
+    /// Remembers in the current ``KeyScope`` the keys whose stored values a read brought
+    /// along (``EventPage/storedKeys``; nil for a destroyed key). Does nothing outside a scope.
+    func rememberStoredKeys(_ stored: [UUID: Data?]) throws
 }
 
 extension KeyVault {
     /// Remembers nothing: each key is looked up when it is asked for.
     public func rememberKeys(of owners: [UUID]) async throws {}
+    /// Remembers nothing: each key is looked up when it is asked for.
+    public func rememberStoredKeys(_ stored: [UUID: Data?]) throws {}
 }
 
 /// Where a key vault keeps its rows: one opaque value per owner (a key as the vault wraps

@@ -301,6 +301,27 @@ public final class PostgresEventStore: EventStore {
                 ReadAllStatement.CategoriesAndTypes(checkpoint: checkpoint, categories: categories, types: types, limit: count),
                 logger: logger)
         }
+        return Self.page(of: rows.map { ($0.horizon, $0.heldBack, $0.event) }, after: checkpoint, limit: limit)
+    }
+
+    /// With the keys in the same statement where the filter is by categories alone (every
+    /// projection's is); otherwise the page alone.
+    public func readAll(after checkpoint: Checkpoint, limit: Int, filter: EventFilter, keysNamedBy keyTypes: Set<String>) async throws -> EventPage {
+        guard !keyTypes.isEmpty, let categories = filter.categories, filter.types == nil else {
+            return try await readAll(after: checkpoint, limit: limit, filter: filter)
+        }
+        let statement = ReadAllStatement.CategoriesWithKeys(
+            checkpoint: checkpoint, categories: Array(categories), limit: Int64(min(limit, Int(Int64.max))), keyTypes: Array(keyTypes))
+        let rows = try await statements.collect(statement, logger: logger)
+        var page = Self.page(of: rows.map { ($0.horizon, $0.heldBack, $0.event) }, after: checkpoint, limit: limit)
+        var keys: [UUID: Data?] = [:]
+        for row in rows { if let cell = row.keys { try ReadAllStatement.storedKeys(cell, into: &keys) } }
+        page.storedKeys = keys
+        return page
+    }
+
+    /// The page that rows of a read of the whole log make.
+    private static func page(of rows: [(horizon: UInt64?, heldBack: Bool?, event: RecordedEvent?)], after checkpoint: Checkpoint, limit: Int) -> EventPage {
         let horizon = rows.first?.horizon ?? 0
         let events = rows.compactMap(\.event)
         // A full page may stop short of the horizon; otherwise everything below the horizon

@@ -35,6 +35,9 @@ public protocol Projection: Sendable {
     /// (``SealedKeyOwners`` reads them without decoding): a page's are looked up together
     /// before its events are prepared. None, by default.
     func sealedKeyOwners(of event: RecordedEvent) -> [UUID]
+    /// The event types whose sealed values ``prepare(_:keys:)`` opens: a live runner asks the
+    /// log for their keys with each page, where the log keeps them beside it. None, by default.
+    var keyTypes: Set<String> { get }
 
     /// Called before a rebuild from the start of the log applies its first event, in a file
     /// nobody reads yet: a projection may then defer its indexes (load rows first, index after).
@@ -57,6 +60,8 @@ extension Projection {
     public func prepare(_ event: RecordedEvent, keys: (any KeyVault)?) async throws -> (any Sendable)? { try prepare(event) }
     /// Opens nothing, by default.
     public func sealedKeyOwners(of event: RecordedEvent) -> [UUID] { [] }
+    /// Opens nothing, by default.
+    public var keyTypes: Set<String> { [] }
     /// Applies the event as it is, by default.
     public func apply(_ event: RecordedEvent, prepared: (any Sendable)?, in db: Database) throws { try apply(event, in: db) }
     /// Nothing to defer, by default.

@@ -30,6 +30,7 @@ extension Projection {
     func prepare(_ page: EventPage, skipping parked: Set<UUID>, keys: (any KeyVault)?) async throws -> PreparedPage {
         try await KeyScope.run {
             if let keys {
+                if let stored = page.storedKeys { try? keys.rememberStoredKeys(stored) }
                 let owners = page.events.lazy.filter { !parked.contains($0.id) }.flatMap { sealedKeyOwners(of: $0) }
                 try? await keys.rememberKeys(of: Array(owners))
             }

@@ -141,7 +141,8 @@ public final class ProjectionRunner: Service, Sendable {
         let target = try await store.head()
         update { $0.checkpoint = start; $0.isCaughtUp = start >= target }
         var lastLagReport = ContinuousClock.now - .seconds(10)
-        for try await page in store.subscribe(after: start, filter: projection.filter, pageSize: pageSize, wakeName: wakeName) {
+        for try await page in store.subscribe(after: start, filter: projection.filter, pageSize: pageSize, wakeName: wakeName,
+                                                    keysNamedBy: keys == nil ? [] : projection.keyTypes) {
             try database.followSwap()
             if database.pool !== pool { return }  // swapped for a rebuilt file: start over from its checkpoint
             // Catching up after a start is a replay of old events: only events that arrive live get spans.

@@ -126,7 +126,7 @@ struct KeyScopeTests {
         await log.close()
     }
 
-    @Test("a projection looks up the keys of a page's sealed listing texts together, and opens each with its owner's key",
+    @Test("a projection gets the keys of a page's sealed listing texts with the page (PostgreSQL) or looks them up together (SQLite), and opens each with its owner's key",
           arguments: Backend.allCases)
     func projectionPageLooksUpTogether(backend: Backend) async throws {
         let log = try await backend.makeLog()
@@ -151,7 +151,11 @@ struct KeyScopeTests {
         #expect(await runner.waitUntilApplied(head, timeout: .seconds(30)))
         running.cancel()
         try? await running.value
-        #expect(counting.lookups.load(ordering: .relaxed) == before + 1, "one look-up for the page's four owners")
+        if backend == .postgres {
+            #expect(counting.lookups.load(ordering: .relaxed) == before, "the keys came with the page, in its statement")
+        } else {
+            #expect(counting.lookups.load(ordering: .relaxed) == before + 1, "one look-up for the page's four owners")
+        }
         let titles = try await database.pool.read { db in try String.fetchAll(db, sql: "SELECT title FROM titles ORDER BY title") }
         #expect(titles == ["", "Chair 0", "Chair 1", "Chair 2"], "the erased owner's text opens to nothing")
         await log.close()
@@ -167,6 +171,7 @@ struct KeyScopeTests {
         }
 
         func sealedKeyOwners(of event: RecordedEvent) -> [UUID] { ListingTextOpening.keyOwners(of: event) }
+        var keyTypes: Set<String> { ListingTextOpening.textTypes }
 
         func prepare(_ event: RecordedEvent, keys: (any KeyVault)?) async throws -> (any Sendable)? {
             try await ListingTextOpening.decode(event, keys: keys)

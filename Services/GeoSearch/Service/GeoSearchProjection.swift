@@ -226,6 +226,7 @@ struct GeoSearchProjection: Projection {
     /// Decoding is the largest part of applying a listing's event; a rebuild does it ahead, on
     /// another thread. A listing's sealed text is opened here, with its owner's key.
     func sealedKeyOwners(of event: RecordedEvent) -> [UUID] { ListingTextOpening.keyOwners(of: event) }
+    var keyTypes: Set<String> { ListingTextOpening.textTypes }
 
     func prepare(_ event: RecordedEvent, keys: (any KeyVault)?) async throws -> (any Sendable)? {
         let decoded = try await ListingTextOpening.decode(event, keys: keys)

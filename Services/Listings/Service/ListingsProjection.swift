@@ -121,6 +121,7 @@ struct ListingsProjection: Projection {
 
     /// The event decoded, a listing's sealed text opened with its owner's key, before the page is written.
     func sealedKeyOwners(of event: RecordedEvent) -> [UUID] { ListingTextOpening.keyOwners(of: event) }
+    var keyTypes: Set<String> { ListingTextOpening.textTypes }
 
     func prepare(_ event: RecordedEvent, keys: (any KeyVault)?) async throws -> (any Sendable)? {
         try await ListingTextOpening.decode(event, keys: keys)

@@ -38,6 +38,10 @@ public struct InstrumentedEventStore: EventStore {
         try await base.readAll(after: checkpoint, limit: limit, filter: filter)
     }
 
+    public func readAll(after checkpoint: Checkpoint, limit: Int, filter: EventFilter, keysNamedBy keyTypes: Set<String>) async throws -> EventPage {
+        try await base.readAll(after: checkpoint, limit: limit, filter: filter, keysNamedBy: keyTypes)
+    }
+
     public func event(id: UUID) async throws -> RecordedEvent? { try await base.event(id: id) }
     public func head() async throws -> Checkpoint { try await base.head() }
     public func eventCount(after checkpoint: Checkpoint, limit: Int) async throws -> Int {

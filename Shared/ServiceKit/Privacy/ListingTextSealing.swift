@@ -65,8 +65,8 @@ public enum ListingTextOpening {
         textTypes.contains(event.type) ? SealedKeyOwners.named(in: event.data) : []
     }
 
-    /// The events that may carry sealed listing text.
-    private static let textTypes: Set<String> = [ListingPosted.eventType, ListingEdited.eventType, ListingDetailsSet.eventType]
+    /// The events that may carry sealed listing text: for ``Projection/keyTypes``.
+    public static let textTypes: Set<String> = [ListingPosted.eventType, ListingEdited.eventType, ListingDetailsSet.eventType]
 
     /// A sealed listing text reached a projection run without the key vault.
     public struct MissingKeyVault: Error, CustomStringConvertible {

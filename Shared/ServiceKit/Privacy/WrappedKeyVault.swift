@@ -54,6 +54,13 @@ public struct WrappedKeyVault: KeyVault {
         for owner in unknown { scope.remember(try stored[owner].map { try unwrap($0, for: owner) }, for: owner) }
     }
 
+    public func rememberStoredKeys(_ stored: [UUID: Data?]) throws {
+        guard let scope = KeyScope.current else { return }
+        for (owner, value) in stored where scope.remembered(owner) == nil {
+            scope.remember(try value.map { try unwrap($0, for: owner) }, for: owner)
+        }
+    }
+
     public func destroyKey(for owner: UUID) async throws {
         KeyScope.current?.forget(owner)
         try await storage.destroy(owner)
