@@ -93,17 +93,14 @@ struct IdempotencyMiddleware: RouterMiddleware {
         var headers: [String: String] = [:]
         for field in response.headers where field.name != .contentLength { headers[field.name.rawName] = field.value }
         let sealed = try seal.seal(StoredResponse(status: response.status.code, headers: headers, body: bytes).json())
-        var answered = response
-        let (records, finishing) = (records, finishing)
-        answered.body = ResponseBody(contentLength: bytes.count) { writer in
-            try await writer.write(ByteBuffer(bytes: bytes))
-            try await writer.finish(nil)
-            // Stored once the caller has the answer, off its wait: a store that fails leaves
-            // the key held until its lease ends, as a process that dies here would.
-            await finishing.store(scope: scope, key: storedKey) {
-                try? await records.finish(scope: scope, key: storedKey, response: sealed)
-            }
+        // Stored beside the answer, off the caller's wait, and whatever becomes of the
+        // connection: a store that fails leaves the key held until its lease ends, as a
+        // process that dies here would.
+        finishing.store(scope: scope, key: storedKey) { [records] in
+            try? await records.finish(scope: scope, key: storedKey, response: sealed)
         }
+        var answered = response
+        answered.body = .init(byteBuffer: ByteBuffer(bytes: bytes))
         return answered
     }
 
@@ -155,14 +152,17 @@ private final class PurgeSchedule: Sendable {
 private final class FinishingRecords: Sendable {
     private let pending = Mutex<[String: Task<Void, Never>]>([:])
 
-    /// Stores a record in a task of its own (a caller that goes away does not cancel it),
-    /// known to ``pending(scope:key:)`` until it is done.
-    func store(scope: String, key: String, _ body: @escaping @Sendable () async -> Void) async {
+    /// Starts storing a record in a task of its own (neither the request's end nor its
+    /// connection's cancels it), known to ``pending(scope:key:)`` until it is done.
+    func store(scope: String, key: String, _ body: @escaping @Sendable () async -> Void) {
         let name = scope + " " + key
-        let task = Task { await body() }
-        pending.withLock { $0[name] = task }
-        await task.value
-        pending.withLock { _ = $0.removeValue(forKey: name) }
+        // Under the lock, so that the task's own removal comes after its insertion.
+        pending.withLock { pending in
+            pending[name] = Task { [self] in
+                await body()
+                _ = self.pending.withLock { $0.removeValue(forKey: name) }
+            }
+        }
     }
 
     /// The store of the record under way for this key, if any.
