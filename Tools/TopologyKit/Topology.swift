@@ -499,6 +499,20 @@ package actor Topology {
         }
     }
 
+    /// The processes whose CPU time a benchmark may count, by name: each service process,
+    /// nginx's master (as `gateway`; `commons up` is left out, since the services are its
+    /// children), and the run's own PostgreSQL's postmaster when it has one. Their trees hold
+    /// the rest (nginx's workers, PostgreSQL's backends).
+    package func processesToMeasure() -> [String: pid_t] {
+        var processes = processIDs()
+        if gateway == .nginx, let nginx = gatewayProcess, nginx.isRunning { processes["gateway"] = nginx.processIdentifier }
+        if let cluster, let text = try? String(contentsOfFile: "\(cluster.directory)/data/postmaster.pid", encoding: .utf8),
+           let first = text.split(separator: "\n").first, let pid = pid_t(first) {
+            processes["PostgreSQL"] = pid
+        }
+        return processes
+    }
+
     /// Each process's `/health/ready` status now (nil when it does not answer), asked at once.
     package func readiness() async -> [String: Int?] {
         let targets = Service.allCases.filter(started.contains).flatMap(instances)

@@ -46,8 +46,11 @@ struct BenchVisible: AsyncParsableCommand {
         let timer = VisibilityTimer(api: api, token: workload.people[0].token)
         _ = try await timer.samples(20)
 
+        let processes = await topology.processesToMeasure()
         Bench.note("timing \(posts) listings alone")
+        var meter = CPUMeter(processes)
         let alone = try await timer.samples(posts)
+        let aloneCPU = meter.perPost(posts)
         let floorAlone = try await timer.floor(posts)
 
         Bench.note("timing \(posts) listings while \(writers) others post")
@@ -55,7 +58,10 @@ struct BenchVisible: AsyncParsableCommand {
         let began = ContinuousClock.now
         let running = Task { try await background.run() }
         try await Task.sleep(for: .seconds(1))
+        let othersBefore = background.posted
+        meter = CPUMeter(processes)
         let loaded = try await timer.samples(posts)
+        let loadedCPU = meter.perPost(posts + background.posted - othersBefore)
         let floorLoaded = try await timer.floor(posts)
         background.stop()
         let others = try await running.value
@@ -72,6 +78,8 @@ struct BenchVisible: AsyncParsableCommand {
             \(Self.line("while \(writers) others post", loaded.visible, floorLoaded, aim: Self.aims.loaded))
             \(Self.line("  of which the post (answered 201)", loaded.post, floorLoaded, aim: nil))
             the \(writers) others posted \(others) listings, \(String(format: "%.0f", Double(others) / (elapsed / .seconds(1)))) a second
+
+            \(CPUMeter.report(alone: aloneCPU, loaded: loadedCPU, writers: writers))
             """
     }
 
@@ -168,6 +176,7 @@ private final class BackgroundPosters: Sendable {
     let api: SeedClient
     let people: [MixedWorkload.Person]
     private let stopped = Atomic<Bool>(false)
+    private let count = Atomic<Int>(0)
 
     init(api: SeedClient, people: [MixedWorkload.Person]) {
         self.api = api
@@ -175,6 +184,9 @@ private final class BackgroundPosters: Sendable {
     }
 
     func stop() { stopped.store(true, ordering: .relaxed) }
+
+    /// How many they have posted so far.
+    var posted: Int { count.load(ordering: .relaxed) }
 
     /// Posts until ``stop()``; returns how many were posted.
     func run() async throws -> Int {
@@ -187,6 +199,7 @@ private final class BackgroundPosters: Sendable {
                                                         token: person.token, idempotencyKey: UUID().uuidString)
                         guard answer.status == 201 else { throw CommandFailure("posting a listing: \(answer.status) \(answer.detail)") }
                         posted += 1
+                        self.count.add(1, ordering: .relaxed)
                     }
                     return posted
                 }
