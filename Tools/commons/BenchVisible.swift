@@ -48,9 +48,9 @@ struct BenchVisible: AsyncParsableCommand {
 
         let processes = await topology.processesToMeasure()
         Bench.note("timing \(posts) listings alone")
-        var meter = CPUMeter(processes)
+        let aloneMeter = CPUMeter(processes)
         let alone = try await timer.samples(posts)
-        let aloneCPU = meter.perPost(posts)
+        let aloneCPU = aloneMeter.perPost(posts)
         let floorAlone = try await timer.floor(posts)
 
         Bench.note("timing \(posts) listings while \(writers) others post")
@@ -59,9 +59,9 @@ struct BenchVisible: AsyncParsableCommand {
         let running = Task { try await background.run() }
         try await Task.sleep(for: .seconds(1))
         let othersBefore = background.posted
-        meter = CPUMeter(processes)
+        let loadedMeter = CPUMeter(processes)
         let loaded = try await timer.samples(posts)
-        let loadedCPU = meter.perPost(posts + background.posted - othersBefore)
+        let loadedCPU = loadedMeter.perPost(posts + background.posted - othersBefore)
         let floorLoaded = try await timer.floor(posts)
         background.stop()
         let others = try await running.value

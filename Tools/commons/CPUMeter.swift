@@ -6,8 +6,12 @@ import Glibc
 /// The CPU time each part of a topology spends on a post, over a timed stretch: where a
 /// post's cost goes when the machine, not a wait, is what bounds the posts a second.
 struct CPUMeter {
-    /// CPU milliseconds per post, by part; empty where `/proc` is not there.
-    typealias PerPost = [String: Double]
+    /// What a stretch cost: CPU milliseconds per post by part, and how many cores the parts
+    /// kept busy together. Empty where `/proc` is not there.
+    struct PerPost {
+        var milliseconds: [String: Double] = [:]
+        var cores = 0.0
+    }
 
     private let processes: [String: pid_t]
     private let started: [String: Double]
@@ -22,36 +26,32 @@ struct CPUMeter {
         started = Self.seconds(processes)
     }
 
-    /// Each part's CPU since the start, per post, in milliseconds, and `cores`: how many
-    /// cores the parts kept busy together.
+    /// What the stretch since the start cost, over `posts` posts.
     func perPost(_ posts: Int) -> PerPost {
         let now = Self.seconds(processes)
         let elapsed = (clock.now - startedAt) / .seconds(1)
-        var parts: PerPost = [:]
+        var cost = PerPost()
+        var busy = 0.0
         for (name, seconds) in now {
             guard let before = started[name] else { continue }
-            parts[Self.part(name), default: 0] += (seconds - before) * 1000 / Double(max(posts, 1))
+            busy += seconds - before
+            cost.milliseconds[Self.part(name), default: 0] += (seconds - before) * 1000 / Double(max(posts, 1))
         }
-        guard !parts.isEmpty, elapsed > 0 else { return [:] }
-        parts["cores"] = parts.values.reduce(0, +) * Double(posts) / 1000 / elapsed
-        return parts
+        if elapsed > 0 { cost.cores = busy / elapsed }
+        return cost
     }
 
     /// The table of both stretches, one row a part.
     static func report(alone: PerPost, loaded: PerPost, writers: Int) -> String {
-        guard !alone.isEmpty || !loaded.isEmpty else { return "(CPU per post: no /proc here)" }
-        func cell(_ table: PerPost, _ part: String) -> String {
-            table[part].map { String(format: "%8.2f", $0) } ?? "       -"
+        guard !alone.milliseconds.isEmpty || !loaded.milliseconds.isEmpty else { return "(CPU per post: no /proc here)" }
+        func row(_ name: String, _ alone: Double?, _ loaded: Double?) -> String {
+            func cell(_ value: Double?) -> String { value.map { String(format: "%8.2f", $0) } ?? "       -" }
+            return name.padding(toLength: 58, withPad: " ", startingAt: 0) + cell(alone) + "   " + cell(loaded)
         }
         var lines = ["CPU per post (ms, each part's processes over the timed posts)  alone  beside \(writers) writers"]
-        for part in order {
-            lines.append(part.padding(toLength: 58, withPad: " ", startingAt: 0) + cell(alone, part) + "   " + cell(loaded, part))
-        }
-        let total = { (table: PerPost) in table.filter { $0.key != "cores" }.values.reduce(0, +) }
-        lines.append("all of them".padding(toLength: 58, withPad: " ", startingAt: 0)
-                     + String(format: "%8.2f   %8.2f", total(alone), total(loaded)))
-        lines.append("cores they kept busy together".padding(toLength: 58, withPad: " ", startingAt: 0)
-                     + cell(alone, "cores") + "   " + cell(loaded, "cores"))
+        for part in order { lines.append(row(part, alone.milliseconds[part], loaded.milliseconds[part])) }
+        lines.append(row("all of them", alone.milliseconds.values.reduce(0, +), loaded.milliseconds.values.reduce(0, +)))
+        lines.append(row("cores they kept busy together", alone.cores, loaded.cores))
         return lines.joined(separator: "\n")
     }
 
