@@ -270,8 +270,10 @@ struct AccountsHTTPTests {
             let here = try await client.register("grace@example.org")
             let there = try await client.signIn("grace@example.org").decode(AccountsHarness.Tokens.self)
             // Another connection holds the read model's write lock, so the projection cannot apply the write.
+            // It waits for the lock: a projection may still be committing the sign-in.
             var configuration = Configuration()
             configuration.allowsUnsafeTransactions = true
+            configuration.busyMode = .timeout(10)
             let blocker = try DatabaseQueue(path: client.runtime.readModel.path, configuration: configuration)
             try await blocker.writeWithoutTransaction { try $0.execute(sql: "BEGIN IMMEDIATE") }
             let ended = try await client.call(.delete, "/v1/sessions/\(there.sessionId)", token: here.accessToken)
