@@ -136,11 +136,7 @@ extension Bench {
     /// The CPU time a process has used so far, user and system (Linux; nil elsewhere or when
     /// it is gone).
     static func cpuSeconds(of pid: pid_t) -> Double? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return nil }
-        // After the command's closing bracket: state is field 3, utime and stime fields 14 and 15.
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        ProcessTreeCPU.ownSeconds(of: pid)
     }
 
     /// Progress on stderr, so that stdout holds only the report.

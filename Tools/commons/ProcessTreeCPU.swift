@@ -22,6 +22,12 @@ enum ProcessTreeCPU {
         return total
     }
 
+    /// Seconds of CPU (user and system) that `pid` itself has used so far, its children
+    /// apart; nil when it is gone or there is no `/proc`.
+    static func ownSeconds(of pid: pid_t) -> Double? {
+        stat(of: pid).map(\.own)
+    }
+
     private struct Process {
         var parent: pid_t
         /// Its own CPU and that of its children it has waited for.
@@ -29,20 +35,27 @@ enum ProcessTreeCPU {
         var children: [pid_t] = []
     }
 
+    /// What `/proc/<pid>/stat` says of a process: its parent, its own CPU seconds, and those
+    /// of the children it has waited for.
+    private static func stat(of pid: pid_t) -> (parent: pid_t, own: Double, waitedFor: Double)? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        // After the command's closing bracket: the parent is field 4; utime, stime,
+        // cutime and cstime are fields 14 to 17.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 14, let parent = pid_t(fields[1]),
+              let user = Double(fields[11]), let system = Double(fields[12]),
+              let childrenUser = Double(fields[13]), let childrenSystem = Double(fields[14]) else { return nil }
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return (parent, (user + system) / ticks, (childrenUser + childrenSystem) / ticks)
+    }
+
     private static func snapshot() -> [pid_t: Process] {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [:] }
-        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
         var processes: [pid_t: Process] = [:]
         for entry in entries {
-            guard let pid = pid_t(entry),
-                  let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { continue }
-            // After the command's closing bracket: the parent is field 4; utime, stime,
-            // cutime and cstime are fields 14 to 17.
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 14, let parent = pid_t(fields[1]) else { continue }
-            let used = fields[11...14].compactMap { Double($0) }.reduce(0, +)
-            processes[pid] = Process(parent: parent, seconds: used / ticks)
+            guard let pid = pid_t(entry), let stat = stat(of: pid) else { continue }
+            processes[pid] = Process(parent: stat.parent, seconds: stat.own + stat.waitedFor)
         }
         for (pid, process) in processes { processes[process.parent]?.children.append(pid) }
         return processes
