@@ -9,9 +9,11 @@
 #    ships). Neither present is a failure, with the line that installs one.
 # 2. deploy/nginx.conf with `nginx -t` (Debian's nginx), in a temporary prefix, twice:
 #    as Docker runs it, and as scripts/gateway-conf.sh rewrites it for runs without
-#    Docker. The Docker service names need no mapping here: the upstreams are variables
-#    that nginx resolves per request through Docker's DNS, so `nginx -t` never looks them
-#    up (an `upstream` block would have needed the names in a hosts file). Then the
+#    Docker. Debian's nginx (1.22) predates the upstream servers' `resolve` (1.27.3, which
+#    the compose file's nginx image has) and would look Docker's service names up at load
+#    time, so the Docker variant is tested with its five `server` lines on 127.0.0.1 and
+#    without `resolve`, everything else as Docker runs it; step 3 checks those lines' shape
+#    (each group's own service name and port, `resolve`, a `zone`, `keepalive`). Then the
 #    rewritten copy runs on a free loopback port with nothing behind it, and a burst of
 #    400 requests from one address must meet the flood guard: 200 pass, later ones get
 #    429 problem documents with `Retry-After: 1`. The same gateway then serves the API's
@@ -62,7 +64,8 @@ echo "check-deploy: docker-compose.yml valid (${compose[*]} config -q), refused 
 # 2. The gateway configuration.
 nginx=$(command -v nginx || echo /usr/sbin/nginx)
 [ -x "$nginx" ] || fail "nginx not found (apt-get install -y --no-install-recommends nginx-light)"
-cp deploy/nginx.conf "$work/docker.conf"
+sed -E 's/^([[:space:]]*server[[:space:]]+)[a-z-]+(:[0-9]+)[[:space:]]+resolve([[:space:];])/\1127.0.0.1\2\3/' \
+  deploy/nginx.conf >"$work/docker.conf"
 scripts/gateway-conf.sh --port 18080 --run-dir "$work" deploy/nginx.conf >"$work/local.conf" \
   || fail "scripts/gateway-conf.sh cannot rewrite deploy/nginx.conf"
 for variant in docker local; do
@@ -70,7 +73,7 @@ for variant in docker local; do
     || fail "nginx -t rejects deploy/nginx.conf ($variant variant)"
 done
 echo "check-deploy: deploy/nginx.conf valid (nginx -t, as Docker runs it and as rewritten for 127.0.0.1)"
-grep -E '_upstream [a-z-]+:[0-9]+;' "$work/local.conf" && fail "gateway-conf.sh left Docker names in the local copy"
+grep -E '^[[:space:]]*server[[:space:]]+([a-z-]+:[0-9]+|.*[[:space:]]resolve[[:space:];])' "$work/local.conf" && fail "gateway-conf.sh left Docker names in the local copy"
 
 # The flood guard, live: nginx runs the local copy with nothing behind it (upstreams on
 # 127.0.0.2, where nothing listens: 502); one client's burst past 200 gets 429 problem
@@ -160,18 +163,30 @@ for m in re.finditer(r'StackService\(name:\s*"([^"]+)",\s*port:\s*(\d+),\s*prefi
 if len(services) != 5:
     problems.append(f"expected five services in {table_path}, found {sorted(services)}")
 
-# nginx: upstream variables, then every location that proxies.
+# nginx: one upstream group a service, then every location that proxies.
 conf = re.sub(r'#.*', '', open(nginx_path).read())
 upstreams = {}
-for var, name, port in re.findall(r'set\s+\$(\w+)_upstream\s+([a-z-]+):(\d+);', conf):
-    upstreams[var] = name
-    if name not in services:
-        problems.append(f"nginx upstream {name} is not a StackKit service")
-    elif services[name][0] != int(port):
+for group, body in re.findall(r'upstream\s+([a-z-]+)\s*\{([^{}]*)\}', conf):
+    servers = re.findall(r'server\s+([a-z-]+):(\d+)([^;]*);', body)
+    if group not in services:
+        problems.append(f"nginx upstream {group} is not a StackKit service")
+        continue
+    upstreams[group] = group
+    if len(servers) != 1 or servers[0][0] != group:
+        problems.append(f"nginx upstream {group} should have one server, {group}:<port>, not {servers}")
+        continue
+    name, port, parameters = servers[0]
+    if services[name][0] != int(port):
         problems.append(f"nginx sends {name} to port {port}, StackKit says {services[name][0]}")
+    if 'resolve' not in parameters.split():
+        problems.append(f"nginx upstream {group}: its server needs `resolve`, or scaled and restarted replicas are never seen")
+    if not re.search(r'\bzone\s+\S+\s+\S+;', body):
+        problems.append(f"nginx upstream {group} needs a `zone` (`resolve` keeps its addresses there)")
+    if not re.search(r'\bkeepalive\s+\d+;', body):
+        problems.append(f"nginx upstream {group} needs `keepalive`, or every request opens a connection to its service")
 routed = {}
 for modifier, path, body in re.findall(r'location\s+(=|~|\^~)?\s*(\S+)\s*\{([^{}]*)\}', conf):
-    target = re.search(r'proxy_pass\s+http://\$(\w+)_upstream;', body)
+    target = re.search(r'proxy_pass\s+http://([a-z-]+);', body)
     if not target:
         continue
     service = upstreams.get(target.group(1))
@@ -237,6 +252,10 @@ for name, s in svc.items():
     if 'max-size' not in options or 'max-file' not in options:
         problems.append(f"compose: {name} has no log rotation (logging.options max-size and max-file)")
 gateway = svc.get('nginx', {})
+# The upstream servers' `resolve` came to nginx open source in 1.27.3.
+version = re.match(r'nginx:(\d+)\.(\d+)(?:\.(\d+))?', str(gateway.get('image', '')))
+if not version or tuple(int(v or 0) for v in version.groups()) < (1, 27, 3):
+    problems.append(f"compose: nginx's image should be nginx 1.27.3 or later (upstream `resolve`), not {gateway.get('image')!r}")
 if not any(str(p).endswith(':8080') for p in gateway.get('ports', [])):
     problems.append("compose: nginx should publish port 8080")
 if not any('deploy/nginx.conf' in str(v) for v in gateway.get('volumes', [])):

@@ -5,9 +5,10 @@
 #   scripts/gateway-conf.sh [--port N] [--listen-host H] [--upstream-host H] [--run-dir DIR] [--replicas N] [--docs-dir DIR] [--web-dir DIR] [FILE]
 #
 # The substitutions, and nothing else:
-#   1. `set $<service>_upstream <name>:<port>;` becomes `set $<service>_upstream H:<port>;`
-#      (--upstream-host, default 127.0.0.1): the same port on one host instead of Docker's
-#      service name. An IP literal needs no resolver, so the `resolver` line stays unused.
+#   1. Each upstream group's `server <name>:<port> resolve …;` line becomes
+#      `server H:<port> …;` (--upstream-host, default 127.0.0.1): the same port on one host
+#      instead of Docker's service name, without `resolve`, which an IP literal does not
+#      need and Debian's nginx (1.22) does not know. The `resolver` line stays unused.
 #   2. `listen 8080;` becomes `listen <listen host>:<port>;` (--listen-host, default
 #      127.0.0.1; --port, default 8080).
 #   3. With --run-dir, the request-body and proxy temporary files go under DIR instead of
@@ -18,9 +19,9 @@
 #      those, they are copies under DIR/public, readable by everyone: nginx's workers run as
 #      another user when nginx starts as root, and a checkout may sit in a directory only its
 #      owner can enter (`mktemp -d` makes one), where they answered 403.
-#   5. With --replicas N above 1, each service's line names an `upstream` group instead,
-#      `<service>_replicas`, of N servers: H:<port>, H:<port + 100>, … (what Docker's DNS
-#      gives nginx for a scaled service; round robin, the next one on a refused connection).
+#   5. With --replicas N above 1, each group has N such lines: H:<port>, H:<port + 100>, …
+#      (what Docker's DNS gives nginx for a scaled service; round robin, the next one on a
+#      refused connection).
 # It fails if a substitution finds nothing to change, so a reworded nginx.conf cannot
 # silently leave Docker names in the copy.
 set -euo pipefail
@@ -60,9 +61,9 @@ if [ -n "$run_dir" ] && [ -z "$own_files" ]; then
 fi
 
 conf=$(cat "$file")
-upstream_re='^([[:space:]]*set[[:space:]]+\$[a-z_]+_upstream[[:space:]]+)[a-z-]+:([0-9]+);'
-[ "$(grep -cE "$upstream_re" <<<"$conf")" -eq 5 ] \
-  || { echo "gateway-conf: expected five 'set \$<service>_upstream <name>:<port>;' lines in $file" >&2; exit 1; }
+server_re='^[[:space:]]*server[[:space:]]+[a-z-]+:[0-9]+[[:space:]]+resolve[[:space:];]'
+[ "$(grep -cE "$server_re" <<<"$conf")" -eq 5 ] \
+  || { echo "gateway-conf: expected five 'server <name>:<port> resolve …;' lines in $file" >&2; exit 1; }
 grep -q '/usr/share/commons/docs' <<<"$conf" \
   || { echo "gateway-conf: no /usr/share/commons/docs in $file" >&2; exit 1; }
 conf=${conf//\/usr\/share\/commons\/docs/$docs_dir}
@@ -72,21 +73,16 @@ conf=${conf//\/usr\/share\/commons\/web/$web_dir}
 grep -qE '^[[:space:]]*listen[[:space:]]+8080;' <<<"$conf" \
   || { echo "gateway-conf: no 'listen 8080;' line in $file" >&2; exit 1; }
 
-if [ "$replicas" -gt 1 ]; then
-  groups=
-  while read -r variable service_port; do
-    group="${variable}_replicas"
-    servers=
-    for k in $(seq 0 $((replicas - 1))); do
-      servers+="        server $upstream_host:$((service_port + 100 * k)) max_fails=1 fail_timeout=2s;\\n"
-    done
-    groups+="    upstream $group {\\n$servers    }\\n"
-    conf=$(sed -E "s/^([[:space:]]*set[[:space:]]+\\\$${variable}_upstream[[:space:]]+)[a-z-]+:[0-9]+;/\\1$group;/" <<<"$conf")
-  done < <(sed -nE 's/^[[:space:]]*set[[:space:]]+\$([a-z_]+)_upstream[[:space:]]+[a-z-]+:([0-9]+);.*/\1 \2/p' <<<"$conf")
-  conf=$(sed -E "s|^http \\{|http {\\n$groups|" <<<"$conf")
-else
-  conf=$(sed -E "s/$upstream_re/\\1$upstream_host:\\2;/" <<<"$conf")
-fi
+conf=$(awk -v host="$upstream_host" -v replicas="$replicas" '
+  $1 == "server" && $2 ~ /^[a-z-]+:[0-9]+$/ && $3 ~ /^resolve;?$/ {
+    indent = substr($0, 1, index($0, "server") - 1)
+    port = substr($2, index($2, ":") + 1)
+    rest = ($3 == "resolve;") ? ";" : ""
+    for (i = 4; i <= NF; i++) rest = rest " " $i
+    for (k = 0; k < replicas; k++) print indent "server " host ":" (port + 100 * k) rest
+    next
+  }
+  { print }' <<<"$conf")
 conf=$(sed -E "s/^([[:space:]]*listen[[:space:]]+)8080;/\\1$listen_host:$port;/" <<<"$conf")
 if [ -n "$run_dir" ]; then
   grep -qE '^http \{' <<<"$conf" || { echo "gateway-conf: no 'http {' line in $file" >&2; exit 1; }

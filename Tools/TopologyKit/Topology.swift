@@ -28,7 +28,8 @@ import Darwin
 ///
 /// With `replicas` above 1 (nginx only), every service runs that many processes, each with
 /// its own port and data directory (its own read model) on the one log, and nginx spreads
-/// requests over them as over Docker's replicas: an `upstream` group per service.
+/// requests over them as over Docker's replicas: each replica is a server of its service's
+/// `upstream` group.
 package actor Topology {
     package enum Service: String, CaseIterable, Sendable {
         case accounts, listings, geoSearch = "geo-search", donations, shoppingLists = "shopping-lists"
@@ -297,8 +298,8 @@ package actor Topology {
 
     private func startNginx(_ nginx: String) async throws {
         let script = root.appendingPathComponent("scripts/gateway-conf.sh").path
-        // With replicas, each service's line names an upstream group of servers at the compose
-        // port, +100, +200…, as scripts/run-topology.sh --replicas runs them.
+        // Each service's upstream group has a server a replica, at the compose port, +100,
+        // +200…, as scripts/run-topology.sh --replicas runs them.
         var conf = try await Self.output(of: "/bin/bash", [script, "--port", String(gatewayURL.port!), "--run-dir", runDirectory.path,
                                                        "--replicas", String(replicas), root.appendingPathComponent("deploy/nginx.conf").path])
         for service in Service.allCases {
@@ -306,8 +307,7 @@ package actor Topology {
             for replica in 0..<replicas {
                 let planned = "127.0.0.1:\(service.composePort + 100 * replica)"
                 let chosen = "127.0.0.1:\(port(service, replica: replica))"
-                conf = conf.replacingOccurrences(of: "\(planned);", with: "\(chosen);")
-                    .replacingOccurrences(of: "server \(planned) ", with: "server \(chosen) ")
+                conf = conf.replacingOccurrences(of: "server \(planned) ", with: "server \(chosen) ")
             }
         }
         if let perClientRate {
