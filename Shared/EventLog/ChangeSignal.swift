@@ -21,6 +21,9 @@ public final class ChangeSignal: Sendable {
         var nextWaiter: UInt64 = 0
         var waiters: [UInt64: Waiter] = [:]
         var cancelled: Set<UInt64> = []
+        /// Every category a reader has asked about, and whom to tell of a new one.
+        var askedAbout: Set<String> = []
+        var onNewCategories: (@Sendable (Set<String>) -> Void)?
 
         func generation(for categories: Set<String>?) -> UInt64 {
             guard let categories else { return generation }
@@ -38,7 +41,31 @@ public final class ChangeSignal: Sendable {
     /// A count that moves whenever the signal fires about any of `categories`, or about
     /// everything; every fire when nil. What ``wait(after:timeout:for:)`` compares with.
     public func generation(for categories: Set<String>?) -> UInt64 {
-        state.withLock { $0.generation(for: categories) }
+        let (generation, new) = state.withLock { state in
+            (state.generation(for: categories), Self.noteAsked(categories, in: &state))
+        }
+        if let new { new.tell(new.categories) }
+        return generation
+    }
+
+    /// Calls `tell` now with every category readers have asked about so far (through
+    /// ``generation(for:)`` or a wait), then with each category asked about for the first
+    /// time, as it is. A store that hears other processes' appends by category
+    /// listens to those (see `PostgresEventStore`).
+    public func whenAskedAboutNewCategories(_ tell: @escaping @Sendable (Set<String>) -> Void) {
+        let asked = state.withLock { state in
+            state.onNewCategories = tell
+            return state.askedAbout
+        }
+        if !asked.isEmpty { tell(asked) }
+    }
+
+    private static func noteAsked(_ categories: Set<String>?, in state: inout State)
+        -> (categories: Set<String>, tell: @Sendable (Set<String>) -> Void)? {
+        guard let categories, !categories.isSubset(of: state.askedAbout) else { return nil }
+        let new = categories.subtracting(state.askedAbout)
+        state.askedAbout.formUnion(new)
+        return state.onNewCategories.map { (new, $0) }
     }
 
     /// Wakes every waiter.
@@ -92,12 +119,14 @@ public final class ChangeSignal: Sendable {
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let resumeNow: Bool? = state.withLock { state in
-                    if state.cancelled.remove(id) != nil { return false }
-                    if state.generation(for: categories) != seen { return true }
+                let (resumeNow, new): (Bool?, (categories: Set<String>, tell: @Sendable (Set<String>) -> Void)?) = state.withLock { state in
+                    let new = Self.noteAsked(categories, in: &state)
+                    if state.cancelled.remove(id) != nil { return (false, new) }
+                    if state.generation(for: categories) != seen { return (true, new) }
                     state.waiters[id] = Waiter(categories: categories, continuation: continuation)
-                    return nil
+                    return (nil, new)
                 }
+                if let new { new.tell(new.categories) }
                 if let resumeNow { continuation.resume(returning: resumeNow) }
             }
         } onCancel: {

@@ -12,32 +12,54 @@ import Synchronization
 /// they committed, and a second fire would send its readers to the log again for nothing.
 /// When the connection drops it fires once (something may have been missed) and
 /// reconnects with back-off; meanwhile subscribers fall back to polling.
+///
+/// It hears either every append (the log's channel) or, ``Hearing/categoriesAskedAbout``,
+/// only appends to the categories this process's readers have asked about, each on a
+/// channel of its own (``NotificationChannels``), added as readers first ask: a process
+/// that follows a few categories is not woken for every append to the others.
 final class NotificationListener: Sendable {
+    /// What the connection listens to.
+    enum Hearing: Sendable { case everything, categoriesAskedAbout }
+
+    private struct Interest {
+        var categories: Set<String> = []
+        /// Where a new category goes while a connection is listening.
+        var adding: AsyncStream<String>.Continuation?
+    }
+
     private let configuration: PostgresConnection.Configuration
-    private let channel: String
+    private let channels: NotificationChannels
+    private let hearing: Hearing
     private let changes: ChangeSignal
     /// The payload element by which the store's own notifications are known.
     private let ownMark: Substring
     private let logger: Logger
     private let task = Mutex<Task<Void, Never>?>(nil)
+    private let interest = Mutex(Interest())
     private let connectionCount = Atomic<Int>(0)
     private let ownSkipped = Atomic<Int>(0)
 
-    init(configuration: PostgresConnection.Configuration, channel: String, changes: ChangeSignal, origin: NotificationOrigin, logger: Logger) {
+    init(configuration: PostgresConnection.Configuration, channels: NotificationChannels, hearing: Hearing, changes: ChangeSignal,
+         origin: NotificationOrigin, logger: Logger) {
         self.configuration = configuration
-        self.channel = channel
+        self.channels = channels
+        self.hearing = hearing
         self.changes = changes
         ownMark = Substring(origin.mark)
         self.logger = logger
     }
 
-    /// How many times the LISTEN connection has been established.
+    /// How many times the LISTEN connection has been established (with the channels it
+    /// had to listen to then).
     var connections: Int { connectionCount.load(ordering: .relaxed) }
 
     /// How many of the store's own notifications came back and were skipped.
     var ownNotificationsSkipped: Int { ownSkipped.load(ordering: .relaxed) }
 
     func start() {
+        if hearing == .categoriesAskedAbout {
+            changes.whenAskedAboutNewCategories { [weak self] categories in self?.hear(categories) }
+        }
         task.withLock { $0 = Task { await self.run() } }
     }
 
@@ -50,21 +72,27 @@ final class NotificationListener: Sendable {
         await running?.value
     }
 
+    /// Listens to the channels of `categories` too, now and on every later connection.
+    private func hear(_ categories: Set<String>) {
+        let (new, adding) = interest.withLock { interest in
+            let new = categories.filter { StreamName.isCategory($0) && !interest.categories.contains($0) }
+            interest.categories.formUnion(new)
+            return (new, interest.adding)
+        }
+        for category in new { adding?.yield(category) }
+    }
+
     private func run() async {
         var retries = Backoff(initial: .milliseconds(100), maximum: .seconds(5)).attempts()
         while !Task.isCancelled {
+            let established = connections
             do {
                 let connection = try await PostgresConnection.connect(
                     on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration,
                     id: Int.random(in: 1...Int.max), logger: logger)
                 do {
                     try await withTaskCancellationHandler {
-                        try await connection.listen(on: channel) { notifications in
-                            connectionCount.add(1, ordering: .relaxed)
-                            retries.reset()
-                            changes.fire()
-                            for try await notification in notifications { fire(for: notification.payload) }
-                        }
+                        try await listen(on: connection)
                     } onCancel: {
                         connection.close().whenComplete { _ in }
                     }
@@ -77,8 +105,66 @@ final class NotificationListener: Sendable {
                 if Task.isCancelled { return }
                 logger.warning("event log LISTEN connection lost; polling until it is back", metadata: ["error": "\(String(reflecting: error))"])
             }
+            if connections != established { retries.reset() }
             changes.fire()
             try? await Task.sleep(for: retries.next())
+        }
+    }
+
+    /// Listens on `connection` to what ``hearing`` says, and to each category asked about
+    /// meanwhile, until the connection ends. Counts the connection once its first channels
+    /// are listened to, and fires then for everything; fires for a category added later
+    /// once its channel is (a reader may have missed its notification just before).
+    private func listen(on connection: PostgresConnection) async throws {
+        let (added, adding) = AsyncStream.makeStream(of: String.self)
+        let (ready, readying) = AsyncStream.makeStream(of: Void.self)
+        let first: [String?] = switch hearing {
+        case .everything: [nil]
+        case .categoriesAskedAbout: interest.withLock { interest in
+            interest.adding = adding
+            return interest.categories.sorted()
+        }
+        }
+        defer { interest.withLock { $0.adding = nil } }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for category in first {
+                group.addTask {
+                    // Any channel's end ends them all: the connection is gone.
+                    defer { adding.finish(); readying.finish() }
+                    try await self.listen(to: category, on: connection) { readying.yield() }
+                }
+            }
+            var listening = 0
+            if !first.isEmpty {
+                for await _ in ready {
+                    listening += 1
+                    if listening == first.count { break }
+                }
+            }
+            guard listening == first.count else {
+                try await group.waitForAll()
+                return
+            }
+            connectionCount.add(1, ordering: .relaxed)
+            changes.fire()
+            for await category in added {
+                group.addTask {
+                    defer { adding.finish() }
+                    try await self.listen(to: category, on: connection) { self.changes.fire(categories: CollectionOfOne(category)) }
+                }
+            }
+            group.cancelAll()
+            try await group.waitForAll()
+        }
+    }
+
+    /// Listens to the channel of `category` (the log's, for every category, when nil) and
+    /// fires for what it hears; `listening` once the `LISTEN` is in effect.
+    private func listen(to category: String?, on connection: PostgresConnection, listening: @Sendable () -> Void) async throws {
+        let channel = category.map(channels.channel(for:)) ?? channels.everything
+        try await connection.listen(on: channel) { notifications in
+            listening()
+            for try await notification in notifications { fire(for: notification.payload) }
         }
     }
 
@@ -96,6 +182,26 @@ final class NotificationListener: Sendable {
     }
 }
 
+/// The channels of a log's notifications: one that every append's notification goes to, and
+/// one a category, so that a process can listen to the categories it reads alone.
+struct NotificationChannels: Sendable {
+    /// The channel of every append, `<schema>_events`.
+    let everything: String
+
+    init(schema: String) { everything = "\(schema)_events" }
+
+    /// `<schema>_events_<category>`; when that is longer than PostgreSQL's 63-byte names,
+    /// the category's part is a hash of it (the same in every process).
+    func channel(for category: String) -> String {
+        let readable = "\(everything)_\(category)"
+        if readable.utf8.count <= 63 { return readable }
+        // FNV-1a: stable across processes, unlike Swift's seeded `Hasher`.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in category.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return "\(everything)_\(String(hash, radix: 16))"
+    }
+}
+
 /// Which store sent a notification: a random mark, made once per store, that leads the
 /// payload. It is not a category (it holds a `:`), so a version that does not know it reads
 /// the categories after it and ignores the mark.
@@ -109,7 +215,8 @@ struct NotificationOrigin: Sendable {
 /// of appends costs a few notifications rather than one query each; an append after a quiet
 /// spell is notified at once (``NotificationPacing``). The payload is the
 /// store's ``NotificationOrigin`` then the categories appended to since the last one,
-/// comma-separated, so that a subscriber wakes only for its own.
+/// comma-separated, so that a subscriber wakes only for its own; it goes to the log's
+/// channel and to each of those categories' (``NotificationChannels``), in one statement.
 ///
 /// It runs outside the append's transaction on purpose: a transaction that notifies
 /// takes a cluster-wide lock at commit, which would serialize every append. Subscribers in
@@ -122,15 +229,15 @@ final class AppendNotifier: Sendable {
     }
 
     private let statements: StatementConnections
-    private let channel: String
+    private let channels: NotificationChannels
     private let origin: NotificationOrigin
     private let logger: Logger
     private let state = Mutex(State())
     static let spacing = Duration.milliseconds(2)
 
-    init(statements: StatementConnections, channel: String, origin: NotificationOrigin, logger: Logger) {
+    init(statements: StatementConnections, channels: NotificationChannels, origin: NotificationOrigin, logger: Logger) {
         self.statements = statements
-        self.channel = channel
+        self.channels = channels
         self.origin = origin
         self.logger = logger
     }
@@ -163,11 +270,12 @@ final class AppendNotifier: Sendable {
                 let categories = state.withLock { state in
                     defer { state.pending = [] }
                     state.pacing.started(at: .now)
-                    return state.pending
+                    return state.pending.sorted()
                 }
-                let payload = ([origin.mark] + categories.sorted()).joined(separator: ",")
+                let payload = ([origin.mark] + categories).joined(separator: ",")
+                let notify = NotifyStatement(channels: [channels.everything] + categories.map(channels.channel(for:)), payload: payload)
                 do {
-                    _ = try await statements.execute(NotifyStatement(channel: channel, payload: payload), logger: logger)
+                    _ = try await statements.execute(notify, logger: logger)
                 } catch {
                     logger.debug("NOTIFY failed; subscribers will poll", metadata: ["error": "\(error)"])
                 }
@@ -176,16 +284,17 @@ final class AppendNotifier: Sendable {
     }
 }
 
-/// `NOTIFY` of an append's categories, prepared once per connection like the log's statements.
+/// `NOTIFY` of an append's categories on several channels, prepared once per connection
+/// like the log's statements.
 struct NotifyStatement: PostgresPreparedStatement {
-    static let name = "commons_notify"
-    static let sql = "SELECT true FROM pg_notify($1, $2)"
+    static let name = "commons_notify_channels"
+    static let sql = "SELECT true FROM unnest($1::text[]) AS channel, LATERAL pg_notify(channel, $2)"
     typealias Row = Bool
 
-    var channel: String
+    var channels: [String]
     var payload: String
 
-    func makeBindings() -> PostgresBindings { .of(channel, payload) }
+    func makeBindings() -> PostgresBindings { .of(channels, payload) }
 
     func decodeRow(_ row: PostgresRow) throws -> Bool { try row.decode(Bool.self) }
 }

@@ -43,14 +43,15 @@ public final class PostgresEventStore: EventStore {
         let statements = StatementConnections(
             client: client, configuration: try configuration.connection(searchPath: true), limit: configuration.statementConnections)
         self.statements = statements
-        let channel = "\(configuration.schema)_events"
+        let channels = NotificationChannels(schema: configuration.schema)
         let origin = NotificationOrigin()
-        notifier = AppendNotifier(statements: statements, channel: channel, origin: origin, logger: logger)
+        notifier = AppendNotifier(statements: statements, channels: channels, origin: origin, logger: logger)
         grouper = AppendGrouper(slots: configuration.concurrentAppends) { [logger] appends in
             try await statements.execute(AppendGroupStatement(appends: appends), logger: logger)
         }
         listener = NotificationListener(
-            configuration: listenConfiguration, channel: channel, changes: changes, origin: origin, logger: logger)
+            configuration: listenConfiguration, channels: channels,
+            hearing: configuration.hearsEveryCategory ? .everything : .categoriesAskedAbout, changes: changes, origin: origin, logger: logger)
         do {
             try await PostgresMigrations.migrate(connection: listenConfiguration, schema: schema, logger: logger)
             try await Self.refuseTransactionsFromAnotherCluster(client: client, schema: schema, logger: logger)

@@ -19,6 +19,12 @@ public struct PostgresEventStoreConfiguration: Sendable {
     /// Connections of the store's own, beside the pool, on which its prepared statements run
     /// when one is free (default 4; 0 runs everything on the pool); see `StatementConnections`.
     public var statementConnections: Int = 4
+    /// Whether the store hears every other process's appends (default), or only those to
+    /// the categories its readers have asked about, so that a process following a few
+    /// categories is not woken for every append to the rest (what the services do). A reader
+    /// that waits for every category then wakes for those categories' appends, its own
+    /// process's, and its poll.
+    public var hearsEveryCategory = true
     /// How often subscribers poll when no notification wakes them (default 500 ms).
     public var pollInterval: Duration
     /// Sessions that sit idle inside a transaction longer than this are ended by the

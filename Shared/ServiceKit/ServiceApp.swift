@@ -25,7 +25,12 @@ public enum ServiceApp {
         logger.logLevel = configuration.logLevel
         _ = MetricsRegistry.registry
         let log: any EventStore
-        if let store { log = store } else { log = try await configuration.eventStore.open(logger: logger, startupPatience: configuration.startupPatience) }
+        if let store {
+            log = store
+        } else {
+            // A service reads a few categories: it hears other processes' appends to those alone.
+            log = try await configuration.eventStore.open(logger: logger, startupPatience: configuration.startupPatience, hearsEveryCategory: false)
+        }
         let liveSessions = LiveSessions()
         let runtime = try ServiceRuntime(
             configuration: configuration, store: log, projections: [RevocationProjection(liveSessions: liveSessions)] + definition.projections,

@@ -115,9 +115,14 @@ public final class TestLog: Sendable {
         store = try SQLiteEventStore(path: sqlitePath, pollInterval: pollInterval)
     }
 
-    /// Another store on the same log that shares nothing in memory with `store`.
-    public func independentStore() async throws -> any EventStore {
-        if let postgres { return try await PostgresEventStore(configuration: postgres, logger: Logger(label: "test")) }
+    /// Another store on the same log that shares nothing in memory with `store`; on
+    /// PostgreSQL, one that hears only the categories its readers ask about when
+    /// `hearsEveryCategory` is false (as the services' stores do).
+    public func independentStore(hearsEveryCategory: Bool = true) async throws -> any EventStore {
+        if var postgres {
+            postgres.hearsEveryCategory = hearsEveryCategory
+            return try await PostgresEventStore(configuration: postgres, logger: Logger(label: "test"))
+        }
         return try SQLiteEventStore(path: sqlitePath!, pollInterval: store.pollInterval)
     }
 

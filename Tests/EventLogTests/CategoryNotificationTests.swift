@@ -47,4 +47,32 @@ struct CategoryNotificationTests {
         await other.shutdown()
         await log.close()
     }
+
+    @Test("a store that hears only the categories asked about is not woken by appends to others, and hears one from the first time a reader asks")
+    func hearsCategoriesAskedAbout() async throws {
+        let log = try await Backend.postgres.makeLog(pollInterval: .seconds(3_600))
+        let narrow = try #require(try await log.independentStore(hearsEveryCategory: false) as? PostgresEventStore)
+        for _ in 0..<300 where narrow.listenerConnections == 0 { try await Task.sleep(for: .milliseconds(100)) }
+        try #require(narrow.listenerConnections == 1)
+        // A category too long for a readable channel name within PostgreSQL's 63 bytes.
+        let long = String(repeating: "long_category_", count: 5)
+        let asked = narrow.changes.generation(for: ["item", long])
+        // Each channel fires once as its LISTEN takes effect.
+        for _ in 0..<300 where narrow.changes.generation(for: ["item", long]) &- asked < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(narrow.changes.generation(for: ["item", long]) &- asked == 2, "both channels listened to")
+
+        let everything = narrow.changes.generation
+        _ = try await log.store.append(to: "noise-1", expected: .any, events: [testEvent("Ignored")])
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(narrow.changes.generation == everything, "an append to a category no reader asked about woke nothing")
+
+        let seenItems = narrow.changes.generation(for: ["item"])
+        _ = try await log.store.append(to: "item-1", expected: .any, events: [testEvent("Titled")])
+        #expect(await narrow.changes.wait(after: seenItems, timeout: .seconds(30), for: ["item"]), "an append to a category asked about is heard")
+        let seenLong = narrow.changes.generation(for: [long])
+        _ = try await log.store.append(to: "\(long)-1", expected: .any, events: [testEvent("Titled")])
+        #expect(await narrow.changes.wait(after: seenLong, timeout: .seconds(30), for: [long]), "so is one to a category with a hashed channel")
+        await narrow.shutdown()
+        await log.close()
+    }
 }

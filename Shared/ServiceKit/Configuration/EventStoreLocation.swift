@@ -25,8 +25,10 @@ public enum EventStoreLocation: Sendable, Hashable, CustomStringConvertible {
 
     /// Opens the log (migrating it) or throws a ``ConfigurationError`` that says what is wrong.
     /// A PostgreSQL that is not up yet is waited for up to `startupPatience`, then reported
-    /// as ``PostgresNotReachable`` (an outage, not a configuration error).
-    public func open(logger: Logger, startupPatience: Duration = .seconds(10)) async throws -> any EventStore {
+    /// as ``PostgresNotReachable`` (an outage, not a configuration error). With
+    /// `hearsEveryCategory` false, a PostgreSQL log hears other processes' appends only to
+    /// the categories its readers ask about (see `PostgresEventStoreConfiguration`).
+    public func open(logger: Logger, startupPatience: Duration = .seconds(10), hearsEveryCategory: Bool = true) async throws -> any EventStore {
         switch self {
         case .postgres(let url):
             var configuration: PostgresEventStoreConfiguration
@@ -36,6 +38,7 @@ public enum EventStoreLocation: Sendable, Hashable, CustomStringConvertible {
                 throw ConfigurationError(key: "COMMONS_EVENT_STORE", problem: "\(error)")
             }
             configuration.startupPatience = startupPatience
+            configuration.hearsEveryCategory = hearsEveryCategory
             do {
                 return try await PostgresEventStore(configuration: configuration, logger: logger)
             } catch let error as PostgresNotReachable {
