@@ -142,6 +142,8 @@ final class NotificationListener: Sendable {
                 }
             }
             guard listening == first.count else {
+                // A LISTEN failed: end the others too, and let the caller reconnect.
+                group.cancelAll()
                 try await group.waitForAll()
                 return
             }

@@ -11,6 +11,7 @@ Needs Debian's chromium, chromium-driver and python3-selenium (run with /usr/bin
 and axe-core's axe.min.js (from the PyPI package axe-selenium-python; AXE_SCRIPT names it).
 """
 import json
+import re
 import os
 import time
 import unittest
@@ -204,6 +205,12 @@ class Browser:
         """Statuses the test provokes on purpose (an error it checks is shown), not failures."""
         self.expected_statuses.update(statuses)
 
+    # A listing that a nearby search still shows for a moment after its owner's account was
+    # deleted (by a journey running beside this one) answers 404 when a list page fetches its
+    # details; the page keeps the search's card (listing-people.js, eachListing). That one
+    # request, and only with 404, is not a failure.
+    ERASED_LISTING = re.compile(r"https?://[^/\s]+/v1/listings/[0-9A-Fa-f-]{36}(?=\s|$)")
+
     def check_clean(self):
         """Fails on any console error, and on any request that failed or answered an unexpected 4xx/5xx."""
         problems = []
@@ -213,6 +220,8 @@ class Browser:
             message = entry["message"]
             if "Failed to load resource" in message and any(f"status of {s} " in message for s in self.expected_statuses):
                 continue
+            if "status of 404 " in message and self.ERASED_LISTING.match(message):
+                continue
             problems.append(f"console: {message}")
         for entry in self.driver.get_log("performance"):
             event = json.loads(entry["message"])["message"]
@@ -220,6 +229,8 @@ class Browser:
                 problems.append(f"request failed: {event['params'].get('errorText')} ({event['params'].get('type')})")
             elif event["method"] == "Network.responseReceived":
                 response = event["params"]["response"]
+                if response["status"] == 404 and self.ERASED_LISTING.fullmatch(response["url"]):
+                    continue
                 if response["status"] >= 400 and response["status"] not in self.expected_statuses:
                     problems.append(f"{response['status']} from {response['url']}")
         if problems:
