@@ -127,8 +127,28 @@ public final class ProjectionRunner: Service, Sendable {
     /// Copies the WAL into the file and empties it, so that the pages a deleted account's rows
     /// were on before (kept in the WAL until it wraps) are gone from disk too; the file's own
     /// copies were overwritten by `secure_delete`.
+    ///
+    /// A checkpoint that meets another one running (``WALCheckpointer``'s, beside the writer)
+    /// gives up at once, without waiting, and says so only in its `busy` column: it is tried
+    /// again until the WAL is empty, and after ``forgetOldPagesPatience`` the runner fails
+    /// (and, started again, cleans once it reaches the head).
     static func forgetOldPages(of pool: DatabasePool) async throws {
-        try await pool.writeWithoutTransaction { db in _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        let deadline = ContinuousClock.now + forgetOldPagesPatience
+        while true {
+            let busy = try await pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") ?? 0 }
+            if busy == 0 { return }
+            guard ContinuousClock.now < deadline else { throw OldPagesKept(path: pool.path) }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    /// How long ``forgetOldPages(of:)`` tries to empty the WAL.
+    static let forgetOldPagesPatience = Duration.seconds(10)
+
+    /// The WAL could not be emptied after an erasure: it may still hold old copies of pages.
+    struct OldPagesKept: Error, CustomStringConvertible {
+        let path: String
+        var description: String { "the WAL of \(path) could not be emptied after an erasure (another checkpoint kept it busy)" }
     }
 
     /// Follows the log from the stored checkpoint. After an erasing event it cleans the file

@@ -207,6 +207,39 @@ struct ProjectionRunnerTests {
         await log.close()
     }
 
+    @Test("after each erasure the WAL is emptied, even while another connection checkpoints it back to back")
+    func walEmptiedBesideOtherCheckpoints() async throws {
+        let log = try await Backend.sqlite.makeLog()
+        let database = try ReadModelDatabase(directory: temporaryDirectory(), name: "erasing", projections: [ErasureCounter()])
+        let runner = ProjectionRunner(store: log.store, database: database, projection: ErasureCounter(), logger: Logger(label: "test"))
+        let running = Task { try await runner.run() }
+        // As the read model's own checkpointer does beside the writer: a checkpoint that meets
+        // one of these running gives up at once rather than wait.
+        let other = try DatabaseQueue(path: database.path)
+        let checkpointing = Task {
+            while !Task.isCancelled {
+                try? await other.writeWithoutTransaction { db in _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+            }
+        }
+        let wal = database.path + "-wal"
+        func walBytes() -> Int { ((try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int) ?? 0 }
+        for n in 1...20 {
+            _ = try await log.store.append(to: "item-\(n)", expected: .any, events: [testEvent("AccountDeleted", ["n": n])])
+            #expect(try await ErasureCounter.cleanUps(in: database.pool, reaching: n) == n)
+            var bytes = walBytes()
+            for _ in 0..<300 where bytes > 0 {
+                try await Task.sleep(for: .milliseconds(10))
+                bytes = walBytes()
+            }
+            #expect(bytes == 0, "erasure \(n): the WAL still holds \(bytes) bytes, old copies of pages among them")
+        }
+        checkpointing.cancel()
+        _ = await checkpointing.value
+        running.cancel()
+        try? await running.value
+        await log.close()
+    }
+
     @Test("a rebuild until a checkpoint or a time shows the read model as it was then")
     func timeTravel() async throws {
         let log = try await Backend.sqlite.makeLog()
