@@ -8,7 +8,9 @@ import TopologyKit
 /// that shows it, through the gateway on the PostgreSQL log, as the SDK sees it: the post,
 /// then a nearby search carrying the post's `Commons-Position` as `Commons-Min-Position`
 /// (geo-search answers once its read model holds that position). Timed alone, then while
-/// other people post as fast as they can.
+/// other people post as fast as they can, then while they post on a schedule, each at a
+/// fixed pace: flat out, the 9 posters on 2 cores make the wait a matter of posts a second
+/// (Little's law); on a schedule below that, it is a post's latency under a given load.
 struct BenchVisible: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "visible",
@@ -24,9 +26,13 @@ struct BenchVisible: AsyncParsableCommand {
     @Option(help: "Other people posting at the same time in the second case, each one post after another.")
     var writers = 8
 
+    @Option(help: "Posts a second from each other person in the third case, on a schedule (0 skips it).")
+    var pacedRate = 25
+
     func validate() throws {
         guard (10...100_000).contains(posts) else { throw ValidationError("--posts must be 10…100,000") }
         guard (1...64).contains(writers) else { throw ValidationError("--writers must be 1…64") }
+        guard (0...1_000).contains(pacedRate) else { throw ValidationError("--paced-rate must be 0…1,000") }
     }
 
     /// Issue 17's aims for p99, in milliseconds: alone, and beside the other writers.
@@ -67,6 +73,21 @@ struct BenchVisible: AsyncParsableCommand {
         let others = try await running.value
         let elapsed = ContinuousClock.now - began
 
+        var pacedLine = ""
+        if pacedRate > 0 {
+            Bench.note("timing \(posts) listings while \(writers) others post \(pacedRate) a second each")
+            let paced = BackgroundPosters(api: api, people: Array(workload.people.dropFirst()), interval: .seconds(1) / pacedRate)
+            let pacedBegan = ContinuousClock.now
+            let pacing = Task { try await paced.run() }
+            try await Task.sleep(for: .seconds(1))
+            let samples = try await timer.samples(posts)
+            paced.stop()
+            let pacedOthers = try await pacing.value
+            let rate = Double(pacedOthers) / ((ContinuousClock.now - pacedBegan) / .seconds(1))
+            pacedLine = "\n" + Self.line("while \(writers) others post \(pacedRate)/s each", samples.visible, floorLoaded, aim: nil)
+                + String(format: "    (they posted %.0f a second; no aim)", rate)
+        }
+
         let cores = ProcessInfo.processInfo.activeProcessorCount
         return """
             post a listing → visible in geo-search: nginx (deploy/nginx.conf), one of each service, PostgreSQL log of the run's own, \(cores) CPUs
@@ -76,7 +97,7 @@ struct BenchVisible: AsyncParsableCommand {
             \(Self.line("alone, one after another", alone.visible, floorAlone, aim: Self.aims.alone))
             \(Self.line("  of which the post (answered 201)", alone.post, floorAlone, aim: nil))
             \(Self.line("while \(writers) others post", loaded.visible, floorLoaded, aim: Self.aims.loaded))
-            \(Self.line("  of which the post (answered 201)", loaded.post, floorLoaded, aim: nil))
+            \(Self.line("  of which the post (answered 201)", loaded.post, floorLoaded, aim: nil))\(pacedLine)
             the \(writers) others posted \(others) listings, \(String(format: "%.0f", Double(others) / (elapsed / .seconds(1)))) a second
 
             \(CPUMeter.report(alone: aloneCPU, loaded: loadedCPU, writers: writers))
@@ -171,16 +192,20 @@ private final class VisibilityTimer: Sendable {
     private struct Page: Decodable { var items: [Identified] }
 }
 
-/// People who post listings one after another until stopped, near the centre.
+/// People who post listings until stopped, near the centre: one after another, or each on a
+/// schedule of one post every `interval` (a late post goes at once, and the schedule keeps
+/// its beat rather than waiting a whole interval after it).
 private final class BackgroundPosters: Sendable {
     let api: SeedClient
     let people: [MixedWorkload.Person]
+    let interval: Duration?
     private let stopped = Atomic<Bool>(false)
     private let count = Atomic<Int>(0)
 
-    init(api: SeedClient, people: [MixedWorkload.Person]) {
+    init(api: SeedClient, people: [MixedWorkload.Person], interval: Duration? = nil) {
         self.api = api
         self.people = people
+        self.interval = interval
     }
 
     func stop() { stopped.store(true, ordering: .relaxed) }
@@ -191,10 +216,14 @@ private final class BackgroundPosters: Sendable {
     /// Posts until ``stop()``; returns how many were posted.
     func run() async throws -> Int {
         try await withThrowingTaskGroup(of: Int.self) { group in
-            for person in people {
+            let began = ContinuousClock.now
+            for (order, person) in people.enumerated() {
                 group.addTask { [self] in
                     var posted = 0
+                    // Each person's beat a share of the interval after the last one's, so that they do not post all at once.
+                    let start = began + (interval ?? .zero) * order / people.count
                     while !self.stopped.load(ordering: .relaxed) {
+                        if let interval = self.interval { try await Task.sleep(until: start + interval * posted, clock: .continuous) }
                         let answer = try await self.api.post("/v1/listings", MixedWorkload.listing(10_000 + person.index * 100_000 + posted),
                                                         token: person.token, idempotencyKey: UUID().uuidString)
                         guard answer.status == 201 else { throw CommandFailure("posting a listing: \(answer.status) \(answer.detail)") }
