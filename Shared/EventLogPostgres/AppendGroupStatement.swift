@@ -8,12 +8,16 @@ import PostgresNIO
 /// version taken meanwhile, its event id stored already), is skipped rather than failing
 /// the others (`ON CONFLICT DO NOTHING`); its row comes back without a position, and the
 /// store appends it alone, where every such case has its own answer.
+///
+/// A `.noStream` append (expected 0, most of them: a listing posted, an account opened)
+/// does not look for its stream's head, as ``AppendFirstStatement`` does not: every stream
+/// holds a version 1, so when the stream exists its row meets (stream, 1) and is skipped.
 struct AppendGroupStatement: PostgresPreparedStatement {
     static let name = "commons_append_group"
     static let sql = """
         WITH input AS (
-            SELECT n.*, coalesce(
-                (SELECT e.version FROM events e WHERE e.stream = n.stream ORDER BY e.version DESC LIMIT 1), 0) AS head
+            SELECT n.*, CASE WHEN n.expected = 0 THEN 0 ELSE coalesce(
+                (SELECT e.version FROM events e WHERE e.stream = n.stream ORDER BY e.version DESC LIMIT 1), 0) END AS head
             FROM unnest($1::text[], $2::text[], $3::bigint[], $4::uuid[], $5::text[], $6::integer[], $7::jsonb[], $8::jsonb[])
                  WITH ORDINALITY AS n(stream, category, expected, id, type, schema_version, data, metadata, ord)
         ), inserted AS (

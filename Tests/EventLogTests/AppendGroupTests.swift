@@ -50,6 +50,7 @@ struct AppendGroupTests {
             }
             for index in 0..<40 { add("fresh-\(index)", "fresh-\(index)", .noStream, testEvent("Fresh")) }
             for index in 0..<8 { add("earlier-\(index)", "earlier-\(index)", .noStream, earlier[index]) }
+            for index in 0..<8 { add("taken-\(index)", "earlier-\(index)", .noStream, testEvent("Taken")) }
             for index in 0..<8 { add("wrong-\(index)", "wrong-\(index)", .exact(3), testEvent("Wrong")) }
             for index in 0..<8 { add("shared-\(index)", "shared-1", .any, testEvent("Shared", ["n": index])) }
             add("refused", "refused-1", .any, refused)
@@ -61,6 +62,8 @@ struct AppendGroupTests {
         #expect(store.grouper.groupsSent > 0)
         for index in 0..<40 { #expect(answers["fresh-\(index)"] == .appended(version: 1, replayed: false)) }
         for index in 0..<8 { #expect(answers["earlier-\(index)"] == .appended(version: 1, replayed: true)) }
+        // A new event for a stream that exists already: the group does not look for its head.
+        for index in 0..<8 { #expect(answers["taken-\(index)"] == .wrongExpectedVersion(actual: 1)) }
         for index in 0..<8 { #expect(answers["wrong-\(index)"] == .wrongExpectedVersion(actual: 0)) }
         let sharedVersions = (0..<8).compactMap { index -> Int64? in
             if case .appended(let version, false) = answers["shared-\(index)"] { return version }
