@@ -46,7 +46,7 @@ struct BenchCodeTests {
         #expect(result.stdout.isEmpty, "\(result)")
     }
 
-    @Test("bench eventlog's append cases run on a real PostgreSQL: ours, pgbench's and the prepared driver's rates, each above zero")
+    @Test("bench eventlog's append cases run on a real PostgreSQL: ours, pgbench's and the prepared driver's rates, and each side's CPU per event, client and server, each above zero")
     func appendCasesRun() async throws {
         let result = try await commons(
             "bench", "eventlog", "--postgres", try Backend.postgresURL(), "--cases", "append", "--seconds", "0.2", log: nil)
@@ -64,6 +64,22 @@ struct BenchCodeTests {
         }
         let driver = rates("the same INSERT through PostgresNIO, prepared, a connection each")
         #expect(driver.count == 4 && driver.allSatisfy { $0 > 0 }, "\(result)")
+
+        // The CPU an event cost each side: the test cluster runs on this machine, so the
+        // PostgreSQL columns are counted too, and every side spent some.
+        #expect(lines.contains { $0.hasPrefix("CPU per event (µs)") }, "\(result)")
+        /// The four figures of a CPU line: client and PostgreSQL, then pgbench's client and PostgreSQL.
+        func cpu(_ name: String) -> [[Double]] {
+            lines.filter { $0.hasPrefix("  " + name) }.map { line in
+                line.dropFirst(2 + name.count).split(separator: " ").compactMap { Double($0) }
+            }
+        }
+        for shape in ["1 writer, 1 event", "8 writers, 1 event", "1 writer, 100 events", "8 writers, 100 events"] {
+            let figures = cpu("append, \(shape) per append")
+            #expect(figures.count == 1 && figures[0].count == 4 && figures[0].allSatisfy { $0 > 0 }, "\(shape): \(result)")
+        }
+        let driverCPU = cpu("the same INSERT through PostgresNIO, prepared, a connection each")
+        #expect(driverCPU.count == 4 && driverCPU.allSatisfy { $0.count == 4 && $0.allSatisfy { $0 > 0 } }, "\(result)")
     }
 
     @Test("bench http without its load generator stops with one line that says how to install it, before starting anything")

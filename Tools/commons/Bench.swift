@@ -77,6 +77,7 @@ struct BenchEventLog: AsyncParsableCommand {
 
         print("machine: \(await shell("uname", "-srm")), \(await shell("nproc")) CPUs, PostgreSQL \(serverVersion); \(seconds) s per measurement, \(rounds) round\(rounds == 1 ? "" : "s") of each PostgreSQL case")
         print(BenchRow.table(postgresRows, ceiling: "pgbench ev/s"))
+        if let cpu = BenchRow.cpuTable(postgresRows, ceiling: "pgbench's") { print(cpu) }
         if !sqliteRows.isEmpty { print(BenchRow.table(sqliteRows)) }
     }
 
@@ -109,28 +110,37 @@ extension Bench {
     static func measure(
         workers: Int = 1, for duration: Duration, _ makeStep: @escaping @Sendable (_ worker: Int) -> BenchStep
     ) async throws -> Double {
+        try await measureCounting(workers: workers, for: duration, makeStep).rate
+    }
+
+    /// ``measure(workers:for:_:)``, also returning every event the steps handled, the
+    /// warm-up's included (to divide the CPU of the whole stretch by).
+    static func measureCounting(
+        workers: Int = 1, for duration: Duration, _ makeStep: @escaping @Sendable (_ worker: Int) -> BenchStep
+    ) async throws -> (rate: Double, events: Int) {
         let clock = ContinuousClock()
         let warmedUp = clock.now + min(.seconds(1), duration / 5)
         let end = warmedUp + duration
-        typealias Span = (events: Int, start: ContinuousClock.Instant, end: ContinuousClock.Instant)
+        typealias Span = (events: Int, warmUp: Int, start: ContinuousClock.Instant, end: ContinuousClock.Instant)
         let spans = try await withThrowingTaskGroup(of: Span.self) { group in
             for worker in 0..<workers {
                 group.addTask {
                     let step = makeStep(worker)
-                    while clock.now < warmedUp { _ = try await step() }
+                    var warmUp = 0
+                    while clock.now < warmedUp { warmUp += try await step() }
                     let start = clock.now
                     var events = 0
                     // At least one measured step each: on a loaded machine the warm-up can run past
                     // `end`, and a rate of 0 would say nothing.
                     repeat { events += try await step() } while clock.now < end
-                    return (events, start, clock.now)
+                    return (events, warmUp, start, clock.now)
                 }
             }
             return try await group.reduce(into: [Span]()) { $0.append($1) }
         }
         let events = spans.reduce(0) { $0 + $1.events }
         let elapsed = spans.map { $0.end }.max()! - spans.map { $0.start }.min()!
-        return Double(events) / (elapsed / .seconds(1))
+        return (Double(events) / (elapsed / .seconds(1)), events + spans.reduce(0) { $0 + $1.warmUp })
     }
 
     /// The CPU time a process has used so far, user and system (Linux; nil elsewhere or when
@@ -198,6 +208,8 @@ struct BenchRow {
     var aim: Aim = .none
     /// Each round's ratio when the case was measured in rounds (see ``interleaved(_:rounds:aim:ours:ceiling:)``).
     var rounds: [Double] = []
+    /// What an event cost each side in CPU, where the case measured it (``EventCPU``).
+    var cpu: (ours: EventCPU, ceiling: EventCPU)?
 
     /// Ours over the ceiling; over several rounds, the median of the rounds' ratios, each
     /// taken from two measurements side by side, so that the machine's drift between
@@ -258,6 +270,25 @@ struct BenchRow {
                 // Names and aims read left to right; numbers line up on the right.
                 return column == 0 || column == line.count - 1 ? cell + padding : padding + cell
             }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }.joined(separator: "\n")
+    }
+
+    /// The CPU an event cost each side of the rows that measured it, one line a row (indented,
+    /// so that a line of the rates' table is never mistaken for one of these); nil when none did.
+    static func cpuTable(_ rows: [BenchRow], ceiling: String = "ceiling's") -> String? {
+        let measured = rows.compactMap { row in row.cpu.map { (row.name, $0) } }
+        guard !measured.isEmpty else { return nil }
+        func micros(_ value: Double?) -> String { value.map { String(format: "%.1f", $0) } ?? "-" }
+        let header = ["CPU per event (µs)", "client", "PostgreSQL", "\(ceiling) client", "PostgreSQL"]
+        let cells = [header] + measured.map { name, cpu in
+            ["  " + name, micros(cpu.ours.client), micros(cpu.ours.server), micros(cpu.ceiling.client), micros(cpu.ceiling.server)]
+        }
+        let widths = header.indices.map { column in cells.map { $0[column].count }.max() ?? 0 }
+        return cells.map { line in
+            line.indices.map { column in
+                let padding = String(repeating: " ", count: widths[column] - line[column].count)
+                return column == 0 ? line[column] + padding : padding + line[column]
+            }.joined(separator: "  ")
         }.joined(separator: "\n")
     }
 

@@ -17,8 +17,9 @@ struct Pgbench: Sendable {
     let duration: Duration
 
     /// Events per second with `clients` connections, each committing one `INSERT` of `batch`
-    /// rows per transaction. Throws if pgbench fails or a transaction of it does.
-    func insertRate(clients: Int, batch: Int) async throws -> Double {
+    /// rows per transaction, and every event pgbench inserted. Throws if pgbench fails or a
+    /// transaction of it does.
+    func insertRate(clients: Int, batch: Int) async throws -> (rate: Double, events: Int) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pgbench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -30,13 +31,14 @@ struct Pgbench: Sendable {
             "--file=\(script.path)", "--define=data=\(BenchEvent.body)", "--define=metadata=\(BenchEvent.metadataJSON)",
         ]
         let (status, stdout, stderr) = try await SpawnedProcess.output(of: executable, arguments, environment: environment)
-        guard status == .exited(0), let rate = Self.transactionsPerSecond(in: stdout) else {
+        guard status == .exited(0), let rate = Self.transactionsPerSecond(in: stdout),
+              let transactions = Self.transactionsProcessed(in: stdout) else {
             throw CommandFailure("pgbench \(status): \(stderr.isEmpty ? stdout : stderr)")
         }
         if let failed = Self.failedTransactions(in: stdout), failed > 0 {
             throw CommandFailure("pgbench: \(failed) transactions failed\n\(stderr)")
         }
-        return rate * Double(batch)
+        return (rate * Double(batch), transactions * batch)
     }
 
     /// One transaction of the script: `batch` rows of one new stream in one `INSERT`, as
@@ -72,6 +74,16 @@ struct Pgbench: Sendable {
     static func transactionsPerSecond(in report: String) -> Double? {
         for line in report.split(separator: "\n") where line.hasPrefix("tps = ") {
             return Double(line.dropFirst(6).prefix { $0 != " " })
+        }
+        return nil
+    }
+
+    /// The `number of transactions actually processed: N` of pgbench's report (N/M when
+    /// pgbench was given a number of transactions; with `--time`, N alone).
+    static func transactionsProcessed(in report: String) -> Int? {
+        let label = "number of transactions actually processed: "
+        for line in report.split(separator: "\n") where line.hasPrefix(label) {
+            return Int(line.dropFirst(label.count).prefix { $0.isNumber })
         }
         return nil
     }

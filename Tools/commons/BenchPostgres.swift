@@ -69,6 +69,7 @@ struct PostgresBench: Sendable {
         try await client.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(schema).ceiling (LIKE \(schema).events INCLUDING ALL)"))
         try await client.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(schema).pgbench_events (LIKE \(schema).events INCLUDING ALL)"))
         var rows: [BenchRow] = []
+        let postmaster = try await localPostmaster()
         // The goals of issue 17, as ratios to pgbench in the same run.
         let shapes: [(writers: Int, batch: Int, aim: BenchRow.Aim)] = [
             (1, 1, .ratio(0.8)), (8, 1, .ratio(0.8)), (1, 100, .none), (8, 100, .ratio(0.9)),
@@ -77,24 +78,34 @@ struct PostgresBench: Sendable {
             let name = "append, \(writers) writer\(writers > 1 ? "s" : ""), \(batch) event\(batch > 1 ? "s" : "") per append"
             Bench.note(name)
             let tag = "w\(writers)b\(batch)"
+            let (oursCPU, pgbenchCPU, driverCPU) = (CPUTally(postmaster: postmaster), CPUTally(postmaster: postmaster), CPUTally(postmaster: postmaster))
             // Each round appends to streams of its own: a stream's versions start where the
             // cursor does, at 0.
-            let row = try await BenchRow.interleaved(name, rounds: rounds, aim: aim) { round in
-                try await Bench.measure(workers: writers, for: duration, appendSteps(tag: "\(tag)r\(round)", batch: batch))
+            var row = try await BenchRow.interleaved(name, rounds: rounds, aim: aim) { round in
+                try await oursCPU.measure {
+                    try await Bench.measureCounting(workers: writers, for: duration, appendSteps(tag: "\(tag)r\(round)", batch: batch))
+                }
             } ceiling: { _ in
-                try await pgbench.insertRate(clients: writers, batch: batch)
+                try await pgbenchCPU.measure { try await pgbench.insertRate(clients: writers, batch: batch) }
             }
             let opened = try await driver.open(writers: writers)
             let measured: Double
             do {
-                measured = try await Bench.measure(workers: writers, for: duration, driver.steps(tag: tag, batch: batch, opened: opened))
+                measured = try await driverCPU.measure {
+                    try await Bench.measureCounting(workers: writers, for: duration, driver.steps(tag: tag, batch: batch, opened: opened))
+                }
             } catch {
                 await opened.closeAll()
                 throw error
             }
             await opened.closeAll()
+            var driverRow = BenchRow(name: "the same INSERT through PostgresNIO, prepared, a connection each", ours: measured, ceiling: row.ceiling)
+            if let ours = oursCPU.perEvent, let ceiling = pgbenchCPU.perEvent, let driven = driverCPU.perEvent {
+                row.cpu = (ours, ceiling)
+                driverRow.cpu = (driven, ceiling)
+            }
             rows.append(row)
-            rows.append(BenchRow(name: "the same INSERT through PostgresNIO, prepared, a connection each", ours: measured, ceiling: row.ceiling))
+            rows.append(driverRow)
         }
         guard groups.contains(.readAll) else { return rows }
         try await topUp(to: 200_000)
@@ -152,6 +163,15 @@ struct PostgresBench: Sendable {
             }
             try await group.waitForAll()
         }
+    }
+
+    /// The cluster's postmaster when it runs on this machine (``PostgresCluster/postmaster(_:)``).
+    private func localPostmaster() async throws -> pid_t? {
+        let connection = try await PostgresConnection.connect(configuration: driver.configuration, id: 0, logger: Self.logger)
+        let postmaster = await PostgresCluster.postmaster(connection)
+        try? await connection.close()
+        if postmaster == nil { Bench.note("PostgreSQL does not run on this machine: CPU per event counts the client alone") }
+        return postmaster
     }
 
     private func count() async throws -> Int {

@@ -28,6 +28,11 @@ enum ProcessTreeCPU {
         stat(of: pid).map(\.own)
     }
 
+    /// The parent of `pid`; nil when it is gone or there is no `/proc`.
+    static func parent(of pid: pid_t) -> pid_t? {
+        stat(of: pid).map(\.parent)
+    }
+
     private struct Process {
         var parent: pid_t
         /// Its own CPU and that of its children it has waited for.
