@@ -137,3 +137,46 @@ struct AppendBatchStatement: PostgresPreparedStatement {
         return (version, position, transaction?.value)
     }
 }
+
+/// A single-event append statement that can carry the store's paced `NOTIFY`
+/// (``AppendNotifier/carry(category:)``): the same statement with a call of `pg_notify` for
+/// each channel joined to its answer, so the notification is sent as the append commits.
+protocol NotifyingAppend: PostgresPreparedStatement where Row == AppendRow {
+    /// The statement's SQL with `pg_notify` over the channels in `$channels` with the payload
+    /// in the parameter after it.
+    static var notifyingSQL: String { get }
+}
+
+extension NotifyingAppend {
+    /// Joins one call of `pg_notify` a channel to a statement's single answer row: when the
+    /// statement answers no row (nothing was appended), nothing is sent.
+    static func notifying(_ select: String, channels parameter: Int) -> String {
+        select + "\nCROSS JOIN LATERAL (SELECT count(pg_notify(c, $\(parameter + 1))) FROM unnest($\(parameter)::text[]) AS c) notified"
+    }
+}
+
+extension AppendFirstStatement: NotifyingAppend {
+    static let notifyingSQL = notifying("WITH inserted AS (\n\(sql)\n)\nSELECT i.version, i.position, i.transaction_id FROM inserted i", channels: 8)
+}
+
+extension AppendOneStatement: NotifyingAppend {
+    static let notifyingSQL = notifying(sql, channels: 9)
+}
+
+/// `Append` with the notification it carries.
+struct CarryingNotification<Append: NotifyingAppend>: PostgresPreparedStatement {
+    static var name: String { Append.name + "_notifying" }
+    static var sql: String { Append.notifyingSQL }
+
+    var append: Append
+    var notification: AppendNotifier.Notification
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = try append.makeBindings()
+        bindings.append(notification.channels)
+        bindings.append(notification.payload)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> AppendRow { try append.decodeRow(row) }
+}

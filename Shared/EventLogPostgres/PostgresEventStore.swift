@@ -182,9 +182,10 @@ public final class PostgresEventStore: EventStore {
         return try await appendAlone(stream, name, expected: expected, expectedCode: expectedCode, encoded: encoded, events: events)
     }
 
-    /// Wakes this process's subscribers and tells the others.
-    private func appended(to name: StreamName) {
-        notifier.notify(category: name.category)
+    /// Wakes this process's subscribers and tells the others, unless the append's own
+    /// statement `notified` them.
+    private func appended(to name: StreamName, notified: Bool = false) {
+        if !notified { notifier.notify(category: name.category) }
         changes.fire(categories: CollectionOfOne(name.category))
     }
 
@@ -195,16 +196,26 @@ public final class PostgresEventStore: EventStore {
         // Concurrent appenders to one stream meet on its (stream, version) key. With an
         // exact expectation that is a lost race; with `.any` or `.streamExists` we retry.
         // Every failure first asks whether the batch is stored already (a client retry).
+        // A single event's first attempt carries the paced notification when one is due; an
+        // attempt that does not append hands it back, to be sent on its own.
+        var carried = encoded.ids.count == 1 ? notifier.carry(category: name.category) : nil
         for _ in 0..<100 {
+            let carrying = carried
+            carried = nil
+            var delivered = false
+            defer { if let carrying, !delivered { notifier.carryFailed(carrying) } }
             do {
-                let rows = switch (encoded.ids.count, expectedCode) {
-                case (1, 0):
-                    try await statements.execute(
-                        AppendFirstStatement(stream: name.description, category: name.category, batch: encoded), logger: logger)
-                case (1, _):
-                    try await statements.execute(
-                        AppendOneStatement(stream: name.description, category: name.category, expectedCode: expectedCode, batch: encoded),
-                        logger: logger)
+                let first = AppendFirstStatement(stream: name.description, category: name.category, batch: encoded)
+                let one = AppendOneStatement(stream: name.description, category: name.category, expectedCode: expectedCode, batch: encoded)
+                let rows = switch (encoded.ids.count, expectedCode, carrying) {
+                case (1, 0, let notification?):
+                    try await statements.execute(CarryingNotification(append: first, notification: notification), logger: logger)
+                case (1, 0, nil):
+                    try await statements.execute(first, logger: logger)
+                case (1, _, let notification?):
+                    try await statements.execute(CarryingNotification(append: one, notification: notification), logger: logger)
+                case (1, _, nil):
+                    try await statements.execute(one, logger: logger)
                 default:
                     try await statements.execute(
                         AppendBatchStatement(stream: name.description, category: name.category, expectedCode: expectedCode, batch: encoded),
@@ -214,7 +225,8 @@ public final class PostgresEventStore: EventStore {
                     if let replay = try await replayedResult(stream: stream, batch: encoded) { return replay }
                     throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expected, actual: try await version(of: stream))
                 }
-                appended(to: name)
+                delivered = true
+                appended(to: name, notified: carrying != nil)
                 return result
             } catch let error as PSQLError {
                 let state = error.serverInfo?[.sqlState]
