@@ -47,6 +47,10 @@ final class AppendGrouper: Sendable {
     /// How many group statements have been sent.
     var groupsSent: Int { groups.load(ordering: .relaxed) }
 
+    /// Whether at most one append holds a slot and none waits: an append that holds a slot
+    /// and sees this is the only one this process is making.
+    var isQuiet: Bool { state.withLock { $0.busy <= 1 && $0.waiting.isEmpty } }
+
     /// A slot at once when one is free; otherwise the outcome of the group it joins.
     func admit(_ append: GroupedAppend) async -> Admission {
         await withCheckedContinuation { continuation in
