@@ -49,7 +49,7 @@ final class AppendGrouper: Sendable {
 
     /// Whether at most one append holds a slot and none waits: an append that holds a slot
     /// and sees this is the only one this process is making.
-    var isQuiet: Bool { state.withLock { $0.busy <= 1 && $0.waiting.isEmpty } }
+    var isOnlyAppend: Bool { state.withLock { $0.busy <= 1 && $0.waiting.isEmpty } }
 
     /// A slot at once when one is free; otherwise the outcome of the group it joins.
     func admit(_ append: GroupedAppend) async -> Admission {

@@ -13,7 +13,8 @@ import Synchronization
 ///
 /// A notification goes one of two ways:
 /// - **Carried by an append** (``carry(category:)``): when one is due as a single-event
-///   append starts (the last began `spacing` ago or more, and none is being sent), that
+///   append starts (the last began `spacing` ago or more, and none is being sent) and the
+///   store makes no other append meanwhile (``AppendGrouper/isOnlyAppend``), that
 ///   append's own statement sends it, for its category and every one waiting, and PostgreSQL
 ///   delivers it as the append commits. This is how a lone append after a quiet spell, and
 ///   a steady writer every `spacing`, notify: no task, timer or statement of its own, which
@@ -25,8 +26,8 @@ import Synchronization
 ///
 /// A transaction that notifies holds a cluster-wide lock from its commit's start to its
 /// end, its flush included, so that notifications queue in commit order: carried by every
-/// append, that would serialize every commit. Paced, one append a `spacing` in each process
-/// carries it, and only those queue behind each other's flushes.
+/// append, that would serialize every commit. Paced, at most one append a `spacing` in each
+/// process carries it, and only when that process makes no other append meanwhile.
 final class AppendNotifier: Sendable {
     private struct State {
         var pending: Set<String> = []

@@ -199,26 +199,22 @@ public final class PostgresEventStore: EventStore {
         // A single event's first attempt carries the paced notification when one is due and
         // it is the only append this process is making; an attempt that does not append hands
         // it back, to be sent on its own. (Among others, a carrier holding PostgreSQL's notify
-        // lock through its flush delays their paced notification: beside 8 writers, post ->
-        // visible's p99 rose in each of four pairs of runs when every due append carried it.)
-        var carried = encoded.ids.count == 1 && grouper.isQuiet ? notifier.carry(category: name.category) : nil
+        // lock through its flush makes their notifications wait: groups that carried it took
+        // eight writers from 0.61-0.64 to 0.49-0.60 of pgbench; see the README.)
+        var carried = encoded.ids.count == 1 && grouper.isOnlyAppend ? notifier.carry(category: name.category) : nil
         for _ in 0..<100 {
             let carrying = carried
             carried = nil
             var delivered = false
             defer { if let carrying, !delivered { notifier.carryFailed(carrying) } }
             do {
-                let first = AppendFirstStatement(stream: name.description, category: name.category, batch: encoded)
-                let one = AppendOneStatement(stream: name.description, category: name.category, expectedCode: expectedCode, batch: encoded)
-                let rows = switch (encoded.ids.count, expectedCode, carrying) {
-                case (1, 0, let notification?):
-                    try await statements.execute(CarryingNotification(append: first, notification: notification), logger: logger)
-                case (1, 0, nil):
-                    try await statements.execute(first, logger: logger)
-                case (1, _, let notification?):
-                    try await statements.execute(CarryingNotification(append: one, notification: notification), logger: logger)
-                case (1, _, nil):
-                    try await statements.execute(one, logger: logger)
+                let rows = switch (encoded.ids.count, expectedCode) {
+                case (1, 0):
+                    try await execute(AppendFirstStatement(stream: name.description, category: name.category, batch: encoded), carrying: carrying)
+                case (1, _):
+                    try await execute(
+                        AppendOneStatement(stream: name.description, category: name.category, expectedCode: expectedCode, batch: encoded),
+                        carrying: carrying)
                 default:
                     try await statements.execute(
                         AppendBatchStatement(stream: name.description, category: name.category, expectedCode: expectedCode, batch: encoded),
@@ -256,6 +252,12 @@ public final class PostgresEventStore: EventStore {
             }
         }
         throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expected, actual: try await version(of: stream))
+    }
+
+    /// Runs a single-event append, with the notification it carries if any.
+    private func execute<Append: NotifyingAppend>(_ append: Append, carrying notification: AppendNotifier.Notification?) async throws -> [AppendRow] {
+        guard let notification else { return try await statements.execute(append, logger: logger) }
+        return try await statements.execute(CarryingNotification(append: append, notification: notification), logger: logger)
     }
 
     /// The first result when this batch is stored already; nil when none of it is; throws

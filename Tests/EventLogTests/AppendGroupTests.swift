@@ -91,9 +91,11 @@ struct AppendGroupTests {
         func append(_ stream: String) throws -> GroupedAppend {
             GroupedAppend(stream: stream, category: "slot", expectedCode: -1, batch: try EncodedBatch([testEvent()]))
         }
+        #expect(grouper.isOnlyAppend, "no append yet")
         for stream in ["slot-1", "slot-2"] {
             guard case .slot = await grouper.admit(try append(stream)) else { Issue.record("a free slot was not taken"); return }
         }
+        #expect(!grouper.isOnlyAppend, "two appends hold slots")
         for stream in ["slot-3", "slot-4"] {
             let next = try append(stream)
             let admitted = Flag()
@@ -108,6 +110,8 @@ struct AppendGroupTests {
             guard case .slot = await waiting.value else { Issue.record("the released slot did not pass to \(stream)"); return }
         }
         #expect(grouper.groupsSent == 0)
+        grouper.release()
+        #expect(grouper.isOnlyAppend, "one append holds a slot and none waits")
     }
 }
 
