@@ -48,16 +48,8 @@ struct BenchCodeTests {
 
     @Test("bench eventlog's append cases run on a real PostgreSQL: ours, pgbench's and the prepared driver's rates, and each side's CPU per event, client and server, each above zero")
     func appendCasesRun() async throws {
-        let url = try Backend.postgresURL()
-        let result = try await commons("bench", "eventlog", "--postgres", url, "--cases", "append", "--seconds", "0.2", log: nil)
-        #expect(result.status == 0, "\(result)")
-        let lines = result.stdout.split(separator: "\n").map(String.init)
-        /// The first figure after `name` on its lines (events a second, thousands separated by commas).
-        func rates(_ name: String) -> [Double] {
-            lines.filter { $0.hasPrefix(name) }.compactMap { line in
-                line.dropFirst(name.count).split(separator: " ").first.flatMap { Double($0.replacingOccurrences(of: ",", with: "")) }
-            }
-        }
+        let (url, result, output) = try await BenchOutput.run(cases: "append")
+        let (lines, rates, cpu) = (output.lines, output.rates, output.cpu)
         for shape in ["1 writer, 1 event", "8 writers, 1 event", "1 writer, 100 events", "8 writers, 100 events"] {
             let ours = rates("append, \(shape) per append")
             #expect(ours.count == 1 && ours.allSatisfy { $0 > 0 }, "\(shape): \(result)")
@@ -69,18 +61,21 @@ struct BenchCodeTests {
         // then pgbench's client and PostgreSQL. A cluster on this machine (make test's) has its
         // PostgreSQL columns counted; one elsewhere shows "-" there.
         #expect(lines.contains { $0.hasPrefix("CPU per event (µs)") }, "\(result)")
-        let local = ["@127.0.0.1:", "@localhost:", "@[::1]:"].contains { url.contains($0) }
-        let expected = local ? ["n", "n", "n", "n"] : ["n", "-", "n", "-"]
-        /// Each CPU line's cells after the case's name: "n" for a figure above zero, else the cell.
-        func cpu(_ name: String) -> [[String]] {
-            lines.filter { $0.hasPrefix("  " + name) }.map { line in
-                line.dropFirst(2 + name.count).split(separator: " ").map { cell in Double(cell).map { $0 > 0 ? "n" : String(cell) } ?? String(cell) }
-            }
-        }
+        let expected = BenchOutput.cpuCells(url)
         for shape in ["1 writer, 1 event", "8 writers, 1 event", "1 writer, 100 events", "8 writers, 100 events"] {
             #expect(cpu("append, \(shape) per append") == [expected], "\(shape): \(result)")
         }
         #expect(cpu("the same INSERT through PostgresNIO, prepared, a connection each") == Array(repeating: expected, count: 4), "\(result)")
+    }
+
+    @Test("bench eventlog's read-all case runs on a real PostgreSQL: its rate and the SELECT's, and what an event read cost each side, in a table of its own")
+    func readAllCaseRuns() async throws {
+        let (url, result, output) = try await BenchOutput.run(cases: "read-all")
+        let name = "read-all, pages of 1000 (the first 200000 of 200000 events), vs one binary SELECT"
+        #expect(output.rates(name).count == 1 && output.rates(name).allSatisfy { $0 > 0 }, "\(result)")
+        #expect(output.lines.contains { $0.hasPrefix("CPU per event (µs)") && $0.contains("the SELECT's client") }, "\(result)")
+        #expect(!output.lines.contains { $0.contains("pgbench's client") }, "\(result)")
+        #expect(output.cpu(name) == [BenchOutput.cpuCells(url)], "\(result)")
     }
 
     @Test("bench http without its load generator stops with one line that says how to install it, before starting anything")
@@ -90,5 +85,42 @@ struct BenchCodeTests {
         #expect(result.stderr.contains("apt-get install wrk"), "\(result)")
         #expect(!result.stderr.contains("starting every service"), "\(result)")
         #expect(result.stdout.isEmpty, "\(result)")
+    }
+}
+
+/// The lines `commons bench eventlog` printed.
+private struct BenchOutput {
+    let lines: [String]
+
+    init(_ stdout: String) { lines = stdout.split(separator: "\n").map(String.init) }
+
+    /// Runs `commons bench eventlog --cases cases` briefly on the test server, expecting it to succeed.
+    static func run(cases: String) async throws -> (url: String, result: CommandResult, output: BenchOutput) {
+        let url = try Backend.postgresURL()
+        let result = try await commons("bench", "eventlog", "--postgres", url, "--cases", cases, "--seconds", "0.2", log: nil)
+        #expect(result.status == 0, "\(result)")
+        return (url, result, BenchOutput(result.stdout))
+    }
+
+    /// The first figure after `name` on its lines (events a second, thousands separated by commas).
+    func rates(_ name: String) -> [Double] {
+        lines.filter { $0.hasPrefix(name) }.compactMap { line in
+            line.dropFirst(name.count).split(separator: " ").first.flatMap { Double($0.replacingOccurrences(of: ",", with: "")) }
+        }
+    }
+
+    /// Each CPU line's cells after the case's name: "n" for a figure above zero, else the cell.
+    func cpu(_ name: String) -> [[String]] {
+        lines.filter { $0.hasPrefix("  " + name) }.map { line in
+            line.dropFirst(2 + name.count).split(separator: " ").map { cell in Double(cell).map { $0 > 0 ? "n" : String(cell) } ?? String(cell) }
+        }
+    }
+
+    /// A CPU line's cells when every side spent some: client and PostgreSQL, then the
+    /// ceiling's client and PostgreSQL. A cluster on this machine (make test's) has its
+    /// PostgreSQL columns counted; one elsewhere shows "-" there.
+    static func cpuCells(_ url: String) -> [String] {
+        let local = ["@127.0.0.1:", "@localhost:", "@[::1]:"].contains { url.contains($0) }
+        return local ? ["n", "n", "n", "n"] : ["n", "-", "n", "-"]
     }
 }

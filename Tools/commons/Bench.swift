@@ -77,7 +77,9 @@ struct BenchEventLog: AsyncParsableCommand {
 
         print("machine: \(await shell("uname", "-srm")), \(await shell("nproc")) CPUs, PostgreSQL \(serverVersion); \(seconds) s per measurement, \(rounds) round\(rounds == 1 ? "" : "s") of each PostgreSQL case")
         print(BenchRow.table(postgresRows, ceiling: "pgbench ev/s"))
-        if let cpu = BenchRow.cpuTable(postgresRows, ceiling: "pgbench's") { print(cpu) }
+        let (reads, appends) = (postgresRows.filter(\.isRead), postgresRows.filter { !$0.isRead })
+        if let cpu = BenchRow.cpuTable(appends, ceiling: "pgbench's") { print(cpu) }
+        if let cpu = BenchRow.cpuTable(reads, ceiling: "the SELECT's") { print(cpu) }
         if !sqliteRows.isEmpty { print(BenchRow.table(sqliteRows)) }
     }
 

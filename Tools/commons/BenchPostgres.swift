@@ -114,16 +114,20 @@ struct PostgresBench: Sendable {
         try await client.query(PostgresQuery(unsafeSQL: "VACUUM (ANALYZE) \(schema).events"))
         Bench.note("read-all")
         let connection = try await PostgresConnection.connect(configuration: driver.configuration, id: 0, logger: Self.logger)
-        let row: BenchRow
+        // What an event read costs each side, as for the appends: on a day when the client's
+        // core bounds both, the ratio is the SELECT's client CPU a row over ours.
+        let (oursCPU, selectCPU) = (CPUTally(postmaster: postmaster), CPUTally(postmaster: postmaster))
+        var row: BenchRow
         do {
             row = try await BenchRow.interleaved(
                 "read-all, pages of 1000 (the first \(Self.readWindow) of \(try await count()) events), vs one binary SELECT",
                 rounds: rounds, aim: .ratio(0.9)
             ) { _ in
-                try await Bench.measure(for: duration, readAllSteps)
+                try await oursCPU.measure { try await Bench.measureCounting(for: duration, readAllSteps) }
             } ceiling: { _ in
-                try await Bench.measure(for: duration, selectSteps(on: connection))
+                try await selectCPU.measure { try await Bench.measureCounting(for: duration, selectSteps(on: connection)) }
             }
+            if let ours = oursCPU.perEvent, let ceiling = selectCPU.perEvent { row.cpu = (ours, ceiling) }
         } catch {
             try? await connection.close()
             throw error
@@ -222,4 +226,9 @@ struct PostgresBench: Sendable {
     }
 
     private static let logger = Logger(label: "commons.bench.postgres")
+}
+
+extension BenchRow {
+    /// Whether this is the read-all case, whose ceiling is a `SELECT` rather than pgbench.
+    var isRead: Bool { name.hasPrefix("read-all") }
 }
