@@ -114,8 +114,8 @@ struct PostgresBench: Sendable {
         try await client.query(PostgresQuery(unsafeSQL: "VACUUM (ANALYZE) \(schema).events"))
         Bench.note("read-all")
         let connection = try await PostgresConnection.connect(configuration: driver.configuration, id: 0, logger: Self.logger)
-        // What an event read costs each side, as for the appends: on a day when the client's
-        // core bounds both, the ratio is the SELECT's client CPU a row over ours.
+        // What an event read costs each side, as for the appends: it moves less than the rates
+        // between runs, and shows which side a gap to the SELECT is on.
         let (oursCPU, selectCPU) = (CPUTally(postmaster: postmaster), CPUTally(postmaster: postmaster))
         var row: BenchRow
         do {
