@@ -35,6 +35,7 @@ final class AppendGrouper: Sendable {
     let largestGroup: Int
     private let state = Mutex(State())
     private let groups = Atomic<Int>(0)
+    private let grouped = Atomic<Int>(0)
     private let run: @Sendable ([GroupedAppend]) async throws -> [AppendRow]
 
     /// - Parameter run: executes the group statement and returns its rows, one per append.
@@ -46,6 +47,9 @@ final class AppendGrouper: Sendable {
 
     /// How many group statements have been sent.
     var groupsSent: Int { groups.load(ordering: .relaxed) }
+
+    /// How many appends the group statements sent carried, whether the group appended them or not.
+    var appendsGrouped: Int { grouped.load(ordering: .relaxed) }
 
     /// Whether at most one append holds a slot and none waits: an append that holds a slot
     /// and sees this is the only one this process is making.
@@ -92,6 +96,7 @@ final class AppendGrouper: Sendable {
             return
         }
         groups.add(1, ordering: .relaxed)
+        grouped.add(group.count, ordering: .relaxed)
         // Detached: the group serves many requests, so it takes on none's task-locals (trace).
         Task.detached { [self] in
             var outcomes = [Admission](repeating: .alone, count: group.count)

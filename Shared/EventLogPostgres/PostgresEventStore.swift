@@ -144,6 +144,10 @@ public final class PostgresEventStore: EventStore {
     /// How many times the LISTEN connection has been established (for tests and metrics).
     public var listenerConnections: Int { listener.connections }
 
+    /// How many group statements this store has sent (``AppendGrouper``), and how many
+    /// single-event appends they carried: what `commons bench eventlog` reports of grouping.
+    public var appendGroups: (statements: Int, appends: Int) { (grouper.groupsSent, grouper.appendsGrouped) }
+
     /// How many of this store's own notifications came back to it and were skipped (for tests).
     public var ownNotificationsSkipped: Int { listener.ownNotificationsSkipped }
 

@@ -52,6 +52,9 @@ final class CPUTally: Sendable {
         return rate
     }
 
+    /// How many events everything measured so far counted, warm-ups included.
+    var events: Int { totals.withLock(\.events) }
+
     /// The CPU per event of everything measured so far; nil before any event.
     var perEvent: EventCPU? {
         totals.withLock { totals in

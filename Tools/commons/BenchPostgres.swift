@@ -81,12 +81,19 @@ struct PostgresBench: Sendable {
             let (oursCPU, pgbenchCPU, driverCPU) = (CPUTally(postmaster: postmaster), CPUTally(postmaster: postmaster), CPUTally(postmaster: postmaster))
             // Each round appends to streams of its own: a stream's versions start where the
             // cursor does, at 0.
+            let groupsBefore = store.appendGroups
             var row = try await BenchRow.interleaved(name, rounds: rounds, aim: aim) { round in
                 try await oursCPU.measure {
                     try await Bench.measureCounting(workers: writers, for: duration, appendSteps(tag: "\(tag)r\(round)", batch: batch))
                 }
             } ceiling: { _ in
                 try await pgbenchCPU.measure { try await pgbench.insertRate(clients: writers, batch: batch) }
+            }
+            if batch == 1 {
+                // Grouping is what lets single-event appends share a round trip and a commit.
+                let groups = store.appendGroups
+                Bench.note("\(name): \(groups.appends - groupsBefore.appends) of \(oursCPU.events) appends went in "
+                    + "\(groups.statements - groupsBefore.statements) group statements")
             }
             let opened = try await driver.open(writers: writers)
             let measured: Double
