@@ -72,6 +72,24 @@ struct AccountsDomainTests {
         #expect(!idle.isRecentSignIn(now: signIn.addingTimeInterval(11 * 60)))
     }
 
+    @Test("a session opened more than 90 days, an access token's life and a day of clock allowance ago can hold no working token")
+    func sessionsPastTheirLife() throws {
+        let (session, account) = (UUID(), UUID())
+        let opened = Date(timeIntervalSince1970: 1_800_000_000)
+        let (day, accessLife): (TimeInterval, TimeInterval) = (86_400, 15 * 60)
+        let lastChance = opened.addingTimeInterval(90 * day + accessLife + day)
+        #expect(SessionState.mayStillBeLive(openedAt: opened, now: opened, accessTokenLifetime: accessLife))
+        #expect(SessionState.mayStillBeLive(openedAt: opened, now: lastChance, accessTokenLifetime: accessLife))
+        #expect(!SessionState.mayStillBeLive(openedAt: opened, now: lastChance.addingTimeInterval(1), accessTokenLifetime: accessLife))
+        // Refreshed every week, it has still ended by itself, whatever recorded clock lagged by up to a day.
+        var busy = SessionState.replay([
+            SessionStarted(sessionId: session, accountId: account, device: Sealed(keyId: account, box: ""), refreshTokenHash: "h0",
+                           startedAt: opened.addingTimeInterval(day)),
+        ])
+        for week in 1...13 { busy.evolve(SessionRefreshed(sessionId: session, refreshTokenHash: "w\(week)", at: opened.addingTimeInterval(Double(week) * 7 * day))) }
+        #expect(busy.hasExpired(now: lastChance.addingTimeInterval(1)))
+    }
+
     @Test("given a rotated session, when the replaced token is presented: within 30 s a race (superseded), later reuse")
     func refreshReuse() {
         let (session, account) = (UUID(), UUID())

@@ -263,6 +263,39 @@ struct AccountsHTTPTests {
         }
     }
 
+    @Test("changing the password ends the sessions of the last three months and reads none older", arguments: Backend.allCases)
+    func changePasswordLeavesSessionsPastTheirLife(backend: Backend) async throws {
+        try await AccountsHarness(backend: backend).test { client in
+            let store = client.runtime.store
+            let here = try await client.register("lin@example.org")
+            let there = try await client.signIn("lin@example.org").decode(AccountsHarness.Tokens.self)
+            // A session of the same account opened 100 days ago, never ended: a copy of this
+            // session's start, moved back in time and imported with the time it was recorded.
+            let longAgo = Date().addingTimeInterval(-100 * 86_400)
+            let old = UUID()
+            let first = try #require(try await store.read(stream: "session-\(here.sessionId.uuidString.lowercased())").first)
+            let started = try #require(try CommonsEvents.catalog.decode(first) as? SessionStarted)
+            let oldStart = SessionStarted(sessionId: old, accountId: here.accountId, device: try #require(started.device),
+                                          refreshTokenHash: "old", startedAt: longAgo)
+            let index = "accountsessions-\(here.accountId.uuidString.lowercased())"
+            let indexVersion = try await store.read(stream: index).count
+            func recorded(_ event: NewEvent, stream: String, version: Int) -> RecordedEvent {
+                RecordedEvent(checkpoint: .start, stream: stream, version: Int64(version), id: event.id, type: event.type,
+                              schemaVersion: event.schemaVersion, data: event.data, metadata: event.metadata, recordedAt: longAgo)
+            }
+            _ = try await store.importEvents([
+                recorded(try EventCatalog.encode(oldStart), stream: "session-\(old.uuidString.lowercased())", version: 1),
+                recorded(try EventCatalog.encode(SessionOpened(sessionId: old)), stream: index, version: indexVersion + 1),
+            ])
+
+            let changed = try await client.call(.put, "/v1/me/password", token: here.accessToken, json: ["currentPassword": "a long enough phrase", "newPassword": "a brand new phrase"])
+            #expect(changed.status == .noContent)
+            #expect(try await store.read(stream: "session-\(there.sessionId.uuidString.lowercased())").last?.type == SessionRevoked.eventType)
+            #expect(try await store.read(stream: "session-\(here.sessionId.uuidString.lowercased())").last?.type != SessionRevoked.eventType)
+            #expect(try await store.read(stream: "session-\(old.uuidString.lowercased())").map(\.type) == [SessionStarted.eventType], "ended by itself long ago")
+        }
+    }
+
     @Test("ending a session answers 202, not 204, while this service cannot read the write yet; the session is refused once it has")
     func endingSessionNotYetInEffect() async throws {
         // A deadline of 2 s: the answer goes after waiting 1 s for the projection.

@@ -80,6 +80,19 @@ public struct SessionState: Sendable, Equatable {
         return now.timeIntervalSince(lastIssuedAt) > Self.idleLifetime || now.timeIntervalSince(startedAt) > Self.absoluteLifetime
     }
 
+    /// How far apart the clock that records events (PostgreSQL's) and the services' clocks
+    /// may be for ``mayStillBeLive(openedAt:now:accessTokenLifetime:)``.
+    public static let clockAllowance: TimeInterval = 86_400
+
+    /// Whether a session whose opening was recorded at `openedAt` may still hold a token that
+    /// works at `now`. Nothing a session issues outlives ``absoluteLifetime`` after its
+    /// sign-in, and an access token its own lifetime after that; ``clockAllowance`` covers a
+    /// recording clock behind the one that signed in. A session for which this is false has
+    /// ended by itself: ending it again would read its stream and append for nothing.
+    public static func mayStillBeLive(openedAt: Date, now: Date, accessTokenLifetime: TimeInterval) -> Bool {
+        now.timeIntervalSince(openedAt) <= absoluteLifetime + accessTokenLifetime + clockAllowance
+    }
+
     /// Whether the person signed in to this session within ``recentAuthentication`` of `now`.
     public func isRecentSignIn(now: Date) -> Bool {
         guard let startedAt else { return false }

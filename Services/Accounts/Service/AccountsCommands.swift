@@ -246,18 +246,24 @@ package struct AccountsCommands: Sendable {
     }
 
     /// Ends every live session of the account but `keep`.
-    func revokeSessions(of accountId: UUID, except keep: UUID?, reason: String, metadata: EventMetadata) async throws -> Checkpoint? {
+    func revokeSessions(of accountId: UUID, except keep: UUID?, reason: String, metadata: EventMetadata, now: Date = Date()) async throws -> Checkpoint? {
         var last: Checkpoint?
-        for session in try await liveSessionIds(of: accountId) where session != keep {
-            if let checkpoint = try? await revokeSession(session, of: accountId, reason: reason, metadata: metadata) { last = checkpoint }
+        for session in try await liveSessionIds(of: accountId, now: now) where session != keep {
+            if let checkpoint = try? await revokeSession(session, of: accountId, reason: reason, metadata: metadata, now: now) { last = checkpoint }
         }
         return last
     }
 
-    /// Every session the account ever opened, from its index stream (not the read model,
-    /// which may lag): ending them all must not miss one.
-    private func liveSessionIds(of accountId: UUID) async throws -> [UUID] {
-        try await Streams.load(Streams.accountSessions(accountId), from: store).events.compactMap { ($0 as? SessionOpened)?.sessionId }
+    /// The sessions the account opened that may still hold a working token at `now`, from
+    /// its index stream (not the read model, which may lag): ending them all must not miss
+    /// one. Those opened longer ago than a session can last are left out
+    /// (``SessionState/mayStillBeLive(openedAt:now:accessTokenLifetime:)``), so a password
+    /// change reads and ends the sessions of the last three months, not of every sign-in ever.
+    private func liveSessionIds(of accountId: UUID, now: Date) async throws -> [UUID] {
+        try await store.read(stream: Streams.accountSessions(accountId)).compactMap { recorded in
+            guard SessionState.mayStillBeLive(openedAt: recorded.recordedAt, now: now, accessTokenLifetime: accessTokenLifetime) else { return nil }
+            return (try CommonsEvents.catalog.decode(recorded) as? SessionOpened)?.sessionId
+        }
     }
 
     // MARK: Profile
