@@ -54,9 +54,10 @@ struct StatementConnectionsTests {
         let own = try await Self.ownBackend(store)
         let pool = try await Self.poolBackend(store)
         let sleeping = Task { try await store.statements.execute(SleepStatement(), logger: Logger(label: "test")) }
-        // Wait until the sleep holds the own connection.
+        // Wait until the sleep holds the own connection (up to 10 s: with a hundred tests
+        // beside it on two cores, its task was once not started within half a second).
         var sleepers = try await Self.sleepingBackends(store)
-        for _ in 0..<100 {
+        for _ in 0..<2_000 {
             guard sleepers == 0 else { break }
             try await Task.sleep(for: .milliseconds(5))
             sleepers = try await Self.sleepingBackends(store)

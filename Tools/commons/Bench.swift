@@ -46,11 +46,15 @@ struct BenchEventLog: AsyncParsableCommand {
     @Option(help: "Single-event appends the store runs at once before grouping the rest into one statement (the store's default: 2).")
     var concurrentAppends = PostgresEventStoreConfiguration(host: "localhost").concurrentAppends
 
+    @Option(help: "Events the read-all case reads, from the log's start, before starting again; the log is topped up to as many first.")
+    var readWindow = PostgresBench.defaultReadWindow
+
     func validate() throws {
         guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
         guard (1...20).contains(rounds) else { throw ValidationError("--rounds must be 1…20") }
         guard (0...64).contains(statementConnections) else { throw ValidationError("--statement-connections must be 0…64") }
         guard (1...64).contains(concurrentAppends) else { throw ValidationError("--concurrent-appends must be 1…64") }
+        guard (1_000...10_000_000).contains(readWindow) else { throw ValidationError("--read-window must be 1000…10000000") }
         guard FileManager.default.isExecutableFile(atPath: pgbench) else {
             throw ValidationError("pgbench is not at \(pgbench) (it ships with PostgreSQL's client package; or pass --pgbench PATH)")
         }
@@ -63,7 +67,7 @@ struct BenchEventLog: AsyncParsableCommand {
         configuration.statementConnections = statementConnections
         configuration.concurrentAppends = concurrentAppends
 
-        let (serverVersion, postgresRows) = try await PostgresBench.run(configuration: configuration, duration: duration) { bench in
+        let (serverVersion, postgresRows) = try await PostgresBench.run(configuration: configuration, duration: duration, readWindow: readWindow) { bench in
             let pgbench = Pgbench(
                 executable: self.pgbench, configuration: configuration, table: "\(configuration.schema).pgbench_events", duration: duration)
             return (try await bench.serverVersion(), try await bench.cases(pgbench: pgbench, rounds: rounds, groups: cases))

@@ -15,6 +15,9 @@ struct PostgresBench: Sendable {
     let duration: Duration
     /// The driver's best, beside each append case.
     let driver: DriverInsert
+    /// How many events the read-all case reads before starting again (``defaultReadWindow``
+    /// unless `--read-window` says otherwise).
+    let readWindow: Int
 
     /// Every column of the log, as stored.
     static let columns = "e.position, e.transaction_id, e.stream, e.version, e.id, e.type, e.schema_version, e.data, e.metadata, e.recorded_at"
@@ -22,7 +25,7 @@ struct PostgresBench: Sendable {
     /// Opens the store (which creates `configuration.schema`) and a plain client, runs
     /// `body`, then drops the schema and closes both, whether `body` succeeded or not.
     static func run<Result>(
-        configuration: PostgresEventStoreConfiguration, duration: Duration,
+        configuration: PostgresEventStoreConfiguration, duration: Duration, readWindow: Int = defaultReadWindow,
         _ body: (PostgresBench) async throws -> Result
     ) async throws -> Result {
         var logger = Logger(label: "commons.bench")
@@ -35,7 +38,7 @@ struct PostgresBench: Sendable {
         let store = try await PostgresEventStore(configuration: configuration, logger: storeLogger)
         let bench = PostgresBench(
             store: store, client: client, schema: configuration.schema, duration: duration,
-            driver: DriverInsert(configuration: try configuration.connection(searchPath: true)))
+            driver: DriverInsert(configuration: try configuration.connection(searchPath: true)), readWindow: readWindow)
         let result: Result
         do {
             result = try await body(bench)
@@ -115,7 +118,7 @@ struct PostgresBench: Sendable {
             rows.append(driverRow)
         }
         guard groups.contains(.readAll) else { return rows }
-        try await topUp(to: 200_000)
+        try await topUp(to: readWindow)
         // Settled first: the first pass over freshly written rows sets their hint bits (and
         // writes those pages), which would fall on whichever side ran first.
         try await client.query(PostgresQuery(unsafeSQL: "VACUUM (ANALYZE) \(schema).events"))
@@ -127,7 +130,7 @@ struct PostgresBench: Sendable {
         var row: BenchRow
         do {
             row = try await BenchRow.interleaved(
-                "read-all, pages of 1000 (the first \(Self.readWindow) of \(try await count()) events), vs one binary SELECT",
+                "read-all, pages of 1000 (the first \(readWindow) of \(try await count()) events), vs one binary SELECT",
                 rounds: rounds, aim: .ratio(0.9)
             ) { _ in
                 try await oursCPU.measure { try await Bench.measureCounting(for: duration, readAllSteps) }
@@ -194,19 +197,21 @@ struct PostgresBench: Sendable {
 
     // MARK: Reading
 
-    /// How many events each side reads before starting again: the append cases can leave a
-    /// million, and one `SELECT` of them all outlasted the measurement (it counted 0).
-    static let readWindow = 200_000
+    /// How many events each side reads before starting again, by default: the append cases can
+    /// leave a million, and one `SELECT` of them all outlasted the measurement (it counted 0).
+    /// The CLI's test reads fewer: a debug build's top-up to this many took past two minutes
+    /// on a slow day.
+    static let defaultReadWindow = 200_000
 
     /// Pages through the first ``readWindow`` events of the log, then from the start again.
     private var readAllSteps: @Sendable (Int) -> BenchStep {
-        { [store] _ in
+        { [store, readWindow] _ in
             var checkpoint = Checkpoint.start
             var read = 0
             return {
                 let page = try await store.readAll(after: checkpoint, limit: 1000, filter: .all)
                 read += page.events.count
-                let restart = page.events.count < 1000 || read >= Self.readWindow
+                let restart = page.events.count < 1000 || read >= readWindow
                 checkpoint = restart ? .start : page.checkpoint
                 if restart { read = 0 }
                 return page.events.count
@@ -219,11 +224,11 @@ struct PostgresBench: Sendable {
     /// event loop (PostgresNIO's fastest form: its async row sequence reads the same rows at
     /// about 0.7 of this pace, see the README), the JSON and the transaction id as bytes.
     private func selectSteps(on connection: PostgresConnection) -> @Sendable (Int) -> BenchStep {
-        { [schema] _ in
+        { [schema, readWindow] _ in
             {
                 // Counted on the loop without a lock, as the store collects its rows.
                 let count = NIOLoopBoundBox.makeBoxSendingValue(0, eventLoop: connection.eventLoop)
-                let query = PostgresQuery(unsafeSQL: "SELECT \(Self.columns) FROM \(schema).events e LIMIT \(Self.readWindow)")
+                let query = PostgresQuery(unsafeSQL: "SELECT \(Self.columns) FROM \(schema).events e LIMIT \(readWindow)")
                 return try await connection.query(query, logger: Self.logger) { row in
                     _ = try row.decode((Int64, ByteBuffer, String, Int64, UUID, String, Int32, ByteBuffer, ByteBuffer, Date).self)
                     count.value += 1
