@@ -114,19 +114,38 @@ final class AppendNotifier: Sendable {
         guard let categories else { return }
         sentAlone.add(1, ordering: .relaxed)
         let notification = notification(of: categories)
+        let statement = NotifyStatement(channels: notification.channels, payload: notification.payload)
+        // On a connection that is idle now, from the event loop, with no task: a task, its
+        // deadline and the wake-ups between them cost more than the statement (issue 17).
+        if let sent = statements.collectNow(statement) {
+            sent.whenComplete { result in
+                if case .failure(let error) = result { self.notifyFailed(error) }
+                self.sent()
+            }
+            return
+        }
         Task {
             do {
-                _ = try await statements.execute(NotifyStatement(channels: notification.channels, payload: notification.payload), logger: logger)
+                _ = try await statements.execute(statement, logger: logger)
             } catch {
-                logger.debug("NOTIFY failed; subscribers will poll", metadata: ["error": "\(error)"])
+                notifyFailed(error)
             }
-            let more: String? = state.withLock { state in
-                state.sending = false
-                return state.pending.first
-            }
-            // What arrived while this was sent waits for its own turn, paced as ever.
-            if let more { notify(category: more) }
+            sent()
         }
+    }
+
+    private func notifyFailed(_ error: any Error) {
+        logger.debug("NOTIFY failed; subscribers will poll", metadata: ["error": "\(String(reflecting: error))"])
+    }
+
+    /// A `NOTIFY` of its own has been sent, or has failed.
+    private func sent() {
+        let more: String? = state.withLock { state in
+            state.sending = false
+            return state.pending.first
+        }
+        // What arrived while this was sent waits for its own turn, paced as ever.
+        if let more { notify(category: more) }
     }
 
     private func notification(of categories: [String]) -> Notification {

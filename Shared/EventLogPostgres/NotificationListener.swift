@@ -215,7 +215,7 @@ struct NotificationOrigin: Sendable {
 
 /// `NOTIFY` of an append's categories on several channels, prepared once per connection
 /// like the log's statements.
-struct NotifyStatement: PostgresPreparedStatement {
+struct NotifyStatement: LoopDecodedStatement {
     static let name = "commons_notify_channels"
     static let sql = "SELECT true FROM unnest($1::text[]) AS channel, LATERAL pg_notify(channel, $2)"
     typealias Row = Bool
@@ -223,7 +223,9 @@ struct NotifyStatement: PostgresPreparedStatement {
     var channels: [String]
     var payload: String
 
-    func makeBindings() -> PostgresBindings { .of(channels, payload) }
+    var parameters: [PostgresData] { [PostgresData(binding: channels), PostgresData(binding: payload)] }
 
-    func decodeRow(_ row: PostgresRow) throws -> Bool { try row.decode(Bool.self) }
+    /// One row per channel notified; its cell is not read: nothing needs it, and the
+    /// event-loop form labels the binary cell as text, which the decoder refuses.
+    func decodeRow(_ row: PostgresRow) throws -> Bool { true }
 }

@@ -138,6 +138,36 @@ final class StatementConnections: Sendable {
         }
     }
 
+    /// Runs `statement` on one of the store's own connections that is idle now, its rows
+    /// decoded on the connection's event loop (``LoopDecodedStatement``), with no task and no
+    /// wait of the caller's: the answer completes the future on that loop. Nil when no own
+    /// connection is idle; the caller then takes the way that waits for one.
+    ///
+    /// After `patience` without an answer the future fails with ``PostgresQueryAbandoned``
+    /// and the connection is closed; any other failure closes it too. For statements that
+    /// are sent and forgotten (the store's `NOTIFY`), where a task, a deadline and the
+    /// caller's wake-up cost more than the statement (issue 17).
+    func collectNow<Statement: LoopDecodedStatement>(_ statement: Statement, patience: Duration = .seconds(30)) -> EventLoopFuture<[Statement.Row]>? {
+        guard let own = takeIdle() else { return nil }
+        let loop = own.connection.eventLoop
+        let promise = loop.makePromise(of: [Statement.Row].self)
+        let settled = NIOLoopBoundBox.makeBoxSendingValue(false, eventLoop: loop)
+        let settle: @Sendable (Result<[Statement.Row], any Error>, Bool) -> Void = { result, usable in
+            guard !settled.value else { return }
+            settled.value = true
+            self.giveBack(own, usable: usable)
+            promise.completeWith(result)
+        }
+        let timeout = loop.scheduleTask(in: .nanoseconds(Int64(patience / .nanoseconds(1)))) {
+            settle(.failure(PostgresQueryAbandoned(patience: patience)), false)
+        }
+        own.collect(statement).hop(to: loop).whenComplete { result in
+            timeout.cancel()
+            if case .success = result { settle(result, true) } else { settle(result, false) }
+        }
+        return promise.futureResult
+    }
+
     /// Closes the idle connections; those in use close when they come back.
     func close() {
         let idle = state.withLock { state -> [Idle] in
@@ -149,19 +179,35 @@ final class StatementConnections: Sendable {
         for entry in idle { entry.own.connection.closeWithoutWaiting() }
     }
 
+    /// An idle connection that is still open and fresh, or nil; never opens one.
+    private func takeIdle() -> OwnConnection? {
+        let now = ContinuousClock.now
+        var stale: [OwnConnection] = []
+        let taken = state.withLock { popFreshIdle(&$0, now: now, stale: &stale) }
+        for own in stale { own.connection.closeWithoutWaiting() }
+        return taken
+    }
+
+    /// Takes the newest idle connection that is open and fresh; those found closed or idle
+    /// past ``maximumIdle`` on the way go to `stale`, to be closed outside the lock.
+    private func popFreshIdle(_ state: inout State, now: ContinuousClock.Instant, stale: inout [OwnConnection]) -> OwnConnection? {
+        while let idle = state.idle.popLast() {
+            if idle.own.connection.isClosed || now - idle.since > maximumIdle {
+                stale.append(idle.own)
+                state.open -= 1
+                continue
+            }
+            return idle.own
+        }
+        return nil
+    }
+
     /// An idle connection, a new one, or nil: use the pool.
     private func take(logger: Logger) async -> OwnConnection? {
         let now = ContinuousClock.now
         var stale: [OwnConnection] = []
         let choice = state.withLock { state -> Choice in
-            while let idle = state.idle.popLast() {
-                if idle.own.connection.isClosed || now - idle.since > maximumIdle {
-                    stale.append(idle.own)
-                    state.open -= 1
-                    continue
-                }
-                return .reuse(idle.own)
-            }
+            if let idle = popFreshIdle(&state, now: now, stale: &stale) { return .reuse(idle) }
             guard !state.closed, state.open < limit, state.retryAfter.map({ now >= $0 }) ?? true else { return .pool }
             state.open += 1
             state.nextID += 1

@@ -76,6 +76,31 @@ struct StatementConnectionsTests {
         await store.shutdown()
     }
 
+    @Test("a statement sent now runs on an idle own connection and leaves it idle; with none idle it is not sent; one unanswered past its patience is abandoned and its connection closed")
+    func sentNowOnAnIdleConnection() async throws {
+        let store = try await Self.store(ownConnections: 1)
+        let own = try await Self.settledOwnBackend(store)
+        let sent = try #require(store.statements.collectNow(BackendOnTheLoop()), "the own connection is idle")
+        #expect(try await sent.get() == [own])
+        #expect(try await Self.settledOwnBackend(store) == own, "given back, still open")
+
+        let sleeping = Task { try await store.statements.execute(SleepStatement(), logger: Logger(label: "test")) }
+        var busy = false
+        for _ in 0..<2_000 where !busy {
+            busy = try await Self.sleepingBackends(store) == 1
+            if !busy { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        #expect(busy)
+        #expect(store.statements.collectNow(BackendOnTheLoop()) == nil, "no own connection is idle")
+        _ = try await sleeping.value
+
+        let abandoned = try #require(store.statements.collectNow(SleepOnTheLoop(), patience: .milliseconds(100)))
+        await #expect(throws: PostgresQueryAbandoned.self) { try await abandoned.get() }
+        #expect(store.statements.openConnections == 0, "closed, not given back")
+        #expect(try await Self.settledOwnBackend(store) != own, "a new own connection replaces it")
+        await store.shutdown()
+    }
+
     @Test("with no own connections every statement runs on the pool; shutting down closes the own ones")
     func noneConfiguredAndClosedOnShutdown() async throws {
         let pooled = try await Self.store(ownConnections: 0)
@@ -297,6 +322,13 @@ private struct MissingTableStatement: PostgresPreparedStatement {
 private struct SleepStatement: PostgresPreparedStatement {
     static let sql = "SELECT pg_sleep(0.5)"
     func makeBindings() -> PostgresBindings { PostgresBindings() }
+    func decodeRow(_ row: PostgresRow) throws {}
+}
+
+/// A statement that answers after a second, in the event-loop form.
+private struct SleepOnTheLoop: LoopDecodedStatement {
+    static let sql = "SELECT pg_sleep(1)"
+    var parameters: [PostgresData] { [] }
     func decodeRow(_ row: PostgresRow) throws {}
 }
 
