@@ -126,7 +126,18 @@ class Browser:
         try:
             return WebDriverWait(self.driver, timeout).until(lambda d: attempt())
         except TimeoutException:
-            raise AssertionError(f"{self.size}: timed out waiting: {message}") from None
+            raise AssertionError(f"{self.size}: timed out waiting: {message} ({self.where()})") from None
+
+    def where(self) -> str:
+        """The page as it is, for a failure's message: its address, heading and first words."""
+        try:
+            headings = self.driver.find_elements(By.CSS_SELECTOR, "main h1")
+            main = self.driver.find_elements(By.TAG_NAME, "main")
+            words = " ".join(main[0].text.split())[:200] if main else ""
+            heading = headings[0].text if headings else "none"
+            return f"at {self.driver.current_url}, heading {heading!r}, showing {words!r}"
+        except Exception as error:  # the page itself is what failed: say so rather than hide the timeout
+            return f"the page could not be read: {error}"
 
     def wait_for_heading(self, text: str = None):
         def found():
@@ -186,19 +197,30 @@ class Browser:
         form.find_element(By.CSS_SELECTOR, "input[name=email]").send_keys(email)
         form.find_element(By.CSS_SELECTOR, "input[name=password]").send_keys(password)
         form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-        self.wait(lambda: "Signed in" in self.driver.find_element(By.ID, "who").text, message="signed in")
+        self.wait_signed_in("signed in")
 
-    def sign_up(self, display_name: str = "Test Person"):
-        """A new account made in the sign-up form: its (email, password)."""
+    def sign_up(self, display_name: str = "Test Person", going_to: str = None):
+        """A new account made in the sign-up form (of the sign-in page that goes on to
+        `#/<going_to>`, when given): its (email, password)."""
         email, password = new_email(), "a long test passphrase"
-        self.open("sign-in")
+        self.open(f"sign-in/{going_to}" if going_to else "sign-in")
         form = self.find("form[aria-labelledby=sign-up-title]")
         form.find_element(By.CSS_SELECTOR, "input[name=displayName]").send_keys(display_name)
         form.find_element(By.CSS_SELECTOR, "input[name=email]").send_keys(email)
         form.find_element(By.CSS_SELECTOR, "input[name=password]").send_keys(password)
         form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-        self.wait(lambda: "Signed in" in self.driver.find_element(By.ID, "who").text, message="signed up")
+        self.wait_signed_in("signed up")
         return email, password
+
+    def wait_signed_in(self, message: str):
+        """Waits until the header says "Signed in" and the sign-in page has moved on to the
+        page it was going to. The header changes first, while signing in still reads
+        /v1/me: a test that went elsewhere in that moment was taken back to that page."""
+        def done():
+            if "Signed in" not in self.driver.find_element(By.ID, "who").text:
+                return False
+            return "#/sign-in" not in self.driver.current_url and self.driver.find_elements(By.CSS_SELECTOR, "main h1")
+        self.wait(done, message=message)
 
     # What every page must pass.
     def expect_status(self, *statuses: int):

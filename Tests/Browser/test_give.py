@@ -13,7 +13,7 @@ import uuid
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from harness import JourneyTest, api, new_email
+from harness import JourneyTest, api
 
 HOURS = re.compile(r"(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d\d:\d\d–\d\d:\d\d")
 
@@ -33,13 +33,7 @@ def charity_to_give_to():
 
 def sign_up_into_give(b, display_name):
     """The sign-up form, going on to Give (and so straight past the Free page and its position lookup)."""
-    b.open("sign-in/give")
-    form = b.find("form[aria-labelledby=sign-up-title]")
-    form.find_element(By.CSS_SELECTOR, "input[name=displayName]").send_keys(display_name)
-    form.find_element(By.CSS_SELECTOR, "input[name=email]").send_keys(new_email())
-    form.find_element(By.CSS_SELECTOR, "input[name=password]").send_keys("a long test passphrase")
-    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    b.wait(lambda: "Signed in" in b.driver.find_element(By.ID, "who").text, message="signed up")
+    b.sign_up(display_name, going_to="give")
 
 
 def text_of(b, css: str) -> str:

@@ -8,7 +8,7 @@ import uuid
 
 from selenium.webdriver.common.by import By
 
-from harness import ROOT, Browser, JourneyTest, api, new_email, settle, sign_up_by_api
+from harness import ROOT, Browser, JourneyTest, api, settle, sign_up_by_api
 
 
 def post_priced(token: str, title: str, amount_minor: int, description: str) -> str:
@@ -31,13 +31,7 @@ def post_priced(token: str, title: str, amount_minor: int, description: str) -> 
 
 def sign_up_into_market(browser: Browser, display_name: str):
     """Signs up in the form that sends the person on to the market (not via the free page)."""
-    browser.open("sign-in/market")
-    form = browser.find("form[aria-labelledby=sign-up-title]")
-    form.find_element(By.CSS_SELECTOR, "input[name=displayName]").send_keys(display_name)
-    form.find_element(By.CSS_SELECTOR, "input[name=email]").send_keys(new_email("market"))
-    form.find_element(By.CSS_SELECTOR, "input[name=password]").send_keys("a long test passphrase")
-    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    browser.wait(lambda: "Signed in" in browser.driver.find_element(By.ID, "who").text, message="signed up")
+    browser.sign_up(display_name, going_to="market")
     browser.wait_for_heading("Market")
 
 

@@ -5,7 +5,9 @@ import { session } from '../session.js';
 import { h, field, heading, onSubmit, announce } from '../ui.js';
 
 export function render(view, [next = 'free', reason]) {
-  const goOn = () => { location.hash = `#/${next}`; };
+  // Only from this page: a person who went elsewhere while signing in stays there.
+  const here = location.hash;
+  const goOn = () => { if (location.hash === here) location.hash = `#/${next}`; };
   const signIn = onSubmit(h('form', { class: 'card', 'aria-labelledby': 'sign-in-title' },
     h('h2', { id: 'sign-in-title' }, 'Sign in'),
     field('Email', 'email', { kind: 'email', autocomplete: 'username', required: true }),
