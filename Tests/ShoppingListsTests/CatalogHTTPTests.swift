@@ -1,4 +1,5 @@
 import Contracts
+import EventLog
 import EventLogTestSupport
 import Foundation
 import GRDB
@@ -36,6 +37,55 @@ struct CatalogHTTPTests {
             #expect(amounts.count == 2 && amounts.last == 105 && amounts.first != 105)
             #expect(try await client.call(.get, "/v1/products/\(TestCatalog.wholeMilk.key)/prices?storeId=nope").status == .badRequest)
             #expect(try await client.call(.get, "/v1/products/\(UUID().key)/prices").status == .notFound)
+        }
+    }
+
+    @Test("price history: pages of limit follow their cursors; one store's page ends after 2,000 events read; bad fields are all listed",
+          arguments: Backend.allCases)
+    func priceHistoryPages(backend: Backend) async throws {
+        try await ShoppingListsHarness(backend: backend).test { client in
+            try await client.importCatalog(TestCatalog.file())
+            let milk = TestCatalog.wholeMilk.key
+            // After the first offers (one event, three entries): 2,100 changes at Lombok, then one in the centre.
+            var changes = try (1...2_100).map { n in
+                try EventCatalog.encode(ProductPriceChanged(productId: TestCatalog.wholeMilk, storeId: TestCatalog.lombok.id,
+                                                            price: TestCatalog.euros(100 + n % 50), previous: nil))
+            }
+            changes.append(try EventCatalog.encode(ProductPriceChanged(productId: TestCatalog.wholeMilk, storeId: TestCatalog.centre.id,
+                                                                       price: TestCatalog.euros(105), previous: TestCatalog.euros(119))))
+            _ = try await client.store.append(to: "product-\(milk)", expected: .exact(1), events: changes)
+
+            func pages(_ query: String) async throws -> [[[String: Any]]] {
+                var pages: [[[String: Any]]] = []
+                var cursor: String?
+                repeat {
+                    let page = try await client.call(.get, "/v1/products/\(milk)/prices?\(query)" + (cursor.map { "&cursor=\($0)" } ?? ""))
+                    #expect(page.status == .ok, "\(page.text)")
+                    guard page.status == .ok else { break }
+                    pages.append(page.items)
+                    cursor = page.json["nextCursor"] as? String
+                } while cursor != nil && pages.count < 50
+                return pages
+            }
+            let all = try await pages("limit=100")
+            #expect(all.map(\.count) == Array(repeating: 100, count: 21) + [4])
+            let entries = all.flatMap { $0 }
+            #expect(Set(entries.prefix(3).compactMap { $0["storeId"] as? String }) == Set([TestCatalog.centre, TestCatalog.lombok, TestCatalog.amsterdam].map(\.id.key)))
+            #expect(entries.dropFirst(3).dropLast().allSatisfy { $0["storeId"] as? String == TestCatalog.lombok.id.key })
+            #expect((entries.last?["price"] as? [String: Any])?["amountMinor"] as? Int == 105)
+
+            // The centre's two prices are 2,101 events apart: the first page stops reading at 2,000.
+            let centre = try await pages("storeId=\(TestCatalog.centre.id.key)")
+            #expect(centre.map { $0.map { ($0["price"] as? [String: Any])?["amountMinor"] as? Int } } == [[119], [105]])
+
+            let first = try await client.call(.get, "/v1/products/\(milk)/prices?limit=3")
+            let cursor = try #require(first.json["nextCursor"] as? String)
+            let bad = try await client.call(.get, "/v1/products/\(milk)/prices?limit=0&storeId=\(TestCatalog.lombok.id.key)&cursor=\(cursor)")
+            #expect(bad.status == .badRequest)
+            #expect(Set(((bad.json["errors"] as? [String: Any]) ?? [:]).keys) == ["limit", "cursor"])
+            #expect(try await client.call(.get, "/v1/products/\(milk)/prices?limit=101").status == .badRequest)
+            #expect(try await client.call(.get, "/v1/products/\(milk)/prices?cursor=nope").status == .badRequest)
+            #expect(try await client.call(.get, "/v1/products/\(TestCatalog.bread.key)/prices?cursor=\(cursor)").status == .badRequest)
         }
     }
 

@@ -342,14 +342,7 @@ public struct ListingsEndpoints: Sendable {
 
     /// Every listing with open reports, page after page (admins).
     public func allReports() async throws -> [ReportedListing] {
-        var listings: [ReportedListing] = []
-        var cursor: String?
-        repeat {
-            let page = try await reports(limit: 100, cursor: cursor)
-            listings += page.items
-            cursor = page.nextCursor
-        } while cursor != nil
-        return listings
+        try await Page.all { cursor in try await reports(limit: 100, cursor: cursor) }
     }
 
     /// Resolves a listing's open reports: `dismissed` or `removed` (admins).
@@ -382,14 +375,10 @@ public struct ListingsEndpoints: Sendable {
 
     /// Every conversation of mine (about `listing` when given), page after page.
     public func allConversations(listing: UUID? = nil) async throws -> [Conversation] {
-        var conversations: [Conversation] = []
-        var cursor: String?
-        repeat {
-            let page = try await self.conversations(listing: listing, limit: 100, cursor: cursor)
-            conversations += page.items
-            cursor = page.nextCursor
-        } while cursor != nil
-        return conversations
+        try await Page.all { cursor in
+            let page = try await conversations(listing: listing, limit: 100, cursor: cursor)
+            return Page(items: page.items, nextCursor: page.nextCursor)
+        }
     }
 
     /// One of my conversations, with its unread count.

@@ -36,6 +36,21 @@ public struct Page<Item: Codable & Sendable>: Codable, Sendable {
 
 extension Page: Equatable where Item: Equatable {}
 
+extension Page {
+    /// Every item of a paged list, page after page: `page(cursor)` reads the page after
+    /// `cursor` (nil: the first), until one has no `nextCursor`.
+    static func all(_ page: (String?) async throws -> Page<Item>) async throws -> [Item] {
+        var items: [Item] = []
+        var cursor: String?
+        repeat {
+            let next = try await page(cursor)
+            items += next.items
+            cursor = next.nextCursor
+        } while cursor != nil
+        return items
+    }
+}
+
 /// A list answered whole: `{ items }`.
 public struct Items<Item: Codable & Sendable>: Codable, Sendable {
     public var items: [Item]

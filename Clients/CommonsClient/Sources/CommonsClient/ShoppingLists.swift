@@ -272,10 +272,18 @@ public struct ShoppingListsEndpoints: Sendable {
                                        query: query([("lat", point?.lat), ("lon", point?.lon), ("radius", radiusKm)]), auth: .optional))
     }
 
-    /// Every price each store asked for a product, oldest first; of one store when given.
+    /// Every price each store asked for a product, oldest first, page after page; of one store when given.
     public func prices(_ id: UUID, store: UUID? = nil) async throws -> [PricePoint] {
-        try await client.call(Endpoint(.get, "/v1/products/\(segment(id))/prices", query: query([("storeId", store?.uuidString.lowercased())]),
-                                       auth: .none), as: Items<PricePoint>.self).items
+        try await Page.all { cursor in try await pricePage(id, store: store, limit: 100, cursor: cursor) }
+    }
+
+    /// A page of the prices each store asked for a product, oldest first (of one store when
+    /// given): `limit` 1–100 (the server's default 100) after `cursor`. A page of one store's
+    /// prices may hold fewer than `limit` and still have a `nextCursor` (the server reads at
+    /// most 2,000 of the product's events a page).
+    public func pricePage(_ id: UUID, store: UUID? = nil, limit: Int? = nil, cursor: String? = nil) async throws -> Page<PricePoint> {
+        try await client.call(Endpoint(.get, "/v1/products/\(segment(id))/prices",
+                                       query: query([("storeId", store?.uuidString.lowercased()), ("limit", limit), ("cursor", cursor)]), auth: .none))
     }
 
     /// Products most often on the same lists.

@@ -37,4 +37,21 @@ struct PagingTests {
         #expect(queries.map { $0.first { $0.name == "cursor" }?.value } == [nil, "c1"])
         #expect(queries.allSatisfy { $0.first { $0.name == "listing" }?.value == listing.uuidString.lowercased() })
     }
+
+    @Test("a product's whole price history is read page after page, of the store asked for, with each cursor")
+    func pricesFollowCursors() async throws {
+        let store = UUID()
+        func page(_ amounts: [Int], next: String?) -> String {
+            let items = amounts.map { #"{"storeId":"\#(store.uuidString.lowercased())","price":{"amountMinor":\#($0),"currency":"EUR"},"since":"2026-12-01T07:00:00Z"}"# }
+            return #"{"items":[\#(items.joined(separator: ","))]"# + (next.map { #","nextCursor":"\#($0)"}"# } ?? "}")
+        }
+        let transport = ScriptedTransport([.respond(.json(200, page([119, 105], next: "p1"))), .respond(.json(200, page([], next: "p2"))),
+                                           .respond(.json(200, page([99], next: nil)))])
+        let commons = CommonsClient(baseURL: URL(string: "http://gateway.test")!, tokenStore: RecordingTokenStore(signedIn), transport: transport, retry: .immediate)
+        let prices = try await commons.lists.prices(UUID(), store: store)
+        #expect(prices.map { $0.price?.amountMinor } == [119, 105, 99])
+        let queries = transport.sent.map { URLComponents(url: $0.url, resolvingAgainstBaseURL: false)?.queryItems ?? [] }
+        #expect(queries.map { $0.first { $0.name == "cursor" }?.value } == [nil, "p1", "p2"])
+        #expect(queries.allSatisfy { $0.first { $0.name == "storeId" }?.value == store.uuidString.lowercased() })
+    }
 }

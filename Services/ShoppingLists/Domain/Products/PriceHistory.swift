@@ -21,18 +21,21 @@ public enum PriceHistory {
 
     /// The entries of `events` (each with the time it was recorded), optionally of one store.
     public static func entries(_ events: [(event: any EventContract, at: Date)], store: UUID? = nil) -> [Entry] {
-        var entries: [Entry] = []
-        for (event, at) in events {
-            switch event {
-            case let listed as ProductListed:
-                entries += listed.offers.map { Entry(storeId: $0.storeId, price: $0.price, since: at) }
-            case let changed as ProductPriceChanged:
-                entries.append(Entry(storeId: changed.storeId, price: changed.price, since: at))
-            case let withdrawn as ProductOfferWithdrawn:
-                entries.append(Entry(storeId: withdrawn.storeId, price: nil, since: at))
-            default:
-                break
-            }
+        events.flatMap { entries(of: $0.event, at: $0.at, store: store) }
+    }
+
+    /// The entries one event adds (none for an event that changes no price), optionally of one store.
+    public static func entries(of event: any EventContract, at: Date, store: UUID? = nil) -> [Entry] {
+        let entries: [Entry]
+        switch event {
+        case let listed as ProductListed:
+            entries = listed.offers.map { Entry(storeId: $0.storeId, price: $0.price, since: at) }
+        case let changed as ProductPriceChanged:
+            entries = [Entry(storeId: changed.storeId, price: changed.price, since: at)]
+        case let withdrawn as ProductOfferWithdrawn:
+            entries = [Entry(storeId: withdrawn.storeId, price: nil, since: at)]
+        default:
+            entries = []
         }
         return store.map { store in entries.filter { $0.storeId == store } } ?? entries
     }

@@ -35,18 +35,8 @@ extension ShoppingListsAPI {
         }
         router.get("/v1/products/{id}/prices") { request, context in
             let id = try context.parameters.uuid("id")
-            var store: UUID?
-            if let text = request.queryValues["storeId"] {
-                guard let parsed = UUID(uuidString: text) else {
-                    throw Problem.malformed("The query has invalid fields.", errors: ["storeId": ["must be a store id"]])
-                }
-                store = parsed
-            }
-            // The product's own stream keeps every price it had; the read model keeps only today's.
-            let recorded = try await runtime.store.read(stream: ShoppingStreams.product(id))
-            guard !recorded.isEmpty else { throw Problem.notFound("There is no such product.") }
-            let events = try recorded.compactMap { event in try CommonsEvents.catalog.decode(event).map { ($0, event.recordedAt) } }
-            return try Response.json(["items": PriceHistory.entries(events, store: store)])
+            let (store, limit, start) = try Self.priceHistoryQuery(request.queryValues, product: id)
+            return try Response.json(try await priceHistoryPage(of: id, store: store, limit: limit, from: start))
         }
         router.get("/v1/products/{id}/related") { request, context in
             let id = try context.parameters.uuid("id")
@@ -94,6 +84,54 @@ extension ShoppingListsAPI {
         return (point, radius)
     }
 
+    /// The events one price-history request reads at most, and in reads of how many: a page
+    /// of one store's prices ends there (with a next page) rather than read a long stream whole.
+    /// A page of every store's prices reads about `limit` events (most add one entry each).
+    static let priceHistoryReading = (events: 2_000, batch: 250)
+
+    /// A page of `product`'s price history from its own stream (the read model keeps only
+    /// today's prices); 404 when the product has no stream.
+    func priceHistoryPage(of product: UUID, store: UUID?, limit: Int, from start: PriceHistoryPage.Position) async throws -> PriceHistoryAnswer {
+        var page = PriceHistoryPage(from: start, limit: limit, store: store)
+        let batchSize = store == nil ? min(limit + 1, Self.priceHistoryReading.batch) : Self.priceHistoryReading.batch
+        var read = 0
+        reading: while true {
+            let batch = try await runtime.store.read(stream: ShoppingStreams.product(product), from: page.nextVersion, direction: .forwards,
+                                                     limit: batchSize)
+            if batch.isEmpty, page.nextVersion == 1 { throw Problem.notFound("There is no such product.") }
+            for event in batch {
+                guard page.add(try CommonsEvents.catalog.decode(event), at: event.recordedAt, version: event.version) else { break reading }
+            }
+            read += batch.count
+            if batch.count < batchSize { break }
+            if read >= Self.priceHistoryReading.events {
+                page.stopReading()
+                break
+            }
+        }
+        return PriceHistoryAnswer(items: page.entries, nextCursor: page.next.map { PriceHistoryPage.cursor($0, product: product, store: store) })
+    }
+
+    /// `storeId`, `limit` (1–100, default 100) and `cursor` of a price history; 400 listing every bad field.
+    static func priceHistoryQuery(_ values: [String: String], product: UUID) throws -> (store: UUID?, limit: Int, start: PriceHistoryPage.Position) {
+        var errors: [String: [String]] = [:]
+        var store: UUID?
+        if let text = values["storeId"] {
+            store = UUID(uuidString: text)
+            if store == nil { errors["storeId"] = ["must be a store id"] }
+        }
+        var limit = 100
+        do { limit = try Self.limit(values, default: 100) } catch let problem as Problem { errors.merge(problem.errors ?? [:]) { $0 + $1 } }
+        var start = PriceHistoryPage.Position.start
+        if let text = values["cursor"], errors["storeId"] == nil {
+            if let position = PriceHistoryPage.position(of: text, product: product, store: store) { start = position } else {
+                errors["cursor"] = ["is not a cursor of this price history (with this storeId)"]
+            }
+        }
+        guard errors.isEmpty else { throw Problem.malformed("The query has invalid fields.", errors: errors) }
+        return (store, limit, start)
+    }
+
     /// A `limit` from 1 to 100.
     static func limit(_ values: [String: String], default defaultLimit: Int) throws -> Int {
         guard let text = values["limit"] else { return defaultLimit }
@@ -117,6 +155,12 @@ extension ShoppingListsAPI {
                 cheapestNearby: ranked.isCheapestNearby)
         }
     }
+}
+
+/// A page of a product's price history.
+struct PriceHistoryAnswer: Codable, Sendable {
+    var items: [PriceHistory.Entry]
+    var nextCursor: String?
 }
 
 /// A page of products.

@@ -24,9 +24,13 @@ extension ShoppingListsAPI {
                   + "and the cheapest nearby is marked.",
               query: [Parameter("lat", .latitude), Parameter("lon", .longitude), Parameter("radius", .number(0...100))], responses: [200: "OK", 400: "Invalid fields", 404: "No such product"],
               returns: [200: productDetailBody]),
-        .init("GET", "/v1/products/{id}/prices", "Every price each store asked, oldest first (no `price`: the offer was withdrawn); `storeId` narrows it to one store.",
-              query: [Parameter("storeId", .string(format: "uuid"))], responses: [200: "{ items: [{ storeId, price, since }] }", 400: "Invalid storeId", 404: "No such product"],
-              returns: [200: whole(priceEntryBody)]),
+        .init("GET", "/v1/products/{id}/prices",
+              "Every price each store asked, oldest first (no `price`: the offer was withdrawn), limit 1–100 (default 100) a page, "
+                  + "cursor; `storeId` narrows it to one store. A request reads at most 2,000 of the product's events, so a page of one "
+                  + "store's prices may hold fewer than limit and still have a nextCursor.",
+              query: [Parameter("storeId", .string(format: "uuid")), .limit(), .cursor],
+              responses: [200: "{ items: [{ storeId, price, since }], nextCursor }", 400: "Invalid storeId, limit or cursor", 404: "No such product"],
+              returns: [200: page(of: priceEntryBody)]),
         .init("GET", "/v1/products/{id}/related", "Products most often on the same lists, the product itself excluded (limit 1–100).",
               query: [.limit()], responses: [200: "{ items }", 404: "No such product"], returns: [200: whole(relatedBody)]),
         .init("PUT", "/v1/products/{id}/review", "Write or edit my review: 1–5 stars and text.", authenticated: true,
