@@ -55,19 +55,7 @@ struct CatalogHTTPTests {
                                                                        price: TestCatalog.euros(105), previous: TestCatalog.euros(119))))
             _ = try await client.store.append(to: "product-\(milk)", expected: .exact(1), events: changes)
 
-            func pages(_ query: String) async throws -> [[[String: Any]]] {
-                var pages: [[[String: Any]]] = []
-                var cursor: String?
-                repeat {
-                    let page = try await client.call(.get, "/v1/products/\(milk)/prices?\(query)" + (cursor.map { "&cursor=\($0)" } ?? ""))
-                    #expect(page.status == .ok, "\(page.text)")
-                    guard page.status == .ok else { break }
-                    pages.append(page.items)
-                    cursor = page.json["nextCursor"] as? String
-                } while cursor != nil && pages.count < 50
-                return pages
-            }
-            let all = try await pages("limit=100")
+            let all = try await client.pages("/v1/products/\(milk)/prices?limit=100")
             #expect(all.map(\.count) == Array(repeating: 100, count: 21) + [4])
             let entries = all.flatMap { $0 }
             #expect(Set(entries.prefix(3).compactMap { $0["storeId"] as? String }) == Set([TestCatalog.centre, TestCatalog.lombok, TestCatalog.amsterdam].map(\.id.key)))
@@ -75,14 +63,14 @@ struct CatalogHTTPTests {
             #expect((entries.last?["price"] as? [String: Any])?["amountMinor"] as? Int == 105)
 
             // The centre's two prices are 2,101 events apart: the first page stops reading at 2,000.
-            let centre = try await pages("storeId=\(TestCatalog.centre.id.key)")
+            let centre = try await client.pages("/v1/products/\(milk)/prices?storeId=\(TestCatalog.centre.id.key)")
             #expect(centre.map { $0.map { ($0["price"] as? [String: Any])?["amountMinor"] as? Int } } == [[119], [105]])
 
             let first = try await client.call(.get, "/v1/products/\(milk)/prices?limit=3")
             let cursor = try #require(first.json["nextCursor"] as? String)
             let bad = try await client.call(.get, "/v1/products/\(milk)/prices?limit=0&storeId=\(TestCatalog.lombok.id.key)&cursor=\(cursor)")
             #expect(bad.status == .badRequest)
-            #expect(Set(((bad.json["errors"] as? [String: Any]) ?? [:]).keys) == ["limit", "cursor"])
+            #expect(Set(bad.fieldErrors.keys) == ["limit", "cursor"])
             #expect(try await client.call(.get, "/v1/products/\(milk)/prices?limit=101").status == .badRequest)
             #expect(try await client.call(.get, "/v1/products/\(milk)/prices?cursor=nope").status == .badRequest)
             #expect(try await client.call(.get, "/v1/products/\(TestCatalog.bread.key)/prices?cursor=\(cursor)").status == .badRequest)
@@ -179,6 +167,52 @@ struct CatalogHTTPTests {
             #expect(try await client.call(.delete, "\(path)/favorite", as: ada).status == .noContent)
             #expect(try await client.call(.get, "/v1/me/favorites", as: ada).items.ids == [TestCatalog.butter.key])
             #expect(try await client.call(.get, "/v1/me/favorites").status == .unauthorized)
+        }
+    }
+
+    @Test("reviews and favourites in pages: newest first, each once, cursors of their own list only; a deleted author's review is left out",
+          arguments: Backend.allCases)
+    func reviewsAndFavoritesInPages(backend: Backend) async throws {
+        try await ShoppingListsHarness(backend: backend).test { client in
+            try await client.importCatalog(TestCatalog.file())
+            let path = "/v1/products/\(TestCatalog.bread.key)"
+            var authors: [ShoppingListsHarness.Account] = []
+            var written: [(author: String, at: String)] = []
+            for rating in 1...5 {
+                let author = try await client.account()
+                let review = try await client.call(.put, "\(path)/review", as: author, json: ["rating": rating, "text": "Rated \(rating)"])
+                #expect(review.status == .ok)
+                authors.append(author)
+                written.append((author.id.key, review.json["at"] as? String ?? ""))
+            }
+            // Newest first, then by author: a review's time is kept in whole seconds, so most of these share one.
+            let newestFirst = written.sorted { $0.at != $1.at ? $0.at > $1.at : $0.author < $1.author }.map(\.author)
+            let reviews = try await client.pages("\(path)/reviews?limit=2")
+            #expect(reviews.map(\.count) == [2, 2, 1])
+            #expect(reviews.flatMap { $0 }.compactMap { $0["authorId"] as? String } == newestFirst)
+
+            let first = try await client.call(.get, "\(path)/reviews?limit=2")
+            let cursor = try #require(first.json["nextCursor"] as? String)
+            let misused = try await client.call(.get, "/v1/products/\(TestCatalog.butter.key)/reviews?limit=0&cursor=\(cursor)")
+            #expect(misused.status == .badRequest && Set(misused.fieldErrors.keys) == ["limit", "cursor"])
+
+            // A deleted author's review is left out of its page; the next page still follows.
+            try await client.delete(authors[3])
+            let after = try await client.pages("\(path)/reviews?limit=2")
+            #expect(after.flatMap { $0 }.compactMap { $0["authorId"] as? String } == newestFirst.filter { $0 != authors[3].id.key })
+
+            let fan = authors[0]
+            let marked = [TestCatalog.bread, TestCatalog.butter, TestCatalog.chocolate, TestCatalog.wholeMilk, TestCatalog.skimmedMilk]
+            for product in marked {
+                #expect(try await client.call(.put, "/v1/products/\(product.key)/favorite", as: fan).status == .noContent)
+            }
+            let favorites = try await client.pages("/v1/me/favorites?limit=2", as: fan)
+            #expect(favorites.map(\.count) == [2, 2, 1])
+            #expect(favorites.flatMap { $0 }.ids == marked.reversed().map(\.key))
+            let theirs = try await client.call(.get, "/v1/me/favorites?limit=2", as: fan)
+            let fanCursor = try #require(theirs.json["nextCursor"] as? String)
+            #expect(try await client.call(.get, "/v1/me/favorites?cursor=\(fanCursor)", as: authors[1]).status == .badRequest)
+            #expect(try await client.call(.get, "/v1/me/favorites", as: fan).items.count == 5)
         }
     }
 

@@ -55,6 +55,21 @@ struct ShoppingListsHarness {
 
         var store: any EventStore { runtime.store }
 
+        /// Every page of the list at `uri` (its query started with `?`), following each
+        /// `nextCursor`: each page's items, at most `limit` pages. A page that is not 200 ends it, recorded.
+        func pages(_ uri: String, as account: Account? = nil, limit: Int = 50) async throws -> [[[String: Any]]] {
+            var pages: [[[String: Any]]] = []
+            var cursor: String?
+            repeat {
+                let page = try await call(.get, uri + (cursor.map { "&cursor=\($0)" } ?? ""), as: account)
+                #expect(page.status == .ok, "\(page.text)")
+                guard page.status == .ok else { break }
+                pages.append(page.items)
+                cursor = page.json["nextCursor"] as? String
+            } while cursor != nil && pages.count < limit
+            return pages
+        }
+
         @discardableResult
         func call(_ method: HTTPRequest.Method, _ uri: String, as account: Account? = nil, json: Any? = nil, raw: String? = nil,
                   headers extra: [HTTPField.Name: String] = [:]) async throws -> Reply {

@@ -298,10 +298,16 @@ public struct ShoppingListsEndpoints: Sendable {
         return try await client.call(try Endpoint(.put, "/v1/products/\(segment(product))/review", json: Body(rating: rating, text: text)))
     }
 
-    /// The newest reviews of a product.
+    /// The newest reviews of a product: the first page of `limit` (1–100, the server's default 50).
     public func reviews(_ product: UUID, limit: Int? = nil) async throws -> [Review] {
-        try await client.call(Endpoint(.get, "/v1/products/\(segment(product))/reviews", query: query([("limit", limit)]), auth: .none),
-                              as: Items<Review>.self).items
+        try await reviewPage(product, limit: limit).items
+    }
+
+    /// A page of a product's reviews, newest first: `limit` (1–100, the server's default 50)
+    /// after `cursor`. Reviews of deleted accounts are left out, so a page may hold fewer.
+    public func reviewPage(_ product: UUID, limit: Int? = nil, cursor: String? = nil) async throws -> Page<Review> {
+        try await client.call(Endpoint(.get, "/v1/products/\(segment(product))/reviews", query: query([("limit", limit), ("cursor", cursor)]),
+                                       auth: .none))
     }
 
     /// Marks a product as a favourite.
@@ -314,12 +320,16 @@ public struct ShoppingListsEndpoints: Sendable {
         try await client.perform(Endpoint(.delete, "/v1/products/\(segment(product))/favorite"))
     }
 
-    /// My favourite products.
+    /// All my favourite products, the latest marked first, page after page.
     public func favorites() async throws -> [Product] {
-        try await client.call(Endpoint(.get, "/v1/me/favorites"), as: ProductsAnswer.self).items
+        try await Page.all { cursor in try await favoritePage(limit: 100, cursor: cursor) }
     }
 
-    private struct ProductsAnswer: Codable, Sendable { var items: [Product] }
+    /// A page of my favourite products, the latest marked first: `limit` (1–100, the
+    /// server's default 100) after `cursor`.
+    public func favoritePage(limit: Int? = nil, cursor: String? = nil) async throws -> Page<Product> {
+        try await client.call(Endpoint(.get, "/v1/me/favorites", query: query([("limit", limit), ("cursor", cursor)])))
+    }
 
     /// Makes a list.
     public func create(name: String) async throws -> ListSummary {

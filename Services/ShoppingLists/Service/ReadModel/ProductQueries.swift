@@ -124,21 +124,39 @@ package enum ProductQueries {
                           arguments: [account.key, id.key]) ?? false
     }
 
-    /// An account's favourites, most recently marked first.
-    static func favorites(of account: UUID, in db: Database) throws -> [ProductSummary] {
-        try Row.fetchAll(db, sql: """
-            SELECT \(summaryColumns) FROM shop_favorites f JOIN shop_products p ON p.product_id = f.product_id
-            WHERE f.account_id = ? ORDER BY f.position DESC LIMIT 500
-            """, arguments: [account.key]).map(summary)
+    /// A page of an account's favourites, most recently marked first: `limit` after `after`
+    /// (the log position that marked the last one shown), and where the next page starts.
+    static func favorites(of account: UUID, limit: Int, after: SearchCursor.Position?, in db: Database)
+        throws -> (items: [ProductSummary], next: SearchCursor.Position?)
+    {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT \(summaryColumns), f.position AS marked FROM shop_favorites f JOIN shop_products p ON p.product_id = f.product_id
+            WHERE f.account_id = ? AND f.position < ? ORDER BY f.position DESC LIMIT ?
+            """, arguments: [account.key, after?.row ?? Int64.max, limit + 1])
+        let next = rows.count > limit ? SearchCursor.Position(row: rows[limit - 1]["marked"]) : nil
+        return (rows.prefix(limit).map(summary), next)
     }
 
-    /// The newest reviews of a product, sealed texts as stored.
-    static func reviews(of id: UUID, limit: Int, in db: Database) throws -> [(author: UUID, rating: Int, sealed: String, at: Date)] {
-        try Row.fetchAll(db, sql: """
-            SELECT author_id, rating, text_sealed, at FROM shop_reviews WHERE product_id = ? ORDER BY at DESC, author_id LIMIT ?
-            """, arguments: [id.key, limit]).map {
-            (UUID(text: $0["author_id"]) ?? UUID(), $0["rating"], $0["text_sealed"], Date(timeIntervalSince1970: $0["at"]))
+    /// A page of a product's reviews, newest first (then by author), sealed texts as stored:
+    /// `limit` after `after` (the time and author of the last one shown), and where the next page starts.
+    static func reviews(of id: UUID, limit: Int, after: SearchCursor.Position?, in db: Database)
+        throws -> (reviews: [(author: UUID, rating: Int, sealed: String, at: Date)], next: SearchCursor.Position?)
+    {
+        var condition = ""
+        var arguments: [(any DatabaseValueConvertible)?] = [id.key]
+        if let after, let at = after.rank, let author = after.name {
+            condition = "AND (at < ? OR (at = ? AND author_id > ?))"
+            arguments += [at, at, author]
         }
+        arguments.append(limit + 1)
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT author_id, rating, text_sealed, at FROM shop_reviews WHERE product_id = ? \(condition) ORDER BY at DESC, author_id LIMIT ?
+            """, arguments: StatementArguments(arguments))
+        let next = rows.count > limit ? SearchCursor.Position(rank: rows[limit - 1]["at"], name: rows[limit - 1]["author_id"], row: 0) : nil
+        let reviews = rows.prefix(limit).map {
+            (UUID(text: $0["author_id"]) ?? UUID(), $0["rating"] as Int, $0["text_sealed"] as String, Date(timeIntervalSince1970: $0["at"]))
+        }
+        return (reviews, next)
     }
 
     /// Whether the account is registered and not deleted, as far as this read model knows.

@@ -98,5 +98,12 @@ enum ShoppingSchema {
         migrator.registerMigration("shopping-v3-catalog-version") { db in
             try ProductQueries.catalogVersion.create(in: db)
         }
+        // Reviews and favourites are read in pages, each from where the last one ended.
+        migrator.registerMigration("shopping-v4-paging-indexes") { db in
+            try db.execute(sql: """
+                CREATE INDEX shop_reviews_by_time ON shop_reviews (product_id, at DESC, author_id);
+                CREATE INDEX shop_favorites_by_position ON shop_favorites (account_id, position);
+                """)
+        }
     }
 }

@@ -27,14 +27,7 @@ extension ShoppingListsAPI {
         }
         router.get("/v1/lists") { request, context in
             let identity = try context.requireIdentity()
-            let values = request.queryValues
-            let limit = try Self.limit(values, default: 50)
-            let after = try values["cursor"].map { cursor in
-                guard let position = SearchCursor.decode(cursor, queryKey: "lists|\(identity.accountId.key)") else {
-                    throw Problem.malformed("The query has invalid fields.", errors: ["cursor": ["is not a cursor of this list"]])
-                }
-                return position
-            }
+            let (limit, after) = try Self.page(request.queryValues, defaultLimit: 50, queryKey: "lists|\(identity.accountId.key)")
             let (stored, next) = try await read { db in try ListQueries.lists(of: identity.accountId, limit: limit, after: after, in: db) }
             let reader = sealer.reader()
             var items: [ListSummary] = []

@@ -23,9 +23,10 @@ extension ShoppingListsAPI {
         }
         router.get("/v1/products/{id}/reviews") { request, context in
             let id = try context.parameters.uuid("id")
-            let limit = try Self.limit(request.queryValues, default: 50)
+            let queryKey = "reviews|\(id.key)"
+            let (limit, after) = try Self.page(request.queryValues, defaultLimit: 50, queryKey: queryKey)
             try await requireProduct(id)
-            let stored = try await read { db in try ProductQueries.reviews(of: id, limit: limit, in: db) }
+            let (stored, next) = try await read { db in try ProductQueries.reviews(of: id, limit: limit, after: after, in: db) }
             let reader = sealer.reader()
             var reviews: [ReviewView] = []
             for review in stored {
@@ -33,7 +34,7 @@ extension ShoppingListsAPI {
                 guard let text = try await reader.open(stored: review.sealed) else { continue }
                 reviews.append(ReviewView(productId: id, authorId: review.author, rating: review.rating, text: text, at: review.at))
             }
-            return try Response.json(["items": reviews])
+            return try Response.json(ReviewPage(items: reviews, nextCursor: next.map { SearchCursor.encode($0, queryKey: queryKey) }))
         }
         router.put("/v1/products/{id}/favorite") { _, context in
             let identity = try context.requireIdentity()
@@ -49,10 +50,12 @@ extension ShoppingListsAPI {
             let position = try await opinions.setFavorite(id, of: identity.accountId, false, metadata: context.eventMetadata)
             return Response.empty(position: position)
         }
-        router.get("/v1/me/favorites") { _, context in
+        router.get("/v1/me/favorites") { request, context in
             let identity = try context.requireIdentity()
-            let items = try await read { db in try ProductQueries.favorites(of: identity.accountId, in: db) }
-            return try Response.json(ProductPage(items: items, nextCursor: nil))
+            let queryKey = "favorites|\(identity.accountId.key)"
+            let (limit, after) = try Self.page(request.queryValues, defaultLimit: 100, queryKey: queryKey)
+            let (items, next) = try await read { db in try ProductQueries.favorites(of: identity.accountId, limit: limit, after: after, in: db) }
+            return try Response.json(ProductPage(items: items, nextCursor: next.map { SearchCursor.encode($0, queryKey: queryKey) }))
         }
     }
 
@@ -60,4 +63,10 @@ extension ShoppingListsAPI {
     func requireProduct(_ id: UUID) async throws {
         guard try await read({ db in try ProductQueries.product(id, in: db) }) != nil else { throw Problem.notFound("There is no such product.") }
     }
+}
+
+/// A page of a product's reviews.
+struct ReviewPage: Codable, Sendable {
+    var items: [ReviewView]
+    var nextCursor: String?
 }

@@ -114,22 +114,36 @@ extension ShoppingListsAPI {
 
     /// `storeId`, `limit` (1–100, default 100) and `cursor` of a price history; 400 listing every bad field.
     static func priceHistoryQuery(_ values: [String: String], product: UUID) throws -> (store: UUID?, limit: Int, start: PriceHistoryPage.Position) {
-        var errors: [String: [String]] = [:]
         var store: UUID?
+        var errors: [String: [String]] = [:]
         if let text = values["storeId"] {
             store = UUID(uuidString: text)
             if store == nil { errors["storeId"] = ["must be a store id"] }
         }
-        var limit = 100
-        do { limit = try Self.limit(values, default: 100) } catch let problem as Problem { errors.merge(problem.errors ?? [:]) { $0 + $1 } }
-        var start = PriceHistoryPage.Position.start
-        if let text = values["cursor"], errors["storeId"] == nil {
-            if let position = PriceHistoryPage.position(of: text, product: product, store: store) { start = position } else {
-                errors["cursor"] = ["is not a cursor of this price history (with this storeId)"]
-            }
+        let (limit, after) = try page(values, defaultLimit: 100, errors: errors) { PriceHistoryPage.position(of: $0, product: product, store: store) }
+        return (store, limit, after ?? .start)
+    }
+
+    /// The `limit` (1–100) and `cursor` (made for `queryKey`) of a list read in pages; 400
+    /// listing both when both are bad.
+    static func page(_ values: [String: String], defaultLimit: Int, queryKey: String) throws -> (limit: Int, after: SearchCursor.Position?) {
+        try page(values, defaultLimit: defaultLimit) { SearchCursor.decode($0, queryKey: queryKey) }
+    }
+
+    /// The `limit` (1–100) and `cursor` (the position `decode` finds in it) of a list read in
+    /// pages; 400 listing every bad field, those of `errors` (the query's other fields) too.
+    static func page<Position>(_ values: [String: String], defaultLimit: Int, errors: [String: [String]] = [:],
+                               cursor decode: (String) -> Position?) throws -> (limit: Int, after: Position?) {
+        var errors = errors
+        var limit = defaultLimit
+        do { limit = try Self.limit(values, default: defaultLimit) } catch let problem as Problem { errors.merge(problem.errors ?? [:]) { $0 + $1 } }
+        var after: Position?
+        if let cursor = values["cursor"] {
+            after = decode(cursor)
+            if after == nil { errors["cursor"] = ["is not a cursor of this list (with these filters)"] }
         }
         guard errors.isEmpty else { throw Problem.malformed("The query has invalid fields.", errors: errors) }
-        return (store, limit, start)
+        return (limit, after)
     }
 
     /// A `limit` from 1 to 100.
