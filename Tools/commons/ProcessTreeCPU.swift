@@ -9,15 +9,27 @@ enum ProcessTreeCPU {
     /// Seconds of CPU (user and system) used so far by `root` and every process under it,
     /// counting children that have already exited and been waited for; nil when `root` is
     /// gone or there is no `/proc`.
+    ///
+    /// The processes are read one after another, and a child waited for in between moves its
+    /// CPU into its parent's count: read before its parent and after it was waited for, it
+    /// would count in neither (a PostgreSQL backend ending during a sample once made a
+    /// cluster's CPU go backwards by 30 ms). So the tree is read again until no process of it
+    /// waited for a child while it was read (at most a few times).
     static func seconds(under root: pid_t) -> Double? {
-        let processes = snapshot()
-        guard processes[root] != nil else { return nil }
-        var total = 0.0
-        var pending = [root]
-        while let pid = pending.popLast() {
-            guard let process = processes[pid] else { continue }
-            total += process.seconds
-            pending += process.children
+        var total: Double?
+        for _ in 0..<5 {
+            let processes = snapshot()
+            guard processes[root] != nil else { return nil }
+            var tree: [pid_t] = []
+            var pending = [root]
+            while let pid = pending.popLast() {
+                guard let process = processes[pid] else { continue }
+                tree.append(pid)
+                pending += process.children
+            }
+            total = tree.reduce(0) { $0 + processes[$1]!.seconds }
+            let waitedMeanwhile = tree.contains { pid in stat(of: pid).map { $0.waitedFor != processes[pid]!.waitedFor } ?? false }
+            if !waitedMeanwhile { break }
         }
         return total
     }
@@ -37,6 +49,8 @@ enum ProcessTreeCPU {
         var parent: pid_t
         /// Its own CPU and that of its children it has waited for.
         var seconds: Double
+        /// The CPU of the children it has waited for (part of ``seconds``).
+        var waitedFor: Double
         var children: [pid_t] = []
     }
 
@@ -60,7 +74,7 @@ enum ProcessTreeCPU {
         var processes: [pid_t: Process] = [:]
         for entry in entries {
             guard let pid = pid_t(entry), let stat = stat(of: pid) else { continue }
-            processes[pid] = Process(parent: stat.parent, seconds: stat.own + stat.waitedFor)
+            processes[pid] = Process(parent: stat.parent, seconds: stat.own + stat.waitedFor, waitedFor: stat.waitedFor)
         }
         for (pid, process) in processes { processes[process.parent]?.children.append(pid) }
         return processes
