@@ -172,4 +172,25 @@ struct AlertsHTTPTests {
             #expect(bad == 400)
         }
     }
+
+    @Test("a client that drops its stream's connection frees its place at once: more streams than an account may hold, opened and dropped one after another, all open",
+          .timeLimit(.minutes(3)))
+    func droppedStreamsFreeTheirPlaces() async throws {
+        try await GeoSearchHarness(backend: .sqlite).test(.live) { client in
+            let owner = UUID()
+            let port = try #require(client.client.port)
+            #expect(try await client.send(.post, "/v1/alerts", as: owner, json: Self.sanFranciscoAlert()).status == .created)
+            let token = try await client.token(for: owner)
+            for _ in 0...client.runtime.streams.perAccount {
+                // Opening fails the test on any answer but 200: a dropped stream still counted would make it 429.
+                let opened = try await EventStreamReader.open(port: port, path: "/v1/alerts/stream", token: token)
+                #expect(client.runtime.streams.count(of: owner) == 1)
+                try await opened.close()
+                // Until 2026-12-02 the server learned of it only when a keep-alive failed, 30 s on.
+                let deadline = ContinuousClock.now + .seconds(10)
+                while client.runtime.streams.count(of: owner) > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+                #expect(client.runtime.streams.count(of: owner) == 0)
+            }
+        }
+    }
 }

@@ -2,6 +2,7 @@ import EventLog
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 
 /// Who is making a request, from a verified access token.
 public struct Identity: Sendable, Hashable {
@@ -39,10 +40,14 @@ public struct AppRequestContext: RequestContext {
 
     /// The peer's address (the gateway's, behind one), for per-client rate limits.
     public var clientAddress: String
+    /// The connection the request came on: a live stream watches it to end as soon as the
+    /// client goes away (``ClientDeparture``).
+    public let connection: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         clientAddress = source.channel.remoteAddress?.ipAddress ?? "local"
+        connection = source.channel
     }
 
     /// JSON bodies are small; uploads read their bodies themselves with their own limits.

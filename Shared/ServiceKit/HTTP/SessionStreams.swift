@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import Synchronization
 
 /// The server-sent-event streams a signed-in caller has open in this process: at most
@@ -50,9 +51,11 @@ extension ServiceRuntime {
     /// A `text/event-stream` response (see `Response.serverSentEvents`) for `identity`'s own
     /// stream, held to ``SessionStreams``: 429 `too-many-streams` when the account has its
     /// limit open here already, and ``ServerSentEventSink/isOpen`` false once the token expires,
-    /// the session is revoked or the account deleted, so the producer ends the stream.
+    /// the session is revoked or the account deleted, or the client leaves `connection`
+    /// (``ClientDeparture``), so the producer ends the stream.
     public func sessionEvents(
-        for identity: Identity, _ produce: @escaping @Sendable (inout ServerSentEventSink) async throws -> Void
+        for identity: Identity, connection: (any Channel)? = nil,
+        _ produce: @escaping @Sendable (inout ServerSentEventSink) async throws -> Void
     ) throws -> Response {
         let streams = streams
         guard streams.enter(identity.accountId) else {
@@ -70,8 +73,11 @@ extension ServiceRuntime {
                     if (try? await RevocationProjection.isRevoked(identity, in: readModel.pool)) == true { end.set() }
                 }
             }
+            var departure: ClientDeparture.Watch?
+            if let connection { departure = await ClientDeparture.watch(connection, then: end) }
             defer {
                 watcher.cancel()
+                departure?.stop()
                 streams.leave(identity.accountId)
             }
             try await produce(&sink)
