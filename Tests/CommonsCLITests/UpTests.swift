@@ -266,7 +266,7 @@ struct UpTests {
         }
     }
 
-    @Test("live streams held open through the gateway do not keep other requests to the same service waiting")
+    @Test("live streams held open through the gateway do not keep other requests to the same service waiting, and free their places once dropped")
     func manyStreams() async throws {
         let stack = try UpProcess.start(seed: false, log: nil)
         try await stack.run { stack in
@@ -305,6 +305,24 @@ struct UpTests {
                 #expect(nearby.status == 200, "request \(attempt) beside twelve streams: \(nearby)")
             }
             held.cancel()
+            _ = await held.result
+
+            // Streams dropped at the gateway free their places in the service at once: the
+            // person who held six may open eight again. Until 2026-12-02 the gateway held
+            // each until its own write failed, 30 s on, and the last two of these got 429.
+            for index in 0..<8 {
+                let deadline = ContinuousClock.now + .seconds(10)
+                var status: HTTPResponseStatus
+                repeat {
+                    var request = HTTPClientRequest(url: gateway + "/v1/alerts/stream")
+                    request.headers.add(name: "Accept", value: "text/event-stream")
+                    request.headers.add(name: "Authorization", value: "Bearer \(holders[0])")
+                    // Held open, unread, until the client shuts down below.
+                    status = try await streams.execute(request, timeout: .seconds(30)).status
+                    if status == .tooManyRequests { try await Task.sleep(for: .milliseconds(200)) }
+                } while status == .tooManyRequests && ContinuousClock.now < deadline
+                #expect(status == .ok, "stream \(index + 1) of 8 opened after the others were dropped")
+            }
             try? await streams.shutdown()
         }
     }

@@ -10,15 +10,18 @@ import ReadModel
 import ServiceKit
 import Tracing
 
-/// What the gateway knows of a request beyond the request itself: the client's address.
+/// What the gateway knows of a request beyond the request itself: the client's address and connection.
 struct GatewayRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// The peer's IP address, for `X-Forwarded-For`.
     let clientAddress: String?
+    /// The client's connection, which an event stream watches to stop when the client leaves.
+    let connection: any Channel
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         clientAddress = source.channel.remoteAddress?.ipAddress
+        connection = source.channel
     }
 }
 
@@ -109,8 +112,8 @@ struct GatewayResponder: HTTPResponder {
         outgoing.headers = Self.forwardedHeaders(of: request, requestId: requestId, clientAddress: context.clientAddress)
         if body.readableBytes > 0 || request.headers[.contentLength] != nil { outgoing.body = .bytes(body) }
 
-        let deadline = GatewayRoutes.isEventStream(path: path, accept: request.headers[.accept])
-            ? NIODeadline.distantFuture : .now() + Self.serviceTimeout
+        let isStream = GatewayRoutes.isEventStream(path: path, accept: request.headers[.accept])
+        let deadline = isStream ? NIODeadline.distantFuture : .now() + Self.serviceTimeout
         let response = try await traced(request, to: service) {
             do {
                 return try await client.execute(outgoing, deadline: deadline)
@@ -122,7 +125,32 @@ struct GatewayResponder: HTTPResponder {
         return Response(
             status: HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
             headers: Self.returnedHeaders(response.headers),
-            body: ResponseBody(asyncSequence: response.body))
+            body: isStream ? Self.relay(response.body, whileConnected: context.connection) : ResponseBody(asyncSequence: response.body))
+    }
+
+    /// A service's event stream, copied to the client until either ends. When the client goes
+    /// away the copy stops and the connection to the service closes, so the service frees the
+    /// stream at once (``ClientDeparture``), where it learned of it only when the gateway's
+    /// own write failed, 30 s on.
+    static func relay(_ upstream: HTTPClientResponse.Body, whileConnected connection: any Channel) -> ResponseBody {
+        ResponseBody { writer in
+            let (chunks, continuation) = AsyncStream.makeStream(of: ByteBuffer.self)
+            let copying = Task {
+                do {
+                    for try await chunk in upstream { continuation.yield(chunk) }
+                } catch {
+                    // The service ended the stream, or the copy was stopped: either ends the client's.
+                }
+                continuation.finish()
+            }
+            let departure = await ClientDeparture.watch(connection) { continuation.finish() }
+            defer {
+                departure.stop()
+                copying.cancel()
+            }
+            for await chunk in chunks { try await writer.write(chunk) }
+            try await writer.finish(nil)
+        }
     }
 
     /// Runs `send` in a span of the request's trace (a new one without `traceparent`) when

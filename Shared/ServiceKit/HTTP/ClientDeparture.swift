@@ -9,44 +9,45 @@ import NIOCore
 /// second one, 30 s on, while the stream still counted against the account's limit. A
 /// handler at the front of the connection's pipeline sees the client's side close (or the
 /// connection end) as it happens.
-enum ClientDeparture {
-    /// Sets `end` once the client closes its side of `connection` or the connection closes,
-    /// until ``Watch/stop()``. A connection already gone sets it at once.
-    static func watch(_ connection: any Channel, then end: StreamEnd) async -> Watch {
+public enum ClientDeparture {
+    /// Calls `departed` once the client closes its side of `connection` or the connection
+    /// closes, until ``Watch/stop()``. A connection already gone calls it at once.
+    public static func watch(_ connection: any Channel, onDeparture departed: @escaping @Sendable () -> Void) async -> Watch {
         let name = "commons-client-departure-\(UUID().uuidString)"
         do {
-            try await connection.pipeline.addHandler(Handler(end: end), name: name, position: .first).get()
+            try await connection.pipeline.addHandler(Handler(departed: departed), name: name, position: .first).get()
         } catch {
-            end.set()  // no pipeline left to add to: the connection has closed
+            departed()  // no pipeline left to add to: the connection has closed
         }
         return Watch(connection: connection, name: name)
     }
 
-    /// A watch on one connection, removed when the stream ends (the connection may serve more requests).
-    struct Watch: Sendable {
+    /// A watch on one connection.
+    public struct Watch: Sendable {
         let connection: any Channel
         let name: String
 
-        func stop() {
+        /// Removes the watch (the connection may serve more requests after the stream).
+        public func stop() {
             connection.pipeline.removeHandler(name: name, promise: nil)
         }
     }
 
     private final class Handler: ChannelInboundHandler, RemovableChannelHandler, Sendable {
         typealias InboundIn = NIOAny
-        let end: StreamEnd
+        let departed: @Sendable () -> Void
 
-        init(end: StreamEnd) {
-            self.end = end
+        init(departed: @escaping @Sendable () -> Void) {
+            self.departed = departed
         }
 
         func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-            if let event = event as? ChannelEvent, event == .inputClosed { end.set() }
+            if let event = event as? ChannelEvent, event == .inputClosed { departed() }
             context.fireUserInboundEventTriggered(event)
         }
 
         func channelInactive(context: ChannelHandlerContext) {
-            end.set()
+            departed()
             context.fireChannelInactive()
         }
     }

@@ -74,7 +74,7 @@ extension ServiceRuntime {
                 }
             }
             var departure: ClientDeparture.Watch?
-            if let connection { departure = await ClientDeparture.watch(connection, then: end) }
+            if let connection { departure = await ClientDeparture.watch(connection) { end.set() } }
             defer {
                 watcher.cancel()
                 departure?.stop()
