@@ -125,16 +125,19 @@ struct GatewayResponder: HTTPResponder {
         return Response(
             status: HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
             headers: Self.returnedHeaders(response.headers),
-            body: isStream ? Self.relay(response.body, whileConnected: context.connection) : ResponseBody(asyncSequence: response.body))
+            body: isStream ? await Self.relay(response.body, whileConnected: context.connection) : ResponseBody(asyncSequence: response.body))
     }
 
     /// A service's event stream, copied to the client until either ends. When the client goes
     /// away the copy stops and the connection to the service closes, so the service frees the
     /// stream at once (``ClientDeparture``), where it learned of it only when the gateway's
     /// own write failed, 30 s on.
-    static func relay(_ upstream: HTTPClientResponse.Body, whileConnected connection: any Channel) -> ResponseBody {
-        ResponseBody { writer in
-            let (chunks, continuation) = AsyncStream.makeStream(of: ByteBuffer.self)
+    static func relay(_ upstream: HTTPClientResponse.Body, whileConnected connection: any Channel) async -> ResponseBody {
+        let (chunks, continuation) = AsyncStream.makeStream(of: ByteBuffer.self)
+        // Watched before the answer's head goes out: a client may read the head and leave
+        // before the body starts, and a departure before the watch goes unseen.
+        let departure = await ClientDeparture.watch(connection) { continuation.finish() }
+        return ResponseBody { writer in
             let copying = Task {
                 do {
                     for try await chunk in upstream { continuation.yield(chunk) }
@@ -143,7 +146,6 @@ struct GatewayResponder: HTTPResponder {
                 }
                 continuation.finish()
             }
-            let departure = await ClientDeparture.watch(connection) { continuation.finish() }
             defer {
                 departure.stop()
                 copying.cancel()

@@ -124,7 +124,7 @@ struct AlertsAPI: Sendable {
         }
         let matcher = matcher
         let runtime = runtime
-        return try runtime.sessionEvents(for: identity, connection: context.connection) { sink in
+        return try await runtime.sessionEvents(for: identity, connection: context.connection) { sink in
             var after = resumeFrom
             var applied = Self.applied(runtime)
             var quietSince = ContinuousClock.now

@@ -56,7 +56,7 @@ extension ServiceRuntime {
     public func sessionEvents(
         for identity: Identity, connection: (any Channel)? = nil,
         _ produce: @escaping @Sendable (inout ServerSentEventSink) async throws -> Void
-    ) throws -> Response {
+    ) async throws -> Response {
         let streams = streams
         guard streams.enter(identity.accountId) else {
             throw Problem(.tooManyRequests, type: "too-many-streams",
@@ -65,7 +65,11 @@ extension ServiceRuntime {
         }
         let readModel = readModel
         let end = StreamEnd()
-        return Response.serverSentEvents(ending: end) { sink in
+        // Watched before the answer's head goes out: a client may read the head and leave
+        // before the stream's body starts, and a departure before the watch goes unseen.
+        var departure: ClientDeparture.Watch?
+        if let connection { departure = await ClientDeparture.watch(connection) { end.set() } }
+        return Response.serverSentEvents(ending: end) { [departure] sink in
             let watcher = Task {
                 while !Task.isCancelled, !end.isSet {
                     try? await Task.sleep(for: streams.recheckInterval)
@@ -73,8 +77,6 @@ extension ServiceRuntime {
                     if (try? await RevocationProjection.isRevoked(identity, in: readModel.pool)) == true { end.set() }
                 }
             }
-            var departure: ClientDeparture.Watch?
-            if let connection { departure = await ClientDeparture.watch(connection) { end.set() } }
             defer {
                 watcher.cancel()
                 departure?.stop()

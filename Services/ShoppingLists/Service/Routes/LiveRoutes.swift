@@ -39,7 +39,7 @@ extension ShoppingListsAPI {
             guard try await watchable(listId, by: identity.accountId) else { throw ShoppingListError.listNotFound.problem }
             let store = runtime.store
             let stream = ShoppingStreams.list(listId)
-            return try runtime.sessionEvents(for: identity, connection: context.connection) { sink in
+            return try await runtime.sessionEvents(for: identity, connection: context.connection) { sink in
                 var sent = resumeAfter
                 let history = try await store.read(stream: stream)
                 var watch = ListWatch(
