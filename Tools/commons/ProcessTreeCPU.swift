@@ -10,11 +10,12 @@ enum ProcessTreeCPU {
     /// counting children that have already exited and been waited for; nil when `root` is
     /// gone or there is no `/proc`.
     ///
-    /// The processes are read one after another, and a child waited for in between moves its
-    /// CPU into its parent's count: read before its parent and after it was waited for, it
-    /// would count in neither (a PostgreSQL backend ending during a sample once made a
-    /// cluster's CPU go backwards by 30 ms). So the tree is read again until no process of it
-    /// waited for a child while it was read (at most a few times).
+    /// The processes are read one after another, and waiting for a child moves its CPU into
+    /// its parent's count: a child its parent waits for after the parent was read, and before
+    /// the child itself would be, counts in neither (a PostgreSQL backend ending during a
+    /// sample once made a cluster's CPU go backwards by 30 ms). So the tree is read again
+    /// while any of its processes' count of waited-for children changed after it was read
+    /// (at most five times). The other order can count a child twice, which only raises the figure.
     static func seconds(under root: pid_t) -> Double? {
         var total: Double?
         for _ in 0..<5 {
