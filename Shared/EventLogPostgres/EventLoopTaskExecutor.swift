@@ -6,9 +6,8 @@ import NIOCore
 ///
 /// Only for short, non-blocking work, as anything else on an event loop: the store runs a
 /// prepared statement and collects its rows there, nothing more (``StatementConnections``).
-/// Measured with `commons bench eventlog` on this project's 2-core machine (2026-11-28, see
-/// the README): read-all rose from 0.61–0.72 to 0.78–0.86 of a plain `SELECT`, since each
-/// page's rows are decoded on the thread that reads them; single-event appends did not move.
+/// Each page's rows are decoded on the thread that reads them, which brings read-all
+/// markedly closer to a plain `SELECT` (`commons bench eventlog`, docs/performance.md).
 final class EventLoopTaskExecutor: TaskExecutor {
     let eventLoop: any EventLoop
 

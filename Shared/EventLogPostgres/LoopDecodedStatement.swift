@@ -6,8 +6,8 @@ import PostgresNIO
 ///
 /// PostgresNIO's async row sequence costs a cancellation handler, a lock and an executor
 /// check for every row it hands out; the event-loop form hands rows to a closure on the loop
-/// that read them. Measured on this project's 2-core machine (2026-11-28, `commons bench
-/// eventlog`): one `SELECT` of 200,000 events read 1.37–1.44 times as fast in that form. The
+/// that read them: one `SELECT` of 200,000 events reads about 1.4 times as fast in that form
+/// (`commons bench eventlog`). The
 /// event-loop form takes its parameters as `PostgresData`, so a statement states them once,
 /// here, and its bindings for the pool are made from them.
 protocol LoopDecodedStatement: PostgresPreparedStatement where Row: Sendable {

@@ -1,7 +1,7 @@
 /// When the next `NOTIFY` may start: at most one per `spacing`, counted from the start of
-/// the last, and at once when the last started longer ago. (Before, each send was followed
-/// by a pause of `spacing`, during which the next append waited even after a quiet spell:
-/// in issue 17's post → visible bench, a post every 4–5 ms had its notification 1–3 ms late.)
+/// the last, and at once when the last started longer ago: a pause of `spacing` after each
+/// send would make the next append wait even after a quiet spell, and a post's notification
+/// late by as much.
 struct NotificationPacing: Sendable {
     let spacing: Duration
     private(set) var lastStart: ContinuousClock.Instant?

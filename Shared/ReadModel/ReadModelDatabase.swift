@@ -91,7 +91,7 @@ public final class ReadModelDatabase: Sendable {
     /// an `async` read keeps its connection until its task runs again, and a read on the
     /// calling thread that waits for a connection holds a thread of the few Swift concurrency
     /// has. With every connection held by `async` reads waiting for a thread and every thread
-    /// waiting for a connection, the process stopped answering (`bench http`, 2026-11-28). A
+    /// waiting for a connection, the process would stop answering (`bench http` shows it). A
     /// read in place never waits for a connection: it takes an idle one or opens another.
     public func readInPlace<T>(_ value: (Database) throws -> T) throws -> T {
         try inPlaceReaders().read(value)

@@ -186,7 +186,7 @@ struct AlertsHTTPTests {
                 let opened = try await EventStreamReader.open(port: port, path: "/v1/alerts/stream", token: token)
                 #expect(client.runtime.streams.count(of: owner) == 1)
                 try await opened.close()
-                // Until 2026-12-02 the server learned of it only when a keep-alive failed, 30 s on.
+                // Not by a failed keep-alive write, which would come only 30 s on.
                 let deadline = ContinuousClock.now + .seconds(10)
                 while client.runtime.streams.count(of: owner) > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
                 #expect(client.runtime.streams.count(of: owner) == 0)

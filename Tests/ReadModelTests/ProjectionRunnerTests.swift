@@ -141,7 +141,7 @@ struct ProjectionRunnerTests {
         }
         try await Task.sleep(for: .milliseconds(200))
         waiting.cancel()
-        // Given a minute to end (it used to spin until its timeout, an hour here).
+        // Given a minute to end: a runner that spins until its timeout would take an hour here.
         for _ in 0..<600 where ended.value.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(100)) }
         #expect(ended.value.withLock { $0 } == false)
         running.cancel()

@@ -84,9 +84,8 @@ struct BenchHTTP: AsyncParsableCommand {
     }
 
     /// The categories the nearby case asks for, one at random a request; the listings are
-    /// posted in them in turn, so that every search has a page to find. (Until 2026-11-29
-    /// every listing was furniture and four of the five asked for nothing anyone had posted,
-    /// one of them, "Clothing", not even a category: most searches answered an empty page.)
+    /// posted in them in turn, so that every search has a page to find rather than an
+    /// empty one.
     static let nearbyCategories = ["Furniture", "Household", "Books", "Clothes", "Electronics"]
 
     /// A case's CPU time per request in its service, beside `/health/live`'s, in µs.
