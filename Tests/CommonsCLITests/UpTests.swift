@@ -126,6 +126,12 @@ struct UpTests {
 
                 let password = try #require(stack.output.firstMatch(of: /password "([^"]+)"/)?.1)
                 let emails = ["ada@commons.local", "grace@commons.local", "alan@commons.local"]
+                // Once seeded, the last of commons up's own lines say where to go and how to stop.
+                #expect(try await stack.waitForOutput { $0.contains("Ctrl-C stops everything") }, "\(stack.output)")
+                let own = stack.output.split(separator: "\n").filter { $0.hasPrefix("commons ") }
+                let welcome = own.suffix(4).joined(separator: "\n")
+                #expect(welcome.contains("Commons is running: open \(stack.gateway)/"), "\(welcome)")
+                #expect(emails.allSatisfy { welcome.contains($0) } && welcome.contains("password \"\(password)\""), "\(welcome)")
                 for email in emails {
                     #expect(stack.output.contains(email), "\(stack.output)")
                     let session = try await http(.POST, stack.gateway + "/v1/sessions", json: ["email": email, "password": String(password)])
@@ -308,8 +314,8 @@ struct UpTests {
             _ = await held.result
 
             // Streams dropped at the gateway free their places in the service at once: the
-            // person who held six may open eight again. Until 2026-12-02 the gateway held
-            // each until its own write failed, 30 s on, and the last two of these got 429.
+            // person who held six may open eight again. A gateway that held each until its
+            // own write failed, 30 s on, would make the last two of these 429.
             for index in 0..<8 {
                 let deadline = ContinuousClock.now + .seconds(10)
                 var status: HTTPResponseStatus

@@ -117,8 +117,8 @@ struct UpStack {
             host: UpPlan.host, port: plan.gatewayPort, responder: responder, logger: logger, traceExport: traceExport)
     }
 
-    /// Waits until every service is ready, prints where everything is, and seeds a first
-    /// start. Returns early when cancelled.
+    /// Waits until every service is ready, prints where everything is, seeds a first start,
+    /// and ends with ``UpWelcome``. Returns early when cancelled.
     private func announceWhenReady(readiness: StackReadiness, client: HTTPClient, console: UpConsole) async {
         let clock = ContinuousClock()
         let started = clock.now
@@ -141,6 +141,10 @@ struct UpStack {
         if seed, !FileManager.default.fileExists(atPath: plan.seededMarker.path) {
             await seedFirstStart(client: client, console: console)
         }
+        guard !Task.isCancelled else { return }
+        let welcome = UpWelcome(
+            gatewayURL: plan.gatewayURL, hasDemoData: FileManager.default.fileExists(atPath: plan.seededMarker.path))
+        for line in welcome.lines { console.say(line) }
     }
 
     /// Creates the demo data through the gateway, and marks the data directory as seeded
