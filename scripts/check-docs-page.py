@@ -9,7 +9,7 @@ Usage: /usr/bin/python3 scripts/check-docs-page.py BASE_URL [SCREENSHOT.png]
    filter box narrows the list to the operations that match.
 3. At phone size (390 px): no sideways scrolling, the service list above the operations,
    an opened operation with its example.
-4. With SCREENSHOT, pictures of the page for the README (laptop, and SCREENSHOT-phone.png).
+4. With SCREENSHOT, pictures of the page for docs/api.md (laptop, and SCREENSHOT-phone.png).
 
 Needs Debian's chromium, chromium-driver and python3-selenium (hence /usr/bin/python3).
 Exits non-zero, saying why, on the first failure.

@@ -5,7 +5,7 @@
 #
 #   scripts/check-web.sh [unittest arguments, e.g. test_free.FreeThingsNearMe]
 #
-# Screenshots of each main page at phone size go to docs/screenshots/web-*.png (the README
+# Screenshots of each main page at phone size go to docs/screenshots/web-*.png (docs/web-app.md
 # shows them); a failing test leaves its last picture in .build/web-failures/. Needs
 # chromium, chromium-driver and python3-selenium (Debian), and axe-selenium-python (PyPI) for
 # axe-core. Exits non-zero on any failure, printing the stack's warnings and errors;

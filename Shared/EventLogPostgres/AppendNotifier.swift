@@ -18,8 +18,8 @@ import Synchronization
 ///   append's own statement sends it, for its category and every one waiting, and PostgreSQL
 ///   delivers it as the append commits. This is how a lone append after a quiet spell, and
 ///   a steady writer every `spacing`, notify: no task, timer or statement of its own, which
-///   cost the writer about as much CPU as the append itself (issue 17, the README's "CPU per
-///   event").
+///   cost the writer about as much CPU as the append itself (issue 17; `commons bench
+///   eventlog` prints the CPU an event costs).
 /// - **Sent on its own** (``notify(category:)``, after an append that carried nothing):
 ///   the categories wait, and if no append has carried them `spacing` and a half after the
 ///   last notification began, one `NOTIFY` statement sends them (a timer on an event loop).

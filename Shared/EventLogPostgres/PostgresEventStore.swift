@@ -85,7 +85,7 @@ public final class PostgresEventStore: EventStore {
             the log in schema \(schema) holds events of transaction \(newest), but this PostgreSQL cluster has only reached \(counter): \
             it was copied from another cluster (pg_dump/pg_restore?), and new events would sort before those already read and never \
             be delivered. Move a log with `commons events export` and `commons events import`, or a physical copy of the cluster \
-            (pg_basebackup, a promoted replica); see the README, "Moving a log"
+            (pg_basebackup, a promoted replica); see docs/operations.md, "Moving a log"
             """)
     }
 
@@ -203,8 +203,8 @@ public final class PostgresEventStore: EventStore {
         // A single event's first attempt carries the paced notification when one is due and
         // it is the only append this process is making; an attempt that does not append hands
         // it back, to be sent on its own. (Among others, a carrier holding PostgreSQL's notify
-        // lock through its flush makes their notifications wait: groups that carried it took
-        // eight writers from 0.61-0.64 to 0.49-0.60 of pgbench; see the README.)
+        // lock through its flush makes their notifications wait: groups that carried it cost
+        // eight writers a sixth or more of their pace against pgbench in `bench eventlog`.)
         var carried = encoded.ids.count == 1 && grouper.isOnlyAppend ? notifier.carry(category: name.category) : nil
         for _ in 0..<100 {
             let carrying = carried

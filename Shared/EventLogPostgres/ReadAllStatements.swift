@@ -160,7 +160,7 @@ enum ReadAllStatement {
     /// The row's event, and the horizon and held-back flag after it when `withHorizon` is set.
     /// They are the same on every row of a page, so the event-loop form reads them from its
     /// first row alone: two cells fewer for every other row measured a tenth or more of
-    /// read-all's pace (see the README's Benchmarks).
+    /// read-all's pace (`commons bench eventlog`).
     private static func decode(_ row: PostgresRow, withHorizon: Bool) throws -> Row {
         var cells = BinaryCells(row)
         let event = try EventRow.event(&cells)

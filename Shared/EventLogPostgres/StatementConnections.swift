@@ -8,8 +8,8 @@ import Synchronization
 ///
 /// A lease from PostgresNIO 1.33's pool arms two timers when the connection goes back (its
 /// idle timeout and its keep-alive, each a task and a sleep) and disarms them when it is
-/// taken again: with one writer that was a third of the client's wake-ups (issue 17; see the
-/// README's Benchmarks). The pool's `minimumConnections` would spare the idle timer,
+/// taken again: with one writer that was a third of the client's wake-ups (issue 17). The
+/// pool's `minimumConnections` would spare the idle timer,
 /// but above zero the pool traps when the server goes away (postgres-nio #479, #539; seen here
 /// in the replica topology test), so the hot path takes its connections here instead, under
 /// a lock, and the pool serves whatever finds them all busy.

@@ -83,8 +83,8 @@ public final class ReadModelDatabase: Sendable {
     /// GRDB's `async` read hands its work to the reader's dispatch queue and back again: two
     /// thread switches around the query. Geo-search's nearby search, whose query is bounded by
     /// its scan budget, answered about a fifth more requests a second without them, and kept
-    /// answers are looked up this way (``VersionToken/kept(in:_:)``; issue 17, the README's
-    /// Benchmarks). Not for unbounded reads: it holds the calling thread (a Swift concurrency
+    /// answers are looked up this way (``VersionToken/kept(in:_:)``; issue 17,
+    /// `commons bench http`). Not for unbounded reads: it holds the calling thread (a Swift concurrency
     /// one) until it ends, and does not stop when the task is cancelled.
     ///
     /// Connections of its own, because the two kinds of read must not wait for the same ones:

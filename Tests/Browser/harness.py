@@ -280,7 +280,7 @@ class Browser:
             raise AssertionError(f"{self.size}: the page scrolls sideways by {overflow} px")
 
     def check_page(self, screenshot: str = None, scroll_to: str = None):
-        """Every check of a page that has settled; at phone size, a screenshot for the README,
+        """Every check of a page that has settled; at phone size, a screenshot for docs/web-app.md,
         of the page's top (or with the element `scroll_to` at the top)."""
         self.check_fits()
         self.check_accessibility()

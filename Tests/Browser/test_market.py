@@ -90,7 +90,7 @@ class UsedItemMarket(JourneyTest):
         browser.fill("Sort by", "Name: Z to A")
         self.wait_for(browser, self.shown_titles, [f"Zither {tag}", f"Mirror {tag}", f"Anchor {tag}"], "Z to A")
 
-        # The whole market, dearest first: the README's picture of sorting.
+        # The whole market, dearest first: a picture of sorting.
         browser.fill("Search the market", "")
         browser.press("Search")
         browser.fill("Sort by", "Price: high to low")

@@ -222,7 +222,7 @@ struct PostgresBench: Sendable {
     /// The ceiling of reading: one `SELECT` of as many rows in PostgreSQL's binary format on a
     /// connection of its own, each row's columns decoded as it arrives on the connection's
     /// event loop (PostgresNIO's fastest form: its async row sequence reads the same rows at
-    /// about 0.7 of this pace, see the README), the JSON and the transaction id as bytes.
+    /// about 0.7 of this pace), the JSON and the transaction id as bytes.
     private func selectSteps(on connection: PostgresConnection) -> @Sendable (Int) -> BenchStep {
         { [schema, readWindow] _ in
             {

@@ -78,7 +78,7 @@ private struct MadeDonation: Decodable {
 private struct TopUpBody: Encodable {
     var amountMinor: Int
     var currency: String
-    /// The simulated processor's card that it approves (see the README).
+    /// The simulated processor's card that it approves (docs/api.md, "Donations").
     var cardNumber = "4242424242424242"
 }
 

@@ -11,7 +11,7 @@ import os
 import sys
 
 SERVICES = ["accounts", "listings", "geo-search", "donations", "shopping-lists"]
-# A stream's recorded duration is its life, not a response time (README, "Metrics to watch").
+# A stream's recorded duration is its life, not a response time (docs/operations.md, "Metrics to watch").
 STREAM_ROUTES = {"geo-search": ["/v1/alerts/stream"], "shopping-lists": ["/v1/lists/{id}/events"]}
 DATASOURCE = {"type": "prometheus", "uid": "prometheus"}
 WINDOW = "[$__rate_interval]"
