@@ -6,7 +6,7 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
-/// The three targets of a service (STYLE.md): `Services/<Module>/Domain`, a pure library
+/// The three targets of a service (docs/development.md, "Conventions"): `Services/<Module>/Domain`, a pure library
 /// that cannot import the server stack; `Services/<Module>/Service`, the service on
 /// ServiceKit; and `Services/<Module>/Main`, a few-line executable named `executable`.
 func serviceTargets(
