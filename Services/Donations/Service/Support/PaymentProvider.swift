@@ -56,7 +56,7 @@ public struct SimulatedCardProcessor: PaymentProvider {
         switch card.digits {
         case Self.approvedCard: .approved(reference: "sim_" + idempotencyKey.uuidString.lowercased().prefix(18))
         case Self.declinedCard: .declined(reason: "the card was declined")
-        default: .declined(reason: "the simulated processor takes only its test cards (see docs/api.md, "Donations")")
+        default: .declined(reason: "the simulated processor takes only its test cards (see docs/api.md, Donations)")
         }
     }
 }
