@@ -17,6 +17,7 @@ import Tracing
 struct AlertsAPI: Sendable {
     let runtime: ServiceRuntime
     let matcher: AlertMatcher
+    let commands: AlertCommands
 
     /// Alerts per account: enough for home, work and a few searches, not a scraper's grid.
     static let maximumAlertsPerAccount = 20
@@ -26,6 +27,7 @@ struct AlertsAPI: Sendable {
     init(runtime: ServiceRuntime) {
         self.runtime = runtime
         matcher = AlertMatcher(readModel: runtime.readModel, sealer: PersonalDataSealer(vault: runtime.keyVault))
+        commands = AlertCommands(store: runtime.store)
     }
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -47,13 +49,7 @@ struct AlertsAPI: Sendable {
         router.delete("/v1/alerts/{id}") { _, context in
             let (alert, _) = try await ownAlert(context)
             let owner = try context.requireIdentity().accountId
-            let deleted = AlertDeleted(alertId: alert.id, ownerId: owner)
-            let result: AppendResult
-            do {
-                result = try await runtime.store.append(
-                    to: "alert-\(alert.id.uuidString.lowercased())", expected: .exact(1),
-                    events: [try EventCatalog.encode(deleted, metadata: context.eventMetadata)])
-            } catch EventStoreError.wrongExpectedVersion {
+            guard let result = try await commands.delete(alert.id, owner: owner, metadata: context.eventMetadata) else {
                 throw Problem.notFound()  // deleted meanwhile by another request
             }
             _ = await runtime.waitUntilApplied(result.checkpoint)
@@ -78,11 +74,9 @@ struct AlertsAPI: Sendable {
         }
         let alertId = UUID.random()
         let now = Date()
-        let created = AlertCreated(
-            alertId: alertId, ownerId: owner, criteria: try await matcher.sealer.seal(criteria, for: owner), createdAt: now)
-        let result = try await runtime.store.append(
-            to: "alert-\(alertId.uuidString.lowercased())", expected: .noStream,
-            events: [try EventCatalog.encode(created, metadata: context.eventMetadata)])
+        let (created, result) = try await commands.create(
+            alertId, owner: owner, criteria: try await matcher.sealer.seal(criteria, for: owner), at: now,
+            metadata: context.eventMetadata)
         // So that the owner's next call, on this replica, already sees the alert.
         _ = await runtime.waitUntilApplied(result.checkpoint)
         let stored = StoredAlert(id: alertId, sealed: created.criteria, created: result.checkpoint, createdAt: now)
@@ -103,10 +97,7 @@ struct AlertsAPI: Sendable {
         let found = try await matcher.matches(of: owner, after: nil, limit: limit + 1)
         let items = Array(found.prefix(limit))
         guard let last = items.last else { return try Response.json(MatchesPage(items: [], readUpTo: nil, hasMore: false)) }
-        let read = AlertMatchesRead(ownerId: owner, upTo: last.id)
-        let result = try await runtime.store.append(
-            to: "alertreads-\(owner.uuidString.lowercased())", expected: .any,
-            events: [try EventCatalog.encode(read, metadata: context.eventMetadata)])
+        let result = try await commands.markRead(owner: owner, upTo: last.id, metadata: context.eventMetadata)
         _ = await runtime.waitUntilApplied(result.checkpoint)
         return try Response.json(MatchesPage(items: items, readUpTo: last.id, hasMore: found.count > limit), position: result.checkpoint)
     }
