@@ -51,6 +51,9 @@ final class AppendGrouper: Sendable {
     /// How many appends the group statements sent carried, whether the group appended them or not.
     var appendsGrouped: Int { grouped.load(ordering: .relaxed) }
 
+    /// How many appends wait for a slot (for tests).
+    var waitingAppends: Int { state.withLock { $0.waiting.count } }
+
     /// Whether at most one append holds a slot and none waits: an append that holds a slot
     /// and sees this is the only one this process is making.
     var isOnlyAppend: Bool { state.withLock { $0.busy <= 1 && $0.waiting.isEmpty } }

@@ -7,8 +7,9 @@ import Glibc
 
 @Suite("orphan watchdog")
 struct OrphanWatchdogTests {
-    /// Waits up to `timeout` for `condition`.
-    private func eventually(_ timeout: Duration = .seconds(5), _ condition: () -> Bool) async throws -> Bool {
+    /// Waits up to `timeout` for `condition`: the watchdog looks once a second, and a loaded
+    /// machine may take several to start it.
+    private func eventually(_ timeout: Duration = .seconds(30), _ condition: () -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if condition() { return true }

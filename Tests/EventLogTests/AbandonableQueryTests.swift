@@ -1,4 +1,5 @@
 @testable import EventLogPostgres
+import EventLogTestSupport
 import Synchronization
 import Testing
 
@@ -10,10 +11,9 @@ struct AbandonableQueryTests {
     func cancellation() async throws {
         let deaf = DeafOperation()
         let caller = Task { try await abandonable(patience: .seconds(600)) { await deaf.run() } }
-        try await Task.sleep(for: .milliseconds(100))
+        try await waitFor("the operation to start") { deaf.started }
         caller.cancel()
         await #expect(throws: CancellationError.self) { try await caller.value }
-        #expect(deaf.started)
         deaf.release()
     }
 

@@ -29,6 +29,9 @@ struct AppendGroupTests {
         // A body PostgreSQL refuses (a NUL character) fails the whole group statement it is in.
         let refused = NewEvent(id: UUID(), type: "Refused", data: Data(#"{"text":"\u0000"}"#.utf8), metadata: EventMetadata(service: "tests"))
 
+        // The test takes the one slot, so every append below waits for it and goes in a group,
+        // however its task happens to be scheduled.
+        guard case .slot = await store.grouper.admit(try Self.append("held-1")) else { throw TestSetupError("the free slot was not taken") }
         let positions = earlierPositions
         let answers = try await withThrowingTaskGroup(of: (String, Answer).self) { group in
             func add(_ key: String, _ stream: String, _ expected: ExpectedVersion, _ event: NewEvent) {
@@ -54,6 +57,13 @@ struct AppendGroupTests {
             for index in 0..<8 { add("wrong-\(index)", "wrong-\(index)", .exact(3), testEvent("Wrong")) }
             for index in 0..<8 { add("shared-\(index)", "shared-1", .any, testEvent("Shared", ["n": index])) }
             add("refused", "refused-1", .any, refused)
+            do {
+                try await waitFor("every append to wait for the slot") { store.grouper.waitingAppends == 40 + 4 * 8 + 1 }
+            } catch {
+                Issue.record(error)
+            }
+            // Either way: appends left waiting for the slot would never end.
+            store.grouper.release()
             var answers: [String: Answer] = [:]
             for try await (key, answer) in group { answers[key] = answer }
             return answers
@@ -88,23 +98,20 @@ struct AppendGroupTests {
             Issue.record("no group forms from a single waiting append")
             return []
         }
-        func append(_ stream: String) throws -> GroupedAppend {
-            GroupedAppend(stream: stream, category: "slot", expectedCode: -1, batch: try EncodedBatch([testEvent()]))
-        }
         #expect(grouper.isOnlyAppend, "no append yet")
         for stream in ["slot-1", "slot-2"] {
-            guard case .slot = await grouper.admit(try append(stream)) else { Issue.record("a free slot was not taken"); return }
+            guard case .slot = await grouper.admit(try Self.append(stream)) else { Issue.record("a free slot was not taken"); return }
         }
         #expect(!grouper.isOnlyAppend, "two appends hold slots")
         for stream in ["slot-3", "slot-4"] {
-            let next = try append(stream)
+            let next = try Self.append(stream)
             let admitted = Flag()
             let waiting = Task {
                 let admission = await grouper.admit(next)
                 admitted.raise()
                 return admission
             }
-            try await Task.sleep(for: .milliseconds(100))
+            try await waitFor("\(stream) to wait") { grouper.waitingAppends == 1 }
             #expect(!admitted.isRaised, "\(stream) waits while both slots are busy")
             grouper.release()
             guard case .slot = await waiting.value else { Issue.record("the released slot did not pass to \(stream)"); return }
@@ -112,6 +119,11 @@ struct AppendGroupTests {
         #expect(grouper.groupsSent == 0)
         grouper.release()
         #expect(grouper.isOnlyAppend, "one append holds a slot and none waits")
+    }
+
+    /// A single-event append to `stream`, as the store hands it to its grouper.
+    private static func append(_ stream: String) throws -> GroupedAppend {
+        GroupedAppend(stream: stream, category: RecordedEvent.category(of: stream), expectedCode: -1, batch: try EncodedBatch([testEvent()]))
     }
 }
 

@@ -49,14 +49,11 @@ struct CheckpointTests {
         let signal = ChangeSignal()
         let seen = signal.generation
         let clock = ContinuousClock()
-        // Far apart, so that a loaded machine cannot mistake one for the other: woken by the
-        // signal ends the wait well before its timeout.
+        // True only when the fire ended the wait: the timeout's end is false.
         let woken = Task { await signal.wait(after: seen, timeout: .seconds(120)) }
         try? await Task.sleep(for: .milliseconds(50))
-        let start = clock.now
         signal.fire()
         #expect(await woken.value)
-        #expect(clock.now - start < .seconds(60))
         // Already fired since `seen`: returns without waiting.
         await signal.wait(after: seen, timeout: .seconds(30))
         let timeoutStart = clock.now

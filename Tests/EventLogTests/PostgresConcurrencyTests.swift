@@ -34,8 +34,9 @@ struct PostgresCutOffTests {
     func terminatedAppend() async throws {
         let log = try await Backend.postgres.makeLog(holdsTransactions: true)
         let store = try #require(log.store as? PostgresEventStore)
-        // The append waits on the holder's uncommitted row of the same stream version...
-        let holder = await log.holdTransaction(stream: "cut-1", events: [testEvent("First")], hold: .seconds(5), commit: false)
+        // The append waits on the holder's uncommitted row of the same stream version (held
+        // until the test cancels the holder, whose closed connection rolls it back)...
+        let holder = await log.holdTransaction(stream: "cut-1", events: [testEvent("First")], hold: .seconds(3_600), commit: false)
         let blocked = Task { try await store.append(to: "cut-1", expected: .any, events: [testEvent("Second")]) }
         // ...until its session is ended, as a restart or fail-over ends it. Only this test's
         // schema: the one the holder's session (whose statement names the schema; the log's
@@ -46,15 +47,16 @@ struct PostgresCutOffTests {
             WHERE w.wait_event_type = 'Lock' AND w.pid <> pg_backend_pid()
               AND h.query LIKE \("%" + store.configuration.schema + ".append_events%")
             """
-        var terminated = false
-        for _ in 0..<50 where !terminated {
-            try await Task.sleep(for: .milliseconds(100))
+        let terminated = (try? await waitFor("the append to wait for the holder's row") {
+            var terminated = false
             for try await ended in try await store.client.query(waiting).decode(Bool.self) { terminated = terminated || ended }
-        }
+            return terminated
+        }) != nil
+        holder.cancel()
+        _ = await holder.result
         #expect(terminated, "the append was seen waiting")
         let error = await #expect(throws: (any Error).self) { _ = try await blocked.value }
         #expect(error.map(PostgresAvailability.isUnavailable) == true, "\(error.map { String(reflecting: $0) } ?? "none")")
-        try await holder.value
         await log.close()
     }
 }

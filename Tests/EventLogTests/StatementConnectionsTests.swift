@@ -51,26 +51,19 @@ struct StatementConnectionsTests {
     @Test("a statement that finds every own connection busy runs on the pool")
     func busyOwnConnectionsFallBackToThePool() async throws {
         let store = try await Self.store(ownConnections: 1)
-        let own = try await Self.ownBackend(store)
+        let own = try await Self.settledOwnBackend(store)
         let pool = try await Self.poolBackend(store)
-        let sleeping = Task { try await store.statements.execute(SleepStatement(), logger: Logger(label: "test")) }
-        // Wait until the sleep holds the own connection (up to 10 s: with a hundred tests
-        // beside it on two cores, its task was once not started within half a second).
-        var sleepers = try await Self.sleepingBackends(store)
-        for _ in 0..<2_000 {
-            guard sleepers == 0 else { break }
-            try await Task.sleep(for: .milliseconds(5))
-            sleepers = try await Self.sleepingBackends(store)
-        }
-        #expect(sleepers == 1)
+        #expect(pool != own)
+        let lock = try await HeldLock.take()
+        let blocked = Task { try await store.statements.execute(LockStatement(key: lock.key), logger: Logger(label: "test"), patience: .seconds(3_600)) }
+        try await lock.waitUntilBlocking(own)
 
         // On the pool: not the busy own connection, and no second own one (the limit is 1).
-        // Not necessarily the pool connection seen before: the pool opens another when that
-        // one is leased, as it can be by the appends' NOTIFY finding the own one busy too.
         let during = try await Self.ownBackend(store)
-        #expect(during != own && pool != own)
+        #expect(during != own)
         #expect(store.statements.openConnections == 1)
-        _ = try await sleeping.value
+        try await lock.release()
+        _ = try await blocked.value
         #expect(try await Self.ownBackend(store) == own)
         #expect(store.statements.openConnections == 1)
         await store.shutdown()
@@ -84,19 +77,19 @@ struct StatementConnectionsTests {
         #expect(try await sent.get() == [own])
         #expect(try await Self.settledOwnBackend(store) == own, "given back, still open")
 
-        let sleeping = Task { try await store.statements.execute(SleepStatement(), logger: Logger(label: "test")) }
-        var busy = false
-        for _ in 0..<2_000 where !busy {
-            busy = try await Self.sleepingBackends(store) == 1
-            if !busy { try await Task.sleep(for: .milliseconds(5)) }
-        }
-        #expect(busy)
+        let lock = try await HeldLock.take()
+        let blocked = Task { try await store.statements.execute(LockStatement(key: lock.key), logger: Logger(label: "test"), patience: .seconds(3_600)) }
+        try await lock.waitUntilBlocking(own)
         #expect(store.statements.collectNow(BackendOnTheLoop()) == nil, "no own connection is idle")
-        _ = try await sleeping.value
+        try await lock.release()
+        _ = try await blocked.value
 
-        let abandoned = try #require(store.statements.collectNow(SleepOnTheLoop(), patience: .milliseconds(100)))
+        // Unanswered for as long as the test holds the lock: only its patience can end it.
+        let unanswered = try await HeldLock.take()
+        let abandoned = try #require(store.statements.collectNow(LockOnTheLoop(key: unanswered.key), patience: .milliseconds(100)))
         await #expect(throws: PostgresQueryAbandoned.self) { try await abandoned.get() }
         #expect(store.statements.openConnections == 0, "closed, not given back")
+        try await unanswered.release()
         #expect(try await Self.settledOwnBackend(store) != own, "a new own connection replaces it")
         await store.shutdown()
     }
@@ -113,13 +106,7 @@ struct StatementConnectionsTests {
         #expect(store.statements.openConnections == 1)
         await store.shutdown()
         #expect(store.statements.openConnections == 0)
-        var alive = try await Self.isAlive(own)
-        for _ in 0..<100 {
-            guard alive else { break }
-            try await Task.sleep(for: .milliseconds(20))
-            alive = try await Self.isAlive(own)
-        }
-        #expect(!alive)
+        try await waitFor("its server process to end") { try await !Self.isAlive(own) }
     }
 
     @Test("a statement whose preparation fails on the pool closes its connection, and the next statement runs on a new one")
@@ -170,13 +157,9 @@ struct StatementConnectionsTests {
         _ = try await store.append(to: "own-read-2", expected: .noStream, events: Array(events[20...]))
 
         // Both appends are visible once no older transaction holds them back.
-        _ = try await Self.eventually {
-            guard try await store.readAll(after: .start, limit: 100, filter: .all).events.count == 30 else { throw TestSetupError("held back") }
-        }
+        try await waitFor("both appends to be visible") { try await store.readAll(after: .start, limit: 100, filter: .all).events.count == 30 }
         // The appends' NOTIFY takes the one own connection for a moment; a read then would run on the pool.
-        _ = try await Self.eventually {
-            guard store.notifier.isQuiet else { throw TestSetupError("notifying") }
-        }
+        try await waitFor("the store's notifications to be sent") { store.notifier.isQuiet }
         let page = try await store.readAll(after: .start, limit: 25, filter: .all)
         let onThePool = try await store.client.executeAbandonable(
             ReadAllStatement.All(checkpoint: .start, limit: 25), logger: Logger(label: "test"))
@@ -242,15 +225,10 @@ struct StatementConnectionsTests {
         return pid
     }
 
-    /// ``ownBackend(_:)`` once no other statement holds the own connection: an append's
-    /// `NOTIFY` follows it in a task of its own, and may hold it for a moment.
+    /// ``ownBackend(_:)`` once the store sends no notification: an append's `NOTIFY` follows
+    /// it on the own connection when that is idle, and holds it for a moment.
     private static func settledOwnBackend(_ store: PostgresEventStore) async throws -> Int32 {
-        let pool = try await poolBackend(store)
-        for _ in 0..<50 {
-            let pid = try await ownBackend(store)
-            if pid != pool { return pid }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await waitFor("the store's notifications to be sent") { store.notifier.isQuiet }
         return try await ownBackend(store)
     }
 
@@ -258,12 +236,6 @@ struct StatementConnectionsTests {
     private static func poolBackend(_ store: PostgresEventStore) async throws -> Int32 {
         for try await pid in try await store.client.query("SELECT pg_backend_pid()").decode(Int32.self) { return pid }
         throw TestSetupError("no backend pid")
-    }
-
-    /// How many of the store's sessions are inside ``SleepStatement``.
-    private static func sleepingBackends(_ store: PostgresEventStore) async throws -> Int {
-        try await onTheSide("SELECT count(*)::int8 FROM pg_stat_activity WHERE state = 'active' AND query LIKE 'SELECT pg_sleep(0.5)%' AND pid <> pg_backend_pid()", Int64.self)
-            .first.map(Int.init) ?? 0
     }
 
     private static func isAlive(_ pid: Int32) async throws -> Bool {
@@ -277,20 +249,32 @@ struct StatementConnectionsTests {
 
     /// Runs `sql` on a connection of the test's own.
     private static func onTheSide<Value: PostgresDecodable & Sendable>(_ sql: String, _ type: Value.Type) async throws -> [Value] {
-        let logger = Logger(label: "test")
-        let connection = try await PostgresConnection.connect(
-            on: MultiThreadedEventLoopGroup.singleton.any(), configuration: try Backend.freshSchema("side").connection(), id: 9,
-            logger: logger)
-        var values: [Value] = []
+        let connection = try await sideConnection()
         do {
-            for try await value in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode(Value.self) {
-                values.append(value)
-            }
+            let values = try await query(sql, Value.self, on: connection)
+            try await connection.close()
+            return values
         } catch {
             try? await connection.close()
             throw error
         }
-        try await connection.close()
+    }
+
+    /// A connection of the test's own, beside the store's.
+    fileprivate static func sideConnection() async throws -> PostgresConnection {
+        try await PostgresConnection.connect(
+            on: MultiThreadedEventLoopGroup.singleton.any(), configuration: try Backend.freshSchema("side").connection(), id: 9,
+            logger: Logger(label: "test"))
+    }
+
+    /// `sql`'s rows on `connection`, read to the end.
+    fileprivate static func query<Value: PostgresDecodable & Sendable>(
+        _ sql: String, _ type: Value.Type, on connection: PostgresConnection
+    ) async throws -> [Value] {
+        var values: [Value] = []
+        for try await value in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "test")).decode(Value.self) {
+            values.append(value)
+        }
         return values
     }
 
@@ -318,17 +302,52 @@ private struct MissingTableStatement: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws {}
 }
 
-/// Holds its connection for half a second.
-private struct SleepStatement: PostgresPreparedStatement {
-    static let sql = "SELECT pg_sleep(0.5)"
-    func makeBindings() -> PostgresBindings { PostgresBindings() }
+/// An advisory lock that a session of the test's own holds until ``release()``: a statement
+/// that waits for it (``LockStatement``, ``LockOnTheLoop``) keeps its connection busy until then.
+private struct HeldLock {
+    let key = Int64.random(in: 1 ... .max)
+    let connection: PostgresConnection
+    /// The server process of the session that holds it.
+    let holder: Int32
+
+    static func take() async throws -> HeldLock {
+        let connection = try await StatementConnectionsTests.sideConnection()
+        guard let holder = try await StatementConnectionsTests.query("SELECT pg_backend_pid()", Int32.self, on: connection).first
+        else { throw TestSetupError("no backend pid") }
+        let lock = HeldLock(connection: connection, holder: holder)
+        // Read to the end: the lock is held once the answer is complete, not at its first line.
+        _ = try await StatementConnectionsTests.query("SELECT true FROM pg_advisory_lock(\(lock.key))", Bool.self, on: connection)
+        return lock
+    }
+
+    /// Waits until server process `pid` waits for this lock.
+    func waitUntilBlocking(_ pid: Int32) async throws {
+        try await waitFor("server process \(pid) to wait for the test's lock") {
+            try await StatementConnectionsTests.query("SELECT \(holder) = ANY(pg_blocking_pids(\(pid)))", Bool.self, on: connection) == [true]
+        }
+    }
+
+    /// Lets the statements that wait for it go on.
+    func release() async throws { try await connection.close() }
+}
+
+/// Waits for ``HeldLock`` `key`, then answers one empty row.
+private struct LockStatement: PostgresPreparedStatement {
+    static let sql = "SELECT pg_advisory_xact_lock($1)"
+    let key: Int64
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(key)
+        return bindings
+    }
     func decodeRow(_ row: PostgresRow) throws {}
 }
 
-/// A statement that answers after a second, in the event-loop form.
-private struct SleepOnTheLoop: LoopDecodedStatement {
-    static let sql = "SELECT pg_sleep(1)"
-    var parameters: [PostgresData] { [] }
+/// ``LockStatement`` in the event-loop form.
+private struct LockOnTheLoop: LoopDecodedStatement {
+    static let sql = "SELECT pg_advisory_xact_lock($1)"
+    let key: Int64
+    var parameters: [PostgresData] { [PostgresData(binding: key)] }
     func decodeRow(_ row: PostgresRow) throws {}
 }
 

@@ -29,43 +29,44 @@ struct CrashRecoveryTests {
         }
     }
 
-    /// Where the projector's read model got to; 0 when a kill came before it made its file
-    /// or its tables (a slow start on a loaded machine), which is a kill like any other.
+    /// Where the projector's read model got to; 0 before it stored its first page.
     private func checkpoint(_ path: String) throws -> Int64 {
-        guard FileManager.default.fileExists(atPath: path) else { return 0 }
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
-        return try queue.read { db in
-            guard try db.tableExists("projection_checkpoints") else { return 0 }
-            return try Int64.fetchOne(db, sql: "SELECT position FROM projection_checkpoints") ?? 0
-        }
+        return try queue.read { db in try Int64.fetchOne(db, sql: "SELECT position FROM projection_checkpoints") ?? 0 }
     }
 
     @Test("a projector killed mid-batch with SIGKILL catches up to exactly a full replay")
     func killedMidBatch() async throws {
         let log = try await Backend.sqlite.makeLog()
         guard let events = log.sqliteFile else { throw TestSetupError("not an SQLite log") }
+        var positions: [Int64] = []
         for n in 0..<3_000 {
-            _ = try await log.store.append(to: "tally-\(n % 30)", expected: .any, events: [testEvent("Counted", ["n": n])])
+            positions.append(try await log.store.append(to: "tally-\(n % 30)", expected: .any, events: [testEvent("Counted", ["n": n])]).checkpoint.position)
         }
         let head = try await log.store.head().position
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("commons-crash-\(UUID().uuidString)").path
         let readModel = directory + "/tally.sqlite"
 
-        var kills = 0
+        // Killed three times while it applies a page, at an event anywhere in a third of the log.
         var lastCheckpoint: Int64 = 0
-        while kills < 3 {
-            let process = try launch(["follow", events, directory, "--slow-microseconds", "400", "--page-size", "50"])
-            try await Task.sleep(for: .milliseconds(Int.random(in: 250...450)))
+        for point in [Int.random(in: 1..<1_000), Int.random(in: 1_000..<2_000), Int.random(in: 2_000..<3_000)] {
+            let process = try launch(["follow", events, directory, "--page-size", "50", "--block-at", "\(point)"])
+            do {
+                try await waitFor("the projector to stop at event \(point)", patience: .seconds(120)) {
+                    FileManager.default.fileExists(atPath: directory + "/blocked-\(point)")
+                }
+            } catch {
+                process.send(SIGKILL)
+                throw error
+            }
             process.send(SIGKILL)
             #expect(await process.waitUntilExit() == .killed(signal: SIGKILL))
             let reached = try checkpoint(readModel)
             #expect(reached >= lastCheckpoint)
+            #expect(reached < positions[point], "the page being applied at \(point) was not stored")
             lastCheckpoint = reached
-            kills += 1
-            if reached >= head { break }
         }
-        #expect(lastCheckpoint < head, "the kills should land before the projector is done")
 
         let finish = try launch(["follow", events, directory, "--until-caught-up"])
         #expect(await finish.waitUntilExit() == .exited(0))

@@ -78,10 +78,11 @@ struct AnswerBeforeRecordTests {
     @Test("the caller has the answer while its record is still being stored; a retry meanwhile gets that answer once it is stored")
     func answerFirst() async throws {
         let held = HeldRecords(try records())
-        // Were the answer to wait for its record, it would come only after this, and fail below.
-        let backstop = Task { try await Task.sleep(for: .seconds(5)); held.release() }
-        defer { backstop.cancel() }
         try await application(held).test(.live) { client in
+            // Were the answer to wait for its record, it would come only after this lets the
+            // record go, and fail below; long after the answer comes on any machine.
+            let backstop = Task { try await Task.sleep(for: .seconds(60)); held.release() }
+            defer { backstop.cancel() }
             let headers: HTTPFields = [.idempotencyKey: "first-answer", .contentType: "application/json"]
             let first = try await client.execute(uri: "/v1/things", method: .post, headers: headers, body: ByteBuffer(string: "{}"))
             #expect(first.status == .created)

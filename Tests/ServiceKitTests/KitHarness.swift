@@ -17,7 +17,9 @@ struct KitHarness {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("commons-kit-\(UUID().uuidString)").path
         var configuration = try ServiceConfiguration(
             service: "widgets", defaultPort: 0, environment: EnvironmentVariables(environment.merging(["COMMONS_DATA_DIR": directory]) { $1 }.merging(log.serviceEnvironment) { $1 }))
-        configuration.readYourWritesPatience = .milliseconds(300)
+        // A read with Commons-Min-Position waits for the projections; a loaded machine may take
+        // seconds to apply a write, so only a position never reached waits this long.
+        configuration.readYourWritesPatience = .seconds(15)
         self.configuration = configuration
     }
 

@@ -23,12 +23,13 @@ struct OutageTests {
                 let ready = try await client.execute(uri: "/health/ready", method: .get)
                 #expect(ready.status == .serviceUnavailable)
                 #expect(ready.headers[.retryAfter] != nil)
-                let started = ContinuousClock.now
                 let write = try await client.execute(uri: "/v1/widgets", method: .post, headers: .json(token: token, [.idempotencyKey: "outage-1"]),
                                                      body: ByteBuffer(string: #"{"name": "during", "count": 2}"#))
                 #expect(write.status == .serviceUnavailable, "\(String(buffer: write.body))")
                 #expect(write.headers[.retryAfter] != nil)
-                #expect(ContinuousClock.now - started < .seconds(10), "answered within the deadline, not hanging")
+                // Ended by its deadline, however long the machine took to get there: a write that
+                // waited for PostgreSQL past it would hang, or be answered for another reason.
+                #expect(write.json["type"] as? String == Problem.base + "deadline", "\(String(buffer: write.body))")
 
                 try await cluster.resume()
                 #expect(try await Self.becomesReady(client), "ready again within 20 s of PostgreSQL coming back")

@@ -24,7 +24,6 @@ struct WithDeadlineTests {
     @Test("an operation past its deadline is cancelled and has ended when DeadlinePassed is thrown")
     func pastTheDeadline() async throws {
         let trace = Trace()
-        let started = ContinuousClock.now
         await #expect(throws: DeadlinePassed.self) {
             try await withDeadline(.milliseconds(50)) {
                 defer { trace.end() }
@@ -34,10 +33,9 @@ struct WithDeadlineTests {
                 }
             }
         }
+        // Cancelled: the deadline ended it, not its own 30 s, however long the machine took.
         #expect(trace.cancelled)
         #expect(trace.ended)
-        // Not the operation's 30 s (a loaded machine once took 15 s to get there).
-        #expect(ContinuousClock.now - started < .seconds(25))
     }
 
     @Test("cancelling the caller cancels the operation, which has ended when the call returns")

@@ -1,8 +1,11 @@
 // A projector process for the crash test: it follows an SQLite event log into a read
-// model, slowly if asked, so that the test can kill it with SIGKILL mid-batch.
+// model and, if asked, stops inside a page for the test to kill it with SIGKILL mid-batch.
 //
-//   commons-test-projector follow EVENTS READMODEL_DIR [--slow-microseconds N] [--page-size N] [--until-caught-up]
+//   commons-test-projector follow EVENTS READMODEL_DIR [--block-at N] [--page-size N] [--until-caught-up]
 //   commons-test-projector replay EVENTS FILE
+//
+// --block-at N: on applying the event whose `n` is N, inside its page's transaction, it
+// creates READMODEL_DIR/blocked-N and waits there for ever.
 import EventLog
 import EventLogSQLite
 import Foundation
@@ -15,7 +18,8 @@ import ReadModel
 struct TallyProjection: Projection {
     let name = "tally"
     let filter = EventFilter.all
-    let slowMicroseconds: UInt32
+    /// The `n` to stop at, and the file that says it has (see --block-at).
+    var blockAt: (n: Int, marker: String)?
 
     func registerMigrations(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("tally-v1") { db in
@@ -29,7 +33,10 @@ struct TallyProjection: Projection {
             INSERT INTO tallies (stream, events, total) VALUES (?, 1, ?)
             ON CONFLICT (stream) DO UPDATE SET events = events + 1, total = total + excluded.total
             """, arguments: [event.stream, body?["n"] ?? 0])
-        if slowMicroseconds > 0 { usleep(slowMicroseconds) }
+        if let blockAt, body?["n"] == blockAt.n {
+            FileManager.default.createFile(atPath: blockAt.marker, contents: nil)
+            while true { sleep(3_600) }
+        }
     }
 }
 
@@ -44,7 +51,7 @@ guard arguments.count >= 4 else {
     exit(64)
 }
 let store = try SQLiteEventStore(path: arguments[2], pollInterval: .milliseconds(50))
-let projection = TallyProjection(slowMicroseconds: UInt32(option("--slow-microseconds") ?? "0") ?? 0)
+let projection = TallyProjection(blockAt: option("--block-at").flatMap(Int.init).map { ($0, arguments[3] + "/blocked-\($0)") })
 
 switch arguments[1] {
 case "replay":

@@ -28,11 +28,15 @@ public final class TokenVerifier: Sendable {
     /// The most tokens remembered; past it, all are forgotten and the count starts again.
     static let rememberedTokens = 10_000
     private let refetchInterval: Duration
+    /// The time tokens expire by: the system's, or a test's own.
+    private let now: @Sendable () -> Date
     private let logger: Logger
 
-    public init(source: any PublicKeySource, refetchInterval: Duration = .seconds(1), logger: Logger) {
+    public init(source: any PublicKeySource, refetchInterval: Duration = .seconds(1), now: @escaping @Sendable () -> Date = { Date() },
+                logger: Logger) {
         self.source = source
         self.refetchInterval = refetchInterval
+        self.now = now
         self.logger = logger
     }
 
@@ -56,8 +60,13 @@ public final class TokenVerifier: Sendable {
 
     /// The identity a token proves; throws when it is invalid, expired or signed by an unknown key.
     public func verify(_ token: String) async throws -> Identity {
-        if let known = verified.withLock({ $0[token] }), let expiresAt = known.expiresAt, expiresAt > Date() { return known }
+        let now = now()
+        if let known = verified.withLock({ $0[token] }), let expiresAt = known.expiresAt, expiresAt > now { return known }
         let identity = try await verifyAgainstKeys(token)
+        // JWTKit checks the expiry by the system's clock; this, by the verifier's.
+        if let expiresAt = identity.expiresAt, expiresAt <= now {
+            throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "expired")
+        }
         if identity.expiresAt != nil {
             verified.withLock { remembered in
                 if remembered.count >= Self.rememberedTokens { remembered.removeAll(keepingCapacity: true) }
