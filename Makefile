@@ -3,7 +3,7 @@
 
 # Said before a build in a fresh clone, which compiles every dependency too.
 first_build_note = [ -x .build/debug/commons ] || echo "make: the first build compiles Commons and \
-its dependencies: about 10 minutes on 2 cores (later builds take seconds)"
+its dependencies: about 8 minutes on 2 cores (later builds take seconds)"
 
 build:
 	@scripts/setup.sh run
