@@ -1,3 +1,4 @@
+import Codecs
 import Contracts
 import EventLog
 import Foundation
@@ -35,9 +36,9 @@ struct AlertCommands: Sendable {
     /// Moves `owner`'s read marker of alert matches up to the match `upTo`.
     func markRead(owner: UUID, upTo: String, metadata: EventMetadata) async throws -> AppendResult {
         try await store.append(
-            to: "alertreads-\(owner.uuidString.lowercased())", expected: .any,
+            to: "alertreads-\(owner.lowercasedText)", expected: .any,
             events: [try EventCatalog.encode(AlertMatchesRead(ownerId: owner, upTo: upTo), metadata: metadata)])
     }
 
-    private static func alertStream(_ alertId: UUID) -> String { "alert-\(alertId.uuidString.lowercased())" }
+    private static func alertStream(_ alertId: UUID) -> String { "alert-\(alertId.lowercasedText)" }
 }
