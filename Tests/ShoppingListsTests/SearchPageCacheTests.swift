@@ -74,6 +74,8 @@ struct SearchPageCacheTests {
     func token() async throws {
         try await ShoppingListsHarness().test { client in
             try await client.importCatalog(TestCatalog.file())
+            // The writes below must find the catalogue's rows, so its import must be applied.
+            try await client.caughtUp()
             let pool = client.runtime.readModel.pool
             let product = TestCatalog.bread.key
             let writes = [

@@ -121,6 +121,14 @@ struct ShoppingListsHarness {
             return report
         }
 
+        /// Waits until the read model holds every write this client has seen, for a test that
+        /// reads the read model's tables rather than through HTTP.
+        func caughtUp() async throws {
+            guard let position = latest.value else { return }
+            let applied = await runtime.waitUntilApplied(position, timeout: .seconds(60))
+            if !applied { throw TestFailure("the read model did not reach \(position) in 60 s") }
+        }
+
         /// Makes a list owned by `owner` and returns its id.
         func list(_ name: String = "Weekly shop", by owner: Account) async throws -> UUID {
             let reply = try await call(.post, "/v1/lists", as: owner, json: ["name": name])
