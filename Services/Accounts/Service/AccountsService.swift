@@ -66,9 +66,9 @@ public enum AccountsService {
     }
 }
 
-extension AccountsError {
+extension AccountsError: ProblemConvertible {
     /// The problem document for this error; domain errors know nothing of HTTP.
-    var problem: Problem {
+    public var problem: Problem {
         switch self {
         case .invalid(let errors): .validation(errors)
         case .emailTaken: .conflict("An account with this email exists already.", type: "email-taken")

@@ -20,6 +20,4 @@ public enum DonationsError: Error, Equatable, Sendable {
     case recurringCancelled
     /// Only public donations can be shared.
     case anonymousDonation
-    /// `If-Match` named another version.
-    case staleVersion(current: Int64)
 }

@@ -47,9 +47,9 @@ public enum GeoSearchService {
     }
 }
 
-extension GeoSearchError {
+extension GeoSearchError: ProblemConvertible {
     /// The problem document for this error: a 400 with every bad field.
-    var problem: Problem {
+    public var problem: Problem {
         switch self {
         case .invalid(let errors): .malformed("The query has invalid or missing fields.", errors: errors)
         }

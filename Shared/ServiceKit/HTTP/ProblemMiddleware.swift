@@ -39,8 +39,8 @@ struct ProblemMiddleware: RouterMiddleware {
     /// The problem document for `error`; an error no input should cause is logged in full.
     func problem(for error: any Error, request: Request, context: Context) -> Problem {
         switch error {
-        case let problem as Problem:
-            return problem
+        case let error as any ProblemConvertible:
+            return error.problem
         case let error as DecodingError:
             return Problem.malformed(for: error)
         case let error as NIOTooManyBytesError:
@@ -59,8 +59,6 @@ struct ProblemMiddleware: RouterMiddleware {
             default:
                 return Problem(error.status, type: "http-\(error.status.code)", detail: error.body ?? error.status.reasonPhrase)
             }
-        case EventStoreError.wrongExpectedVersion:
-            return .conflict("Someone else changed this at the same time; try again.", type: "concurrent-change")
         case is DeadlinePassed:
             context.logger.warning("request passed its deadline", metadata: ["path": "\(request.uri.path)"])
             return Problem(.serviceUnavailable, type: "deadline", detail: "The answer took too long; try again shortly.",

@@ -9,8 +9,16 @@ import Logging
 import ServiceKit
 
 /// A reused refresh token ended its session at `position`.
-struct SessionEndedByReuse: Error {
+struct SessionEndedByReuse: ProblemConvertible {
     let position: Checkpoint?
+
+    /// ``AccountsError/refreshTokenReused``'s problem, with the position that lets the client
+    /// (and its other services) wait until the end is read.
+    public var problem: Problem {
+        var problem = AccountsError.refreshTokenReused.problem
+        if let position { problem.headers["Commons-Position"] = position.description }
+        return problem
+    }
 }
 
 /// The accounts service's commands, free of HTTP: each loads the streams it needs,
@@ -35,6 +43,8 @@ package struct AccountsCommands: Sendable {
     var liveSessions: @Sendable (UUID) async throws -> [UUID] = { _ in [] }
     /// The default of `COMMONS_SESSIONS_PER_ACCOUNT`.
     package static let defaultSessionsPerAccount = 50
+    /// Sign-in attempts at one address that meet each other this often in a row end locked out.
+    static let signInRaces = 50
     let accessTokenLifetime: TimeInterval = 15 * 60
     let resetTokenLifetime: TimeInterval = 60 * 60
 
@@ -69,6 +79,30 @@ package struct AccountsCommands: Sendable {
         var expiresIn: Int
     }
 
+    /// The one write path (``CommandHandler``) over this service's log.
+    var handler: CommandHandler { CommandHandler(store: store) }
+
+    /// An account's stream folded, with its version.
+    private func account(_ accountId: UUID) async throws -> (AccountState, Int64) {
+        let (events, version) = try await Streams.load(Streams.account(accountId), from: store)
+        return (AccountState.replay(events), version)
+    }
+
+    /// A session's stream folded, with its version.
+    private func session(_ sessionId: UUID) async throws -> (SessionState, Int64) {
+        let (events, version) = try await Streams.load(Streams.session(sessionId), from: store)
+        return (SessionState.replay(events), version)
+    }
+
+    /// Appends `event` to an active account's stream at the version read, looking again if
+    /// the stream moved meanwhile; a deleted account is not found.
+    private func appendToAccount(_ accountId: UUID, _ event: some EventContract, metadata: EventMetadata) async throws -> Checkpoint {
+        try await handler.handle(Streams.account(accountId), load: { try await account(accountId) }) { account, _ in
+            _ = try account.requireActive()
+            return .append([try EventCatalog.encode(event, metadata: metadata)]) { $0.checkpoint }
+        }
+    }
+
     // MARK: Registration and sign-in
 
     package func register(_ registration: Registration, device: String, metadata: EventMetadata, now: Date = Date()) async throws -> (Tokens, Checkpoint) {
@@ -89,7 +123,8 @@ package struct AccountsCommands: Sendable {
             personal: try await sealer.seal(personal, for: accountId),
             passwordHash: try await sealer.seal(try await hasher.hash(registration.password), for: accountId),
             registeredAt: now)
-        _ = try await store.append(to: Streams.account(accountId), expected: .noStream, events: [try EventCatalog.encode(registered, metadata: metadata)])
+        _ = try await handler.start(Streams.account(accountId), with: [try EventCatalog.encode(registered, metadata: metadata)],
+                                    orThrow: WriteConflict(stream: Streams.account(accountId)))
         return (accountId, role)
     }
 
@@ -107,11 +142,7 @@ package struct AccountsCommands: Sendable {
                   try await store.version(of: Streams.account(holder)) > 0 {
             throw AccountsError.emailTaken
         }
-        do {
-            _ = try await store.append(to: stream, expected: .exact(version), events: batch)
-        } catch EventStoreError.wrongExpectedVersion {
-            throw AccountsError.emailTaken
-        }
+        _ = try await handler.claim(stream, at: version, with: batch, orThrow: AccountsError.emailTaken)
     }
 
     /// The keyed reservation stream of a normalised address.
@@ -146,9 +177,7 @@ package struct AccountsCommands: Sendable {
             if account.isDeleted { try await hasher.verifyAgainstNothing(password) }
             throw AccountsError.invalidCredentials  // the reserved attempt stays counted as a failure
         }
-        _ = try await store.append(to: throttle, expected: .any, events: [
-            try EventCatalog.encode(SignInSucceeded(accountId: accountId, at: now), metadata: metadata),
-        ])
+        _ = try await handler.record([try EventCatalog.encode(SignInSucceeded(accountId: accountId, at: now), metadata: metadata)], to: throttle)
         return try await startSession(accountId: accountId, role: Identity.Role(rawValue: account.role) ?? .member, device: device, metadata: metadata, now: now)
     }
 
@@ -156,19 +185,18 @@ package struct AccountsCommands: Sendable {
     /// stream's exact version: attempts racing each other take turns, and each checks the
     /// lockout with every earlier one counted. Throws `lockedOut` when sign-in must wait.
     private func reserveSignInAttempt(_ stream: String, accountId: UUID?, metadata: EventMetadata, now: Date) async throws {
-        for _ in 0..<50 {
-            let (attempts, version) = try await Streams.load(stream, from: store)
-            if let until = SignInLockout.replay(attempts).lockedUntil(now: now) { throw AccountsError.lockedOut(until: until) }
-            do {
-                _ = try await store.append(to: stream, expected: version == 0 ? .noStream : .exact(version), events: [
-                    try EventCatalog.encode(SignInAttempted(accountId: accountId, at: now), metadata: metadata),
-                ])
-                return
-            } catch EventStoreError.wrongExpectedVersion {
-                continue  // another attempt went first: look at the lockout again
+        let attempted = try EventCatalog.encode(SignInAttempted(accountId: accountId, at: now), metadata: metadata)
+        do {
+            // Another attempt that went first is counted before the lockout is looked at again.
+            try await CommandHandler(store: store, attempts: Self.signInRaces).handle(stream, load: {
+                try await Streams.load(stream, from: store)
+            }) { attempts, _ in
+                if let until = SignInLockout.replay(attempts).lockedUntil(now: now) { throw AccountsError.lockedOut(until: until) }
+                return .append([attempted]) { _ in }
             }
+        } catch is WriteConflict {
+            throw AccountsError.lockedOut(until: now.addingTimeInterval(1))
         }
-        throw AccountsError.lockedOut(until: now.addingTimeInterval(1))
     }
 
     func accountId(for email: EmailAddress) async throws -> UUID? {
@@ -181,10 +209,10 @@ package struct AccountsCommands: Sendable {
         let refresh = BearerSecret.new()
         let started = SessionStarted(sessionId: refresh.id, accountId: accountId, device: try await sealer.seal(device, for: accountId),
                                      refreshTokenHash: refresh.hash, startedAt: now)
-        let result = try await store.append(to: Streams.session(refresh.id), expected: .noStream, events: [try EventCatalog.encode(started, metadata: metadata)])
-        _ = try await store.append(to: Streams.accountSessions(accountId), expected: .any, events: [
-            try EventCatalog.encode(SessionOpened(sessionId: refresh.id), metadata: metadata),
-        ])
+        let result = try await handler.start(Streams.session(refresh.id), with: [try EventCatalog.encode(started, metadata: metadata)],
+                                             orThrow: WriteConflict(stream: Streams.session(refresh.id)))
+        _ = try await handler.record([try EventCatalog.encode(SessionOpened(sessionId: refresh.id), metadata: metadata)],
+                                     to: Streams.accountSessions(accountId))
         // Past the cap the oldest end. The read model may not hold the newest sessions yet, so
         // sign-ins at the same moment may leave a few more open until the next one. The
         // position answered covers the ends too, so a read that waits for it sees them.
@@ -208,41 +236,38 @@ package struct AccountsCommands: Sendable {
 
     func refresh(token: String, metadata: EventMetadata, now: Date = Date()) async throws -> (Tokens, Checkpoint) {
         guard let presented = BearerSecret(token) else { throw AccountsError.sessionNotFound }
-        let (events, _) = try await Streams.load(Streams.session(presented.id), from: store)
-        let session = SessionState.replay(events)
+        let stream = Streams.session(presented.id)
         let next = BearerSecret.new(id: presented.id)
-        let refreshed: SessionRefreshed
-        do {
-            refreshed = try session.refresh(presentedHash: presented.hash, newHash: next.hash, now: now)
-        } catch AccountsError.refreshTokenReused {
-            // Someone replayed a rotated token: whoever holds the session now, it ends.
-            var position: Checkpoint?
-            if let revoked = session.revoke(reason: "refresh token reused", now: now) {
-                let result = try await store.append(to: Streams.session(presented.id), expected: .any, events: [try EventCatalog.encode(revoked, metadata: metadata)])
-                await waitUntilApplied(result.checkpoint)
-                position = result.checkpoint
+        let (accountId, role, position) = try await handler.handle(stream, load: { try await session(presented.id) }) { session, _ in
+            let refreshed: SessionRefreshed
+            do {
+                refreshed = try session.refresh(presentedHash: presented.hash, newHash: next.hash, now: now)
+            } catch AccountsError.refreshTokenReused {
+                // Someone replayed a rotated token: whoever holds the session now, it ends.
+                var position: Checkpoint?
+                if let revoked = session.revoke(reason: "refresh token reused", now: now) {
+                    let result = try await handler.record([try EventCatalog.encode(revoked, metadata: metadata)], to: stream)
+                    await waitUntilApplied(result.checkpoint)
+                    position = result.checkpoint
+                }
+                throw SessionEndedByReuse(position: position)
             }
-            throw SessionEndedByReuse(position: position)
+            guard let accountId = session.accountId else { throw AccountsError.sessionNotFound }
+            let (account, _) = try await account(accountId)
+            guard !account.isDeleted else { throw AccountsError.sessionEnded }
+            let role = Identity.Role(rawValue: account.role) ?? .member
+            return .append([try EventCatalog.encode(refreshed, metadata: metadata)]) { result in (accountId, role, result.checkpoint) }
         }
-        guard let accountId = session.accountId else { throw AccountsError.sessionNotFound }
-        let account = AccountState.replay(try await Streams.load(Streams.account(accountId), from: store).events)
-        guard !account.isDeleted else { throw AccountsError.sessionEnded }
-        let result: AppendResult
-        do {
-            result = try await store.append(to: Streams.session(presented.id), expected: .exact(session.version), events: [try EventCatalog.encode(refreshed, metadata: metadata)])
-        } catch EventStoreError.wrongExpectedVersion {
-            return try await refresh(token: token, metadata: metadata, now: now)  // a concurrent refresh won; decide again
-        }
-        return (try await tokens(accountId: accountId, role: Identity.Role(rawValue: account.role) ?? .member, refresh: next, now: now), result.checkpoint)
+        return (try await tokens(accountId: accountId, role: role, refresh: next, now: now), position)
     }
 
     /// Ends one of the caller's sessions; someone else's is "not found".
     func revokeSession(_ sessionId: UUID, of accountId: UUID, reason: String, metadata: EventMetadata, now: Date = Date()) async throws -> Checkpoint? {
-        let (events, version) = try await Streams.load(Streams.session(sessionId), from: store)
-        let session = SessionState.replay(events)
-        guard session.accountId == accountId else { throw AccountsError.sessionNotFound }
-        guard let revoked = session.revoke(reason: reason, now: now) else { return nil }
-        return try await store.append(to: Streams.session(sessionId), expected: .exact(version), events: [try EventCatalog.encode(revoked, metadata: metadata)]).checkpoint
+        try await handler.handle(Streams.session(sessionId), load: { try await session(sessionId) }) { session, _ in
+            guard session.accountId == accountId else { throw AccountsError.sessionNotFound }
+            guard let revoked = session.revoke(reason: reason, now: now) else { return .answer(nil) }
+            return .append([try EventCatalog.encode(revoked, metadata: metadata)]) { $0.checkpoint }
+        }
     }
 
     /// Ends every live session of the account but `keep`.
@@ -280,16 +305,22 @@ package struct AccountsCommands: Sendable {
     func updateProfile(
         of accountId: UUID, expectedVersion: Int64?, change: (inout PersonalData, inout UUID?) throws -> Void, metadata: EventMetadata
     ) async throws -> (AccountState, PersonalData, Checkpoint) {
-        let (account, personal) = try await profile(of: accountId)
-        if let expectedVersion, expectedVersion != account.version { throw EventStoreError.wrongExpectedVersion(stream: Streams.account(accountId), expected: .exact(expectedVersion), actual: account.version) }
-        var updated = personal
-        var avatar = account.avatarImageId
-        try change(&updated, &avatar)
-        let event = ProfileChanged(accountId: accountId, personal: try await sealer.seal(updated, for: accountId), avatarImageId: avatar)
-        let result = try await store.append(to: Streams.account(accountId), expected: .exact(account.version), events: [try EventCatalog.encode(event, metadata: metadata)])
-        var state = account
-        state.evolve(event)
-        return (state, updated, result.checkpoint)
+        var updated = PersonalData(email: "", displayName: "")
+        return try await handler.handle(Streams.account(accountId), ifMatch: expectedVersion, load: {
+            let (account, personal) = try await profile(of: accountId)
+            updated = personal
+            return (account, account.version)
+        }) { account, _ in
+            var avatar = account.avatarImageId
+            try change(&updated, &avatar)
+            let event = ProfileChanged(accountId: accountId, personal: try await sealer.seal(updated, for: accountId), avatarImageId: avatar)
+            let personal = updated
+            return .append([try EventCatalog.encode(event, metadata: metadata)]) { result in
+                var state = account
+                state.evolve(event)
+                return (state, personal, result.checkpoint)
+            }
+        }
     }
 
     func changePassword(of accountId: UUID, current: String, new: String, keeping session: UUID, metadata: EventMetadata) async throws -> Checkpoint {
@@ -303,8 +334,8 @@ package struct AccountsCommands: Sendable {
               try await hasher.verify(current, hash: hash)
         else { throw AccountsError.invalid(["currentPassword": ["is not your current password"]]) }
         let changed = PasswordChanged(accountId: accountId, passwordHash: try await sealer.seal(try await hasher.hash(new), for: accountId), keptSessionId: session)
-        let result = try await store.append(to: Streams.account(accountId), expected: .exact(account.version), events: [try EventCatalog.encode(changed, metadata: metadata)])
-        return try await revokeSessions(of: accountId, except: session, reason: "password changed", metadata: metadata) ?? result.checkpoint
+        let position = try await appendToAccount(accountId, changed, metadata: metadata)
+        return try await revokeSessions(of: accountId, except: session, reason: "password changed", metadata: metadata) ?? position
     }
 
     // MARK: Password reset
@@ -318,7 +349,8 @@ package struct AccountsCommands: Sendable {
         guard let email = EmailAddress(text), let accountId = try await accountId(for: email) else { return }
         let token = BearerSecret.new()
         let requested = PasswordResetRequested(resetId: token.id, accountId: accountId, tokenHash: token.hash, expiresAt: now.addingTimeInterval(resetTokenLifetime))
-        _ = try await store.append(to: Streams.passwordReset(token.id), expected: .noStream, events: [try EventCatalog.encode(requested, metadata: metadata)])
+        _ = try await handler.start(Streams.passwordReset(token.id), with: [try EventCatalog.encode(requested, metadata: metadata)],
+                                    orThrow: WriteConflict(stream: Streams.passwordReset(token.id)))
         try await mailer.send(to: email.normalized, subject: "Reset your Commons password",
                               body: "Use this code within an hour to choose a new password:\n\n\(token.token)\n\nIf you did not ask for this, ignore this message.")
     }
@@ -331,29 +363,23 @@ package struct AccountsCommands: Sendable {
         guard version == 1, let requested = events.first as? PasswordResetRequested, requested.tokenHash == token.hash, requested.expiresAt > now else {
             throw AccountsError.resetTokenInvalid
         }
-        do {
-            _ = try await store.append(to: Streams.passwordReset(token.id), expected: .exact(1), events: [
-                try EventCatalog.encode(PasswordResetCompleted(resetId: token.id, at: now), metadata: metadata),
-            ])
-        } catch EventStoreError.wrongExpectedVersion {
-            throw AccountsError.resetTokenInvalid  // used at the same moment by another request
-        }
+        // Used at the same moment by another request: this one is refused.
+        _ = try await handler.claim(Streams.passwordReset(token.id), at: 1, with: [
+            try EventCatalog.encode(PasswordResetCompleted(resetId: token.id, at: now), metadata: metadata),
+        ], orThrow: AccountsError.resetTokenInvalid)
         let accountId = requested.accountId
-        let account = try AccountState.replay(try await Streams.load(Streams.account(accountId), from: store).events).requireActive()
         let changed = PasswordChanged(accountId: accountId, passwordHash: try await sealer.seal(try await hasher.hash(newPassword), for: accountId), keptSessionId: nil)
-        let result = try await store.append(to: Streams.account(accountId), expected: .exact(account.version), events: [try EventCatalog.encode(changed, metadata: metadata)])
-        return try await revokeSessions(of: accountId, except: nil, reason: "password reset", metadata: metadata) ?? result.checkpoint
+        let position = try await appendToAccount(accountId, changed, metadata: metadata)
+        return try await revokeSessions(of: accountId, except: nil, reason: "password reset", metadata: metadata) ?? position
     }
 
     // MARK: Roles and deletion
 
     func setRole(of accountId: UUID, to role: Identity.Role, metadata: EventMetadata) async throws -> Checkpoint {
-        let (events, version) = try await Streams.load(Streams.account(accountId), from: store)
-        let account = try AccountState.replay(events).requireActive()
-        guard account.role != role.rawValue else { return try await store.head() }
-        return try await store.append(to: Streams.account(accountId), expected: .exact(version), events: [
-            try EventCatalog.encode(RoleChanged(accountId: accountId, role: role.rawValue), metadata: metadata),
-        ]).checkpoint
+        try await handler.handle(Streams.account(accountId), load: { try await account(accountId) }) { account, _ in
+            guard try account.requireActive().role != role.rawValue else { return .answer(try await store.head()) }
+            return .append([try EventCatalog.encode(RoleChanged(accountId: accountId, role: role.rawValue), metadata: metadata)]) { $0.checkpoint }
+        }
     }
 
     /// Deletes the account: deletes its photos, records the deletion, ends its sessions,
@@ -378,20 +404,16 @@ package struct AccountsCommands: Sendable {
         if let sealed = account.personal, let personal = try await sealer.open(sealed, as: PersonalData.self) {
             try await mailer.forget(address: personal.email)
             for stream in [try emailStream(personal.email), Streams.unkeyedEmail(personal.email)] {
-                let (reservations, version) = try await Streams.load(stream, from: store)
-                if (reservations.last as? EmailReserved)?.accountId == accountId {
-                    _ = try await store.append(to: stream, expected: .exact(version), events: [
-                        try EventCatalog.encode(EmailReleased(accountId: accountId), metadata: metadata),
-                    ])
+                try await handler.handle(stream, load: { try await Streams.load(stream, from: store) }) { reservations, _ in
+                    guard (reservations.last as? EmailReserved)?.accountId == accountId else { return .answer(()) }
+                    return .append([try EventCatalog.encode(EmailReleased(accountId: accountId), metadata: metadata)]) { _ in }
                 }
             }
         }
         try await vault.destroyKey(for: accountId)
         // The first answers kept for its retries hold what it posted, in clear.
         _ = try await idempotency?.forget(caller: accountId.uuidString.lowercased())
-        var last = try await store.append(to: Streams.account(accountId), expected: .exact(account.version), events: [
-            try EventCatalog.encode(AccountDeleted(accountId: accountId, deletedAt: now), metadata: metadata),
-        ]).checkpoint
+        var last = try await appendToAccount(accountId, AccountDeleted(accountId: accountId, deletedAt: now), metadata: metadata)
         if let revoked = try await revokeSessions(of: accountId, except: nil, reason: "account deleted", metadata: metadata) { last = revoked }
         return last
     }

@@ -24,25 +24,21 @@ struct AccountsAPI: Sendable {
         router.post("/v1/accounts") { request, context in
             let asCookies = try BrowserSession.wantsCookies(request)
             let body = try await request.decodeJSON(as: RegisterBody.self, context: context)
-            let (tokens, position) = try await run {
-                try await commands.register(Registration(email: body.email, password: body.password, displayName: body.displayName),
-                                            device: device(request), metadata: context.eventMetadata)
-            }
+            let (tokens, position) = try await commands.register(Registration(email: body.email, password: body.password, displayName: body.displayName),
+                                                                 device: device(request), metadata: context.eventMetadata)
             return try deliver(tokens, asCookies: asCookies, status: .created, position: position, location: "/v1/me")
         }
         router.post("/v1/sessions") { request, context in
             let asCookies = try BrowserSession.wantsCookies(request)
             let body = try await request.decodeJSON(as: SignInBody.self, context: context)
-            let (tokens, position) = try await run {
-                try await commands.signIn(email: body.email, password: body.password, device: device(request), metadata: context.eventMetadata)
-            }
+            let (tokens, position) = try await commands.signIn(email: body.email, password: body.password, device: device(request), metadata: context.eventMetadata)
             return try deliver(tokens, asCookies: asCookies, status: .created, position: position)
         }
         router.post("/v1/sessions/refresh") { request, context in
             let asCookies = try BrowserSession.wantsCookies(request)
             let body = try await request.decodeJSON(as: RefreshBody.self, context: context)
             let token = try refreshToken(body, request)
-            let (tokens, position) = try await run { try await commands.refresh(token: token, metadata: context.eventMetadata) }
+            let (tokens, position) = try await commands.refresh(token: token, metadata: context.eventMetadata)
             return try deliver(tokens, asCookies: asCookies, position: position)
         }
         router.get("/v1/sessions") { _, context in
@@ -67,9 +63,7 @@ struct AccountsAPI: Sendable {
         }
         router.delete("/v1/sessions/current") { _, context in
             let identity = try context.requireIdentity()
-            let position = try await run {
-                try await commands.revokeSession(identity.sessionId, of: identity.accountId, reason: "signed out", metadata: context.eventMetadata)
-            }
+            let position = try await commands.revokeSession(identity.sessionId, of: identity.accountId, reason: "signed out", metadata: context.eventMetadata)
             var response = await settled(position)
             response.setCookies(BrowserSession.clearingCookies)
             return response
@@ -77,31 +71,31 @@ struct AccountsAPI: Sendable {
         router.delete("/v1/sessions/{id}") { _, context in
             let identity = try context.requireIdentity()
             let session = try context.parameters.uuid("id")
-            let position = try await run {
-                try await commands.revokeSession(session, of: identity.accountId, reason: "revoked by owner", metadata: context.eventMetadata)
-            } mapping: { $0 == .sessionNotFound ? Problem.notFound("You have no such session.") : nil }
+            let position: Checkpoint?
+            do {
+                position = try await commands.revokeSession(session, of: identity.accountId, reason: "revoked by owner", metadata: context.eventMetadata)
+            } catch AccountsError.sessionNotFound {
+                // Here the session is one the caller names, not the one they present.
+                throw Problem.notFound("You have no such session.")
+            }
             return await settled(position)
         }
         router.post("/v1/password-resets") { request, context in
             let body = try await request.decodeJSON(as: ResetBody.self, context: context)
-            try await run { try await commands.requestPasswordReset(email: body.email, metadata: context.eventMetadata) }
+            try await commands.requestPasswordReset(email: body.email, metadata: context.eventMetadata)
             // The same answer whether or not the email has an account.
             return try Response.json(["status": "If an account has this email, a reset code is on its way."], status: .accepted)
         }
         router.post("/v1/password-resets/confirm") { request, context in
             let body = try await request.decodeJSON(as: ConfirmResetBody.self, context: context)
-            let position = try await run {
-                try await commands.confirmPasswordReset(token: body.token, newPassword: body.newPassword, metadata: context.eventMetadata)
-            }
+            let position = try await commands.confirmPasswordReset(token: body.token, newPassword: body.newPassword, metadata: context.eventMetadata)
             return await settled(position)
         }
         router.put("/v1/me/password") { request, context in
             let identity = try context.requireIdentity()
             let body = try await request.decodeJSON(as: PasswordBody.self, context: context)
-            let position = try await run {
-                try await commands.changePassword(of: identity.accountId, current: body.currentPassword, new: body.newPassword,
-                                                  keeping: identity.sessionId, metadata: context.eventMetadata)
-            }
+            let position = try await commands.changePassword(of: identity.accountId, current: body.currentPassword, new: body.newPassword,
+                                                             keeping: identity.sessionId, metadata: context.eventMetadata)
             return await settled(position)
         }
         router.get("/.well-known/jwks.json") { _, _ in
@@ -135,20 +129,6 @@ struct AccountsAPI: Sendable {
 
     /// The body of a 202 from ``settled(_:)``.
     static let notYetInEffect = Array(#"{"status":"Saved. It takes effect in moments: until then the sessions it ends may still be used here."}"#.utf8)
-
-    /// Runs a command, turning its domain errors into problem documents.
-    func run<T>(_ command: () async throws -> T, mapping special: (AccountsError) -> Problem? = { _ in nil }) async throws -> T {
-        do {
-            return try await command()
-        } catch let error as AccountsError {
-            throw special(error) ?? error.problem
-        } catch let ended as SessionEndedByReuse {
-            // The position lets the client (and its other services) wait until the end is read.
-            var problem = AccountsError.refreshTokenReused.problem
-            if let position = ended.position { problem.headers["Commons-Position"] = position.description }
-            throw problem
-        }
-    }
 
     /// The device a session is named after: the User-Agent, shortened.
     func device(_ request: Request) -> String {

@@ -56,7 +56,7 @@ extension AccountsAPI {
     func addProfileRoutes(to router: Router<AppRequestContext>) {
         router.get("/v1/me") { _, context in
             let identity = try context.requireIdentity()
-            let (account, personal) = try await run { try await commands.profile(of: identity.accountId) }
+            let (account, personal) = try await commands.profile(of: identity.accountId)
             return try Response.json(meView(identity.accountId, account, personal), version: account.version)
         }
         router.patch("/v1/me") { request, context in
@@ -65,33 +65,25 @@ extension AccountsAPI {
             let patch = try await request.decodeJSON(as: ProfilePatch.self, context: context)
             let problems = patch.problems()
             guard problems.isEmpty else { throw Problem.validation(problems) }
-            do {
-                let (account, personal, position) = try await run {
-                    try await commands.updateProfile(of: identity.accountId, expectedVersion: expected, change: { personal, avatar in
-                        if let name = patch.displayName { personal.displayName = name.trimmingWhitespaceAndNewlines() }
-                        patch.phone.apply(to: &personal.phone)
-                        patch.homeLocation.apply(to: &personal.homeLocation)
-                        patch.avatarImageId.apply(to: &avatar)
-                    }, metadata: context.eventMetadata)
-                }
-                return try Response.json(meView(identity.accountId, account, personal), version: account.version, position: position)
-            } catch EventStoreError.wrongExpectedVersion(_, _, let actual) {
-                throw Problem.preconditionFailed(currentVersion: actual)
-            }
+            let (account, personal, position) = try await commands.updateProfile(of: identity.accountId, expectedVersion: expected, change: { personal, avatar in
+                if let name = patch.displayName { personal.displayName = name.trimmingWhitespaceAndNewlines() }
+                patch.phone.apply(to: &personal.phone)
+                patch.homeLocation.apply(to: &personal.homeLocation)
+                patch.avatarImageId.apply(to: &avatar)
+            }, metadata: context.eventMetadata)
+            return try Response.json(meView(identity.accountId, account, personal), version: account.version, position: position)
         }
         router.delete("/v1/me") { _, context in
             let identity = try context.requireIdentity()
-            let position = try await run {
-                try await commands.requireRecentSignIn(identity.sessionId)
-                return try await commands.delete(accountId: identity.accountId, metadata: context.eventMetadata)
-            }
+            try await commands.requireRecentSignIn(identity.sessionId)
+            let position = try await commands.delete(accountId: identity.accountId, metadata: context.eventMetadata)
             var response = await settled(position)
             response.setCookies(BrowserSession.clearingCookies)
             return response
         }
         router.get("/v1/users/{id}") { _, context in
             let id = try context.parameters.uuid("id")
-            let (account, personal) = try await run { try await commands.profile(of: id) }
+            let (account, personal) = try await commands.profile(of: id)
             return try Response.json(PublicProfile(id: id, displayName: personal.displayName, avatarImageId: account.avatarImageId, memberSince: account.registeredAt))
         }
     }

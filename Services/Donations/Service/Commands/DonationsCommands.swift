@@ -16,6 +16,8 @@ public struct DonationsCommands: Sendable {
     let wallets: WalletBook
     /// How often a command decides again after losing a race for a stream's version.
     let attempts = 20
+    /// The one write path (``CommandHandler``) over this service's log.
+    var handler: CommandHandler { CommandHandler(store: store, attempts: attempts) }
 
     /// The commands over `store` and the key vault beside it.
     public init(store: any EventStore, vault: any KeyVault, clock: any DonationsClock = SystemClock(),
@@ -46,15 +48,11 @@ public struct DonationsCommands: Sendable {
     /// Registers an organisation; its slug is reserved first, so two never share one.
     package func register(_ draft: OrganizationDraft, id: UUID = .random(), metadata: EventMetadata) async throws -> (OrganizationState, Checkpoint) {
         let draft = try draft.validated()
-        do {
-            _ = try await store.append(to: Streams.slug(draft.slug), expected: .noStream, events: [
-                try EventCatalog.encode(OrganizationSlugReserved(organizationId: id, slug: draft.slug), metadata: metadata),
-            ])
-        } catch EventStoreError.wrongExpectedVersion {
-            throw DonationsError.slugTaken
-        }
+        _ = try await handler.start(Streams.slug(draft.slug), with: [
+            try EventCatalog.encode(OrganizationSlugReserved(organizationId: id, slug: draft.slug), metadata: metadata),
+        ], orThrow: DonationsError.slugTaken)
         let events = try OrganizationState.register(draft, id: id).map { try EventCatalog.encode($0, metadata: metadata) }
-        let result = try await store.append(to: Streams.organization(id), expected: .noStream, events: events)
+        let result = try await handler.start(Streams.organization(id), with: events, orThrow: WriteConflict(stream: Streams.organization(id)))
         return (try await organization(id), result.checkpoint)
     }
 
@@ -62,53 +60,46 @@ public struct DonationsCommands: Sendable {
     /// `expectedVersion`; 412 otherwise.
     func update(_ id: UUID, expectedVersion: Int64, metadata: EventMetadata,
                 change: (inout OrganizationDraft) -> Void) async throws -> (OrganizationState, Checkpoint?) {
-        let state = try await organization(id)
-        guard var draft = state.draft else { throw DonationsError.organizationNotFound }
-        guard state.version == expectedVersion else { throw DonationsError.staleVersion(current: state.version) }
-        change(&draft)
-        let events = try state.update(to: try draft.validated())
-        guard !events.isEmpty else { return (state, nil) }
-        do {
-            let result = try await store.append(to: Streams.organization(id), expected: .exact(state.version),
-                                                events: try events.map { try EventCatalog.encode($0, metadata: metadata) })
-            return (try await organization(id), result.checkpoint)
-        } catch EventStoreError.wrongExpectedVersion(_, _, let actual) {
-            throw DonationsError.staleVersion(current: actual)
+        try await changeOrganization(id, ifMatch: expectedVersion, metadata: metadata) { state in
+            guard var draft = state.draft else { throw DonationsError.organizationNotFound }
+            change(&draft)
+            return try state.update(to: try draft.validated())
         }
     }
 
     /// Verifies an organisation or withdraws its verification; nothing happens when it is so already.
     package func verify(_ id: UUID, verified: Bool, metadata: EventMetadata) async throws -> (OrganizationState, Checkpoint?) {
-        for _ in 0..<attempts {
+        try await changeOrganization(id, metadata: metadata) { state in
+            try state.verify(verified, now: clock.now()).map { [$0] } ?? []
+        }
+    }
+
+    /// Appends what `decide` makes of the organisation's state; nothing when it makes nothing.
+    private func changeOrganization(_ id: UUID, ifMatch: Int64? = nil, metadata: EventMetadata,
+                                    _ decide: (OrganizationState) throws -> [any EventContract]) async throws -> (OrganizationState, Checkpoint?) {
+        try await handler.handle(Streams.organization(id), ifMatch: ifMatch, load: {
             let state = try await organization(id)
-            guard let event = try state.verify(verified, now: clock.now()) else { return (state, nil) }
-            do {
-                let result = try await store.append(to: Streams.organization(id), expected: .exact(state.version),
-                                                    events: [try EventCatalog.encode(event, metadata: metadata)])
-                return (try await organization(id), result.checkpoint)
-            } catch EventStoreError.wrongExpectedVersion {
-                continue
+            return (state, state.version)
+        }) { state, _ in
+            let events = try decide(state)
+            guard !events.isEmpty else { return .answer((state, nil)) }
+            return .append(try events.map { try EventCatalog.encode($0, metadata: metadata) }) { result in
+                (try await organization(id), result.checkpoint)
             }
         }
-        throw EventStoreError.wrongExpectedVersion(stream: Streams.organization(id), expected: .any, actual: -1)
     }
 
     /// Adds a new impact estimate; earlier ones stay as they were.
     func addEstimate(_ draft: ImpactEstimateDraft, to id: UUID, estimateId: UUID, metadata: EventMetadata) async throws -> (ImpactEstimateAdded, Checkpoint) {
-        for _ in 0..<attempts {
+        try await handler.handle(Streams.organization(id), load: {
             let state = try await organization(id)
+            return (state, state.version)
+        }) { state, _ in
             if let existing = state.estimates.first(where: { $0.estimateId == estimateId }) {
-                return (existing, try await store.head())
+                return .answer((existing, try await store.head()))
             }
             let event = try draft.decide(for: state, estimateId: estimateId, now: clock.now())
-            do {
-                let result = try await store.append(to: Streams.organization(id), expected: .exact(state.version),
-                                                    events: [try EventCatalog.encode(event, id: estimateId, metadata: metadata)])
-                return (event, result.checkpoint)
-            } catch EventStoreError.wrongExpectedVersion {
-                continue
-            }
+            return .append([try EventCatalog.encode(event, id: estimateId, metadata: metadata)]) { result in (event, result.checkpoint) }
         }
-        throw EventStoreError.wrongExpectedVersion(stream: Streams.organization(id), expected: .any, actual: -1)
     }
 }

@@ -2,6 +2,7 @@ import Contracts
 import DonationsDomain
 import EventLog
 import Foundation
+import ServiceKit
 
 extension DonationsCommands {
     /// Shares one of `account`'s public donations in the feed. `postId` comes from the
@@ -15,15 +16,13 @@ extension DonationsCommands {
         guard donation.visibility == .public else { throw DonationsError.anonymousDonation }
         let shared = DonationShared(postId: postId, donationId: donationId, accountId: account, organizationId: donation.organizationId,
                                     caption: try await sealer.seal(caption, for: account), imageId: imageId, at: clock.now())
-        do {
-            let result = try await store.append(to: Streams.post(postId), expected: .noStream,
-                                                events: [try EventCatalog.encode(shared, id: postId, metadata: metadata)])
+        if let result = try await handler.tryClaim(Streams.post(postId), at: 0, with: [try EventCatalog.encode(shared, id: postId, metadata: metadata)]) {
             return (shared, result.checkpoint)
-        } catch EventStoreError.wrongExpectedVersion {
-            guard let recorded = try await store.event(id: postId), let first = try CommonsEvents.catalog.decode(recorded) as? DonationShared,
-                  first.accountId == account
-            else { throw DonationsError.donationNotFound }
-            return (first, recorded.checkpoint)
         }
+        // The same Idempotency-Key again, from another replica: the post shared first stands.
+        guard let recorded = try await store.event(id: postId), let first = try CommonsEvents.catalog.decode(recorded) as? DonationShared,
+              first.accountId == account
+        else { throw DonationsError.donationNotFound }
+        return (first, recorded.checkpoint)
     }
 }

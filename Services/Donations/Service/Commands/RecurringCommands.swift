@@ -2,6 +2,7 @@ import Contracts
 import DonationsDomain
 import EventLog
 import Foundation
+import ServiceKit
 
 extension DonationsCommands {
     func recurring(_ id: UUID, of account: UUID) async throws -> RecurringState {
@@ -25,37 +26,41 @@ extension DonationsCommands {
         let now = clock.now()
         let created = RecurringDonationCreated(recurringId: recurringId, accountId: account, organizationId: organizationId, amountMinor: amountMinor,
                                                currency: currency, visibility: visibility, startMonth: Month(containing: now).description, at: now)
-        do {
-            let result = try await store.append(to: Streams.recurring(recurringId), expected: .noStream,
-                                                events: [try EventCatalog.encode(created, id: recurringId, metadata: metadata)])
+        if let result = try await handler.tryClaim(Streams.recurring(recurringId), at: 0,
+                                                   with: [try EventCatalog.encode(created, id: recurringId, metadata: metadata)]) {
             return (RecurringState.replay([created]), result.checkpoint)
-        } catch EventStoreError.wrongExpectedVersion {
-            // The same Idempotency-Key again, from another replica: the one set up first stands.
-            return (try await recurring(recurringId, of: account), try await store.head())
         }
+        // The same Idempotency-Key again, from another replica: the one set up first stands.
+        return (try await recurring(recurringId, of: account), try await store.head())
     }
 
     /// Changes the amount from the next monthly donation on.
     func changeRecurring(_ id: UUID, of account: UUID, amountMinor: Int, metadata: EventMetadata) async throws -> (RecurringState, Checkpoint?) {
-        let state = try await recurring(id, of: account)
-        guard let created = state.created else { throw DonationsError.recurringNotFound }
-        let organization = try await organization(created.organizationId)
-        guard let event = try state.changeAmount(to: amountMinor, organization: organization, now: clock.now()) else { return (state, nil) }
-        return try await append(event, to: id, after: state, metadata: metadata)
+        try await changeRecurring(id, of: account, metadata: metadata) { state in
+            guard let created = state.created else { throw DonationsError.recurringNotFound }
+            let organization = try await organization(created.organizationId)
+            return try state.changeAmount(to: amountMinor, organization: organization, now: clock.now())
+        }
     }
 
     func cancelRecurring(_ id: UUID, of account: UUID, metadata: EventMetadata) async throws -> (RecurringState, Checkpoint?) {
-        let state = try await recurring(id, of: account)
-        guard let event = try state.cancel(now: clock.now()) else { return (state, nil) }
-        return try await append(event, to: id, after: state, metadata: metadata)
+        try await changeRecurring(id, of: account, metadata: metadata) { state in try state.cancel(now: clock.now()) }
     }
 
-    private func append(_ event: some EventContract, to id: UUID, after state: RecurringState, metadata: EventMetadata) async throws -> (RecurringState, Checkpoint?) {
-        let result = try await store.append(to: Streams.recurring(id), expected: .exact(state.version),
-                                            events: [try EventCatalog.encode(event, metadata: metadata)])
-        var state = state
-        state.evolve(event)
-        return (state, result.checkpoint)
+    /// Appends what `decide` makes of `account`'s monthly donation; nothing when it makes nothing.
+    private func changeRecurring<Event: EventContract>(_ id: UUID, of account: UUID, metadata: EventMetadata,
+                                                       _ decide: (RecurringState) async throws -> Event?) async throws -> (RecurringState, Checkpoint?) {
+        try await handler.handle(Streams.recurring(id), load: {
+            let state = try await recurring(id, of: account)
+            return (state, state.version)
+        }) { state, _ in
+            guard let event = try await decide(state) else { return .answer((state, nil)) }
+            return .append([try EventCatalog.encode(event, metadata: metadata)]) { result in
+                var state = state
+                state.evolve(event)
+                return (state, result.checkpoint)
+            }
+        }
     }
 
     /// Makes `month`'s donation of a monthly donation, once: the donation's id is derived
@@ -83,11 +88,7 @@ extension DonationsCommands {
         }
         let run = RecurringDonationRun(recurringId: id, month: month.description, outcome: outcome,
                                        donationId: outcome == .donated ? donationId : nil, at: clock.now())
-        do {
-            _ = try await store.append(to: runStream, expected: .noStream, events: [try EventCatalog.encode(run, metadata: metadata)])
-            return run
-        } catch EventStoreError.wrongExpectedVersion {
-            return nil  // another replica recorded this month first
-        }
+        // Nil when another replica recorded this month first.
+        return try await handler.tryClaim(runStream, at: 0, with: [try EventCatalog.encode(run, metadata: metadata)]).map { _ in run }
     }
 }

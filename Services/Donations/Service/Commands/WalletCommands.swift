@@ -2,6 +2,7 @@ import Contracts
 import DonationsDomain
 import EventLog
 import Foundation
+import ServiceKit
 
 /// A donation and whether it was made by this call or found made by an earlier one.
 package struct DonationOutcome: Sendable {
@@ -31,21 +32,16 @@ extension DonationsCommands {
                 let charge = CardCharge(brand: card.brand, last4: card.last4, reference: reference)
                 let event = WalletToppedUp(accountId: account, topUpId: topUpId, amountMinor: request.amountMinor, currency: request.currency,
                                            charge: try await sealer.seal(charge, for: account), at: clock.now())
-                var state = state
-                for _ in 0..<attempts {
-                    do {
-                        let result = try await store.append(to: Streams.wallet(account), expected: .exact(state.version),
-                                                            events: [try EventCatalog.encode(event, id: topUpId, metadata: metadata)])
+                // Another process appended to this wallet meanwhile: money in needs no new decision, only the new version.
+                return try await changeWallet(of: account, starting: state) { state in
+                    if state.hasTopUp(topUpId) { return .answer(try await existingTopUp(topUpId, account: account)) }
+                    return .append([try EventCatalog.encode(event, id: topUpId, metadata: metadata)]) { result in
+                        var state = state
                         state.evolve(event)
                         wallets.remember(state, of: account)
                         return (event, result.checkpoint, state.balance(in: event.currency))
-                    } catch EventStoreError.wrongExpectedVersion, EventStoreError.idempotencyConflict {
-                        // Another process appended to this wallet: money in needs no new decision, only the new version.
-                        state = try await wallets.current(account)
-                        if state.hasTopUp(topUpId) { return try await existingTopUp(topUpId, account: account) }
                     }
                 }
-                throw EventStoreError.wrongExpectedVersion(stream: Streams.wallet(account), expected: .exact(state.version), actual: -1)
             }
         }
     }
@@ -69,26 +65,29 @@ extension DonationsCommands {
         guard organization.exists else { throw DonationsError.invalid(["organization": ["names no organisation"]]) }
         let sealedMessage = try await message.asyncMap { try await sealer.seal($0, for: account) }
         return try await wallets.withWallet(account) { state -> DonationOutcome in
-            var state = state
-            for _ in 0..<attempts {
-                if let made = state.donation(donationId) { return try await existing(made, state: state) }
-                let now = clock.now()
+            try await changeWallet(of: account, starting: state) { state in
+                if let made = state.donation(donationId) { return .answer(try await existing(made, state: state)) }
                 let donation = try DonationRequest.decide(
                     donationId: donationId, accountId: account, amountMinor: amountMinor, currency: currency, visibility: visibility,
-                    message: sealedMessage, organization: organization, wallet: state, recurring: recurring, now: now)
-                do {
-                    let result = try await store.append(to: Streams.wallet(account), expected: .exact(state.version),
-                                                        events: [try EventCatalog.encode(donation, id: donationId, metadata: metadata)])
+                    message: sealedMessage, organization: organization, wallet: state, recurring: recurring, now: clock.now())
+                return .append([try EventCatalog.encode(donation, id: donationId, metadata: metadata)]) { result in
+                    var state = state
                     state.evolve(donation)
                     wallets.remember(state, of: account)
                     return DonationOutcome(donation: donation, position: result.checkpoint, balanceMinor: state.balance(in: currency), madeBefore: false)
-                } catch EventStoreError.wrongExpectedVersion, EventStoreError.idempotencyConflict {
-                    // Another process moved this wallet: read what it did, then decide again.
-                    state = try await wallets.current(account)
                 }
             }
-            throw EventStoreError.wrongExpectedVersion(stream: Streams.wallet(account), expected: .exact(state.version), actual: -1)
         }
+    }
+
+    /// Decides on `account`'s wallet, starting from the `state` known; when another process
+    /// moved the wallet (or delivered the same request), reads what it did and decides again.
+    private func changeWallet<Answer>(of account: UUID, starting state: WalletState,
+                                      _ decide: (WalletState) async throws -> CommandHandler.Decision<Answer>) async throws -> Answer {
+        try await handler.handle(Streams.wallet(account), retryingTakenIds: true, starting: (state, state.version), load: {
+            let state = try await wallets.current(account)
+            return (state, state.version)
+        }) { state, _ in try await decide(state) }
     }
 
     private func existing(_ donation: DonationMade, state: WalletState) async throws -> DonationOutcome {

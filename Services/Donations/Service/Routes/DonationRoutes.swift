@@ -59,15 +59,11 @@ extension DonationsAPI {
             let identity = try context.requireIdentity()
             let key = try idempotencyKey(request)
             let body = try await request.decodeJSON(as: DonationBody.self, context: context)
-            let checked = try await run {
-                try DonationRequest(organization: body.organization, amountMinor: body.amountMinor, currency: body.currency, message: body.message,
-                                    visibility: body.visibility ?? .public).validated()
-            }
-            let outcome = try await run {
-                try await commands.donate(account: identity.accountId, organization: checked.organization, amountMinor: checked.amountMinor,
-                                          currency: checked.currency, visibility: checked.visibility, message: checked.message,
-                                          donationId: context.idempotentEventId(key, salt: "donation"), metadata: context.eventMetadata)
-            }
+            let checked = try DonationRequest(organization: body.organization, amountMinor: body.amountMinor, currency: body.currency,
+                                              message: body.message, visibility: body.visibility ?? .public).validated()
+            let outcome = try await commands.donate(account: identity.accountId, organization: checked.organization, amountMinor: checked.amountMinor,
+                                                    currency: checked.currency, visibility: checked.visibility, message: checked.message,
+                                                    donationId: context.idempotentEventId(key, salt: "donation"), metadata: context.eventMetadata)
             let organization = try await commands.organization(outcome.donation.organizationId)
             let ref = OrganizationRef(id: outcome.donation.organizationId, slug: organization.draft?.slug ?? "", name: organization.draft?.name ?? "")
             let view = DonationView(id: outcome.donation.donationId, organization: ref, amountMinor: outcome.donation.amountMinor,
@@ -110,14 +106,14 @@ extension DonationsAPI {
         router.get("/v1/donations/{id}") { _, context in
             let identity = try context.requireIdentity()
             guard let record = try await donations.donation(try context.parameters.uuid("id"), of: identity.accountId) else {
-                throw DonationsError.donationNotFound.problem
+                throw DonationsError.donationNotFound
             }
             return try Response.json(try await view(record))
         }
         router.get("/v1/donations/{id}/receipt") { _, context in
             let identity = try context.requireIdentity()
             guard let record = try await donations.donation(try context.parameters.uuid("id"), of: identity.accountId) else {
-                throw DonationsError.donationNotFound.problem
+                throw DonationsError.donationNotFound
             }
             return try Response.json(ReceiptView(
                 receiptNumber: "CMN-\(Month(containing: record.donatedAt).year)-\(record.id.key.prefix(8).uppercased())", donationId: record.id,

@@ -36,15 +36,6 @@ struct DonationsAPI: Sendable {
         addSharingRoutes(to: router)
     }
 
-    /// Runs a command, turning its domain errors into problem documents.
-    func run<T>(_ command: () async throws -> T) async throws -> T {
-        do {
-            return try await command()
-        } catch let error as DonationsError {
-            throw error.problem
-        }
-    }
-
     /// The request's `Idempotency-Key`, which moving money and creating things require.
     func idempotencyKey(_ request: Request) throws -> String {
         guard let key = request.headers[.idempotencyKey], !key.isEmpty else {
@@ -60,9 +51,9 @@ struct DonationsAPI: Sendable {
     }
 }
 
-extension DonationsError {
+extension DonationsError: ProblemConvertible {
     /// The problem document for this error; domain errors know nothing of HTTP.
-    var problem: Problem {
+    public var problem: Problem {
         switch self {
         case .invalid(let errors):
             .validation(errors)
@@ -97,8 +88,6 @@ extension DonationsError {
         case .anonymousDonation:
             Problem(.unprocessableContent, type: "anonymous-donation", title: "Invalid request",
                     detail: "Only public donations can be shared.", errors: ["donation": ["is anonymous"]])
-        case .staleVersion(let current):
-            .preconditionFailed(currentVersion: current)
         }
     }
 }

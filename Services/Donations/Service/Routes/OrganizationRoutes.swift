@@ -98,7 +98,7 @@ extension DonationsAPI {
         router.post("/v1/organizations") { request, context in
             _ = try context.requireAdmin()
             let draft = try await request.decodeJSON(as: OrganizationBody.self, context: context).draft()
-            let (state, position) = try await run { try await commands.register(draft, metadata: context.eventMetadata) }
+            let (state, position) = try await commands.register(draft, metadata: context.eventMetadata)
             return try await answer(state, position: position, status: .created)
         }
         router.patch("/v1/organizations/{id}") { request, context in
@@ -109,16 +109,14 @@ extension DonationsAPI {
             if let slug = body.slug, slug.lowercased() != (try await commands.organization(id).draft?.slug) {
                 throw Problem.validation(["slug": ["cannot change: links to the organisation must keep working"]])
             }
-            let (state, position) = try await run {
-                try await commands.update(id, expectedVersion: expected, metadata: context.eventMetadata) { body.apply(to: &$0) }
-            }
+            let (state, position) = try await commands.update(id, expectedVersion: expected, metadata: context.eventMetadata) { body.apply(to: &$0) }
             return try await answer(state, position: position)
         }
         router.put("/v1/organizations/{id}/verification") { request, context in
             _ = try context.requireAdmin()
             let id = try await organizationId(context)
             let body = try await request.decodeJSON(as: VerificationBody.self, context: context)
-            let (state, position) = try await run { try await commands.verify(id, verified: body.verified, metadata: context.eventMetadata) }
+            let (state, position) = try await commands.verify(id, verified: body.verified, metadata: context.eventMetadata)
             return try await answer(state, position: position)
         }
         router.post("/v1/organizations/{id}/impact-estimates") { request, context in
@@ -128,9 +126,7 @@ extension DonationsAPI {
             let body = try await request.decodeJSON(as: EstimateBody.self, context: context)
             let draft = ImpactEstimateDraft(outcomeUnit: body.outcomeUnit, costPerOutcomeMinor: body.costPerOutcomeMinor, currency: body.currency,
                                             source: body.source, sourceURL: body.sourceURL, publishedOn: body.publishedOn)
-            let (estimate, position) = try await run {
-                try await commands.addEstimate(draft, to: id, estimateId: context.idempotentEventId(key, salt: "estimate \(id.key)"), metadata: context.eventMetadata)
-            }
+            let (estimate, position) = try await commands.addEstimate(draft, to: id, estimateId: context.idempotentEventId(key, salt: "estimate \(id.key)"), metadata: context.eventMetadata)
             return try Response.json(EstimateView(estimate), status: .created, position: position,
                                      location: "/v1/organizations/\(id.key)")
         }

@@ -37,10 +37,8 @@ extension DonationsAPI {
             let donation = try context.parameters.uuid("id")
             let key = try idempotencyKey(request)
             let body = try await request.decodeJSON(as: ShareBody.self, context: context)
-            let (shared, position) = try await run {
-                try await commands.share(donation: donation, account: identity.accountId, caption: body.caption, imageId: body.imageId,
-                                         postId: context.idempotentEventId(key, salt: "post \(donation.key)"), metadata: context.eventMetadata)
-            }
+            let (shared, position) = try await commands.share(donation: donation, account: identity.accountId, caption: body.caption, imageId: body.imageId,
+                                                              postId: context.idempotentEventId(key, salt: "post \(donation.key)"), metadata: context.eventMetadata)
             let organization = try await commands.organization(shared.organizationId)
             return try Response.json(PostView(
                 id: shared.postId, donationId: shared.donationId, accountId: shared.accountId,

@@ -19,19 +19,36 @@ struct ListingsCommands: Sendable {
         var place: PickupPlace?
     }
 
-    /// The listing as its stream tells it, its text opened with the owner's key.
-    func load(_ id: UUID) async throws -> ListingState {
+    var handler: CommandHandler { CommandHandler(store: store) }
+
+    /// The listing's stream folded, its text opened with the owner's key; a listing not yet
+    /// posted has `exists` false.
+    func state(of id: UUID) async throws -> (state: ListingState, version: Int64) {
         let (events, version) = try await ListingStreams.load(ListingStreams.listing(id), from: store)
         var opened: [any EventContract] = []
         for event in events { opened.append(try await sealer.openingListingText(event)) }
-        let state = ListingState.replay(opened, version: version)
+        return (ListingState.replay(opened, version: version), version)
+    }
+
+    /// The listing as its stream tells it, its text opened with the owner's key.
+    func load(_ id: UUID) async throws -> ListingState {
+        let state = try await state(of: id).state
         guard state.exists else { throw ListingError.notFound }
         return state
     }
 
+    /// ``state(of:)`` of a listing that exists.
+    private func existing(_ id: UUID) async throws -> (ListingState, Int64) {
+        let state = try await load(id)
+        return (state, state.version)
+    }
+
     /// The listing, with its exact place opened for `reader` if they may read it.
     func read(_ id: UUID, as reader: UUID?) async throws -> Loaded {
-        let state = try await load(id)
+        try await opened(try await load(id), for: reader)
+    }
+
+    private func opened(_ state: ListingState, for reader: UUID?) async throws -> Loaded {
         guard state.mayReadPickupPlace(reader), let sealed = state.pickupPlace else { return Loaded(state: state) }
         return Loaded(state: state, place: try await sealer.open(sealed, as: PickupPlace.self))
     }
@@ -45,53 +62,54 @@ struct ListingsCommands: Sendable {
         let problems = draft.normalized.problems()
         guard problems.isEmpty, let location = draft.pickupLocation else { throw ListingError.invalid(problems) }
         let place = PickupPlace(location: location, streetAddress: draft.normalized.streetAddress)
-        let events = try ListingState.post(id: id, owner: owner, draft: draft, place: try await sealer.seal(place, for: owner),
-                                           now: clock.now(), lifetime: settings.lifetime)
-        do {
-            let result = try await append(events, to: id, owner: owner, expected: .noStream, metadata: metadata)
-            return (Loaded(state: ListingState.replay(events, version: result.streamVersion), place: place), result.checkpoint)
-        } catch EventStoreError.wrongExpectedVersion {
-            let stored = try await read(id, as: owner)
-            guard stored.state.ownerId == owner,
-                  let last = try await store.read(stream: ListingStreams.listing(id), from: nil, direction: .backwards, limit: 1).first
-            else { throw ListingError.notOwner }
-            return (stored, last.checkpoint)
+        let sealedPlace = try await sealer.seal(place, for: owner)
+        return try await handler.handle(ListingStreams.listing(id), load: { try await state(of: id) }) { stored, _ in
+            if stored.exists {
+                guard stored.ownerId == owner,
+                      let last = try await store.read(stream: ListingStreams.listing(id), from: nil, direction: .backwards, limit: 1).first
+                else { throw ListingError.notOwner }
+                return .answer((try await opened(stored, for: owner), last.checkpoint))
+            }
+            let events = try ListingState.post(id: id, owner: owner, draft: draft, place: sealedPlace, now: clock.now(), lifetime: settings.lifetime)
+            return .append(try await encode(events, owner: owner, metadata: metadata)) { result in
+                (Loaded(state: ListingState.replay(events, version: result.streamVersion), place: place), result.checkpoint)
+            }
         }
     }
 
     /// Replaces the owner's draft with `change` applied to it, at `expectedVersion`.
     func edit(_ id: UUID, by actor: UUID, expectedVersion: Int64, metadata: EventMetadata, alsoInvalid: [String: [String]] = [:],
               change: (inout ListingDraft) -> Void) async throws -> (ListingState, Checkpoint) {
-        let loaded = try await read(id, as: actor)
-        let state = loaded.state
-        guard state.ownerId == actor else { throw ListingError.notOwner }
-        guard state.version == expectedVersion else { throw EventStoreError.wrongExpectedVersion(stream: ListingStreams.listing(id), expected: .exact(expectedVersion), actual: state.version) }
-        var draft = state.draft(place: loaded.place)
-        change(&draft)
-        let normalized = draft.normalized
-        // Faults found outside the draft (e.g. unknown image ids) are reported with the draft's own, all at once.
-        if !alsoInvalid.isEmpty { throw ListingError.invalid(normalized.problems().merging(alsoInvalid) { $0 + $1 }) }
-        let newPlace: PickupPlace? = normalized.pickupLocation.map { PickupPlace(location: $0, streetAddress: normalized.streetAddress) }
-        var sealed: Sealed?
-        if let newPlace, newPlace != loaded.place, normalized.problems().isEmpty { sealed = try await sealer.seal(newPlace, for: actor) }
-        let events = try state.edit(by: actor, draft: draft, newPlace: sealed, now: clock.now())
-        let result = try await append(events, to: id, owner: actor, expected: .exact(state.version), metadata: metadata)
-        return (apply(events, to: state, version: result.streamVersion), result.checkpoint)
+        var loaded = Loaded(state: ListingState())
+        return try await handler.handle(ListingStreams.listing(id), ifMatch: expectedVersion, load: {
+            loaded = try await read(id, as: actor)
+            // Only the owner learns whether their version is current.
+            guard loaded.state.ownerId == actor else { throw ListingError.notOwner }
+            return (loaded.state, loaded.state.version)
+        }) { state, _ in
+            var draft = state.draft(place: loaded.place)
+            change(&draft)
+            let normalized = draft.normalized
+            // Faults found outside the draft (e.g. unknown image ids) are reported with the draft's own, all at once.
+            if !alsoInvalid.isEmpty { throw ListingError.invalid(normalized.problems().merging(alsoInvalid) { $0 + $1 }) }
+            let newPlace: PickupPlace? = normalized.pickupLocation.map { PickupPlace(location: $0, streetAddress: normalized.streetAddress) }
+            var sealed: Sealed?
+            if let newPlace, newPlace != loaded.place, normalized.problems().isEmpty { sealed = try await sealer.seal(newPlace, for: actor) }
+            let events = try state.edit(by: actor, draft: draft, newPlace: sealed, now: clock.now())
+            return .append(try await encode(events, owner: actor, metadata: metadata)) { result in
+                (apply(events, to: state, version: result.streamVersion), result.checkpoint)
+            }
+        }
     }
 
     /// Runs a decision on the current state, deciding again if the stream moved meanwhile.
     func decide(_ id: UUID, metadata: EventMetadata,
                 _ decision: (ListingState, Date) throws -> [any EventContract]) async throws -> (ListingState, Checkpoint?) {
-        var attempts = 0
-        while true {
-            let state = try await load(id)
+        try await handler.handle(ListingStreams.listing(id), load: { try await existing(id) }) { state, _ in
             let events = try decision(state, clock.now())
-            guard !events.isEmpty else { return (state, nil) }
-            do {
-                let result = try await append(events, to: id, expected: .exact(state.version), metadata: metadata)
-                return (apply(events, to: state, version: result.streamVersion), result.checkpoint)
-            } catch EventStoreError.wrongExpectedVersion where attempts < 5 {
-                attempts += 1
+            guard !events.isEmpty else { return .answer((state, nil)) }
+            return .append(try await encode(events, metadata: metadata)) { result in
+                (apply(events, to: state, version: result.streamVersion), result.checkpoint)
             }
         }
     }
@@ -108,17 +126,10 @@ struct ListingsCommands: Sendable {
         try await decide(id, metadata: metadata) { state, now in try state.renew(by: actor, now: now, lifetime: settings.lifetime) }
     }
 
-    /// Writes down an expiry that is due; nil when there was none to write.
+    /// Writes down an expiry that is due; nil when there was none to write (also when the
+    /// owner acted meanwhile and none is due any more).
     func expireIfDue(_ id: UUID, metadata: EventMetadata) async throws -> Checkpoint? {
-        let state = try await load(id)
-        let events = state.pendingExpiry(now: clock.now())
-        guard !events.isEmpty else { return nil }
-        do {
-            return try await append(events, to: id, expected: .exact(state.version), metadata: metadata).checkpoint
-        } catch EventStoreError.wrongExpectedVersion {
-            // The owner acted meanwhile; the next sweep looks again.
-            return nil
-        }
+        try await decide(id, metadata: metadata) { state, now in state.pendingExpiry(now: now) }.1
     }
 
     /// Appends a request for the listing from `requester`, whose message is sealed with their key.
@@ -131,23 +142,18 @@ struct ListingsCommands: Sendable {
         let stream = ListingStreams.requests(of: id)
         // Sealed once, and only for a person who may ask (a vault round trip and AES-GCM).
         var event: NewEvent?
-        var attempts = 0
-        while true {
+        // At the version read, so that two requests of one person at once cannot both pass.
+        return try await handler.handle(stream, load: {
             let (events, version) = try await ListingStreams.load(stream, from: store)
-            let ledger = RequestLedger.replay(events, version: version)
+            return (RequestLedger.replay(events, version: version), version)
+        }) { ledger, _ in
             try ledger.admit(requester)
             if event == nil {
                 event = try EventCatalog.encode(ListingRequested(requestId: requestId, listingId: id, requesterId: requester,
                                                                  message: try await sealer.seal(message, for: requester), requestedAt: clock.now()),
                                                 metadata: metadata)
             }
-            do {
-                // At the version read, so that two requests of one person at once cannot both pass.
-                let result = try await store.append(to: stream, expected: .exact(ledger.version), events: [event!])
-                return (requestId, result.checkpoint)
-            } catch EventStoreError.wrongExpectedVersion where attempts < 5 {
-                attempts += 1
-            }
+            return .append([event!]) { result in (requestId, result.checkpoint) }
         }
     }
 
@@ -165,17 +171,15 @@ struct ListingsCommands: Sendable {
         }
     }
 
-    /// Appends `events` to the listing's stream; what `owner` wrote (a listing's text) goes in
-    /// sealed with their key.
-    private func append(_ events: [any EventContract], to id: UUID, owner: UUID? = nil, expected: ExpectedVersion,
-                        metadata: EventMetadata) async throws -> AppendResult {
+    /// `events` as stored: what `owner` wrote (a listing's text) sealed with their key.
+    private func encode(_ events: [any EventContract], owner: UUID? = nil, metadata: EventMetadata) async throws -> [NewEvent] {
         var encoded: [NewEvent] = []
         for event in events {
             var stored = event
             if let owner { stored = try await sealer.sealingListingText(event, owner: owner) }
             encoded.append(try EventCatalog.encodeAny(stored, metadata: metadata))
         }
-        return try await store.append(to: ListingStreams.listing(id), expected: expected, events: encoded)
+        return encoded
     }
 
     private func apply(_ events: [any EventContract], to state: ListingState, version: Int64) -> ListingState {

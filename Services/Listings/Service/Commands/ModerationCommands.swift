@@ -12,8 +12,7 @@ extension ListingsCommands {
         guard state.ownerId != reporter else { throw ListingError.ownListing }
         let reported = ListingReported(reportId: .random(), listingId: id, reporterId: reporter, reason: try await sealer.seal(reason, for: reporter),
                                        reportedAt: clock.now())
-        var position = try await store.append(to: ListingStreams.reports(of: id), expected: .any,
-                                              events: [try EventCatalog.encode(reported, metadata: metadata)]).checkpoint
+        var position = try await handler.record([try EventCatalog.encode(reported, metadata: metadata)], to: ListingStreams.reports(of: id)).checkpoint
         let (events, version) = try await ListingStreams.load(ListingStreams.reports(of: id), from: store)
         if ReportTally.replay(events, version: version).reachesThreshold(settings.reportThreshold) {
             let (_, checkpoint) = try await decide(id, metadata: metadata) { state, _ in state.hide() }
@@ -27,8 +26,7 @@ extension ListingsCommands {
     func resolveReports(_ id: UUID, decision: String, by admin: UUID, metadata: EventMetadata) async throws -> (ListingState, Checkpoint) {
         _ = try await load(id)
         let resolved = ListingReportsResolved(listingId: id, decision: decision, resolvedBy: admin, resolvedAt: clock.now())
-        let position = try await store.append(to: ListingStreams.reports(of: id), expected: .any,
-                                              events: [try EventCatalog.encode(resolved, metadata: metadata)]).checkpoint
+        let position = try await handler.record([try EventCatalog.encode(resolved, metadata: metadata)], to: ListingStreams.reports(of: id)).checkpoint
         let (state, checkpoint) = try await decide(id, metadata: metadata) { state, _ in
             decision == "dismissed" ? state.unhide() : state.hide()
         }
@@ -40,21 +38,21 @@ extension ListingsCommands {
         _ = try await load(id)
         let posted = ListingCommentPosted(commentId: .random(), listingId: id, authorId: author, text: try await sealer.seal(text, for: author),
                                           postedAt: clock.now())
-        let result = try await store.append(to: ListingStreams.comments(of: id), expected: .any,
-                                            events: [try EventCatalog.encode(posted, metadata: metadata)])
+        let result = try await handler.record([try EventCatalog.encode(posted, metadata: metadata)], to: ListingStreams.comments(of: id))
         return (posted, result.checkpoint)
     }
 
     /// Deletes a comment: its author or the listing's owner may.
     func deleteComment(_ commentId: UUID, on id: UUID, by actor: UUID, metadata: EventMetadata) async throws -> Checkpoint {
         let state = try await load(id)
-        let (events, version) = try await ListingStreams.load(ListingStreams.comments(of: id), from: store)
-        guard let posted = events.compactMap({ $0 as? ListingCommentPosted }).first(where: { $0.commentId == commentId }),
-              !events.contains(where: { ($0 as? ListingCommentDeleted)?.commentId == commentId })
-        else { throw ListingError.commentNotFound }
-        guard actor == posted.authorId || actor == state.ownerId else { throw ListingError.notOwner }
-        let deleted = ListingCommentDeleted(commentId: commentId, listingId: id, deletedBy: actor)
-        return try await store.append(to: ListingStreams.comments(of: id), expected: .exact(version),
-                                      events: [try EventCatalog.encode(deleted, metadata: metadata)]).checkpoint
+        let stream = ListingStreams.comments(of: id)
+        return try await handler.handle(stream, load: { try await ListingStreams.load(stream, from: store) }) { events, _ in
+            guard let posted = events.compactMap({ $0 as? ListingCommentPosted }).first(where: { $0.commentId == commentId }),
+                  !events.contains(where: { ($0 as? ListingCommentDeleted)?.commentId == commentId })
+            else { throw ListingError.commentNotFound }
+            guard actor == posted.authorId || actor == state.ownerId else { throw ListingError.notOwner }
+            let deleted = ListingCommentDeleted(commentId: commentId, listingId: id, deletedBy: actor)
+            return .append([try EventCatalog.encode(deleted, metadata: metadata)]) { $0.checkpoint }
+        }
     }
 }

@@ -30,7 +30,7 @@ extension ListingsAPI {
                 throw Problem.validation(["text": ["must be 1 to \(Self.maximumCommentLength) characters"]])
             }
             _ = try await view(id, as: identity.accountId)
-            let (posted, position) = try await run { try await commands.comment(id, by: identity.accountId, text: text, metadata: context.eventMetadata) }
+            let (posted, position) = try await commands.comment(id, by: identity.accountId, text: text, metadata: context.eventMetadata)
             let view = CommentView(id: posted.commentId.key, listingId: id.key, authorId: identity.accountId.key, text: text, postedAt: posted.postedAt)
             return try Response.json(view, status: .created, position: position, location: "/v1/listings/\(id.key)/comments/\(posted.commentId.key)")
         }
@@ -60,7 +60,7 @@ extension ListingsAPI {
             let identity = try context.requireIdentity()
             let id = try context.parameters.uuid("id")
             let commentId = try context.parameters.uuid("commentId")
-            let position = try await run { try await commands.deleteComment(commentId, on: id, by: identity.accountId, metadata: context.eventMetadata) }
+            let position = try await commands.deleteComment(commentId, on: id, by: identity.accountId, metadata: context.eventMetadata)
             return Response.empty(position: position)
         }
     }

@@ -144,8 +144,8 @@ extension ListingsAPI {
             let listing = try await participation(id, caller: identity.accountId)
             let sent = ConversationMessageSent(conversationId: id, messageId: .random(), listingId: listing, senderId: identity.accountId,
                                                text: try await commands.sealer.seal(text, for: identity.accountId), sentAt: clock.now())
-            let result = try await runtime.store.append(to: ListingStreams.conversation(id), expected: .any,
-                                                        events: [try EventCatalog.encode(sent, metadata: context.eventMetadata)])
+            let result = try await commands.handler.record([try EventCatalog.encode(sent, metadata: context.eventMetadata)],
+                                                           to: ListingStreams.conversation(id))
             let view = MessageView(id: sent.messageId.key, senderId: identity.accountId.key, text: text, sentAt: sent.sentAt)
             return try Response.json(view, status: .created, position: result.checkpoint)
         }
@@ -159,8 +159,8 @@ extension ListingsAPI {
             }
             guard let last, let lastId = UUID(uuidString: last) else { return Response.empty() }
             let read = ConversationRead(conversationId: id, readerId: identity.accountId, upToMessageId: lastId)
-            let result = try await runtime.store.append(to: ListingStreams.conversation(id), expected: .any,
-                                                        events: [try EventCatalog.encode(read, metadata: context.eventMetadata)])
+            let result = try await commands.handler.record([try EventCatalog.encode(read, metadata: context.eventMetadata)],
+                                                           to: ListingStreams.conversation(id))
             return Response.empty(position: result.checkpoint)
         }
     }

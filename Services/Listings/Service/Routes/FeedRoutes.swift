@@ -46,7 +46,7 @@ extension ListingsAPI {
             if problems.isEmpty { return query }
         } catch {
             // A bad query string is a malformed request (400), as in geo-search, not invalid content.
-            guard case .invalid(let more) = error else { throw error.problem }
+            guard case .invalid(let more) = error else { throw error }
             problems.merge(more) { $0 + $1 }
         }
         throw Problem.malformed("The query has invalid fields.", errors: problems)

@@ -77,14 +77,10 @@ extension ListingsAPI {
         let stored = ImageStored(imageId: id, sha256: address, contentType: original.format.contentType, byteCount: original.bytes.count,
                                  uploaderId: uploader, storedAt: clock.now(), width: original.width, height: original.height, sizes: sizes)
         let stream = ListingStreams.image(id)
-        guard try await runtime.store.version(of: stream) == 0 else { return (stored, nil) }
-        do {
-            let position = try await runtime.store.append(to: stream, expected: .noStream,
-                                                          events: [try EventCatalog.encode(stored, metadata: metadata)]).checkpoint
-            return (stored, position)
-        } catch EventStoreError.wrongExpectedVersion {
-            // Someone uploaded the same picture at the same moment: one image.
-            return (stored, nil)
+        // Someone uploaded the same picture before or at the same moment: one image.
+        return try await CommandHandler(store: runtime.store).handle(stream, load: { ((), try await runtime.store.version(of: stream)) }) { _, version in
+            guard version == 0 else { return .answer((stored, nil)) }
+            return .append([try EventCatalog.encode(stored, metadata: metadata)]) { (stored, $0.checkpoint) }
         }
     }
 

@@ -26,7 +26,7 @@ extension ListingsAPI {
             let problems = draft.normalized.problems().merging(try await imageProblems(draft.imageIds)) { $0 + $1 }
             guard problems.isEmpty else { throw Problem.validation(problems) }
             let id = context.idempotentEventId(request.headers[.idempotencyKey], salt: "listing")
-            let result = try await run { try await commands.post(draft, by: identity.accountId, id: id, metadata: context.eventMetadata) }
+            let result = try await commands.post(draft, by: identity.accountId, id: id, metadata: context.eventMetadata)
             return try await posted(result, owner: identity.accountId)
         }
         router.get("/v1/listings/{id}") { _, context in
@@ -40,22 +40,16 @@ extension ListingsAPI {
             let expected = try request.requireIfMatch()
             let body = try await request.decodeJSON(as: ListingBody.self, context: context)
             let badImages = try await imageProblems(body.imageIds ?? [])
-            do {
-                let result = try await run {
-                    try await commands.edit(id, by: identity.accountId, expectedVersion: expected, metadata: context.eventMetadata,
-                                            alsoInvalid: badImages) { draft in
-                        body.patch(&draft)
-                    }
-                }
-                return try await written((result.0, result.1), owner: identity.accountId)
-            } catch EventStoreError.wrongExpectedVersion(_, _, let actual) {
-                throw Problem.preconditionFailed(currentVersion: actual)
+            let result = try await commands.edit(id, by: identity.accountId, expectedVersion: expected, metadata: context.eventMetadata,
+                                                 alsoInvalid: badImages) { draft in
+                body.patch(&draft)
             }
+            return try await written((result.0, result.1), owner: identity.accountId)
         }
         router.delete("/v1/listings/{id}") { _, context in
             let identity = try context.requireIdentity()
             let id = try context.parameters.uuid("id")
-            let result = try await run { try await commands.withdraw(id, by: identity.accountId, metadata: context.eventMetadata) }
+            let result = try await commands.withdraw(id, by: identity.accountId, metadata: context.eventMetadata)
             return try await written(result, owner: identity.accountId)
         }
         router.post("/v1/listings/{id}/status") { request, context in
@@ -65,20 +59,20 @@ extension ListingsAPI {
             guard let status = ListingStatus(rawValue: body.status), [.available, .given, .sold].contains(status) else {
                 throw Problem.validation(["status": ["must be available, given or sold"]])
             }
-            let result = try await run { try await commands.changeStatus(id, to: status, by: identity.accountId, metadata: context.eventMetadata) }
+            let result = try await commands.changeStatus(id, to: status, by: identity.accountId, metadata: context.eventMetadata)
             return try await written(result, owner: identity.accountId)
         }
         router.post("/v1/listings/{id}/renew") { _, context in
             let identity = try context.requireIdentity()
             let id = try context.parameters.uuid("id")
-            let result = try await run { try await commands.renew(id, by: identity.accountId, metadata: context.eventMetadata) }
+            let result = try await commands.renew(id, by: identity.accountId, metadata: context.eventMetadata)
             return try await written(result, owner: identity.accountId)
         }
         router.get("/v1/listings/{id}/history") { _, context in
             let identity = try context.requireIdentity()
             let id = try context.parameters.uuid("id")
-            let state = try await run { try await commands.load(id) }
-            guard state.ownerId == identity.accountId else { throw ListingError.notOwner.problem }
+            let state = try await commands.load(id)
+            guard state.ownerId == identity.accountId else { throw ListingError.notOwner }
             let recorded = try await runtime.store.read(stream: ListingStreams.listing(id))
             let items = try recorded.map { event -> HistoryEntry in
                 let decoded = try CommonsEvents.catalog.decode(event)

@@ -28,15 +28,6 @@ package struct ListingsAPI: Sendable {
         addConversationRoutes(to: router)
     }
 
-    /// Runs a command, turning its domain errors into problem documents.
-    func run<T>(_ command: () async throws -> T) async throws -> T {
-        do {
-            return try await command()
-        } catch let error as ListingError {
-            throw error.problem
-        }
-    }
-
     /// Whether the read model knows `account` as deleted: its listings are gone for everyone.
     /// One row looked up by key, on the request's thread (every post and every view asks).
     func isDeleted(_ account: UUID?) throws -> Bool {
@@ -52,7 +43,7 @@ package struct ListingsAPI: Sendable {
     /// by anyone, and one hidden pending review only by its owner and by `moderator`s, who
     /// must see what they review.
     func view(_ id: UUID, as reader: UUID?, moderator: Bool = false) async throws -> ListingView {
-        try await view(of: try await run { try await commands.read(id, as: reader) }, as: reader, moderator: moderator)
+        try await view(of: try await commands.read(id, as: reader), as: reader, moderator: moderator)
     }
 
     /// ``view(_:as:moderator:)`` of a listing already loaded.
@@ -80,9 +71,9 @@ package struct ListingsAPI: Sendable {
     }
 }
 
-extension ListingError {
+extension ListingError: ProblemConvertible {
     /// The problem document for this error; domain errors know nothing of HTTP.
-    var problem: Problem {
+    public var problem: Problem {
         switch self {
         case .invalid(let errors): .validation(errors)
         case .notFound: .notFound("There is no such listing.")

@@ -47,7 +47,7 @@ extension ListingsAPI {
                 throw Problem.validation(["reason": ["must be 1 to \(Self.maximumReasonLength) characters"]])
             }
             _ = try await view(id, as: identity.accountId)
-            let position = try await run { try await commands.report(id, by: identity.accountId, reason: reason, metadata: context.eventMetadata) }
+            let position = try await commands.report(id, by: identity.accountId, reason: reason, metadata: context.eventMetadata)
             return try Response.json(["status": "reported"], status: .accepted, position: position)
         }
         router.get("/v1/listings/reports") { request, context in
@@ -90,9 +90,7 @@ extension ListingsAPI {
             let id = try context.parameters.uuid("id")
             let body = try await request.decodeJSON(as: ResolveBody.self, context: context)
             guard ["dismissed", "removed"].contains(body.decision) else { throw Problem.validation(["decision": ["must be dismissed or removed"]]) }
-            let (state, position) = try await run {
-                try await commands.resolveReports(id, decision: body.decision, by: admin.accountId, metadata: context.eventMetadata)
-            }
+            let (state, position) = try await commands.resolveReports(id, decision: body.decision, by: admin.accountId, metadata: context.eventMetadata)
             return try Response.json(["status": state.storedStatus.rawValue], position: position)
         }
     }

@@ -34,9 +34,7 @@ extension ListingsAPI {
                 throw Problem.validation(["message": ["must be 1 to \(Self.maximumRequestMessageLength) characters"]])
             }
             _ = try await view(id, as: identity.accountId)  // what its reader may not see cannot be requested
-            let (requestId, position) = try await run {
-                try await commands.request(id, by: identity.accountId, message: message, metadata: context.eventMetadata)
-            }
+            let (requestId, position) = try await commands.request(id, by: identity.accountId, message: message, metadata: context.eventMetadata)
             let view = RequestView(id: requestId, listingId: id, requesterId: identity.accountId, message: message, requestedAt: clock.now(),
                                    conversationId: conversationId(listing: id, requester: identity.accountId))
             return try Response.json(view, status: .created, position: position)
@@ -47,8 +45,8 @@ extension ListingsAPI {
             // Oldest first, by the row's arrival in the read model (its rowid).
             let paging = try SequencePaging(request, list: "requests|\(id.key)")
             let (limit, after) = (paging.limit, paging.afterSequence)
-            let state = try await run { try await commands.load(id) }
-            guard state.ownerId == identity.accountId else { throw ListingError.notOwner.problem }
+            let state = try await commands.load(id)
+            guard state.ownerId == identity.accountId else { throw ListingError.notOwner }
             let rows = try await runtime.readModel.pool.read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT rowid, request_id, requester_id, message, requested_at FROM listing_requests
@@ -73,7 +71,7 @@ extension ListingsAPI {
             let identity = try context.requireIdentity()
             let id = try context.parameters.uuid("id")
             let body = try await request.decodeJSON(as: PromiseBody.self, context: context)
-            let result = try await run { try await commands.promise(id, request: body.requestId, by: identity.accountId, metadata: context.eventMetadata) }
+            let result = try await commands.promise(id, request: body.requestId, by: identity.accountId, metadata: context.eventMetadata)
             return try await written(result, owner: identity.accountId)
         }
     }

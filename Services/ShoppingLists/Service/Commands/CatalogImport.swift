@@ -1,6 +1,7 @@
 import Contracts
 import EventLog
 import Foundation
+import ServiceKit
 import ShoppingListsDomain
 
 /// Imports a catalogue file through the same command path as everything else: each store
@@ -66,12 +67,12 @@ public enum CatalogImport {
     /// so several are compared and appended at once.
     public static func run(_ file: CatalogFile, into store: any EventStore, metadata: EventMetadata = .init()) async throws -> Report {
         var report = Report()
+        let handler = CommandHandler(store: store)
         for entry in file.stores {
             let stream = ShoppingStreams.store(entry.id)
-            let appended = try await withRetries { () -> Checkpoint? in
-                let (events, _, version) = try await ShoppingStreams.load(stream, from: store)
-                guard let listing = entry.listing(replacing: events.last as? StoreListed) else { return nil }
-                return try await store.append(to: stream, expected: .exact(version), events: [try EventCatalog.encode(listing, metadata: metadata)]).checkpoint
+            let appended = try await handler.handle(stream, load: { try await load(stream, from: store) }) { events, _ -> CommandHandler.Decision<Checkpoint?> in
+                guard let listing = entry.listing(replacing: events.last as? StoreListed) else { return .answer(nil) }
+                return .append([try EventCatalog.encode(listing, metadata: metadata)]) { $0.checkpoint }
             }
             if let appended {
                 report.storesListed += 1
@@ -114,29 +115,19 @@ public enum CatalogImport {
 
     private static func importProduct(_ entry: CatalogFile.Product, into store: any EventStore, metadata: EventMetadata) async throws -> ProductOutcome {
         let stream = ShoppingStreams.product(entry.id)
-        return try await withRetries {
-            let (events, _, version) = try await ShoppingStreams.load(stream, from: store)
+        return try await CommandHandler(store: store).handle(stream, load: { try await load(stream, from: store) }) { events, version in
             let changes = CatalogProductState.replay(events).changes(toMatch: entry)
-            guard !changes.isEmpty else { return .unchanged }
-            let result = try await store.append(to: stream, expected: .exact(version), events: try changes.map { try encode($0, metadata: metadata) })
-            return .appended(isNew: version == 0, events: changes.count, priceChanges: changes.filter { $0 is ProductPriceChanged }.count,
-                             checkpoint: result.checkpoint)
-        }
-    }
-
-    private static func encode(_ event: any EventContract, metadata: EventMetadata) throws -> NewEvent {
-        try EventCatalog.encode(event, metadata: metadata)
-    }
-
-    /// Runs `work` again when another writer moved the stream in between (it decides afresh).
-    private static func withRetries<T>(_ work: () async throws -> T) async throws -> T {
-        var attempt = 1
-        while true {
-            do {
-                return try await work()
-            } catch EventStoreError.wrongExpectedVersion where attempt < 5 {
-                attempt += 1
+            guard !changes.isEmpty else { return .answer(.unchanged) }
+            return .append(try changes.map { try EventCatalog.encode($0, metadata: metadata) }) { result in
+                .appended(isNew: version == 0, events: changes.count, priceChanges: changes.filter { $0 is ProductPriceChanged }.count,
+                          checkpoint: result.checkpoint)
             }
         }
+    }
+
+    /// A stream's events and version, for the handler.
+    private static func load(_ stream: String, from store: any EventStore) async throws -> ([any EventContract], Int64) {
+        let (events, _, version) = try await ShoppingStreams.load(stream, from: store)
+        return (events, version)
     }
 }

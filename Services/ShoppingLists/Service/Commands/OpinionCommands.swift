@@ -2,6 +2,7 @@ import Codecs
 import Contracts
 import EventLog
 import Foundation
+import ServiceKit
 import ShoppingListsDomain
 
 /// Reviews and favourites: each person's own streams, so they never contend with others.
@@ -20,16 +21,15 @@ struct OpinionCommands: Sendable {
             reviewId: reviewId, productId: product, authorId: author, rating: rating,
             text: try await sealer.seal(text.trimmingWhitespaceAndNewlines(), for: author), at: now)
         // One writer per review (its author), and the latest review holds: no version to check.
-        let result = try await store.append(to: ShoppingStreams.review(reviewId), expected: .any, events: [
-            try EventCatalog.encode(review, metadata: metadata),
-        ])
+        let result = try await CommandHandler(store: store).record([try EventCatalog.encode(review, metadata: metadata)],
+                                                                   to: ShoppingStreams.review(reviewId))
         return (review, result.checkpoint)
     }
 
     /// Marks or unmarks `product` as a favourite of `account`.
     func setFavorite(_ product: UUID, of account: UUID, _ favorite: Bool, metadata: EventMetadata) async throws -> Checkpoint {
-        try await store.append(to: ShoppingStreams.favorites(account), expected: .any, events: [
+        try await CommandHandler(store: store).record([
             try EventCatalog.encode(ProductFavoriteSet(accountId: account, productId: product, favorite: favorite), metadata: metadata),
-        ]).checkpoint
+        ], to: ShoppingStreams.favorites(account)).checkpoint
     }
 }

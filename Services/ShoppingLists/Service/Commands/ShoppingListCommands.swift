@@ -1,6 +1,7 @@
 import Contracts
 import EventLog
 import Foundation
+import ServiceKit
 import ShoppingListsDomain
 
 /// One client command of a batch: its client-chosen id and what it asks.
@@ -50,16 +51,18 @@ package struct ShoppingListCommands: Sendable {
 
     /// Runs `commands` by `actor` on list `listId`. Commands whose events are in the stream
     /// already (the same command id sent again) are reported as replayed and not redone.
-    /// With `expectedVersion`, a list at another version fails with `wrongExpectedVersion`.
+    /// With `expectedVersion`, a list at another version fails with ``StaleVersion``.
     package func execute(_ commands: [ClientCommand], on listId: UUID, by actor: UUID, expectedVersion: Int64? = nil,
                  metadata: EventMetadata) async throws -> BatchOutcome {
         let stream = ShoppingStreams.list(listId)
-        for attempt in 1...Self.maxAttempts {
-            let (events, ids, version) = try await ShoppingStreams.load(stream, from: store)
-            var state = ShoppingListState.replay(events.compactMap(ShoppingListChange.init))
-            if let expectedVersion, expectedVersion != version {
-                throw EventStoreError.wrongExpectedVersion(stream: stream, expected: .exact(expectedVersion), actual: version)
-            }
+        // A command sent again after its events went in is found in the ids and not redone.
+        var ids: Set<UUID> = []
+        return try await CommandHandler(store: store, attempts: Self.maxAttempts).handle(stream, ifMatch: expectedVersion, retryingTakenIds: true, load: {
+            let (events, seen, version) = try await ShoppingStreams.load(stream, from: store)
+            ids = seen
+            return (ShoppingListState.replay(events.compactMap(ShoppingListChange.init)), version)
+        }) { state, version in
+            var state = state
             if let owner = state.ownerId, try await isDeletedAccount(owner) { state.evolve(.deleted) }
             var results: [CommandResult] = []
             var batch: [NewEvent] = []
@@ -80,20 +83,11 @@ package struct ShoppingListCommands: Sendable {
                     results.append(.rejected(error))
                 }
             }
-            guard !batch.isEmpty else { return BatchOutcome(results: results, state: state, version: version, position: nil) }
-            do {
-                let appended = try await store.append(to: stream, expected: version == 0 ? .noStream : .exact(version), events: batch)
-                return BatchOutcome(results: results, state: state, version: appended.streamVersion, position: appended.checkpoint)
-            } catch EventStoreError.wrongExpectedVersion where attempt < Self.maxAttempts && expectedVersion == nil {
-                // Writers that collided would collide again in lockstep; a random pause spreads them.
-                try await Task.sleep(for: .microseconds(Int.random(in: 0...(200 * attempt))))
-                continue
-            } catch EventStoreError.idempotencyConflict where attempt < Self.maxAttempts {
-                // The same command raced in from another delivery; the reload sees it as replayed.
-                continue
+            guard !batch.isEmpty else { return .answer(BatchOutcome(results: results, state: state, version: version, position: nil)) }
+            return .append(batch) { [state, results] appended in
+                BatchOutcome(results: results, state: state, version: appended.streamVersion, position: appended.checkpoint)
             }
         }
-        throw EventStoreError.wrongExpectedVersion(stream: stream, expected: .any, actual: -1)
     }
 
     /// The stored event of a change, with what people wrote sealed with the actor's key.

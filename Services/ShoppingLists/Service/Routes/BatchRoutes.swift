@@ -41,12 +41,10 @@ extension ShoppingListsAPI {
             let listId = try context.parameters.uuid("id")
             let body = try await request.decodeJSON(as: BatchBody.self, context: context)
             let commands = try Self.commands(body, list: listId, actor: identity.accountId)
-            let outcome = try await run {
-                try await lists.execute(commands, on: listId, by: identity.accountId, metadata: context.eventMetadata)
-            }
+            let outcome = try await lists.execute(commands, on: listId, by: identity.accountId, metadata: context.eventMetadata)
             // A batch for a list the caller cannot see reveals nothing, however its commands went.
             if outcome.results.allSatisfy({ if case .rejected(.listNotFound) = $0 { true } else { false } }) {
-                throw ShoppingListError.listNotFound.problem
+                throw ShoppingListError.listNotFound
             }
             var results: [String: BatchResult] = [:]
             for (command, result) in zip(commands, outcome.results) {

@@ -59,10 +59,8 @@ extension ShoppingListsAPI {
             }
             let itemId = body.itemId ?? UUID()
             let command = ShoppingListCommand.addItem(itemId: itemId, productId: body.productId, text: body.text, quantity: body.quantity ?? 1, note: body.note)
-            let outcome = try await run {
-                try await lists.execute([ClientCommand(commandId: request.commandId, command: command)], on: listId, by: identity.accountId,
-                                        metadata: context.eventMetadata)
-            }
+            let outcome = try await lists.execute([ClientCommand(commandId: request.commandId, command: command)], on: listId, by: identity.accountId,
+                                                  metadata: context.eventMetadata)
             try Self.throwFirstRejection(outcome)
             let item = outcome.state.items[itemId]
             return try Response.json(ItemState(id: itemId, quantity: item?.quantity ?? 0, checked: item?.checked ?? false), status: .created,
@@ -81,10 +79,8 @@ extension ShoppingListsAPI {
                 throw Problem.validation(["quantityDelta": ["give quantityDelta, checked, note or after"]], detail: "The request changes nothing.")
             }
             let base = request.commandId
-            let outcome = try await run {
-                try await lists.execute(commands.enumerated().map { ClientCommand(commandId: "\(base)#\($0.offset)", command: $0.element) },
-                                        on: listId, by: identity.accountId, metadata: context.eventMetadata)
-            }
+            let outcome = try await lists.execute(commands.enumerated().map { ClientCommand(commandId: "\(base)#\($0.offset)", command: $0.element) },
+                                                  on: listId, by: identity.accountId, metadata: context.eventMetadata)
             try Self.throwFirstRejection(outcome)
             let item = outcome.state.items[itemId]
             return try Response.json(ItemState(id: itemId, quantity: item?.quantity ?? 0, checked: item?.checked ?? false),
@@ -94,10 +90,8 @@ extension ShoppingListsAPI {
             let identity = try context.requireIdentity()
             let listId = try context.parameters.uuid("id")
             let itemId = try context.parameters.uuid("itemId")
-            let outcome = try await run {
-                try await lists.execute([ClientCommand(commandId: request.commandId, command: .removeItem(itemId: itemId))], on: listId,
-                                        by: identity.accountId, metadata: context.eventMetadata)
-            }
+            let outcome = try await lists.execute([ClientCommand(commandId: request.commandId, command: .removeItem(itemId: itemId))], on: listId,
+                                                  by: identity.accountId, metadata: context.eventMetadata)
             try Self.throwFirstRejection(outcome)
             return Response.empty(position: outcome.position)
         }
@@ -106,7 +100,7 @@ extension ShoppingListsAPI {
     /// 404 unless `account` is a member of the list (as the read model knows).
     func requireMembership(_ listId: UUID, _ account: UUID) async throws {
         guard try await read({ db in try ListQueries.list(listId, for: account, in: db) }) != nil else {
-            throw ShoppingListError.listNotFound.problem
+            throw ShoppingListError.listNotFound
         }
     }
 }

@@ -15,10 +15,8 @@ extension ShoppingListsAPI {
             // With an Idempotency-Key, a retry names the same list, so even a retry that
             // reaches another replica is recognised by the log.
             let listId = context.idempotentEventId(request.headers[.idempotencyKey], salt: "shopping-list")
-            let outcome = try await run {
-                try await lists.execute([ClientCommand(commandId: request.commandId, command: .create(name: body.name))], on: listId,
-                                        by: identity.accountId, metadata: context.eventMetadata)
-            }
+            let outcome = try await lists.execute([ClientCommand(commandId: request.commandId, command: .create(name: body.name))], on: listId,
+                                                  by: identity.accountId, metadata: context.eventMetadata)
             try Self.throwFirstRejection(outcome)
             let view = ListSummary(id: listId, name: ShoppingListRules.trimmed(body.name), ownerId: identity.accountId, role: "owner",
                                    itemCount: 0, uncheckedCount: 0, version: outcome.version)
@@ -38,7 +36,7 @@ extension ShoppingListsAPI {
             let identity = try context.requireIdentity()
             let id = try context.parameters.uuid("id")
             guard let stored = try await read({ db in try ListQueries.list(id, for: identity.accountId, in: db) }) else {
-                throw ShoppingListError.listNotFound.problem
+                throw ShoppingListError.listNotFound
             }
             let view = try await view(stored, for: identity.accountId, reader: sealer.reader())
             return try Response.json(view, version: view.version)
@@ -48,10 +46,8 @@ extension ShoppingListsAPI {
             let id = try context.parameters.uuid("id")
             let expected = try request.ifMatchVersion()
             let body = try await request.decodeJSON(as: NameBody.self, context: context)
-            let outcome = try await run {
-                try await lists.execute([ClientCommand(commandId: request.commandId, command: .rename(name: body.name))], on: id,
-                                        by: identity.accountId, expectedVersion: expected, metadata: context.eventMetadata)
-            }
+            let outcome = try await lists.execute([ClientCommand(commandId: request.commandId, command: .rename(name: body.name))], on: id,
+                                                  by: identity.accountId, expectedVersion: expected, metadata: context.eventMetadata)
             try Self.throwFirstRejection(outcome)
             return try Response.json(["id": id.key, "name": ShoppingListRules.trimmed(body.name)], version: outcome.version, position: outcome.position)
         }
@@ -59,10 +55,8 @@ extension ShoppingListsAPI {
             let identity = try context.requireIdentity()
             let id = try context.parameters.uuid("id")
             let expected = try request.ifMatchVersion()
-            let outcome = try await run {
-                try await lists.execute([ClientCommand(commandId: request.commandId, command: .delete)], on: id, by: identity.accountId,
-                                        expectedVersion: expected, metadata: context.eventMetadata)
-            }
+            let outcome = try await lists.execute([ClientCommand(commandId: request.commandId, command: .delete)], on: id, by: identity.accountId,
+                                                  expectedVersion: expected, metadata: context.eventMetadata)
             try Self.throwFirstRejection(outcome)
             return Response.empty(position: outcome.position)
         }
@@ -70,7 +64,7 @@ extension ShoppingListsAPI {
 
     /// A single edit answers with its command's problem when it was refused.
     static func throwFirstRejection(_ outcome: BatchOutcome) throws {
-        for result in outcome.results { if case .rejected(let error) = result { throw error.problem } }
+        for result in outcome.results { if case .rejected(let error) = result { throw error } }
     }
 }
 

@@ -36,7 +36,7 @@ extension ShoppingListsAPI {
             let resumeAfter = try Self.version(request.lastEventID, field: "Last-Event-ID") ?? 0
             let until = try Self.version(request.queryValues["until"], field: "until")
             // Membership is checked on the write side's own record, before anything is sent.
-            guard try await watchable(listId, by: identity.accountId) else { throw ShoppingListError.listNotFound.problem }
+            guard try await watchable(listId, by: identity.accountId) else { throw ShoppingListError.listNotFound }
             let store = runtime.store
             let stream = ShoppingStreams.list(listId)
             return try await runtime.sessionEvents(for: identity, connection: context.connection) { sink in

@@ -42,21 +42,11 @@ package struct ShoppingListsAPI: Sendable {
         try await runtime.readModel.pool.read(body)
     }
 
-    /// Runs a command, turning domain errors into problem documents and a stale `If-Match` into 412.
-    func run<T>(_ command: () async throws -> T) async throws -> T {
-        do {
-            return try await command()
-        } catch let error as ShoppingListError {
-            throw error.problem
-        } catch EventStoreError.wrongExpectedVersion(_, .exact, let actual) where actual >= 0 {
-            throw Problem.preconditionFailed(currentVersion: actual)
-        }
-    }
 }
 
-extension ShoppingListError {
+extension ShoppingListError: ProblemConvertible {
     /// The problem document for this error. A list the caller may not see is a 404, never a 403.
-    var problem: Problem {
+    public var problem: Problem {
         switch self {
         case .invalid(let errors): .validation(errors)
         case .listNotFound: .notFound("There is no such list.")
