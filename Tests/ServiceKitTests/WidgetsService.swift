@@ -81,15 +81,16 @@ enum WidgetsService {
             let expected = try request.requireIfMatch()
             let input = try await request.decodeJSON(as: CreateWidget.self, context: context)
             let data = try JSONSerialization.data(withJSONObject: ["name": input.name, "count": input.count])
-            do {
-                let result = try await runtime.store.append(
-                    to: "widget-\(id.uuidString.lowercased())", expected: .exact(expected),
-                    events: [NewEvent(type: "WidgetRenamed", data: data, metadata: context.eventMetadata)])
-                return try .json(Widget(id: id, name: input.name, count: input.count, version: result.streamVersion),
-                                 version: result.streamVersion, position: result.checkpoint)
-            } catch EventStoreError.wrongExpectedVersion(_, _, let actual) {
-                throw actual == 0 ? Problem.notFound() : Problem.preconditionFailed(currentVersion: actual)
+            let stream = "widget-\(id.uuidString.lowercased())"
+            let result = try await CommandHandler(store: runtime.store).handle(stream, ifMatch: expected, load: {
+                let version = try await runtime.store.version(of: stream)
+                guard version > 0 else { throw Problem.notFound() }
+                return ((), version)
+            }) { _, _ in
+                .append([NewEvent(type: "WidgetRenamed", data: data, metadata: context.eventMetadata)]) { $0 }
             }
+            return try .json(Widget(id: id, name: input.name, count: input.count, version: result.streamVersion),
+                             version: result.streamVersion, position: result.checkpoint)
         }
         router.post("/v1/slow") { request, context -> Response in
             _ = try context.requireIdentity()
