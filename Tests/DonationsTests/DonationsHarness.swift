@@ -16,7 +16,7 @@ struct DonationsHarness {
     let log: TestLog
     let dataDirectory: String
     let ring = SigningKeyRing.generate()
-    let clock = AdjustableClock(DonationsHarness.start)
+    let clock = ManualClock(DonationsHarness.start)
     /// `COMMONS_PAYMENTS` of the service: the simulated processor, unless a test says none ("").
     let payments: String
 
@@ -49,7 +49,7 @@ struct DonationsHarness {
         configuration.requestDeadline = .seconds(600)
         let ring = ring
         let (application, runtime, routes) = try await ServiceApp.build(
-            try DonationsService.definition(environment: environment, clock: clock), configuration: configuration, store: log.store,
+            try DonationsService.definition(environment: environment, clock: clock.clock), configuration: configuration, store: log.store,
             publicKeys: LocalPublicKeySource { ring })
         let clock = clock
         try await application.test(.router) { client in
@@ -63,7 +63,7 @@ struct DonationsHarness {
         let runtime: ServiceRuntime
         let routes: [String]
         let ring: SigningKeyRing
-        let clock: AdjustableClock
+        let clock: ManualClock
 
         static let goodCard = "4242 4242 4242 4242"
         static let declinedCard = "4000 0000 0000 0002"

@@ -29,14 +29,14 @@ struct RecurringHTTPTests {
             _ = try await client.get("/v1/donations/recurring", token: token, after: created.position)
 
             // Two replicas tick at the same moment.
-            let replicaA = DonationsService.scheduler(runtime: client.runtime, clock: client.clock)
-            let replicaB = DonationsService.scheduler(runtime: client.runtime, clock: client.clock)
+            let replicaA = DonationsService.scheduler(runtime: client.runtime, clock: client.clock.clock)
+            let replicaB = DonationsService.scheduler(runtime: client.runtime, clock: client.clock.clock)
             async let runsA = replicaA.tick()
             async let runsB = replicaB.tick()
             let runs = try await runsA + runsB
             #expect(runs.count == 1, "one replica recorded March")
             // A restarted replica, before its read model has caught up with the run.
-            let restarted = DonationsService.scheduler(runtime: client.runtime, clock: client.clock)
+            let restarted = DonationsService.scheduler(runtime: client.runtime, clock: client.clock.clock)
             _ = try await restarted.tick()
             #expect(try await donations(of: account, client) == [1_000])
             #expect(try await client.balance(token) == 9_000)
@@ -72,7 +72,7 @@ struct RecurringHTTPTests {
             let created = try await client.call(.post, "/v1/donations/recurring", token: token,
                                                 json: ["organization": "pricey", "amountMinor": 5_000, "currency": "USD"], key: "m")
             _ = try await client.get("/v1/donations/recurring", token: token, after: created.position)
-            let scheduler = DonationsService.scheduler(runtime: client.runtime, clock: client.clock)
+            let scheduler = DonationsService.scheduler(runtime: client.runtime, clock: client.clock.clock)
             let runs = try await scheduler.tick()
             #expect(runs.map(\.outcome) == [.insufficientFunds])
             try await client.topUp(token, 10_000)

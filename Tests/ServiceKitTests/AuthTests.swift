@@ -45,15 +45,15 @@ struct AuthTests {
         let ring = SigningKeyRing.generate()
         let issued = Date()
         let clock = ManualClock(issued)
-        let verifier = TokenVerifier(source: LocalPublicKeySource { ring }, now: { clock.now }, logger: Logger(label: "test"))
+        let verifier = TokenVerifier(source: LocalPublicKeySource { ring }, clock: clock.clock, logger: Logger(label: "test"))
         let (signer, kid) = try await ring.signer()
         let token = try await signer.sign(
             AccessTokenClaims(accountId: UUID(), sessionId: UUID(), role: .admin, issuedAt: issued, lifetime: 900), kid: .init(string: kid))
         // The token carries its expiry in whole seconds.
         let expiresAt = try #require(try await verifier.verify(token).expiresAt)
-        clock.now = expiresAt.addingTimeInterval(-1)
+        clock.set(expiresAt.addingTimeInterval(-1))
         #expect(try await verifier.verify(token).role == .admin, "remembered, and not expired yet")
-        clock.now = expiresAt
+        clock.set(expiresAt)
         await #expect(throws: (any Error).self, "expired, though remembered") { try await verifier.verify(token) }
     }
 
@@ -114,12 +114,3 @@ final class KeyRingBox: @unchecked Sendable {
     }
 }
 
-/// A time that moves only when a test sets it.
-private final class ManualClock: Sendable {
-    private let value: Mutex<Date>
-    init(_ start: Date) { value = Mutex(start) }
-    var now: Date {
-        get { value.withLock { $0 } }
-        set { value.withLock { $0 = newValue } }
-    }
-}

@@ -30,7 +30,7 @@ struct ShoppingListsHarness {
         configuration.readYourWritesPatience = .seconds(15)  // another test may hold a PostgreSQL transaction for 10 s
         let ring = ring
         let (application, runtime, routes) = try await ServiceApp.build(
-            ShoppingListsService.definition(), configuration: configuration, store: log.store, publicKeys: LocalPublicKeySource { ring })
+            try ShoppingListsService.definition(), configuration: configuration, store: log.store, publicKeys: LocalPublicKeySource { ring })
         try await application.test(.router) { client in
             try await body(Client(client: client, runtime: runtime, routes: routes, ring: ring))
         }

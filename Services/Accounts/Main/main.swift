@@ -2,10 +2,9 @@ import AccountsService
 import Foundation
 import ServiceKit
 
-// Read configuration, build, run: see AccountsService for the settings it reads.
+// Read configuration, build, run: see AccountsService for what it serves and the settings it reads.
 do {
-    let environment = EnvironmentVariables()
-    await ServiceMain.run(try AccountsService.definition(environment: environment))
+    await ServiceMain.run(try AccountsService.definition(environment: EnvironmentVariables(), clock: .system))
 } catch {
     FileHandle.standardError.write(Data("accounts: \(error)\n".utf8))
     exit(2)

@@ -27,8 +27,8 @@ public enum AccountsService {
     /// The projections of the service's read model (the kit adds its revocation list).
     public static let projections: [any Projection] = [SessionsProjection()]
 
-    /// The service, configured from `environment`.
-    public static func definition(environment: EnvironmentVariables = EnvironmentVariables()) throws -> ServiceDefinition {
+    /// The service, configured from `environment`, reading the time from `clock`.
+    public static func definition(environment: EnvironmentVariables = EnvironmentVariables(), clock: WallClock = .system) throws -> ServiceDefinition {
         // Read now, so that a bad value stops the service before it listens.
         _ = try environment.integer("COMMONS_BCRYPT_COST", default: 11, in: 4...16)
         // It made whoever registered the address first an admin, with no proof of owning the mailbox.
@@ -56,6 +56,7 @@ public enum AccountsService {
                 store: runtime.store, vault: runtime.keyVault, blobs: runtime.blobStore, environment: runtime.configuration.environment, logger: runtime.logger,
                 keys: keys, idempotency: runtime.idempotency, waitUntilApplied: { _ = await runtime.waitUntilApplied($0) })
             commands.sessionCap = SessionCap(limit: sessionsPerAccount)
+            commands.clock = clock
             commands.liveSessions = { account in try await SessionsProjection.live(of: account, in: runtime.readModel) }
             AccountsAPI(commands: commands, runtime: runtime, keys: keys).addRoutes(to: router)
             // The operator console's log browser: the gateway sends /v1/admin/log here.

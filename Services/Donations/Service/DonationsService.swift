@@ -24,14 +24,11 @@ public enum DonationsService {
     /// The projections of the service's read model (the kit adds its revocation list).
     public static let projections: [any Projection] = [DonationsProjection()]
 
-    /// The service. `clock` is the live one, and `payments` the processor `COMMONS_PAYMENTS`
-    /// names, unless a test passes others.
-    public static func definition(
-        environment: EnvironmentVariables = EnvironmentVariables(), clock: any DonationsClock = SystemClock(),
-        payments: (any PaymentProvider)? = nil
-    ) throws -> ServiceDefinition {
+    /// The service, configured from `environment` (the card processor is the one
+    /// `COMMONS_PAYMENTS` names), reading the time from `clock`.
+    public static func definition(environment: EnvironmentVariables = EnvironmentVariables(), clock: WallClock = .system) throws -> ServiceDefinition {
         let interval = try environment.integer("COMMONS_RECURRING_INTERVAL_SECONDS", default: 60, in: 1...86_400)
-        let payments = try payments ?? PaymentsSetting.provider(from: environment)
+        let payments = try PaymentsSetting.provider(from: environment)
         return ServiceDefinition(
             name: name, defaultPort: port, projections: projections, openAPI: openAPI,
             backgroundServices: { runtime in
@@ -45,7 +42,7 @@ public enum DonationsService {
 
     /// A scheduler of monthly donations on `runtime`'s log and read model: the service runs
     /// one; a test may make more (as replicas would) and tick them by hand.
-    public static func scheduler(runtime: ServiceRuntime, clock: any DonationsClock, interval: Duration = .seconds(60)) -> RecurringScheduler {
+    public static func scheduler(runtime: ServiceRuntime, clock: WallClock, interval: Duration = .seconds(60)) -> RecurringScheduler {
         RecurringScheduler(
             commands: DonationsCommands(store: runtime.store, vault: runtime.keyVault, clock: clock),
             queries: DonationQueries(pool: runtime.readModel.pool), interval: interval, logger: runtime.logger)

@@ -19,10 +19,11 @@ public enum ShoppingListsService {
     /// The projections of the service's read model (the kit adds its revocation list).
     public static let projections: [any Projection] = [ShoppingProjection()]
 
-    /// The service.
-    public static func definition() -> ServiceDefinition {
+    /// The service, reading the time from `clock`. It reads no variables of its own from
+    /// `environment`; the kit reads the ones every service shares.
+    public static func definition(environment: EnvironmentVariables = EnvironmentVariables(), clock: WallClock = .system) throws -> ServiceDefinition {
         ServiceDefinition(name: name, defaultPort: port, projections: projections, openAPI: openAPI) { router, runtime in
-            ShoppingListsAPI(runtime: runtime).addRoutes(to: router)
+            ShoppingListsAPI(runtime: runtime, clock: clock).addRoutes(to: router)
         }
     }
 }

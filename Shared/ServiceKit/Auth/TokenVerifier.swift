@@ -29,14 +29,13 @@ public final class TokenVerifier: Sendable {
     static let rememberedTokens = 10_000
     private let refetchInterval: Duration
     /// The time tokens expire by: the system's, or a test's own.
-    private let now: @Sendable () -> Date
+    private let clock: WallClock
     private let logger: Logger
 
-    public init(source: any PublicKeySource, refetchInterval: Duration = .seconds(1), now: @escaping @Sendable () -> Date = { Date() },
-                logger: Logger) {
+    public init(source: any PublicKeySource, refetchInterval: Duration = .seconds(1), clock: WallClock = .system, logger: Logger) {
         self.source = source
         self.refetchInterval = refetchInterval
-        self.now = now
+        self.clock = clock
         self.logger = logger
     }
 
@@ -60,7 +59,7 @@ public final class TokenVerifier: Sendable {
 
     /// The identity a token proves; throws when it is invalid, expired or signed by an unknown key.
     public func verify(_ token: String) async throws -> Identity {
-        let now = now()
+        let now = clock.now()
         if let known = verified.withLock({ $0[token] }), let expiresAt = known.expiresAt, expiresAt > now { return known }
         let identity = try await verifyAgainstKeys(token)
         // JWTKit checks the expiry by the system's clock; this, by the verifier's.

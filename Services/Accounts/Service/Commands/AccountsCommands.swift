@@ -45,6 +45,8 @@ package struct AccountsCommands: Sendable {
     package static let defaultSessionsPerAccount = 50
     /// Sign-in attempts at one address that meet each other this often in a row end locked out.
     static let signInRaces = 50
+    /// Where the commands read the time.
+    var clock = WallClock.system
     let accessTokenLifetime: TimeInterval = 15 * 60
     let resetTokenLifetime: TimeInterval = 60 * 60
 
@@ -105,13 +107,15 @@ package struct AccountsCommands: Sendable {
 
     // MARK: Registration and sign-in
 
-    package func register(_ registration: Registration, device: String, metadata: EventMetadata, now: Date = Date()) async throws -> (Tokens, Checkpoint) {
-        let (accountId, role) = try await createAccount(registration, metadata: metadata, now: now)
+    package func register(_ registration: Registration, device: String, metadata: EventMetadata) async throws -> (Tokens, Checkpoint) {
+        let now = clock.now()
+        let (accountId, role) = try await createAccount(registration, metadata: metadata)
         return try await startSession(accountId: accountId, role: role, device: device, metadata: metadata, now: now)
     }
 
     /// Records a new account, with no session (the operator's `create-admin` signs nobody in).
-    func createAccount(_ registration: Registration, metadata: EventMetadata, now: Date = Date()) async throws -> (UUID, Identity.Role) {
+    func createAccount(_ registration: Registration, metadata: EventMetadata) async throws -> (UUID, Identity.Role) {
+        let now = clock.now()
         let problems = registration.problems()
         guard problems.isEmpty, let email = EmailAddress(registration.email) else { throw AccountsError.invalid(problems) }
         let accountId = UUID.random()
@@ -155,7 +159,8 @@ package struct AccountsCommands: Sendable {
         (try await Streams.load(Streams.unkeyedEmail(normalized), from: store).events.last as? EmailReserved)?.accountId
     }
 
-    package func signIn(email text: String, password: String, device: String, metadata: EventMetadata, now: Date = Date()) async throws -> (Tokens, Checkpoint) {
+    package func signIn(email text: String, password: String, device: String, metadata: EventMetadata) async throws -> (Tokens, Checkpoint) {
+        let now = clock.now()
         // No password this long can be anyone's: refused for its length alone, before any address is looked up.
         if let problem = PasswordPolicy.lengthProblem(password) { throw AccountsError.invalid(["password": [problem]]) }
         guard let email = EmailAddress(text) else {
@@ -218,7 +223,7 @@ package struct AccountsCommands: Sendable {
         // position answered covers the ends too, so a read that waits for it sees them.
         var position = result.checkpoint
         for oldest in sessionCap.toEnd(live: try await liveSessions(accountId), starting: refresh.id) {
-            if let ended = try? await revokeSession(oldest, of: accountId, reason: "too many sessions", metadata: metadata, now: now) {
+            if let ended = try? await revokeSession(oldest, of: accountId, reason: "too many sessions", metadata: metadata) {
                 position = max(position, ended)
             }
         }
@@ -234,7 +239,8 @@ package struct AccountsCommands: Sendable {
 
     // MARK: Sessions
 
-    func refresh(token: String, metadata: EventMetadata, now: Date = Date()) async throws -> (Tokens, Checkpoint) {
+    func refresh(token: String, metadata: EventMetadata) async throws -> (Tokens, Checkpoint) {
+        let now = clock.now()
         guard let presented = BearerSecret(token) else { throw AccountsError.sessionNotFound }
         let stream = Streams.session(presented.id)
         let next = BearerSecret.new(id: presented.id)
@@ -262,8 +268,9 @@ package struct AccountsCommands: Sendable {
     }
 
     /// Ends one of the caller's sessions; someone else's is "not found".
-    func revokeSession(_ sessionId: UUID, of accountId: UUID, reason: String, metadata: EventMetadata, now: Date = Date()) async throws -> Checkpoint? {
-        try await handler.handle(Streams.session(sessionId), load: { try await session(sessionId) }) { session, _ in
+    func revokeSession(_ sessionId: UUID, of accountId: UUID, reason: String, metadata: EventMetadata) async throws -> Checkpoint? {
+        let now = clock.now()
+        return try await handler.handle(Streams.session(sessionId), load: { try await session(sessionId) }) { session, _ in
             guard session.accountId == accountId else { throw AccountsError.sessionNotFound }
             guard let revoked = session.revoke(reason: reason, now: now) else { return .answer(nil) }
             return .append([try EventCatalog.encode(revoked, metadata: metadata)]) { $0.checkpoint }
@@ -271,10 +278,11 @@ package struct AccountsCommands: Sendable {
     }
 
     /// Ends every live session of the account but `keep`.
-    func revokeSessions(of accountId: UUID, except keep: UUID?, reason: String, metadata: EventMetadata, now: Date = Date()) async throws -> Checkpoint? {
+    func revokeSessions(of accountId: UUID, except keep: UUID?, reason: String, metadata: EventMetadata) async throws -> Checkpoint? {
+        let now = clock.now()
         var last: Checkpoint?
         for session in try await liveSessionIds(of: accountId, now: now) where session != keep {
-            if let checkpoint = try? await revokeSession(session, of: accountId, reason: reason, metadata: metadata, now: now) { last = checkpoint }
+            if let checkpoint = try? await revokeSession(session, of: accountId, reason: reason, metadata: metadata) { last = checkpoint }
         }
         return last
     }
@@ -341,7 +349,8 @@ package struct AccountsCommands: Sendable {
     // MARK: Password reset
 
     /// Mails a single-use reset token if the email belongs to an account; says nothing either way.
-    func requestPasswordReset(email text: String, metadata: EventMetadata, now: Date = Date()) async throws {
+    func requestPasswordReset(email text: String, metadata: EventMetadata) async throws {
+        let now = clock.now()
         // Too long to be anyone's: refused for its length alone, so the answer still tells nothing.
         guard text.count <= EmailAddress.maximumLength else {
             throw AccountsError.invalid(["email": ["must be at most \(EmailAddress.maximumLength) characters"]])
@@ -355,7 +364,8 @@ package struct AccountsCommands: Sendable {
                               body: "Use this code within an hour to choose a new password:\n\n\(token.token)\n\nIf you did not ask for this, ignore this message.")
     }
 
-    func confirmPasswordReset(token text: String, newPassword: String, metadata: EventMetadata, now: Date = Date()) async throws -> Checkpoint {
+    func confirmPasswordReset(token text: String, newPassword: String, metadata: EventMetadata) async throws -> Checkpoint {
+        let now = clock.now()
         let problems = PasswordPolicy.problems(with: newPassword)
         guard problems.isEmpty else { throw AccountsError.invalid(["newPassword": problems]) }
         guard let token = BearerSecret(text) else { throw AccountsError.resetTokenInvalid }
@@ -387,7 +397,8 @@ package struct AccountsCommands: Sendable {
     /// data unreadable everywhere.
     /// Refuses unless `session` began (its sign-in) within ``SessionState/recentAuthentication``:
     /// a phone left unlocked, or a stolen refresh token, cannot delete the account.
-    func requireRecentSignIn(_ session: UUID, now: Date = Date()) async throws {
+    func requireRecentSignIn(_ session: UUID) async throws {
+        let now = clock.now()
         let state = SessionState.replay(try await Streams.load(Streams.session(session), from: store).events)
         guard state.isRecentSignIn(now: now) else { throw AccountsError.reauthenticationRequired }
     }
@@ -396,7 +407,8 @@ package struct AccountsCommands: Sendable {
     /// photos, then the email (released while its address is still readable), then the key
     /// that seals the personal data, and only then `AccountDeleted` and the sessions. A retry
     /// that finds the key already gone goes straight on to the rest.
-    func delete(accountId: UUID, metadata: EventMetadata, now: Date = Date()) async throws -> Checkpoint {
+    func delete(accountId: UUID, metadata: EventMetadata) async throws -> Checkpoint {
+        let now = clock.now()
         let account = try AccountState.replay(try await Streams.load(Streams.account(accountId), from: store).events).requireActive()
         // Pictures someone else uploaded too stay theirs.
         _ = try await blobs.removeOwner(accountId)

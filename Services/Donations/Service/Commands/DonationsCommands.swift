@@ -10,7 +10,7 @@ import ServiceKit
 public struct DonationsCommands: Sendable {
     let store: any EventStore
     let sealer: PersonalDataSealer
-    let clock: any DonationsClock
+    let clock: WallClock
     /// The card processor; nil when the deployment has none, and top-ups are refused.
     let payments: (any PaymentProvider)?
     let wallets: WalletBook
@@ -20,7 +20,7 @@ public struct DonationsCommands: Sendable {
     var handler: CommandHandler { CommandHandler(store: store, attempts: attempts) }
 
     /// The commands over `store` and the key vault beside it.
-    public init(store: any EventStore, vault: any KeyVault, clock: any DonationsClock = SystemClock(),
+    public init(store: any EventStore, vault: any KeyVault, clock: WallClock = .system,
                 payments: (any PaymentProvider)? = nil) {
         self.store = store
         sealer = PersonalDataSealer(vault: vault)

@@ -18,14 +18,16 @@ struct AlertsAPI: Sendable {
     let runtime: ServiceRuntime
     let matcher: AlertMatcher
     let commands: AlertCommands
+    let clock: WallClock
 
     /// Alerts per account: enough for home, work and a few searches, not a scraper's grid.
     static let maximumAlertsPerAccount = 20
     /// How often an idle stream sends a keep-alive comment, for proxies that drop quiet connections.
     static let keepAliveInterval = Duration.seconds(15)
 
-    init(runtime: ServiceRuntime) {
+    init(runtime: ServiceRuntime, clock: WallClock) {
         self.runtime = runtime
+        self.clock = clock
         matcher = AlertMatcher(readModel: runtime.readModel, sealer: PersonalDataSealer(vault: runtime.keyVault))
         commands = AlertCommands(store: runtime.store)
     }
@@ -73,7 +75,7 @@ struct AlertsAPI: Sendable {
                                    type: "too-many-alerts")
         }
         let alertId = UUID.random()
-        let now = Date()
+        let now = clock.now()
         let (created, result) = try await commands.create(
             alertId, owner: owner, criteria: try await matcher.sealer.seal(criteria, for: owner), at: now,
             metadata: context.eventMetadata)

@@ -11,7 +11,7 @@ struct ListingsCommands: Sendable {
     let store: any EventStore
     let sealer: PersonalDataSealer
     let settings: ListingsSettings
-    let clock: ListingsClock
+    let clock: WallClock
 
     /// A listing and the exact place when the reader may see it.
     struct Loaded: Sendable {

@@ -16,7 +16,7 @@ package struct ListingsAPI: Sendable {
     /// most readers ask for the same newest page, which changes only with a post or an expiry.
     let feedPages = VersionedAnswerCache<FeedPageKey>(capacity: 256, largestAnswer: 256 * 1024, byteBudget: 8 << 20)
 
-    var clock: ListingsClock { commands.clock }
+    var clock: WallClock { commands.clock }
 
     func addRoutes(to router: Router<AppRequestContext>) {
         addListingRoutes(to: router)

@@ -9,11 +9,13 @@ import ShoppingListsDomain
 struct OpinionCommands: Sendable {
     let store: any EventStore
     let sealer: TextSealer
+    let clock: WallClock
 
     /// Writes or replaces `author`'s review of `product`. Throws `.invalid` for bad fields.
-    func review(_ product: UUID, by author: UUID, rating: Int, text: String, metadata: EventMetadata, now: Date = Date()) async throws
+    func review(_ product: UUID, by author: UUID, rating: Int, text: String, metadata: EventMetadata) async throws
         -> (ProductReviewed, Checkpoint)
     {
+        let now = clock.now()
         let problems = ReviewRules.problems(rating: rating, text: text)
         guard problems.isEmpty else { throw ShoppingListError.invalid(problems) }
         let reviewId = ShoppingStreams.reviewId(product: product, author: author)

@@ -17,14 +17,14 @@ package struct ShoppingListsAPI: Sendable {
     /// same few words, and the full-text match and ranking cost more than the rest of a request.
     let productPages = VersionedAnswerCache<ProductQuery>(capacity: 256, largestAnswer: 64 * 1024, byteBudget: 4 << 20)
 
-    init(runtime: ServiceRuntime) {
+    init(runtime: ServiceRuntime, clock: WallClock) {
         self.runtime = runtime
         sealer = TextSealer(vault: runtime.keyVault)
         let readModel = runtime.readModel
         lists = ShoppingListCommands(store: runtime.store, sealer: sealer) { account in
             try await readModel.pool.read { db in try ProductQueries.isDeletedAccount(account, in: db) }
         }
-        opinions = OpinionCommands(store: runtime.store, sealer: sealer)
+        opinions = OpinionCommands(store: runtime.store, sealer: sealer, clock: clock)
     }
 
     func addRoutes(to router: Router<AppRequestContext>) {
