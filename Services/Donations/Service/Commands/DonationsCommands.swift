@@ -7,7 +7,7 @@ import ServiceKit
 
 /// The donations service's commands, free of HTTP: each loads the streams it needs, decides
 /// with the domain types, and appends with the version it saw.
-public struct DonationsCommands: Sendable {
+package struct DonationsCommands: Sendable {
     let store: any EventStore
     let sealer: PersonalDataSealer
     let clock: WallClock
@@ -20,7 +20,7 @@ public struct DonationsCommands: Sendable {
     var handler: CommandHandler { CommandHandler(store: store, attempts: attempts) }
 
     /// The commands over `store` and the key vault beside it.
-    public init(store: any EventStore, vault: any KeyVault, clock: WallClock = .system,
+    package init(store: any EventStore, vault: any KeyVault, clock: WallClock = .system,
                 payments: (any PaymentProvider)? = nil) {
         self.store = store
         sealer = PersonalDataSealer(vault: vault)

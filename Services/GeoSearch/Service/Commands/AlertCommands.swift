@@ -8,7 +8,7 @@ import ServiceKit
 /// Geo-search's only writes: a person's saved searches and how far they have read their
 /// matches. Each is one event on the alert's or the reader's own stream, appended through
 /// the one write path (``CommandHandler``).
-struct AlertCommands: Sendable {
+package struct AlertCommands: Sendable {
     let handler: CommandHandler
 
     init(store: any EventStore) {

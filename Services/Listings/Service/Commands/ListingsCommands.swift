@@ -7,7 +7,7 @@ import ServiceKit
 /// The listings service's commands, free of HTTP: each loads the listing's stream, decides
 /// with the domain types, and appends with the version it saw. Commands without an
 /// `If-Match` decide again on a concurrent change (a few times); those with one fail.
-struct ListingsCommands: Sendable {
+package struct ListingsCommands: Sendable {
     let store: any EventStore
     let sealer: PersonalDataSealer
     let settings: ListingsSettings

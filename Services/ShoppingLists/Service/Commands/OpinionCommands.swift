@@ -6,7 +6,7 @@ import ServiceKit
 import ShoppingListsDomain
 
 /// Reviews and favourites: each person's own streams, so they never contend with others.
-struct OpinionCommands: Sendable {
+package struct OpinionCommands: Sendable {
     let store: any EventStore
     let sealer: TextSealer
     let clock: WallClock
