@@ -98,6 +98,41 @@ struct CommonsUpcasterTests {
         #expect(decoded as? ListingReported == new)
     }
 
+    @Test("a listing of schema 1 reads in both forms it was stored in (text in clear, or sealed); schema 2 carries it sealed")
+    func listingPosted() throws {
+        let (listing, owner) = (UUID(), UUID())
+        let common = #""category":"Books","listingId":"\#(listing)","ownerId":"\#(owner)","postedAt":"2026-09-21T12:34:56Z","publicLocation":{"lat":52.37,"lon":4.89}"#
+        let shipped = try #require(try CommonsEvents.catalog.decode(stored("ListingPosted", version: 1, #"{\#(common),"title":"Oak chair","description":"Sturdy"}"#))
+            as? ListingPosted)
+        #expect(shipped.listingId == listing && shipped.ownerId == owner && shipped.category == "Books")
+        #expect(shipped.title == "Oak chair" && shipped.description == "Sturdy" && shipped.text == nil)
+        let sealed = Sealed(keyId: owner, box: "b3BhcXVl")
+        let sealedInPlace = try #require(try CommonsEvents.catalog.decode(
+            stored("ListingPosted", version: 1, #"{\#(common),"text":{"keyId":"\#(owner)","box":"b3BhcXVl"}}"#)) as? ListingPosted)
+        #expect(sealedInPlace.text == sealed && sealedInPlace.title == nil)
+
+        let new = ListingPosted(listingId: listing, ownerId: owner, title: nil, description: nil, text: sealed, category: "Books", price: nil,
+                                publicLocation: Coordinate(lat: 52.37, lon: 4.89), postedAt: Date(timeIntervalSince1970: 0))
+        let encoded = try EventCatalog.encode(new)
+        #expect(encoded.schemaVersion == 2 && !String(decoding: encoded.data, as: UTF8.self).contains("title"))
+        #expect(try CommonsEvents.catalog.decode(stored("ListingPosted", version: 2, String(decoding: encoded.data, as: UTF8.self))) as? ListingPosted == new)
+    }
+
+    @Test("an edit of schema 1 reads in both forms it was stored in; schema 2 carries its text sealed")
+    func listingEdited() throws {
+        let (listing, owner) = (UUID(), UUID())
+        let common = #""category":"Books","listingId":"\#(listing)","publicLocation":{"lat":52.37,"lon":4.89}"#
+        let shipped = try #require(try CommonsEvents.catalog.decode(stored("ListingEdited", version: 1, #"{\#(common),"title":"Oak chair","description":"Sturdy"}"#))
+            as? ListingEdited)
+        #expect(shipped.title == "Oak chair" && shipped.description == "Sturdy" && shipped.text == nil)
+        let sealedInPlace = try #require(try CommonsEvents.catalog.decode(
+            stored("ListingEdited", version: 1, #"{\#(common),"text":{"keyId":"\#(owner)","box":"b3BhcXVl"}}"#)) as? ListingEdited)
+        #expect(sealedInPlace.text == Sealed(keyId: owner, box: "b3BhcXVl") && sealedInPlace.title == nil)
+        let new = ListingEdited(listingId: listing, title: nil, description: nil, text: Sealed(keyId: owner, box: "b3BhcXVl"), category: "Books",
+                                price: nil, publicLocation: Coordinate(lat: 52.37, lon: 4.89))
+        #expect(try EventCatalog.encode(new).schemaVersion == 2)
+    }
+
     @Test("a session of schema 1 keeps its device name in clear; schema 2 carries it sealed")
     func sessionStarted() throws {
         let (session, account) = (UUID(), UUID())
