@@ -38,3 +38,4 @@ public struct PersonalDataSealer: Sendable {
         return try await open(sealed, as: type)
     }
 }
+extension PersonalDataSealer: PersonalDataSealing {}

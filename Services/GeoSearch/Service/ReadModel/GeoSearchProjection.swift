@@ -229,7 +229,7 @@ struct GeoSearchProjection: Projection {
     var keyTypes: Set<String> { ListingTextOpening.textTypes }
 
     func prepare(_ event: RecordedEvent, keys: (any KeyVault)?) async throws -> (any Sendable)? {
-        let decoded = try await ListingTextOpening.decode(event, keys: keys)
+        let decoded = try await ListingTextOpening.decode(event, sealer: keys.map(PersonalDataSealer.init(vault:)))
         guard let posted = decoded as? ListingPosted else { return decoded }
         return PreparedPost(event: posted, checkpoint: event.checkpoint)
     }

@@ -124,7 +124,7 @@ struct ListingsProjection: Projection {
     var keyTypes: Set<String> { ListingTextOpening.textTypes }
 
     func prepare(_ event: RecordedEvent, keys: (any KeyVault)?) async throws -> (any Sendable)? {
-        try await ListingTextOpening.decode(event, keys: keys)
+        try await ListingTextOpening.decode(event, sealer: keys.map(PersonalDataSealer.init(vault:)))
     }
 
     func apply(_ event: RecordedEvent, in db: Database) throws {

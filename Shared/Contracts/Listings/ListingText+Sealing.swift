@@ -1,4 +1,3 @@
-import Contracts
 import EventLog
 import Foundation
 
@@ -7,7 +6,7 @@ import Foundation
 /// used: by the listings service to decide on an edit, and by the projections that show and
 /// index listings. The read models keep it in clear while the listing is up (it is public),
 /// and forget it with the account.
-extension PersonalDataSealer {
+extension PersonalDataSealing {
     /// `event` with the listing text it carries in clear sealed with `owner`'s key
     /// (``CarriesListingText``, and the note of a `ListingDetailsSet`); any other event as it is.
     public func sealingListingText(_ event: any EventContract, owner: UUID) async throws -> any EventContract {
@@ -41,31 +40,32 @@ extension PersonalDataSealer {
         return carrier
     }
 
-    /// Whether `event` holds listing text sealed for ``openingListingText(_:)`` to open.
-    static func holdsSealedListingText(_ event: any EventContract) -> Bool {
-        (event as? any CarriesListingText)?.text != nil || (event as? ListingDetailsSet)?.pickupNote != nil
-    }
 }
 
 /// For projections that show listings: events decoded with the listing text opened.
 public enum ListingTextOpening {
     /// `event` decoded (nil for a type the catalogue does not know), its listing text opened
-    /// with `keys` when sealed (see ``PersonalDataSealer/openingListingText(_:)``). For
-    /// ``Projection/prepare(_:keys:)``.
-    public static func decode(_ event: RecordedEvent, keys: (any KeyVault)?) async throws -> (any EventContract)? {
+    /// with `sealer` when sealed (see ``PersonalDataSealing/openingListingText(_:)``). For a
+    /// projection's `prepare(_:keys:)`.
+    public static func decode(_ event: RecordedEvent, sealer: (any PersonalDataSealing)?) async throws -> (any EventContract)? {
         guard let decoded = try CommonsEvents.catalog.decode(event) else { return nil }
-        guard PersonalDataSealer.holdsSealedListingText(decoded) else { return decoded }
-        guard let keys else { throw MissingKeyVault(event: event.type) }
-        return try await PersonalDataSealer(vault: keys).openingListingText(decoded)
+        guard holdsSealedText(decoded) else { return decoded }
+        guard let sealer else { throw MissingKeyVault(event: event.type) }
+        return try await sealer.openingListingText(decoded)
     }
 
-    /// The owners whose keys ``decode(_:keys:)`` opens `event`'s listing text with: for
-    /// ``Projection/sealedKeyOwners(of:)``.
+    /// Whether `event` holds listing text sealed for ``PersonalDataSealing/openingListingText(_:)`` to open.
+    static func holdsSealedText(_ event: any EventContract) -> Bool {
+        (event as? any CarriesListingText)?.text != nil || (event as? ListingDetailsSet)?.pickupNote != nil
+    }
+
+    /// The owners whose keys ``decode(_:sealer:)`` opens `event`'s listing text with: for
+    /// a projection's `sealedKeyOwners(of:)`.
     public static func keyOwners(of event: RecordedEvent) -> [UUID] {
         textTypes.contains(event.type) ? SealedKeyOwners.named(in: event.data) : []
     }
 
-    /// The events that may carry sealed listing text: for ``Projection/keyTypes``.
+    /// The events that may carry sealed listing text: for a projection's `keyTypes`.
     public static let textTypes: Set<String> = [ListingPosted.eventType, ListingEdited.eventType, ListingDetailsSet.eventType]
 
     /// A sealed listing text reached a projection run without the key vault.
