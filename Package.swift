@@ -90,7 +90,7 @@ let package = Package(
         .target(
             name: "EventLogSQLite",
             dependencies: [
-                "EventLog", "Codecs",
+                "EventLog", "Codecs", .product(name: "Backoff", package: "CommonsClient"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Shared/EventLogSQLite",

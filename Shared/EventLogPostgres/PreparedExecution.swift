@@ -1,3 +1,4 @@
+import Backoff
 import Logging
 import PostgresNIO
 
@@ -47,15 +48,14 @@ extension PostgresClient {
     /// connection goes straight back, and the lease is asked for again after a pause that
     /// doubles from 1 ms to 50 ms, until the pool has dropped it and opens another.
     func withOpenConnection<Result>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
-        var pause = Duration.milliseconds(1)
+        var pauses = Backoff(initial: .milliseconds(1), maximum: .milliseconds(50), jitter: 0).attempts()
         while true {
             let lent: Lent<Result> = try await withConnection { connection in
                 guard !connection.isClosed else { return .closed }
                 return .used(try await body(connection))
             }
             if case .used(let result) = lent { return result }
-            try await Task.sleep(for: pause)
-            pause = min(pause * 2, .milliseconds(50))
+            try await Task.sleep(for: pauses.next())
         }
     }
 }

@@ -23,7 +23,7 @@ struct EventRow {
         else {
             throw EventStoreError.invalidEvent(id: event.id, reason: "the body is not a JSON object")
         }
-        id = event.id.uuidString.lowercased()
+        id = event.id.lowercasedText
         type = event.type
         schemaVersion = event.schemaVersion
         self.data = data

@@ -27,7 +27,7 @@ public final class SQLiteBlobStore: BlobStore {
         try await pool.write { db in
             try db.execute(sql: "INSERT OR IGNORE INTO blobs (address, content_type, bytes, stored_at) VALUES (?, ?, ?, julianday('now'))",
                            arguments: [address, contentType, Data(bytes)])
-            try db.execute(sql: "INSERT OR IGNORE INTO blob_owners (address, owner) VALUES (?, ?)", arguments: [address, owner.key])
+            try db.execute(sql: "INSERT OR IGNORE INTO blob_owners (address, owner) VALUES (?, ?)", arguments: [address, owner.lowercasedText])
         }
     }
 
@@ -41,8 +41,8 @@ public final class SQLiteBlobStore: BlobStore {
 
     public func removeOwner(_ owner: UUID) async throws -> Int {
         let deleted = try await pool.write { db in
-            let addresses = try String.fetchAll(db, sql: "SELECT address FROM blob_owners WHERE owner = ?", arguments: [owner.key])
-            try db.execute(sql: "DELETE FROM blob_owners WHERE owner = ?", arguments: [owner.key])
+            let addresses = try String.fetchAll(db, sql: "SELECT address FROM blob_owners WHERE owner = ?", arguments: [owner.lowercasedText])
+            try db.execute(sql: "DELETE FROM blob_owners WHERE owner = ?", arguments: [owner.lowercasedText])
             var deleted = 0
             for address in addresses {
                 try db.execute(sql: "DELETE FROM blobs WHERE address = ? AND NOT EXISTS (SELECT 1 FROM blob_owners WHERE address = ?)",
@@ -76,14 +76,9 @@ public final class SQLiteBlobStore: BlobStore {
                            arguments: [blob.address, blob.contentType, Data(blob.bytes)])
             let inserted = db.changesCount > 0
             for owner in blob.owners {
-                try db.execute(sql: "INSERT OR IGNORE INTO blob_owners (address, owner) VALUES (?, ?)", arguments: [blob.address, owner.key])
+                try db.execute(sql: "INSERT OR IGNORE INTO blob_owners (address, owner) VALUES (?, ?)", arguments: [blob.address, owner.lowercasedText])
             }
             return inserted
         }
     }
-}
-
-extension UUID {
-    /// Lower-case text, as the tables store ids.
-    fileprivate var key: String { uuidString.lowercased() }
 }

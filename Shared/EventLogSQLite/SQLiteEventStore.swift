@@ -146,7 +146,7 @@ public final class SQLiteEventStore: EventStore {
 
     public func event(id: UUID) async throws -> RecordedEvent? {
         try await pool.read { db in
-            try EventRow.fetch(db, sql: "SELECT \(EventRow.columns) FROM events WHERE id = ?", arguments: [id.uuidString.lowercased()]).first
+            try EventRow.fetch(db, sql: "SELECT \(EventRow.columns) FROM events WHERE id = ?", arguments: [id.lowercasedText]).first
         }
     }
 
@@ -201,7 +201,7 @@ public final class SQLiteEventStore: EventStore {
             let insert = try db.cachedStatement(sql: Self.insertSQL)
             for event in events {
                 guard StreamName(event.stream) != nil else { throw EventStoreError.invalidStreamName(event.stream) }
-                let id = event.id.uuidString.lowercased()
+                let id = event.id.lowercasedText
                 if let stored = try Row.fetchOne(db, sql: "SELECT stream, version FROM events WHERE id = ?", arguments: [id]) {
                     let stream: String = stored["stream"]
                     let version: Int64 = stored["version"]

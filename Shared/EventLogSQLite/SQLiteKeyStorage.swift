@@ -19,7 +19,7 @@ public final class SQLiteKeyStorage: KeyStorage {
 
     public func storeIfAbsent(_ candidate: Data, for owner: UUID) async throws -> Data? {
         try await queue.write { db in
-            let id = owner.uuidString.lowercased()
+            let id = owner.lowercasedText
             if let row = try Row.fetchOne(db, sql: "SELECT material FROM keys WHERE owner = ?", arguments: [id]) {
                 return row["material"] as Data?
             }
@@ -30,7 +30,7 @@ public final class SQLiteKeyStorage: KeyStorage {
 
     public func stored(for owner: UUID) async throws -> Data? {
         try await queue.read { db in
-            try Data.fetchOne(db, sql: "SELECT material FROM keys WHERE owner = ?", arguments: [owner.uuidString.lowercased()])
+            try Data.fetchOne(db, sql: "SELECT material FROM keys WHERE owner = ?", arguments: [owner.lowercasedText])
         }
     }
 
@@ -40,7 +40,7 @@ public final class SQLiteKeyStorage: KeyStorage {
             try db.execute(sql: """
                 INSERT INTO keys (owner, material, destroyed_at) VALUES (?, NULL, julianday('now'))
                 ON CONFLICT (owner) DO UPDATE SET material = NULL, destroyed_at = excluded.destroyed_at
-                """, arguments: [owner.uuidString.lowercased()])
+                """, arguments: [owner.lowercasedText])
         }
         // Push the change out of the WAL into the main file, so the old page is overwritten.
         try await queue.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
@@ -49,7 +49,7 @@ public final class SQLiteKeyStorage: KeyStorage {
     public func live(after owner: UUID?, limit: Int) async throws -> [(owner: UUID, value: Data)] {
         try await queue.read { db in
             try Row.fetchAll(db, sql: "SELECT owner, material FROM keys WHERE material IS NOT NULL AND owner > ? ORDER BY owner LIMIT ?",
-                             arguments: [owner?.uuidString.lowercased() ?? "", limit]).compactMap { row in
+                             arguments: [owner?.lowercasedText ?? "", limit]).compactMap { row in
                 guard let owner = UUID(uuidString: row["owner"]), let value = row["material"] as Data? else { return nil }
                 return (owner, value)
             }
@@ -58,7 +58,7 @@ public final class SQLiteKeyStorage: KeyStorage {
 
     public func replace(_ owner: UUID, _ old: Data, with new: Data) async throws -> Bool {
         try await queue.write { db in
-            try db.execute(sql: "UPDATE keys SET material = ? WHERE owner = ? AND material = ?", arguments: [new, owner.uuidString.lowercased(), old])
+            try db.execute(sql: "UPDATE keys SET material = ? WHERE owner = ? AND material = ?", arguments: [new, owner.lowercasedText, old])
             return db.changesCount == 1
         }
     }

@@ -1,3 +1,4 @@
+import Backoff
 import Foundation
 import GRDB
 
@@ -11,13 +12,12 @@ extension DatabasePool {
     static func openingShared(path: String, configuration: Configuration, patience: Duration = .seconds(30)) throws -> DatabasePool {
         let clock = ContinuousClock()
         let deadline = clock.now + patience
-        var pause = Duration.milliseconds(5)
+        var pauses = Backoff(initial: .milliseconds(5), maximum: .milliseconds(100)).attempts()
         while true {
             do {
                 return try DatabasePool(path: path, configuration: configuration)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && clock.now < deadline {
-                Thread.sleep(forTimeInterval: pause / .seconds(1) * Double.random(in: 0.5...1.5))
-                pause = min(pause * 2, .milliseconds(100))
+                Thread.sleep(forTimeInterval: pauses.next() / .seconds(1))
             }
         }
     }

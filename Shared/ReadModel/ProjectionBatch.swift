@@ -76,7 +76,7 @@ extension Projection {
     private func startSpan(applying event: RecordedEvent, in context: ServiceContext) -> any Span {
         let span = Tracing.startSpan("apply \(event.type) to \(name)", context: context, ofKind: .consumer)
         span.attributes["commons.projection"] = name
-        span.attributes["commons.event.id"] = event.id.uuidString.lowercased()
+        span.attributes["commons.event.id"] = event.id.lowercasedText
         span.attributes["commons.event.stream"] = event.stream
         span.attributes["commons.event.position"] = Int(event.checkpoint.position)
         return span

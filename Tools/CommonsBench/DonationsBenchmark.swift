@@ -42,7 +42,7 @@ public enum DonationsBenchmark {
                                         recurringId: nil, month: nil, estimateId: nil, at: Date())
             return {
                 let expected = version.next()
-                _ = try await store.append(to: "benchwallet-\(account.uuidString.lowercased())", expected: .exact(expected), events: [try EventCatalog.encode(donation)])
+                _ = try await store.append(to: "benchwallet-\(account.lowercasedText)", expected: .exact(expected), events: [try EventCatalog.encode(donation)])
             }
         }
     }

@@ -45,7 +45,7 @@ public enum GeoSearchBenchmark {
                 let new = try EventCatalog.encode(posted)
                 events.append(RecordedEvent(
                     checkpoint: Checkpoint(transaction: UInt64(index + 1), position: Int64(index + 1)),
-                    stream: "listing-\(id.uuidString.lowercased())", version: 1, id: new.id, type: new.type,
+                    stream: "listing-\(id.lowercasedText)", version: 1, id: new.id, type: new.type,
                     schemaVersion: new.schemaVersion, data: new.data, metadata: new.metadata, recordedAt: postedAt))
             }
             _ = try await store.importEvents(events)

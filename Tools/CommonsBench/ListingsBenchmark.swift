@@ -34,7 +34,7 @@ public enum ListingsBenchmark {
             var events: [RecordedEvent] = []
             for index in batchStart..<min(count, batchStart + 5_000) {
                 let id = UUID()
-                let stream = "listing-\(id.uuidString.lowercased())"
+                let stream = "listing-\(id.lowercasedText)"
                 let at = start.addingTimeInterval(Double(index))
                 let title = "\(adjectives.randomElement(using: &generator)!) \(things.randomElement(using: &generator)!)"
                 let price = index % 3 == 0 ? nil : Money(amountMinor: Int.random(in: 100...50_000, using: &generator), currency: "EUR")

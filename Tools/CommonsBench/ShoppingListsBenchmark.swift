@@ -85,7 +85,7 @@ public enum ShoppingListsBenchmark {
         let list = UUID()
         let event = ShoppingListItemQuantityChanged(listId: list, itemId: UUID(), delta: 1)
         return {
-            _ = try await store.append(to: "benchraw-\(list.uuidString.lowercased())", expected: .any, events: [try EventCatalog.encode(event)])
+            _ = try await store.append(to: "benchraw-\(list.lowercasedText)", expected: .any, events: [try EventCatalog.encode(event)])
         }
     }
 }

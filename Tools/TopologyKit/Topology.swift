@@ -355,7 +355,7 @@ package actor Topology {
         let deadline = ContinuousClock.now + patience
         while true {
             // A route of accounts through the gateway: 404 for an unknown id, from the service.
-            if let status = await Self.status(gatewayURL.appendingPathComponent("v1/users/\(UUID().uuidString.lowercased())")),
+            if let status = await Self.status(gatewayURL.appendingPathComponent("v1/users/\(UUID().lowercasedText)")),
                ![502, 503, 504].contains(status) { return }
             guard ContinuousClock.now < deadline else { throw Failure("the gateway did not answer in time; see \(runDirectory.path)") }
             try await Task.sleep(for: .milliseconds(300))

@@ -65,7 +65,7 @@ public enum EventLogBrowser {
         router.get("/v1/admin/log/events/{id}") { _, context in
             _ = try context.requireAdmin()
             let id = try context.parameters.uuid("id")
-            guard let event = try await runtime.store.event(id: id) else { throw Problem.notFound("No event \(id.uuidString.lowercased()).") }
+            guard let event = try await runtime.store.event(id: id) else { throw Problem.notFound("No event \(id.lowercasedText).") }
             return try Response.json(try await views([event], runtime)[0])
         }
 
@@ -119,7 +119,7 @@ public enum EventLogBrowser {
                 if states[keyId] == nil {
                     states[keyId] = try await runtime.keyVault.existingKey(for: keyId) == nil ? .gone : .sealed
                 }
-                values.append(SealedValue(keyId: keyId.uuidString.lowercased(), state: states[keyId] ?? .gone))
+                values.append(SealedValue(keyId: keyId.lowercasedText, state: states[keyId] ?? .gone))
             }
             views.append(EventView(event: ExportedEvent(event), personalData: values))
         }

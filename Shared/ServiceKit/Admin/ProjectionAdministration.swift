@@ -66,7 +66,7 @@ enum ProjectionAdministration {
                     name: runner.projection.name, checkpoint: status.checkpoint.description, caughtUp: status.isCaughtUp,
                     lagEvents: try await runtime.store.eventCount(after: status.checkpoint, limit: ProjectionRunner.lagCountLimit),
                     stalledOn: status.stalledOn,
-                    parked: parked.map { ParkedView(eventId: $0.key.uuidString.lowercased(), reason: $0.value) }.sorted()))
+                    parked: parked.map { ParkedView(eventId: $0.key.lowercasedText, reason: $0.value) }.sorted()))
             }
             return try Response.json(ProjectionsView(
                 service: service, replica: replica, head: head.description, projections: projections, replay: replay.status))
@@ -85,7 +85,7 @@ enum ProjectionAdministration {
             guard try await runtime.store.event(id: eventId) != nil else { throw Problem.notFound("No event \(body.eventId) in the log.") }
             let result = try await ProjectionParking.park(eventId, projection: projection, reason: reason, in: runtime.store,
                                                           metadata: context.eventMetadata)
-            return try Response.json(ParkedView(eventId: eventId.uuidString.lowercased(), reason: reason), status: .created,
+            return try Response.json(ParkedView(eventId: eventId.lowercasedText, reason: reason), status: .created,
                                      position: result.checkpoint)
         }
 
@@ -94,7 +94,7 @@ enum ProjectionAdministration {
             let projection = try projectionName(context, runtime)
             let eventId = try context.parameters.uuid("eventId")
             guard try await ProjectionParking.parked(for: projection, in: runtime.store)[eventId] != nil else {
-                throw Problem.notFound("Event \(eventId.uuidString.lowercased()) is not parked for \(projection).")
+                throw Problem.notFound("Event \(eventId.lowercasedText) is not parked for \(projection).")
             }
             let result = try await ProjectionParking.unpark(eventId, projection: projection, in: runtime.store, metadata: context.eventMetadata)
             return Response.empty(position: result.checkpoint)

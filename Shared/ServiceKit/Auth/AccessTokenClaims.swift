@@ -15,8 +15,8 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
     public static let issuer = "commons-accounts"
 
     public init(accountId: UUID, sessionId: UUID, role: Identity.Role, issuedAt: Date, lifetime: TimeInterval) {
-        sub = SubjectClaim(value: accountId.uuidString.lowercased())
-        sid = sessionId.uuidString.lowercased()
+        sub = SubjectClaim(value: accountId.lowercasedText)
+        sid = sessionId.lowercasedText
         self.role = role.rawValue
         iss = IssuerClaim(value: Self.issuer)
         iat = IssuedAtClaim(value: issuedAt)

@@ -1,3 +1,4 @@
+import Codecs
 import Crypto
 import Foundation
 import HTTPTypes
@@ -44,8 +45,7 @@ public enum BrowserSession {
     /// The CSRF token that goes with an access token.
     public static func csrfToken(for accessToken: String) -> String {
         let digest = SHA256.hash(data: Data("commons csrf\u{0}\(accessToken)".utf8))
-        return Data(digest).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(Array(digest))
     }
 
     /// Whether `presented` is the CSRF token of `accessToken`, compared in constant time.

@@ -34,9 +34,9 @@ public struct RevocationProjection: Projection {
         }
         switch try CommonsEvents.catalog.decode(event) {
         case let revoked as SessionRevoked:
-            try db.executeCached(sql: "INSERT OR IGNORE INTO revoked_sessions (session_id) VALUES (?)", arguments: [revoked.sessionId.uuidString.lowercased()])
+            try db.executeCached(sql: "INSERT OR IGNORE INTO revoked_sessions (session_id) VALUES (?)", arguments: [revoked.sessionId.lowercasedText])
         case let deleted as AccountDeleted:
-            try db.executeCached(sql: "INSERT OR IGNORE INTO deleted_accounts (account_id) VALUES (?)", arguments: [deleted.accountId.uuidString.lowercased()])
+            try db.executeCached(sql: "INSERT OR IGNORE INTO deleted_accounts (account_id) VALUES (?)", arguments: [deleted.accountId.lowercasedText])
         default:
             break
         }
@@ -49,7 +49,7 @@ public struct RevocationProjection: Projection {
             try Bool.fetchOne(db.cachedStatement(sql: """
                 SELECT EXISTS (SELECT 1 FROM revoked_sessions WHERE session_id = ?)
                     OR EXISTS (SELECT 1 FROM deleted_accounts WHERE account_id = ?)
-                """), arguments: [identity.sessionId.uuidString.lowercased(), identity.accountId.uuidString.lowercased()]) ?? false
+                """), arguments: [identity.sessionId.lowercasedText, identity.accountId.lowercasedText]) ?? false
         }
     }
 }

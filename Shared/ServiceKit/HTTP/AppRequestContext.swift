@@ -69,7 +69,7 @@ public struct AppRequestContext: RequestContext {
     /// The metadata for the events this request appends.
     public var eventMetadata: EventMetadata {
         EventMetadata(
-            correlationId: correlationId, causationId: requestId, actorId: identity?.accountId.uuidString.lowercased(),
+            correlationId: correlationId, causationId: requestId, actorId: identity?.accountId.lowercasedText,
             requestId: requestId, service: service)
     }
 }

@@ -43,7 +43,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
         var request = request
         let body = try await request.readBody(upTo: bodyLimits[request.uri.path] ?? context.maxUploadSize)
         request.body = RequestBody(buffer: body)
-        let scope = "\(service) \(context.identity?.accountId.uuidString.lowercased() ?? "anonymous") \(request.method) \(request.uri.path)"
+        let scope = "\(service) \(context.identity?.accountId.lowercasedText ?? "anonymous") \(request.method) \(request.uri.path)"
         let seal = IdempotencySeal(idempotencyKey: key, scope: scope)
         let storedKey = seal.storedKey
         let hash = SHA256.hash(data: Data(body.readableBytesView)).lowercaseHex

@@ -35,7 +35,7 @@ struct CreateAdmin: AsyncParsableCommand {
         try await store.withStore { log in
             let id = try await AccountsAdministration.makeAdmin(
                 email: email, password: password, displayName: name, store: log, environment: EnvironmentVariables())
-            print("\(email) is an admin (account \(id.uuidString.lowercased()))")
+            print("\(email) is an admin (account \(id.lowercasedText))")
         }
     }
 }

@@ -103,7 +103,7 @@ struct SQLiteBench: Sendable {
             var cursor = BenchStreamCursor("\(BenchEvent.category)-s.")
             return {
                 let (stream, version) = cursor.advance(by: 1)
-                let id = UUID().uuidString.lowercased()
+                let id = UUID().lowercasedText
                 let now = Date().timeIntervalSince1970
                 try await pool.write { db in
                     try db.cachedStatement(sql: """

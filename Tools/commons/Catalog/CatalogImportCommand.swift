@@ -29,7 +29,7 @@ struct CatalogImportCommand: AsyncParsableCommand {
             throw CommandFailure("cannot read \(file): \(error.localizedDescription)")
         }
         try await store.withStore { log in
-            let metadata = EventMetadata(correlationId: UUID().uuidString.lowercased(), service: "commons")
+            let metadata = EventMetadata(correlationId: UUID().lowercasedText, service: "commons")
             do {
                 let report = try await CatalogImport.run(data: data, into: log, metadata: metadata)
                 print("imported \(file): \(report)")

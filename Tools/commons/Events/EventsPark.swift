@@ -22,9 +22,9 @@ struct EventsPark: AsyncParsableCommand {
         let id = try parseEventId(eventId)
         try await store.withStore { store in
             // Parking an id the log does not hold would do nothing, and is most likely a typo.
-            guard try await store.event(id: id) != nil else { throw CommandFailure("no event with id \(id.uuidString.lowercased())") }
+            guard try await store.event(id: id) != nil else { throw CommandFailure("no event with id \(id.lowercasedText)") }
             let result = try await ProjectionParking.park(id, projection: projection, reason: reason, in: store, metadata: operatorMetadata)
-            print("parked \(id.uuidString.lowercased()) for projection \(projection) at \(result.checkpoint)")
+            print("parked \(id.lowercasedText) for projection \(projection) at \(result.checkpoint)")
         }
     }
 }

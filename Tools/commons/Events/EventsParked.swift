@@ -19,7 +19,7 @@ struct EventsParked: AsyncParsableCommand {
                 print("no events parked for projection \(projection)")
                 return
             }
-            for (id, reason) in parked.map({ ($0.key.uuidString.lowercased(), $0.value) }).sorted(by: { $0.0 < $1.0 }) {
+            for (id, reason) in parked.map({ ($0.key.lowercasedText, $0.value) }).sorted(by: { $0.0 < $1.0 }) {
                 print("\(id) \(reason)")
             }
         }

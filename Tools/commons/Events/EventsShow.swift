@@ -14,7 +14,7 @@ struct EventsShow: AsyncParsableCommand {
     func run() async throws {
         let id = try parseEventId(id)
         try await store.withStore { store in
-            guard let event = try await store.event(id: id) else { throw CommandFailure("no event with id \(id.uuidString.lowercased())") }
+            guard let event = try await store.event(id: id) else { throw CommandFailure("no event with id \(id.lowercasedText)") }
             let output = LineOutput()
             try output.write(try ExportedEvent.encoder(pretty: true).encode(ExportedEvent(event)))
             try output.flush()

@@ -19,10 +19,10 @@ struct EventsUnpark: AsyncParsableCommand {
         let id = try parseEventId(eventId)
         try await store.withStore { store in
             guard try await ProjectionParking.parked(for: projection, in: store)[id] != nil else {
-                throw CommandFailure("event \(id.uuidString.lowercased()) is not parked for projection \(projection)")
+                throw CommandFailure("event \(id.lowercasedText) is not parked for projection \(projection)")
             }
             let result = try await ProjectionParking.unpark(id, projection: projection, in: store, metadata: operatorMetadata)
-            print("unparked \(id.uuidString.lowercased()) for projection \(projection) at \(result.checkpoint)")
+            print("unparked \(id.lowercasedText) for projection \(projection) at \(result.checkpoint)")
         }
     }
 }

@@ -48,14 +48,14 @@ func verifyLog(_ store: any EventStore, catalog: EventCatalog) async throws -> V
             report.events += 1
             versions[event.stream, default: []].append(event.version)
             if !ids.insert(event.id).inserted {
-                report.problems.append("id \(event.id.uuidString.lowercased()) appears more than once, again at \(event.stream)@\(event.version)")
+                report.problems.append("id \(event.id.lowercasedText) appears more than once, again at \(event.stream)@\(event.version)")
             }
             do {
                 if try catalog.decode(event) == nil {
                     unknownTypes[event.type, default: (0, event)].count += 1
                 }
             } catch {
-                report.problems.append("event \(event.id.uuidString.lowercased()) at \(event.stream)@\(event.version): \(CommandFailure(error))")
+                report.problems.append("event \(event.id.lowercasedText) at \(event.stream)@\(event.version): \(CommandFailure(error))")
             }
         }
         return true
@@ -67,7 +67,7 @@ func verifyLog(_ store: any EventStore, catalog: EventCatalog) async throws -> V
     for (type, unknown) in unknownTypes.sorted(by: { $0.key < $1.key }) {
         let first = unknown.first
         report.problems.append(
-            "unknown event type \(type): \(unknown.count) event\(unknown.count == 1 ? "" : "s"), first \(first.id.uuidString.lowercased()) at \(first.stream)@\(first.version)")
+            "unknown event type \(type): \(unknown.count) event\(unknown.count == 1 ? "" : "s"), first \(first.id.lowercasedText) at \(first.stream)@\(first.version)")
     }
     return report
 }

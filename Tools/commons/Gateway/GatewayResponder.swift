@@ -50,7 +50,7 @@ struct GatewayResponder: HTTPResponder {
 
     func respond(to request: Request, context: Context) async throws -> Response {
         // The client's id if it sent one, else a new one, so that the service logs under the same id.
-        let requestId = request.headers[GatewayHeader.requestId] ?? UUID().uuidString.lowercased()
+        let requestId = request.headers[GatewayHeader.requestId] ?? UUID().lowercasedText
         var response: Response
         do {
             switch (request.method, request.uri.path) {

@@ -16,7 +16,7 @@ public enum AccountsAdministration {
         let vault = try ServiceRuntime.vault(beside: store, environment: environment)
         try await vault.checkSecrets()
         let commands = try AccountsCommands.live(store: store, vault: vault, environment: environment, logger: Logger(label: "commons"))
-        let metadata = EventMetadata(correlationId: UUID().uuidString.lowercased(), service: "commons")
+        let metadata = EventMetadata(correlationId: UUID().lowercasedText, service: "commons")
         do {
             guard let normalized = EmailAddress(email) else { throw AccountsError.invalid(["email": ["is not an email address"]]) }
             if let existing = try await commands.accountId(for: normalized) {

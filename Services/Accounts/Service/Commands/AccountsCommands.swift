@@ -424,7 +424,7 @@ package struct AccountsCommands: Sendable {
         }
         try await vault.destroyKey(for: accountId)
         // The first answers kept for its retries hold what it posted, in clear.
-        _ = try await idempotency?.forget(caller: accountId.uuidString.lowercased())
+        _ = try await idempotency?.forget(caller: accountId.lowercasedText)
         var last = try await appendToAccount(accountId, AccountDeleted(accountId: accountId, deletedAt: now), metadata: metadata)
         if let revoked = try await revokeSessions(of: accountId, except: nil, reason: "account deleted", metadata: metadata) { last = revoked }
         return last

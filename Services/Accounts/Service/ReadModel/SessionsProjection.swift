@@ -35,17 +35,17 @@ struct SessionsProjection: Projection {
         case let started as SessionStarted:
             try db.execute(sql: """
                 INSERT OR IGNORE INTO sessions (session_id, account_id, device, sealed_device, started_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [started.sessionId.uuidString.lowercased(), started.accountId.uuidString.lowercased(), started.clearDevice ?? "",
+                """, arguments: [started.sessionId.lowercasedText, started.accountId.lowercasedText, started.clearDevice ?? "",
                                  try started.device.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) },
                                  started.startedAt.timeIntervalSince1970, started.startedAt.timeIntervalSince1970])
         case let refreshed as SessionRefreshed:
             try db.execute(sql: "UPDATE sessions SET last_used_at = ? WHERE session_id = ?",
-                           arguments: [refreshed.at.timeIntervalSince1970, refreshed.sessionId.uuidString.lowercased()])
+                           arguments: [refreshed.at.timeIntervalSince1970, refreshed.sessionId.lowercasedText])
         case let revoked as SessionRevoked:
-            try db.execute(sql: "UPDATE sessions SET revoked = 1 WHERE session_id = ?", arguments: [revoked.sessionId.uuidString.lowercased()])
+            try db.execute(sql: "UPDATE sessions SET revoked = 1 WHERE session_id = ?", arguments: [revoked.sessionId.lowercasedText])
         case let deleted as AccountDeleted:
             // The device names say something about the person: they go with the account.
-            try db.execute(sql: "DELETE FROM sessions WHERE account_id = ?", arguments: [deleted.accountId.uuidString.lowercased()])
+            try db.execute(sql: "DELETE FROM sessions WHERE account_id = ?", arguments: [deleted.accountId.lowercasedText])
         default:
             break
         }
@@ -59,7 +59,7 @@ extension SessionsProjection {
     static func live(of account: UUID, in readModel: ReadModelDatabase) async throws -> [UUID] {
         try await readModel.pool.read { db in
             try String.fetchAll(db, sql: "SELECT session_id FROM sessions WHERE account_id = ? AND revoked = 0 ORDER BY rowid",
-                                arguments: [account.uuidString.lowercased()]).compactMap { UUID(uuidString: $0) }
+                                arguments: [account.lowercasedText]).compactMap { UUID(uuidString: $0) }
         }
     }
 }

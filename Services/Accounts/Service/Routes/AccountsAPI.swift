@@ -47,7 +47,7 @@ struct AccountsAPI: Sendable {
                 try Row.fetchAll(db, sql: """
                     SELECT session_id, device, sealed_device, started_at, last_used_at FROM sessions
                     WHERE account_id = ? AND revoked = 0 ORDER BY started_at DESC
-                    """, arguments: [identity.accountId.uuidString.lowercased()]).map { row in
+                    """, arguments: [identity.accountId.lowercasedText]).map { row in
                     (id: UUID(uuidString: row["session_id"]) ?? UUID(), device: row["device"] as String, sealed: row["sealed_device"] as String?,
                      startedAt: row["started_at"] as Double, lastUsedAt: row["last_used_at"] as Double)
                 }

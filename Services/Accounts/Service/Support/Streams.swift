@@ -6,15 +6,15 @@ import Foundation
 
 /// The accounts service's streams, and loading them through the shared catalog.
 enum Streams {
-    static func account(_ id: UUID) -> String { "account-\(id.uuidString.lowercased())" }
-    static func session(_ id: UUID) -> String { "session-\(id.uuidString.lowercased())" }
-    static func accountSessions(_ account: UUID) -> String { "accountsessions-\(account.uuidString.lowercased())" }
+    static func account(_ id: UUID) -> String { "account-\(id.lowercasedText)" }
+    static func session(_ id: UUID) -> String { "session-\(id.lowercasedText)" }
+    static func accountSessions(_ account: UUID) -> String { "accountsessions-\(account.lowercasedText)" }
     /// Where sign-ins to an address are counted: its HMAC under `key` (see ``SigningKeyStore/addressKey(for:)``),
     /// so that a copy of the log does not say which addresses were tried.
     static func signInThrottle(_ normalized: String, key: SymmetricKey) -> String {
         "signinthrottle-" + keyedHash(normalized, key: key)
     }
-    static func passwordReset(_ id: UUID) -> String { "passwordreset-\(id.uuidString.lowercased())" }
+    static func passwordReset(_ id: UUID) -> String { "passwordreset-\(id.lowercasedText)" }
     /// The reservation stream of a normalised email (DESIGN.md §4): its HMAC under `key`
     /// (see ``SigningKeyStore/addressKey(for:)``), so that nobody holding a copy of the log
     /// can hash a candidate address and find the account it belongs to.
@@ -62,6 +62,6 @@ struct BearerSecret: Equatable {
         self.init(id: id, secret: String(parts[1]))
     }
 
-    var token: String { "\(id.uuidString.lowercased()).\(secret)" }
+    var token: String { "\(id.lowercasedText).\(secret)" }
     var hash: String { Streams.sha256(secret) }
 }

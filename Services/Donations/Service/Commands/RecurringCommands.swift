@@ -73,11 +73,11 @@ extension DonationsCommands {
         let (events, _) = try await Streams.load(Streams.recurring(id), store: store)
         let state = RecurringState.replay(events.compactMap { $0 })
         guard let created = state.created, state.isDue(in: month) else { return nil }
-        let donationId = UUID.derived("recurring", id.key, month.description)
-        let metadata = EventMetadata(correlationId: donationId.key, actorId: created.accountId.key, service: "donations")
+        let donationId = UUID.derived("recurring", id.lowercasedText, month.description)
+        let metadata = EventMetadata(correlationId: donationId.lowercasedText, actorId: created.accountId.lowercasedText, service: "donations")
         let outcome: RecurringDonationRun.Outcome
         do {
-            _ = try await donate(account: created.accountId, organization: created.organizationId.key, amountMinor: state.amountMinor,
+            _ = try await donate(account: created.accountId, organization: created.organizationId.lowercasedText, amountMinor: state.amountMinor,
                                  currency: created.currency, visibility: created.visibility, message: nil, donationId: donationId,
                                  recurring: (id, month), metadata: metadata)
             outcome = .donated

@@ -59,7 +59,7 @@ package struct DonationQueries: Sendable {
             let version = try Self.historyVersion.current(in: db)
             if let version, let page = kept(version) { return .kept(page) }
             var sql = Self.select + " WHERE d.account_id = ?"
-            var arguments: [(any DatabaseValueConvertible)?] = [account.key]
+            var arguments: [(any DatabaseValueConvertible)?] = [account.lowercasedText]
             if let cursor {
                 let parts = cursor.sortKey.split(separator: " ", maxSplits: 1)
                 if let time = parts.first.flatMap({ Double($0) }) {
@@ -83,7 +83,7 @@ package struct DonationQueries: Sendable {
     func donation(_ id: UUID, of account: UUID) async throws -> DonationRecord? {
         try await pool.read { db in
             try db.cachedStatement(sql: Self.select + " WHERE d.donation_id = ? AND d.account_id = ?")
-                .map(arguments: [id.key, account.key], Self.record).first ?? nil
+                .map(arguments: [id.lowercasedText, account.lowercasedText], Self.record).first ?? nil
         }
     }
 
@@ -91,7 +91,7 @@ package struct DonationQueries: Sendable {
     func all(of account: UUID) async throws -> [DonationRecord] {
         try await pool.read { db in
             try db.cachedStatement(sql: Self.select + " WHERE d.account_id = ? ORDER BY d.donated_at, d.rowid")
-                .map(arguments: [account.key], Self.record).compactMap { $0 }
+                .map(arguments: [account.lowercasedText], Self.record).compactMap { $0 }
         }
     }
 
@@ -100,7 +100,7 @@ package struct DonationQueries: Sendable {
         try await pool.read { db in
             var result: [UUID: [String]] = [:]
             for id in ids {
-                let text = try String.fetchOne(db, sql: "SELECT categories FROM organizations WHERE organization_id = ?", arguments: [id.key])
+                let text = try String.fetchOne(db, sql: "SELECT categories FROM organizations WHERE organization_id = ?", arguments: [id.lowercasedText])
                 result[id] = decode(text) ?? []
             }
             return result
@@ -111,7 +111,7 @@ package struct DonationQueries: Sendable {
     func estimates(of ids: Set<UUID>) async throws -> [UUID: [EstimateView]] {
         try await pool.read { db in
             var result: [UUID: [EstimateView]] = [:]
-            for id in ids { result[id] = try OrganizationQueries.estimates(of: id.key, in: db) }
+            for id in ids { result[id] = try OrganizationQueries.estimates(of: id.lowercasedText, in: db) }
             return result
         }
     }
@@ -123,16 +123,16 @@ package struct DonationQueries: Sendable {
                 SELECT account_id, COUNT(*) AS donations, MAX(donated_at) AS last FROM donations
                 WHERE organization_id = ? AND visibility = 'public' GROUP BY account_id
                 """
-            var arguments: [(any DatabaseValueConvertible)?] = [organization.key]
+            var arguments: [(any DatabaseValueConvertible)?] = [organization.lowercasedText]
             if let cursor, let time = Double(cursor.sortKey) {
                 sql += " HAVING (MAX(donated_at), account_id) < (?, ?)"
-                arguments += [time, cursor.id.key]
+                arguments += [time, cursor.id.lowercasedText]
             }
             sql += " ORDER BY last DESC, account_id DESC LIMIT ?"
             let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments + [limit + 1]))
             let items = rows.prefix(limit).compactMap { row -> SupporterView? in
                 guard let id = UUID(text: row["account_id"]) else { return nil }
-                return SupporterView(accountId: id, profile: "/v1/users/\(id.key)", donations: row["donations"],
+                return SupporterView(accountId: id, profile: "/v1/users/\(id.lowercasedText)", donations: row["donations"],
                                      lastDonatedAt: Date(timeIntervalSince1970: row["last"]))
             }
             let next = rows.count > limit ? items.last.map { ListCursor.encode(sortKey: String($0.lastDonatedAt.timeIntervalSince1970), id: $0.accountId, list: list) } : nil
@@ -158,7 +158,7 @@ package struct DonationQueries: Sendable {
             var arguments: [(any DatabaseValueConvertible)?] = []
             if let cursor, let time = Double(cursor.sortKey) {
                 sql += " WHERE (p.shared_at, p.post_id) < (?, ?)"
-                arguments += [time, cursor.id.key]
+                arguments += [time, cursor.id.lowercasedText]
             }
             sql += " ORDER BY p.shared_at DESC, p.post_id DESC LIMIT ?"
             let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments + [limit + 1]))
@@ -179,7 +179,7 @@ package struct DonationQueries: Sendable {
     /// `account`'s monthly donations.
     func recurring(of account: UUID) async throws -> [RecurringView] {
         try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM recurring_donations WHERE account_id = ? ORDER BY created_at", arguments: [account.key])
+            try Row.fetchAll(db, sql: "SELECT * FROM recurring_donations WHERE account_id = ? ORDER BY created_at", arguments: [account.lowercasedText])
                 .compactMap(Self.recurringView)
         }
     }

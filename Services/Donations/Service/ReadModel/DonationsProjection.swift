@@ -118,7 +118,7 @@ struct DonationsProjection: Projection {
                 INSERT INTO organizations (organization_id, slug, name, kind, tags, accepted_categories, address, lat, lon, version)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (organization_id) DO NOTHING
-                """, arguments: [registered.organizationId.key, registered.slug, registered.name, registered.kind.rawValue, try json(registered.tags),
+                """, arguments: [registered.organizationId.lowercasedText, registered.slug, registered.name, registered.kind.rawValue, try json(registered.tags),
                                  try json(registered.acceptedCategories), registered.address, registered.location?.lat, registered.location?.lon, event.version])
             try reindex(registered.organizationId, in: db)
         case let updated as OrganizationUpdated:
@@ -126,63 +126,63 @@ struct DonationsProjection: Projection {
                 UPDATE organizations SET name = ?, kind = ?, tags = ?, accepted_categories = ?, address = ?, lat = ?, lon = ?, version = ?
                 WHERE organization_id = ?
                 """, arguments: [updated.name, updated.kind.rawValue, try json(updated.tags), try json(updated.acceptedCategories), updated.address,
-                                 updated.location?.lat, updated.location?.lon, event.version, updated.organizationId.key])
+                                 updated.location?.lat, updated.location?.lon, event.version, updated.organizationId.lowercasedText])
             try reindex(updated.organizationId, in: db)
         case let profile as OrganizationProfileChanged:
             try db.execute(sql: """
                 UPDATE organizations SET mission = ?, description = ?, homepage = ?, logo_image_id = ?, categories = ?, rating = ?, currency = ?,
                                          minimum_donation_minor = ?, suggested_amounts = ?, opening_hours = ?, version = ?
                 WHERE organization_id = ?
-                """, arguments: [profile.mission, profile.description, profile.homepage, profile.logoImageId?.key, try json(profile.categories),
+                """, arguments: [profile.mission, profile.description, profile.homepage, profile.logoImageId?.lowercasedText, try json(profile.categories),
                                  try profile.rating.map { try json($0) }, profile.currency, profile.minimumDonationMinor, try json(profile.suggestedAmountsMinor),
-                                 try json(profile.openingHours), event.version, profile.organizationId.key])
+                                 try json(profile.openingHours), event.version, profile.organizationId.lowercasedText])
             try reindex(profile.organizationId, in: db)
         case let verification as OrganizationVerificationChanged:
             try db.execute(sql: "UPDATE organizations SET verified = ?, version = ? WHERE organization_id = ?",
-                           arguments: [verification.verified, event.version, verification.organizationId.key])
+                           arguments: [verification.verified, event.version, verification.organizationId.lowercasedText])
         case let estimate as ImpactEstimateAdded:
             try db.execute(sql: """
                 INSERT OR IGNORE INTO impact_estimates (estimate_id, organization_id, outcome_unit, cost_per_outcome_minor, currency, source, source_url,
                                                         published_on, added_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [estimate.estimateId.key, estimate.organizationId.key, estimate.outcomeUnit, estimate.costPerOutcomeMinor,
+                """, arguments: [estimate.estimateId.lowercasedText, estimate.organizationId.lowercasedText, estimate.outcomeUnit, estimate.costPerOutcomeMinor,
                                  estimate.currency, estimate.source, estimate.sourceURL, estimate.publishedOn, estimate.addedAt.timeIntervalSince1970])
-            try db.execute(sql: "UPDATE organizations SET version = ? WHERE organization_id = ?", arguments: [event.version, estimate.organizationId.key])
+            try db.execute(sql: "UPDATE organizations SET version = ? WHERE organization_id = ?", arguments: [event.version, estimate.organizationId.lowercasedText])
         case let donation as DonationMade:
             guard try !isDeleted(donation.accountId, in: db) else { return }
             try db.execute(sql: """
                 INSERT OR IGNORE INTO donations (donation_id, account_id, organization_id, amount_minor, currency, visibility, message, recurring_id,
                                                  month, estimate_id, donated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [donation.donationId.key, donation.accountId.key, donation.organizationId.key, donation.amountMinor, donation.currency,
-                                 donation.visibility.rawValue, try donation.message.map { try json($0) }, donation.recurringId?.key, donation.month,
-                                 donation.estimateId?.key, donation.at.timeIntervalSince1970])
+                """, arguments: [donation.donationId.lowercasedText, donation.accountId.lowercasedText, donation.organizationId.lowercasedText, donation.amountMinor, donation.currency,
+                                 donation.visibility.rawValue, try donation.message.map { try json($0) }, donation.recurringId?.lowercasedText, donation.month,
+                                 donation.estimateId?.lowercasedText, donation.at.timeIntervalSince1970])
         case let created as RecurringDonationCreated:
             guard try !isDeleted(created.accountId, in: db) else { return }
             try db.execute(sql: """
                 INSERT OR IGNORE INTO recurring_donations (recurring_id, account_id, organization_id, amount_minor, currency, visibility, start_month,
                                                            status, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?)
-                """, arguments: [created.recurringId.key, created.accountId.key, created.organizationId.key, created.amountMinor, created.currency,
+                """, arguments: [created.recurringId.lowercasedText, created.accountId.lowercasedText, created.organizationId.lowercasedText, created.amountMinor, created.currency,
                                  created.visibility.rawValue, created.startMonth, created.at.timeIntervalSince1970])
         case let changed as RecurringDonationAmountChanged:
-            try db.execute(sql: "UPDATE recurring_donations SET amount_minor = ? WHERE recurring_id = ?", arguments: [changed.amountMinor, changed.recurringId.key])
+            try db.execute(sql: "UPDATE recurring_donations SET amount_minor = ? WHERE recurring_id = ?", arguments: [changed.amountMinor, changed.recurringId.lowercasedText])
         case let cancelled as RecurringDonationCancelled:
-            try db.execute(sql: "UPDATE recurring_donations SET status = 'cancelled' WHERE recurring_id = ?", arguments: [cancelled.recurringId.key])
+            try db.execute(sql: "UPDATE recurring_donations SET status = 'cancelled' WHERE recurring_id = ?", arguments: [cancelled.recurringId.lowercasedText])
         case let run as RecurringDonationRun:
             try db.execute(sql: """
                 UPDATE recurring_donations SET last_run_month = ?, last_outcome = ?
                 WHERE recurring_id = ? AND (last_run_month IS NULL OR last_run_month < ?)
-                """, arguments: [run.month, run.outcome.rawValue, run.recurringId.key, run.month])
+                """, arguments: [run.month, run.outcome.rawValue, run.recurringId.lowercasedText, run.month])
         case let shared as DonationShared:
             guard try !isDeleted(shared.accountId, in: db) else { return }
             try db.execute(sql: """
                 INSERT OR IGNORE INTO donation_posts (post_id, donation_id, account_id, organization_id, caption, image_id, shared_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [shared.postId.key, shared.donationId.key, shared.accountId.key, shared.organizationId.key, try json(shared.caption),
-                                 shared.imageId?.key, shared.at.timeIntervalSince1970])
+                """, arguments: [shared.postId.lowercasedText, shared.donationId.lowercasedText, shared.accountId.lowercasedText, shared.organizationId.lowercasedText, try json(shared.caption),
+                                 shared.imageId?.lowercasedText, shared.at.timeIntervalSince1970])
         case let deleted as AccountDeleted:
-            let account = deleted.accountId.key
+            let account = deleted.accountId.lowercasedText
             try db.execute(sql: "INSERT OR IGNORE INTO donations_deleted_accounts (account_id) VALUES (?)", arguments: [account])
             for table in ["donations", "recurring_donations", "donation_posts"] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE account_id = ?", arguments: [account])
@@ -193,13 +193,13 @@ struct DonationsProjection: Projection {
     }
 
     private func isDeleted(_ account: UUID, in db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM donations_deleted_accounts WHERE account_id = ?)", arguments: [account.key]) ?? false
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM donations_deleted_accounts WHERE account_id = ?)", arguments: [account.lowercasedText]) ?? false
     }
 
     /// Replaces the organisation's entry in the text index.
     private func reindex(_ id: UUID, in db: Database) throws {
         guard let row = try Row.fetchOne(db, sql: "SELECT id, name, mission, description, tags FROM organizations WHERE organization_id = ?",
-                                         arguments: [id.key]) else { return }
+                                         arguments: [id.lowercasedText]) else { return }
         let rowid: Int64 = row["id"]
         let tags = (try? JSONDecoder().decode([String].self, from: Data((row["tags"] as String).utf8))) ?? []
         try db.execute(sql: "DELETE FROM organizations_fts WHERE rowid = ?", arguments: [rowid])

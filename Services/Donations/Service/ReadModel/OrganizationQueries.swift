@@ -51,7 +51,7 @@ struct OrganizationQueries: Sendable {
             }
             if let cursor {
                 conditions.append("(o.name, o.organization_id) > (?, ?)")
-                arguments += [cursor.sortKey, cursor.id.key]
+                arguments += [cursor.sortKey, cursor.id.lowercasedText]
             }
             let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
             let rows = try Row.fetchAll(db, sql: "SELECT o.* FROM organizations o \(whereClause) ORDER BY o.name, o.organization_id LIMIT ?",
@@ -65,7 +65,7 @@ struct OrganizationQueries: Sendable {
     /// The organisation with this id or slug, with its impact estimates.
     func one(_ idOrSlug: String) async throws -> OrganizationView? {
         try await pool.read { db in
-            let key = UUID(uuidString: idOrSlug)?.key ?? idOrSlug.lowercased()
+            let key = UUID(uuidString: idOrSlug)?.lowercasedText ?? idOrSlug.lowercased()
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM organizations WHERE organization_id = ? OR slug = ?", arguments: [key, key])
             else { return nil }
             return try Self.view(row, estimates: Self.estimates(of: row["organization_id"], in: db), in: db)

@@ -70,13 +70,13 @@ extension DonationsAPI {
                                     currency: outcome.donation.currency, visibility: outcome.donation.visibility, message: checked.message,
                                     recurringId: nil, month: nil, donatedAt: outcome.donation.at)
             return try Response.json(MadeDonationView(donation: view, balanceMinor: outcome.balanceMinor), status: .created,
-                                     position: outcome.position, location: "/v1/donations/\(view.id.key)")
+                                     position: outcome.position, location: "/v1/donations/\(view.id.lowercasedText)")
         }
         router.get("/v1/donations") { request, context in
             let identity = try context.requireIdentity()
             var query = QueryReader(request)
             let limit = query.limit()
-            let list = "donations|\(identity.accountId.key)"
+            let list = "donations|\(identity.accountId.lowercasedText)"
             let cursor = query.cursor(list: list)
             try query.check()
             let key = HistoryPageKey(account: identity.accountId, limit: limit, cursor: request.query("cursor"))
@@ -116,7 +116,7 @@ extension DonationsAPI {
                 throw DonationsError.donationNotFound
             }
             return try Response.json(ReceiptView(
-                receiptNumber: "CMN-\(Month(containing: record.donatedAt).year)-\(record.id.key.prefix(8).uppercased())", donationId: record.id,
+                receiptNumber: "CMN-\(Month(containing: record.donatedAt).year)-\(record.id.lowercasedText.prefix(8).uppercased())", donationId: record.id,
                 donorAccountId: record.accountId, organization: record.organization, amountMinor: record.amountMinor, currency: record.currency,
                 donatedAt: record.donatedAt, statement: simulated ? Self.simulatedStatement : Self.statement, simulated: simulated))
         }

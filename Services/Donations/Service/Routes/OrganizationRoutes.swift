@@ -126,9 +126,9 @@ extension DonationsAPI {
             let body = try await request.decodeJSON(as: EstimateBody.self, context: context)
             let draft = ImpactEstimateDraft(outcomeUnit: body.outcomeUnit, costPerOutcomeMinor: body.costPerOutcomeMinor, currency: body.currency,
                                             source: body.source, sourceURL: body.sourceURL, publishedOn: body.publishedOn)
-            let (estimate, position) = try await commands.addEstimate(draft, to: id, estimateId: context.idempotentEventId(key, salt: "estimate \(id.key)"), metadata: context.eventMetadata)
+            let (estimate, position) = try await commands.addEstimate(draft, to: id, estimateId: context.idempotentEventId(key, salt: "estimate \(id.lowercasedText)"), metadata: context.eventMetadata)
             return try Response.json(EstimateView(estimate), status: .created, position: position,
-                                     location: "/v1/organizations/\(id.key)")
+                                     location: "/v1/organizations/\(id.lowercasedText)")
         }
     }
 

@@ -23,7 +23,7 @@ extension DonationsAPI {
                                                                        currency: body.currency, visibility: body.visibility ?? .public,
                                                                        recurringId: context.idempotentEventId(key, salt: "recurring"), metadata: context.eventMetadata)
             let view = try Self.recurringView(state)
-            return try Response.json(view, status: .created, version: state.version, position: position, location: "/v1/donations/recurring/\(view.id.key)")
+            return try Response.json(view, status: .created, version: state.version, position: position, location: "/v1/donations/recurring/\(view.id.lowercasedText)")
         }
         router.get("/v1/donations/recurring") { _, context in
             let identity = try context.requireIdentity()

@@ -38,7 +38,7 @@ extension DonationsAPI {
             let key = try idempotencyKey(request)
             let body = try await request.decodeJSON(as: ShareBody.self, context: context)
             let (shared, position) = try await commands.share(donation: donation, account: identity.accountId, caption: body.caption, imageId: body.imageId,
-                                                              postId: context.idempotentEventId(key, salt: "post \(donation.key)"), metadata: context.eventMetadata)
+                                                              postId: context.idempotentEventId(key, salt: "post \(donation.lowercasedText)"), metadata: context.eventMetadata)
             let organization = try await commands.organization(shared.organizationId)
             return try Response.json(PostView(
                 id: shared.postId, donationId: shared.donationId, accountId: shared.accountId,
@@ -68,7 +68,7 @@ extension DonationsAPI {
             let id = organization.id
             var query = QueryReader(request)
             let limit = query.limit()
-            let list = "supporters|\(id.key)"
+            let list = "supporters|\(id.lowercasedText)"
             let cursor = query.cursor(list: list)
             try query.check()
             return try Response.json(try await donations.supporters(of: id, limit: limit, after: cursor, list: list))
@@ -83,7 +83,7 @@ extension DonationsAPI {
         let records = try await donations.all(of: account)
         let estimates = try await donations.estimates(of: Set(records.map(\.organization.id)))
         var views: [ImpactView] = []
-        let groups = Dictionary(grouping: records) { "\($0.organization.id.key) \($0.currency)" }
+        let groups = Dictionary(grouping: records) { "\($0.organization.id.lowercasedText) \($0.currency)" }
         for key in groups.keys.sorted() {
             let group = groups[key]!
             let first = group[0]
@@ -96,7 +96,7 @@ extension DonationsAPI {
                 var outcomes = 0.0
                 var used: [EstimateView] = []
                 for record in group {
-                    guard let estimate = history.first(where: { $0.id.key == record.estimateId }),
+                    guard let estimate = history.first(where: { $0.id.lowercasedText == record.estimateId }),
                           let achieved = estimate.outcomes(amountMinor: record.amountMinor, currency: record.currency)
                     else { continue }
                     outcomes += achieved

@@ -54,7 +54,7 @@ public struct SimulatedCardProcessor: PaymentProvider {
 
     public func charge(_ card: CardNumber, amountMinor: Int, currency: String, idempotencyKey: UUID) async throws -> PaymentOutcome {
         switch card.digits {
-        case Self.approvedCard: .approved(reference: "sim_" + idempotencyKey.uuidString.lowercased().prefix(18))
+        case Self.approvedCard: .approved(reference: "sim_" + idempotencyKey.lowercasedText.prefix(18))
         case Self.declinedCard: .declined(reason: "the card was declined")
         default: .declined(reason: "the simulated processor takes only its test cards (see docs/api.md, Donations)")
         }

@@ -21,7 +21,7 @@ final class WalletBook: Sendable {
 
     /// Runs `body` alone for this wallet, with its state as the log has it now.
     func withWallet<T>(_ account: UUID, _ body: (WalletState) async throws -> T) async throws -> T {
-        try await lock.withLock(account.key) {
+        try await lock.withLock(account.lowercasedText) {
             try await body(try await current(account))
         }
     }

@@ -47,7 +47,7 @@ final class AlertMatcher: Sendable {
             try Row.fetchAll(db, sql: """
                 SELECT alert_id, criteria, created_tx, created_pos, created_at FROM geo_alerts
                 WHERE owner_id = ? ORDER BY created_tx, created_pos
-                """, arguments: [owner.uuidString.lowercased()]).compactMap { row in
+                """, arguments: [owner.lowercasedText]).compactMap { row in
                 guard let id = UUID(uuidString: row["alert_id"]),
                       let sealed = try? JSONDecoder().decode(Sealed.self, from: Data((row["criteria"] as String).utf8))
                 else { return nil }
@@ -69,7 +69,7 @@ final class AlertMatcher: Sendable {
     func readMarker(of owner: UUID) async throws -> Checkpoint? {
         try await readModel.pool.read { db in
             try Row.fetchOne(db, sql: "SELECT read_tx, read_pos FROM geo_alert_reads WHERE owner_id = ?",
-                             arguments: [owner.uuidString.lowercased()]).map { Self.checkpoint($0, "read") }
+                             arguments: [owner.lowercasedText]).map { Self.checkpoint($0, "read") }
         }
     }
 

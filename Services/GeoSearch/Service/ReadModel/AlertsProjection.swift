@@ -64,5 +64,5 @@ struct AlertsProjection: Projection {
         }
     }
 
-    private func key(_ id: UUID) -> String { id.uuidString.lowercased() }
+    private func key(_ id: UUID) -> String { id.lowercasedText }
 }

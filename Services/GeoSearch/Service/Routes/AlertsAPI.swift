@@ -83,7 +83,7 @@ struct AlertsAPI: Sendable {
         _ = await runtime.waitUntilApplied(result.checkpoint)
         let stored = StoredAlert(id: alertId, sealed: created.criteria, created: result.checkpoint, createdAt: now)
         return try Response.json(AlertView(stored, criteria), status: .created, version: 1, position: result.checkpoint,
-                                 location: "/v1/alerts/\(alertId.uuidString.lowercased())")
+                                 location: "/v1/alerts/\(alertId.lowercasedText)")
     }
 
     /// `GET /v1/alerts/matches?limit=`: new matches since the last read, oldest first, and moves the read marker past them.
@@ -148,12 +148,12 @@ struct AlertsAPI: Sendable {
     /// step of that trace, when tracing is on and the post was traced.
     private static func traced(_ match: AlertMatch, in store: any EventStore, _ send: () async throws -> Void) async throws {
         guard EventTrace.isOn,
-              let posted = try? await store.read(stream: "listing-\(match.listing.id.uuidString.lowercased())", from: 1, direction: .forwards, limit: 1).first,
+              let posted = try? await store.read(stream: "listing-\(match.listing.id.lowercasedText)", from: 1, direction: .forwards, limit: 1).first,
               let trace = EventTrace.context(of: posted.metadata)
         else { return try await send() }
         try await withSpan("alert matched", context: trace, ofKind: .producer) { span in
-            span.attributes["commons.listing.id"] = match.listing.id.uuidString.lowercased()
-            span.attributes["commons.alert.ids"] = match.alertIds.map { $0.uuidString.lowercased() }.joined(separator: ",")
+            span.attributes["commons.listing.id"] = match.listing.id.lowercasedText
+            span.attributes["commons.alert.ids"] = match.alertIds.map { $0.lowercasedText }.joined(separator: ",")
             span.attributes["commons.match.id"] = match.id
             try await send()
         }

@@ -42,7 +42,7 @@ package enum FeedQueries {
         }
         if query.mine {
             conditions.append("owner_id = ?")
-            arguments.append(caller?.key ?? "")
+            arguments.append(caller?.lowercasedText ?? "")
         }
         let nowSeconds = now.timeIntervalSince1970
         let statusConditions = query.statuses.map { status -> String in

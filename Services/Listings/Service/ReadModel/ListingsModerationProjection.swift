@@ -54,25 +54,25 @@ struct ListingsModerationProjection: Projection {
             }
             try db.execute(sql: """
                 INSERT OR IGNORE INTO listing_reports (report_id, listing_id, reporter_id, reason, reason_form, reported_at) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [reported.reportId.key, reported.listingId.key, reported.reporterId.key, reason, form,
+                """, arguments: [reported.reportId.lowercasedText, reported.listingId.lowercasedText, reported.reporterId.lowercasedText, reason, form,
                                  reported.reportedAt.timeIntervalSince1970])
         case let resolved as ListingReportsResolved:
-            try db.execute(sql: "UPDATE listing_reports SET open = 0 WHERE listing_id = ?", arguments: [resolved.listingId.key])
+            try db.execute(sql: "UPDATE listing_reports SET open = 0 WHERE listing_id = ?", arguments: [resolved.listingId.lowercasedText])
         case let posted as ListingCommentPosted:
             guard try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM moderation_deleted_accounts WHERE account_id = ?)",
-                                      arguments: [posted.authorId.key]) ?? false) else { return }
+                                      arguments: [posted.authorId.lowercasedText]) ?? false) else { return }
             let text = String(decoding: try JSONEncoder().encode(posted.text), as: UTF8.self)
             try db.execute(sql: """
                 INSERT OR IGNORE INTO listing_comments (comment_id, listing_id, author_id, text, posted_at) VALUES (?, ?, ?, ?, ?)
-                """, arguments: [posted.commentId.key, posted.listingId.key, posted.authorId.key, text, posted.postedAt.timeIntervalSince1970])
+                """, arguments: [posted.commentId.lowercasedText, posted.listingId.lowercasedText, posted.authorId.lowercasedText, text, posted.postedAt.timeIntervalSince1970])
         case let deleted as ListingCommentDeleted:
-            try db.execute(sql: "DELETE FROM listing_comments WHERE comment_id = ?", arguments: [deleted.commentId.key])
+            try db.execute(sql: "DELETE FROM listing_comments WHERE comment_id = ?", arguments: [deleted.commentId.lowercasedText])
         case let deleted as AccountDeleted:
-            try db.execute(sql: "INSERT OR IGNORE INTO moderation_deleted_accounts (account_id) VALUES (?)", arguments: [deleted.accountId.key])
-            try db.execute(sql: "DELETE FROM listing_comments WHERE author_id = ?", arguments: [deleted.accountId.key])
+            try db.execute(sql: "INSERT OR IGNORE INTO moderation_deleted_accounts (account_id) VALUES (?)", arguments: [deleted.accountId.lowercasedText])
+            try db.execute(sql: "DELETE FROM listing_comments WHERE author_id = ?", arguments: [deleted.accountId.lowercasedText])
             // The report still counts towards hiding the listing; what it said is gone.
             try db.execute(sql: "UPDATE listing_reports SET reason = '', reason_form = 'erased' WHERE reporter_id = ?",
-                           arguments: [deleted.accountId.key])
+                           arguments: [deleted.accountId.lowercasedText])
         default:
             break
         }

@@ -141,7 +141,7 @@ struct ListingsProjection: Projection {
                                       status, lat, lon, posted_at, updated_at, version)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'available', ?, ?, ?, ?, ?)
                 ON CONFLICT (listing_id) DO NOTHING
-                """, arguments: [posted.listingId.key, posted.ownerId.key, posted.title, posted.description, posted.category,
+                """, arguments: [posted.listingId.lowercasedText, posted.ownerId.lowercasedText, posted.title, posted.description, posted.category,
                                  posted.price?.amountMinor, posted.price?.currency, posted.price?.amountMinor ?? 0,
                                  posted.publicLocation.lat, posted.publicLocation.lon, posted.postedAt.timeIntervalSince1970, at, event.version])
             guard db.changesCount > 0 else { return }
@@ -177,41 +177,41 @@ struct ListingsProjection: Projection {
             let message = String(decoding: try JSONEncoder().encode(requested.message), as: UTF8.self)
             try db.executeCached(sql: """
                 INSERT OR IGNORE INTO listing_requests (request_id, listing_id, requester_id, message, requested_at) VALUES (?, ?, ?, ?, ?)
-                """, arguments: [requested.requestId.key, requested.listingId.key, requested.requesterId.key, message,
+                """, arguments: [requested.requestId.lowercasedText, requested.listingId.lowercasedText, requested.requesterId.lowercasedText, message,
                                  requested.requestedAt.timeIntervalSince1970])
             // The request opens (or continues) the conversation with the owner, as its message.
-            guard let owner = try String.fetchOne(db, sql: "SELECT owner_id FROM listings WHERE listing_id = ?", arguments: [requested.listingId.key])
+            guard let owner = try String.fetchOne(db, sql: "SELECT owner_id FROM listings WHERE listing_id = ?", arguments: [requested.listingId.lowercasedText])
             else { return }
             let conversation = conversationId(listing: requested.listingId, requester: requested.requesterId)
             try db.executeCached(sql: """
                 INSERT INTO conversations (conversation_id, listing_id, owner_id, requester_id, last_message_at) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (conversation_id) DO UPDATE SET last_message_at = excluded.last_message_at
-                """, arguments: [conversation.key, requested.listingId.key, owner, requested.requesterId.key, requested.requestedAt.timeIntervalSince1970])
+                """, arguments: [conversation.lowercasedText, requested.listingId.lowercasedText, owner, requested.requesterId.lowercasedText, requested.requestedAt.timeIntervalSince1970])
             try db.executeCached(sql: """
                 INSERT OR IGNORE INTO conversation_messages (message_id, conversation_id, sender_id, text, sent_at) VALUES (?, ?, ?, ?, ?)
-                """, arguments: [requested.requestId.key, conversation.key, requested.requesterId.key, message, requested.requestedAt.timeIntervalSince1970])
+                """, arguments: [requested.requestId.lowercasedText, conversation.lowercasedText, requested.requesterId.lowercasedText, message, requested.requestedAt.timeIntervalSince1970])
         case let sent as ConversationMessageSent:
             guard try !isDeleted(sent.senderId, in: db) else { return }
             let text = String(decoding: try JSONEncoder().encode(sent.text), as: UTF8.self)
             try db.executeCached(sql: """
                 INSERT OR IGNORE INTO conversation_messages (message_id, conversation_id, sender_id, text, sent_at) VALUES (?, ?, ?, ?, ?)
-                """, arguments: [sent.messageId.key, sent.conversationId.key, sent.senderId.key, text, sent.sentAt.timeIntervalSince1970])
+                """, arguments: [sent.messageId.lowercasedText, sent.conversationId.lowercasedText, sent.senderId.lowercasedText, text, sent.sentAt.timeIntervalSince1970])
             try db.executeCached(sql: "UPDATE conversations SET last_message_at = ? WHERE conversation_id = ?",
-                           arguments: [sent.sentAt.timeIntervalSince1970, sent.conversationId.key])
+                           arguments: [sent.sentAt.timeIntervalSince1970, sent.conversationId.lowercasedText])
         case let read as ConversationRead:
-            guard let seq = try Int64.fetchOne(db, sql: "SELECT seq FROM conversation_messages WHERE message_id = ?", arguments: [read.upToMessageId.key])
+            guard let seq = try Int64.fetchOne(db, sql: "SELECT seq FROM conversation_messages WHERE message_id = ?", arguments: [read.upToMessageId.lowercasedText])
             else { return }
             try db.executeCached(sql: """
                 INSERT INTO conversation_reads (conversation_id, reader_id, read_seq) VALUES (?, ?, ?)
                 ON CONFLICT (conversation_id, reader_id) DO UPDATE SET read_seq = MAX(read_seq, excluded.read_seq)
-                """, arguments: [read.conversationId.key, read.readerId.key, seq])
+                """, arguments: [read.conversationId.lowercasedText, read.readerId.lowercasedText, seq])
         case let image as ImageStored:
             guard try !isDeleted(image.uploaderId, in: db) else { return }
             let sizes = Dictionary(image.sizes.map { ($0.size, $0.sha256) }, uniquingKeysWith: { first, _ in first })
             try db.executeCached(sql: """
                 INSERT OR IGNORE INTO images (image_id, sha256, content_type, byte_count, uploader_id, small_sha256, medium_sha256)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [image.imageId.key, image.sha256, image.contentType, image.byteCount, image.uploaderId.key,
+                """, arguments: [image.imageId.lowercasedText, image.sha256, image.contentType, image.byteCount, image.uploaderId.lowercasedText,
                                  sizes["small"], sizes["medium"]])
         case let deleted as AccountDeleted:
             try forget(deleted.accountId, at: at, in: db)
@@ -222,38 +222,38 @@ struct ListingsProjection: Projection {
 
     /// Removes everything of a deleted account, and remembers it so that later events of it are dropped too.
     private func forget(_ account: UUID, at: Double, in db: Database) throws {
-        try db.executeCached(sql: "INSERT OR IGNORE INTO listings_deleted_accounts (account_id) VALUES (?)", arguments: [account.key])
-        let rows = try Row.fetchAll(db, sql: "SELECT seq, listing_id FROM listings WHERE owner_id = ?", arguments: [account.key])
+        try db.executeCached(sql: "INSERT OR IGNORE INTO listings_deleted_accounts (account_id) VALUES (?)", arguments: [account.lowercasedText])
+        let rows = try Row.fetchAll(db, sql: "SELECT seq, listing_id FROM listings WHERE owner_id = ?", arguments: [account.lowercasedText])
         for row in rows {
             try db.executeCached(sql: "DELETE FROM listings_fts WHERE rowid = ?", arguments: [row["seq"] as Int64])
             try db.executeCached(sql: "INSERT INTO listing_changes (listing_id, kind, status, changed_at) VALUES (?, 'removed', NULL, ?)",
                            arguments: [row["listing_id"] as String, at])
         }
-        try db.executeCached(sql: "DELETE FROM listings WHERE owner_id = ?", arguments: [account.key])
-        try db.executeCached(sql: "DELETE FROM listing_requests WHERE requester_id = ?", arguments: [account.key])
+        try db.executeCached(sql: "DELETE FROM listings WHERE owner_id = ?", arguments: [account.lowercasedText])
+        try db.executeCached(sql: "DELETE FROM listing_requests WHERE requester_id = ?", arguments: [account.lowercasedText])
         // Conversations it took part in go for both sides: half a conversation is no use.
         try db.executeCached(sql: """
             DELETE FROM conversation_messages WHERE conversation_id IN
                 (SELECT conversation_id FROM conversations WHERE owner_id = ? OR requester_id = ?)
-            """, arguments: [account.key, account.key])
-        try db.executeCached(sql: "DELETE FROM conversations WHERE owner_id = ? OR requester_id = ?", arguments: [account.key, account.key])
+            """, arguments: [account.lowercasedText, account.lowercasedText])
+        try db.executeCached(sql: "DELETE FROM conversations WHERE owner_id = ? OR requester_id = ?", arguments: [account.lowercasedText, account.lowercasedText])
         // Its uploads may be photos of its home: they stop being served.
-        try db.executeCached(sql: "DELETE FROM images WHERE uploader_id = ?", arguments: [account.key])
+        try db.executeCached(sql: "DELETE FROM images WHERE uploader_id = ?", arguments: [account.lowercasedText])
     }
 
     private func isDeleted(_ account: UUID, in db: Database) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM listings_deleted_accounts WHERE account_id = ?)"), arguments: [account.key]) ?? false
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM listings_deleted_accounts WHERE account_id = ?)"), arguments: [account.lowercasedText]) ?? false
     }
 
     private func seq(of listing: UUID, in db: Database) throws -> Int64? {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM listings WHERE listing_id = ?"), arguments: [listing.key])
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM listings WHERE listing_id = ?"), arguments: [listing.lowercasedText])
     }
 
     /// Sets `assignments` and the version on the listing of the event's stream.
     private func update(_ listing: UUID, _ assignments: String, _ values: [(any DatabaseValueConvertible)?], _ event: RecordedEvent,
                         in db: Database) throws {
         try db.executeCached(sql: "UPDATE listings SET \(assignments), version = ? WHERE listing_id = ?",
-                       arguments: StatementArguments(values + [event.version, listing.key]))
+                       arguments: StatementArguments(values + [event.version, listing.lowercasedText]))
     }
 
     /// Only the version moves (an event with nothing public in it).
@@ -264,7 +264,7 @@ struct ListingsProjection: Projection {
 
     private func change(_ listing: UUID, _ kind: String, status: ListingStatus?, at: Double, in db: Database) throws {
         try db.executeCached(sql: "INSERT INTO listing_changes (listing_id, kind, status, changed_at) VALUES (?, ?, ?, ?)",
-                       arguments: [listing.key, kind, status?.rawValue, at])
+                       arguments: [listing.lowercasedText, kind, status?.rawValue, at])
     }
 }
 

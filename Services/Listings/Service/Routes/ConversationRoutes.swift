@@ -36,7 +36,7 @@ extension ListingsAPI {
     func participation(_ conversation: UUID, caller: UUID) async throws -> UUID {
         let listing = try await runtime.readModel.pool.read { db in
             try String.fetchOne(db, sql: "SELECT listing_id FROM conversations WHERE conversation_id = ? AND (owner_id = ? OR requester_id = ?)",
-                                arguments: [conversation.key, caller.key, caller.key])
+                                arguments: [conversation.lowercasedText, caller.lowercasedText, caller.lowercasedText])
         }
         guard let listing, let id = UUID(uuidString: listing) else { throw Problem.notFound("There is no such conversation.") }
         return id
@@ -60,12 +60,12 @@ extension ListingsAPI {
     static func listingFilter(_ request: Request) throws -> String? {
         guard let text = request.query("listing") else { return nil }
         guard let id = UUID(uuidString: text) else { throw Problem.malformed("The query has invalid fields.", errors: ["listing": ["must be a listing id"]]) }
-        return id.key
+        return id.lowercasedText
     }
 
     func addConversationRoutes(to router: Router<AppRequestContext>) {
         router.get("/v1/conversations") { request, context in
-            let me = try context.requireIdentity().accountId.key
+            let me = try context.requireIdentity().accountId.lowercasedText
             let listing = try Self.listingFilter(request)
             let paging = try ListPaging<ConversationAfter>(request, list: "conversations|\(me)|\(listing ?? "")")
             let (after, limit) = (paging.after, paging.limit)
@@ -107,7 +107,7 @@ extension ListingsAPI {
             let view = try await runtime.readModel.pool.read { db in
                 try Row.fetchOne(db, sql: """
                     SELECT c.*, \(Self.unreadColumn) FROM conversations c WHERE c.conversation_id = ?
-                    """, arguments: [me.key, me.key, id.key]).map(Self.conversationView)
+                    """, arguments: [me.lowercasedText, me.lowercasedText, id.lowercasedText]).map(Self.conversationView)
             }
             guard let view else { throw Problem.notFound("There is no such conversation.") }
             return try Response.json(view)
@@ -115,12 +115,12 @@ extension ListingsAPI {
         router.get("/v1/conversations/{id}/messages") { request, context in
             let identity = try context.requireIdentity()
             let id = try context.parameters.uuid("id")
-            let paging = try SequencePaging(request, list: "messages|\(id.key)")
+            let paging = try SequencePaging(request, list: "messages|\(id.lowercasedText)")
             let (limit, after) = (paging.limit, paging.afterSequence)
             _ = try await participation(id, caller: identity.accountId)
             let rows = try await runtime.readModel.pool.read { db in
                 try Row.fetchAll(db, sql: "SELECT * FROM conversation_messages WHERE conversation_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-                                 arguments: [id.key, after, limit + 1]).map { row -> (seq: Int64, id: String, sender: String, text: String, at: Double) in
+                                 arguments: [id.lowercasedText, after, limit + 1]).map { row -> (seq: Int64, id: String, sender: String, text: String, at: Double) in
                     (row["seq"], row["message_id"], row["sender_id"], row["text"], row["sent_at"])
                 }
             }
@@ -146,7 +146,7 @@ extension ListingsAPI {
                                                text: try await commands.sealer.seal(text, for: identity.accountId), sentAt: clock.now())
             let result = try await commands.handler.record([try EventCatalog.encode(sent, metadata: context.eventMetadata)],
                                                            to: ListingStreams.conversation(id))
-            let view = MessageView(id: sent.messageId.key, senderId: identity.accountId.key, text: text, sentAt: sent.sentAt)
+            let view = MessageView(id: sent.messageId.lowercasedText, senderId: identity.accountId.lowercasedText, text: text, sentAt: sent.sentAt)
             return try Response.json(view, status: .created, position: result.checkpoint)
         }
         router.post("/v1/conversations/{id}/read") { _, context in
@@ -155,7 +155,7 @@ extension ListingsAPI {
             _ = try await participation(id, caller: identity.accountId)
             let last = try await runtime.readModel.pool.read { db in
                 try String.fetchOne(db, sql: "SELECT message_id FROM conversation_messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT 1",
-                                    arguments: [id.key])
+                                    arguments: [id.lowercasedText])
             }
             guard let last, let lastId = UUID(uuidString: last) else { return Response.empty() }
             let read = ConversationRead(conversationId: id, readerId: identity.accountId, upToMessageId: lastId)

@@ -11,7 +11,7 @@ struct ImageLinks: Encodable, Sendable, Equatable {
 
     init(_ id: UUID) {
         self.id = id
-        let base = "/v1/images/\(id.uuidString.lowercased())"
+        let base = "/v1/images/\(id.lowercasedText)"
         small = "\(base)?size=\(PhotoSize.small.rawValue)"
         medium = "\(base)?size=\(PhotoSize.medium.rawValue)"
         original = base

@@ -32,7 +32,7 @@ extension ListingsAPI {
             let (stored, position) = try await store(photo, uploader: identity.accountId, metadata: context.eventMetadata)
             let view = ImageView(id: stored.imageId, contentType: stored.contentType, byteCount: stored.byteCount, sha256: stored.sha256,
                                  width: stored.width, height: stored.height, links: ImageLinks(stored.imageId))
-            return try Response.json(view, status: .created, position: position, location: "/v1/images/\(stored.imageId.key)")
+            return try Response.json(view, status: .created, position: position, location: "/v1/images/\(stored.imageId.lowercasedText)")
         }
         router.get("/v1/images/{id}") { request, context in
             let id = try context.parameters.uuid("id")
@@ -89,7 +89,7 @@ extension ListingsAPI {
     private func address(of id: UUID, size: PhotoSize) async throws -> String? {
         try await runtime.readModel.pool.read { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT sha256, small_sha256, medium_sha256 FROM images WHERE image_id = ?",
-                                             arguments: [id.key]) else { return nil }
+                                             arguments: [id.lowercasedText]) else { return nil }
             let original: String = row["sha256"]
             switch size {
             case .original: return original

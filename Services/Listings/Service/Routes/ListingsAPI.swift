@@ -34,7 +34,7 @@ package struct ListingsAPI: Sendable {
         guard let account else { return false }
         return try runtime.readModel.readInPlace { db in
             try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM listings_deleted_accounts WHERE account_id = ?)")
-                .map(binding: { $0.bind(account.key) }) { $0.int64(0) != 0 }.first ?? false
+                .map(binding: { $0.bind(account.lowercasedText) }) { $0.int64(0) != 0 }.first ?? false
         }
     }
 
@@ -67,7 +67,7 @@ package struct ListingsAPI: Sendable {
 
     private func answer(_ view: ListingView, version: Int64, position: Checkpoint?, status: HTTPResponse.Status) throws -> Response {
         try Response.json(view, status: status, version: version, position: position,
-                          location: status == .created ? "/v1/listings/\(view.id.key)" : nil)
+                          location: status == .created ? "/v1/listings/\(view.id.lowercasedText)" : nil)
     }
 }
 

@@ -63,7 +63,7 @@ extension ListingsAPI {
                     FROM page JOIN listing_reports r ON r.listing_id = page.listing_id AND r.open = 1
                     JOIN listings l ON l.listing_id = r.listing_id
                     ORDER BY r.listing_id, r.reported_at
-                    """, arguments: [paging.after?.listing.key ?? "", paging.limit + 1])
+                    """, arguments: [paging.after?.listing.lowercasedText ?? "", paging.limit + 1])
             }
             var items: [ReportedListing] = []
             for row in rows {

@@ -43,7 +43,7 @@ extension ListingsAPI {
             let identity = try context.requireIdentity()
             let id = try context.parameters.uuid("id")
             // Oldest first, by the row's arrival in the read model (its rowid).
-            let paging = try SequencePaging(request, list: "requests|\(id.key)")
+            let paging = try SequencePaging(request, list: "requests|\(id.lowercasedText)")
             let (limit, after) = (paging.limit, paging.afterSequence)
             let state = try await commands.load(id)
             guard state.ownerId == identity.accountId else { throw ListingError.notOwner }
@@ -51,7 +51,7 @@ extension ListingsAPI {
                 try Row.fetchAll(db, sql: """
                     SELECT rowid, request_id, requester_id, message, requested_at FROM listing_requests
                     WHERE listing_id = ? AND rowid > ? ORDER BY rowid LIMIT ?
-                    """, arguments: [id.key, after, limit + 1]).map { row -> (seq: Int64, request: String, requester: String, message: String, at: Double) in
+                    """, arguments: [id.lowercasedText, after, limit + 1]).map { row -> (seq: Int64, request: String, requester: String, message: String, at: Double) in
                     (row["rowid"], row["request_id"], row["requester_id"], row["message"], row["requested_at"])
                 }
             }

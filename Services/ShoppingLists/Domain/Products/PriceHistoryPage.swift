@@ -85,6 +85,6 @@ public struct PriceHistoryPage: Sendable {
     }
 
     private static func queryKey(product: UUID, store: UUID?) -> String {
-        "prices|\(product.uuidString.lowercased())|\(store?.uuidString.lowercased() ?? "")"
+        "prices|\(product.lowercasedText)|\(store?.lowercasedText ?? "")"
     }
 }

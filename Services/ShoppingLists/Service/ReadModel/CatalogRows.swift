@@ -14,10 +14,10 @@ enum CatalogRows {
                 INSERT INTO shop_stores (store_id, retailer, name, address, lat, lon) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (store_id) DO UPDATE SET retailer = excluded.retailer, name = excluded.name, address = excluded.address,
                                                      lat = excluded.lat, lon = excluded.lon
-                """, arguments: [store.storeId.key, store.retailer, store.name, store.address, store.location.lat, store.location.lon])
+                """, arguments: [store.storeId.lowercasedText, store.retailer, store.name, store.address, store.location.lat, store.location.lon])
         case let listed as ProductListed:
             try upsert(listed.productId, listed.details, in: db)
-            try db.execute(sql: "DELETE FROM shop_offers WHERE product_id = ?", arguments: [listed.productId.key])
+            try db.execute(sql: "DELETE FROM shop_offers WHERE product_id = ?", arguments: [listed.productId.lowercasedText])
             for offer in listed.offers { try setOffer(listed.productId, offer.storeId, offer.price, in: db) }
         case let changed as ProductDetailsChanged:
             try upsert(changed.productId, changed.details, in: db)
@@ -25,7 +25,7 @@ enum CatalogRows {
             try setOffer(priced.productId, priced.storeId, priced.price, in: db)
         case let withdrawn as ProductOfferWithdrawn:
             try db.execute(sql: "DELETE FROM shop_offers WHERE product_id = ? AND store_id = ?",
-                           arguments: [withdrawn.productId.key, withdrawn.storeId.key])
+                           arguments: [withdrawn.productId.lowercasedText, withdrawn.storeId.lowercasedText])
         default:
             return false
         }
@@ -33,7 +33,7 @@ enum CatalogRows {
     }
 
     private static func upsert(_ product: UUID, _ details: ProductDetails, in db: Database) throws {
-        let row = try Int64.fetchOne(db, sql: "SELECT id FROM shop_products WHERE product_id = ?", arguments: [product.key])
+        let row = try Int64.fetchOne(db, sql: "SELECT id FROM shop_products WHERE product_id = ?", arguments: [product.lowercasedText])
         if let row {
             try db.execute(sql: "DELETE FROM shop_products_fts WHERE rowid = ?", arguments: [row])
             try db.execute(sql: "UPDATE shop_products SET name = ?, brand = ?, category = ?, unit = ?, image = ?, calories = ? WHERE id = ?",
@@ -41,7 +41,7 @@ enum CatalogRows {
         } else {
             try db.execute(sql: """
                 INSERT INTO shop_products (product_id, name, brand, category, unit, image, calories) VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [product.key, details.name, details.brand, details.category, details.unit, details.image, details.caloriesPerUnit])
+                """, arguments: [product.lowercasedText, details.name, details.brand, details.category, details.unit, details.image, details.caloriesPerUnit])
         }
         try db.execute(sql: "INSERT INTO shop_products_fts (rowid, name, brand, category) VALUES (?, ?, ?, ?)",
                        arguments: [row ?? db.lastInsertedRowID, details.name, details.brand, details.category])
@@ -51,6 +51,6 @@ enum CatalogRows {
         try db.execute(sql: """
             INSERT INTO shop_offers (product_id, store_id, amount_minor, currency) VALUES (?, ?, ?, ?)
             ON CONFLICT (product_id, store_id) DO UPDATE SET amount_minor = excluded.amount_minor, currency = excluded.currency
-            """, arguments: [product.key, store.key, price.amountMinor, price.currency])
+            """, arguments: [product.lowercasedText, store.lowercasedText, price.amountMinor, price.currency])
     }
 }

@@ -35,13 +35,13 @@ enum ListQueries {
             SELECT l.id, l.list_id, l.owner_id, l.name_sealed, l.created_at, l.version FROM shop_lists l
             JOIN shop_list_members m ON m.list_id = l.list_id AND m.account_id = ?
             WHERE l.list_id = ?
-            """, arguments: [account.key, id.key]) else { return nil }
+            """, arguments: [account.lowercasedText, id.lowercasedText]) else { return nil }
         return try stored(row, itemsIn: db)
     }
 
     /// The caller's lists, owned and shared, newest first, after `cursor`.
     static func lists(of account: UUID, limit: Int, after: SearchCursor.Position?, in db: Database) throws -> (lists: [StoredList], next: SearchCursor.Position?) {
-        var arguments: [(any DatabaseValueConvertible)?] = [account.key]
+        var arguments: [(any DatabaseValueConvertible)?] = [account.lowercasedText]
         var condition = ""
         if let after {
             condition = "AND (l.created_at < ? OR (l.created_at = ? AND l.id < ?))"

@@ -91,7 +91,7 @@ package enum ProductQueries {
     }
 
     static func product(_ id: UUID, in db: Database) throws -> ProductSummary? {
-        try Row.fetchOne(db, sql: "SELECT \(summaryColumns) FROM shop_products p WHERE p.product_id = ?", arguments: [id.key]).map(summary)
+        try Row.fetchOne(db, sql: "SELECT \(summaryColumns) FROM shop_products p WHERE p.product_id = ?", arguments: [id.lowercasedText]).map(summary)
     }
 
     /// The offers of a product with where each store is.
@@ -99,7 +99,7 @@ package enum ProductQueries {
         try Row.fetchAll(db, sql: """
             SELECT o.store_id, o.amount_minor, o.currency, s.retailer, s.name, s.address, s.lat, s.lon
             FROM shop_offers o JOIN shop_stores s ON s.store_id = o.store_id WHERE o.product_id = ?
-            """, arguments: [id.key]).map { row in
+            """, arguments: [id.lowercasedText]).map { row in
             PlacedOfferRow(storeId: UUID(text: row["store_id"]) ?? UUID(), price: Money(amountMinor: row["amount_minor"], currency: row["currency"]),
                            lat: row["lat"], lon: row["lon"], retailer: row["retailer"], storeName: row["name"], address: row["address"])
         }
@@ -116,12 +116,12 @@ package enum ProductQueries {
                 GROUP BY other.product_id
             ) JOIN shop_products p ON p.product_id = related_id
             ORDER BY shared DESC, p.name, p.id LIMIT ?
-            """, arguments: [id.key, limit]).map { RelatedProduct(product: summary($0), sharedLists: $0["shared"]) }
+            """, arguments: [id.lowercasedText, limit]).map { RelatedProduct(product: summary($0), sharedLists: $0["shared"]) }
     }
 
     static func isFavorite(_ id: UUID, of account: UUID, in db: Database) throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM shop_favorites WHERE account_id = ? AND product_id = ?)",
-                          arguments: [account.key, id.key]) ?? false
+                          arguments: [account.lowercasedText, id.lowercasedText]) ?? false
     }
 
     /// A page of an account's favourites, most recently marked first: `limit` after `after`
@@ -132,7 +132,7 @@ package enum ProductQueries {
         let rows = try Row.fetchAll(db, sql: """
             SELECT \(summaryColumns), f.position AS marked FROM shop_favorites f JOIN shop_products p ON p.product_id = f.product_id
             WHERE f.account_id = ? AND f.position < ? ORDER BY f.position DESC LIMIT ?
-            """, arguments: [account.key, after?.row ?? Int64.max, limit + 1])
+            """, arguments: [account.lowercasedText, after?.row ?? Int64.max, limit + 1])
         let next = rows.count > limit ? SearchCursor.Position(row: rows[limit - 1]["marked"]) : nil
         return (rows.prefix(limit).map(summary), next)
     }
@@ -143,7 +143,7 @@ package enum ProductQueries {
         throws -> (reviews: [(author: UUID, rating: Int, sealed: String, at: Date)], next: SearchCursor.Position?)
     {
         var condition = ""
-        var arguments: [(any DatabaseValueConvertible)?] = [id.key]
+        var arguments: [(any DatabaseValueConvertible)?] = [id.lowercasedText]
         if let after, let at = after.rank, let author = after.name {
             condition = "AND (at < ? OR (at = ? AND author_id > ?))"
             arguments += [at, at, author]
@@ -161,11 +161,11 @@ package enum ProductQueries {
 
     /// Whether the account is registered and not deleted, as far as this read model knows.
     static func isLiveAccount(_ account: UUID, in db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT deleted = 0 FROM shop_accounts WHERE account_id = ?", arguments: [account.key]) ?? false
+        try Bool.fetchOne(db, sql: "SELECT deleted = 0 FROM shop_accounts WHERE account_id = ?", arguments: [account.lowercasedText]) ?? false
     }
 
     static func isDeletedAccount(_ account: UUID, in db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT deleted FROM shop_accounts WHERE account_id = ?", arguments: [account.key]) ?? false
+        try Bool.fetchOne(db, sql: "SELECT deleted FROM shop_accounts WHERE account_id = ?", arguments: [account.lowercasedText]) ?? false
     }
 }
 

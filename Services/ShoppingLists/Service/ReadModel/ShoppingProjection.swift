@@ -28,19 +28,19 @@ struct ShoppingProjection: Projection {
             try db.execute(sql: """
                 INSERT INTO shop_reviews (product_id, author_id, rating, text_sealed, at) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (product_id, author_id) DO UPDATE SET rating = excluded.rating, text_sealed = excluded.text_sealed, at = excluded.at
-                """, arguments: [reviewed.productId.key, reviewed.authorId.key, reviewed.rating, SealedColumn.encode(reviewed.text),
+                """, arguments: [reviewed.productId.lowercasedText, reviewed.authorId.lowercasedText, reviewed.rating, SealedColumn.encode(reviewed.text),
                                  reviewed.at.timeIntervalSince1970])
         case let favorite as ProductFavoriteSet:
             if favorite.favorite {
                 guard try !isDeleted(favorite.accountId, in: db) else { return }
                 try db.execute(sql: "INSERT OR IGNORE INTO shop_favorites (account_id, product_id, position) VALUES (?, ?, ?)",
-                               arguments: [favorite.accountId.key, favorite.productId.key, event.position])
+                               arguments: [favorite.accountId.lowercasedText, favorite.productId.lowercasedText, event.position])
             } else {
                 try db.execute(sql: "DELETE FROM shop_favorites WHERE account_id = ? AND product_id = ?",
-                               arguments: [favorite.accountId.key, favorite.productId.key])
+                               arguments: [favorite.accountId.lowercasedText, favorite.productId.lowercasedText])
             }
         case let registered as AccountRegistered:
-            try db.execute(sql: "INSERT OR IGNORE INTO shop_accounts (account_id) VALUES (?)", arguments: [registered.accountId.key])
+            try db.execute(sql: "INSERT OR IGNORE INTO shop_accounts (account_id) VALUES (?)", arguments: [registered.accountId.lowercasedText])
         case let deleted as AccountDeleted:
             try forget(deleted.accountId, in: db)
         default:
@@ -49,11 +49,11 @@ struct ShoppingProjection: Projection {
     }
 
     private func isDeleted(_ account: UUID, in db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT deleted FROM shop_accounts WHERE account_id = ?", arguments: [account.key]) ?? false
+        try Bool.fetchOne(db, sql: "SELECT deleted FROM shop_accounts WHERE account_id = ?", arguments: [account.lowercasedText]) ?? false
     }
 
     private func forget(_ account: UUID, in db: Database) throws {
-        let key = account.key
+        let key = account.lowercasedText
         try db.execute(sql: """
             INSERT INTO shop_accounts (account_id, deleted) VALUES (?, 1) ON CONFLICT (account_id) DO UPDATE SET deleted = 1
             """, arguments: [key])

@@ -64,7 +64,7 @@ extension ShoppingListsAPI {
             try Self.throwFirstRejection(outcome)
             let item = outcome.state.items[itemId]
             return try Response.json(ItemState(id: itemId, quantity: item?.quantity ?? 0, checked: item?.checked ?? false), status: .created,
-                                     version: outcome.version, position: outcome.position, location: "/v1/lists/\(listId.key)/items/\(itemId.key)")
+                                     version: outcome.version, position: outcome.position, location: "/v1/lists/\(listId.lowercasedText)/items/\(itemId.lowercasedText)")
         }
         router.patch("/v1/lists/{id}/items/{itemId}") { request, context in
             let identity = try context.requireIdentity()

@@ -21,16 +21,16 @@ extension ShoppingListsAPI {
             let view = ListSummary(id: listId, name: ShoppingListRules.trimmed(body.name), ownerId: identity.accountId, role: "owner",
                                    itemCount: 0, uncheckedCount: 0, version: outcome.version)
             return try Response.json(view, status: .created, version: outcome.version, position: outcome.position,
-                                     location: "/v1/lists/\(listId.key)")
+                                     location: "/v1/lists/\(listId.lowercasedText)")
         }
         router.get("/v1/lists") { request, context in
             let identity = try context.requireIdentity()
-            let (limit, after) = try Self.page(request.queryValues, defaultLimit: 50, queryKey: "lists|\(identity.accountId.key)")
+            let (limit, after) = try Self.page(request.queryValues, defaultLimit: 50, queryKey: "lists|\(identity.accountId.lowercasedText)")
             let (stored, next) = try await read { db in try ListQueries.lists(of: identity.accountId, limit: limit, after: after, in: db) }
             let reader = sealer.reader()
             var items: [ListSummary] = []
             for list in stored { items.append(try await summary(list, for: identity.accountId, reader: reader)) }
-            return try Response.json(ListPage(items: items, nextCursor: next.map { SearchCursor.encode($0, queryKey: "lists|\(identity.accountId.key)") }))
+            return try Response.json(ListPage(items: items, nextCursor: next.map { SearchCursor.encode($0, queryKey: "lists|\(identity.accountId.lowercasedText)") }))
         }
         router.get("/v1/lists/{id}") { _, context in
             let identity = try context.requireIdentity()
@@ -49,7 +49,7 @@ extension ShoppingListsAPI {
             let outcome = try await lists.execute([ClientCommand(commandId: request.commandId, command: .rename(name: body.name))], on: id,
                                                   by: identity.accountId, expectedVersion: expected, metadata: context.eventMetadata)
             try Self.throwFirstRejection(outcome)
-            return try Response.json(["id": id.key, "name": ShoppingListRules.trimmed(body.name)], version: outcome.version, position: outcome.position)
+            return try Response.json(["id": id.lowercasedText, "name": ShoppingListRules.trimmed(body.name)], version: outcome.version, position: outcome.position)
         }
         router.delete("/v1/lists/{id}") { request, context in
             let identity = try context.requireIdentity()

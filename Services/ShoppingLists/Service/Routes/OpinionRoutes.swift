@@ -21,7 +21,7 @@ extension ShoppingListsAPI {
         }
         router.get("/v1/products/{id}/reviews") { request, context in
             let id = try context.parameters.uuid("id")
-            let queryKey = "reviews|\(id.key)"
+            let queryKey = "reviews|\(id.lowercasedText)"
             let (limit, after) = try Self.page(request.queryValues, defaultLimit: 50, queryKey: queryKey)
             try await requireProduct(id)
             let (stored, next) = try await read { db in try ProductQueries.reviews(of: id, limit: limit, after: after, in: db) }
@@ -50,7 +50,7 @@ extension ShoppingListsAPI {
         }
         router.get("/v1/me/favorites") { request, context in
             let identity = try context.requireIdentity()
-            let queryKey = "favorites|\(identity.accountId.key)"
+            let queryKey = "favorites|\(identity.accountId.lowercasedText)"
             let (limit, after) = try Self.page(request.queryValues, defaultLimit: 100, queryKey: queryKey)
             let (items, next) = try await read { db in try ProductQueries.favorites(of: identity.accountId, limit: limit, after: after, in: db) }
             return try Response.json(ProductPage(items: items, nextCursor: next.map { SearchCursor.encode($0, queryKey: queryKey) }))

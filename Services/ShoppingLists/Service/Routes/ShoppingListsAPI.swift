@@ -72,6 +72,6 @@ extension Request {
     /// The command id of a single edit: the `Idempotency-Key` when sent (so a retry is
     /// recognised by the log as well), else a new one.
     var commandId: String {
-        headers[.idempotencyKey].map { "key:\($0)" } ?? UUID().uuidString.lowercased()
+        headers[.idempotencyKey].map { "key:\($0)" } ?? UUID().lowercasedText
     }
 }
