@@ -3,7 +3,7 @@ import PackageDescription
 
 /// Strict concurrency is the default in Swift 6 language mode; this keeps the rest honest.
 let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 /// The Commons SDK for apps, a package of its own so that an app depends on it alone: no

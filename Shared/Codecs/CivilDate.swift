@@ -41,10 +41,10 @@ package enum WholeSecondISO8601 {
     /// The date the text names; nil for any other form or a field out of range.
     package static func date(_ text: UnsafeRawBufferPointer) -> Date? {
         guard text.count == 20, text[4] == UInt8(ascii: "-"), text[7] == UInt8(ascii: "-"), text[10] == UInt8(ascii: "T"),
-              text[13] == UInt8(ascii: ":"), text[16] == UInt8(ascii: ":"), text[19] == UInt8(ascii: "Z"),
-              let year = digits(text, 0, 4), let month = digits(text, 5, 2), let day = digits(text, 8, 2),
-              let hour = digits(text, 11, 2), let minute = digits(text, 14, 2), let second = digits(text, 17, 2),
-              (1...12).contains(month), day >= 1, day <= CivilDate.days(inMonth: month, of: year), hour < 24, minute < 60, second < 60
+            text[13] == UInt8(ascii: ":"), text[16] == UInt8(ascii: ":"), text[19] == UInt8(ascii: "Z"),
+            let year = digits(text, 0, 4), let month = digits(text, 5, 2), let day = digits(text, 8, 2),
+            let hour = digits(text, 11, 2), let minute = digits(text, 14, 2), let second = digits(text, 17, 2),
+            (1...12).contains(month), day >= 1, day <= CivilDate.days(inMonth: month, of: year), hour < 24, minute < 60, second < 60
         else { return nil }
         let days = CivilDate.daysSince1970(year: year, month: month, day: day)
         return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3_600 + minute * 60 + second))

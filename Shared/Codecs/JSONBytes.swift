@@ -36,8 +36,10 @@ extension [UInt8] {
         case 0x08: append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
         case 0x0C: append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
         default:
-            append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0xF)]])
+            append(contentsOf: [
+                UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0xF)],
+            ])
         }
     }
 

@@ -19,7 +19,8 @@ public enum JSONNUL {
             } else {
                 // An odd run of backslashes before `u` makes an escape; an even one is text.
                 if byte == UInt8(ascii: "u"), backslashes % 2 == 1, index + 4 < json.count,
-                   (json[index + 1], json[index + 2], json[index + 3], json[index + 4]) == zeros {
+                    (json[index + 1], json[index + 2], json[index + 3], json[index + 4]) == zeros
+                {
                     return true
                 }
                 backslashes = 0

@@ -35,7 +35,7 @@ public enum OpaqueCursor {
         // The text must be exactly what encode writes: no padding, and no spare bits in
         // the last character that an edit could hide in.
         guard text.utf8.count <= maximumLength, let bytes = Base64URL.decode(text), Base64URL.encode(bytes) == text,
-              bytes.count > 1 + 4 + 8, bytes[0] == version
+            bytes.count > 1 + 4 + 8, bytes[0] == version
         else { throw .malformed }
         let body = Array(bytes.dropLast(8))
         guard Array(bytes.suffix(8)) == checksum(body) else { throw .malformed }

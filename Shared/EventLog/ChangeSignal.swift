@@ -60,8 +60,11 @@ public final class ChangeSignal: Sendable {
         if !asked.isEmpty { tell(asked) }
     }
 
-    private static func noteAsked(_ categories: Set<String>?, in state: inout State)
-        -> (categories: Set<String>, tell: @Sendable (Set<String>) -> Void)? {
+    private static func noteAsked(
+        _ categories: Set<String>?, in state: inout State
+    )
+        -> (categories: Set<String>, tell: @Sendable (Set<String>) -> Void)?
+    {
         guard let categories, !categories.isSubset(of: state.askedAbout) else { return nil }
         let new = categories.subtracting(state.askedAbout)
         state.askedAbout.formUnion(new)

@@ -105,7 +105,7 @@ public enum EventJSON {
     public static func sameValue(_ lhs: Data, _ rhs: Data) -> Bool {
         if lhs == rhs { return true }
         guard let left = try? JSONSerialization.jsonObject(with: lhs, options: [.fragmentsAllowed]),
-              let right = try? JSONSerialization.jsonObject(with: rhs, options: [.fragmentsAllowed])
+            let right = try? JSONSerialization.jsonObject(with: rhs, options: [.fragmentsAllowed])
         else { return false }
         return NSArray(object: left).isEqual(NSArray(object: right))
     }

@@ -58,8 +58,10 @@ extension EventStore {
     /// Catches up from `checkpoint`, then follows the log live, page by page. `wakeName`, a
     /// name that is no category (it holds a `:`), lets ``changes`` wake this subscription
     /// alone: `changes.fire(categories: [wakeName])` (a reader waiting for a position).
-    public func subscribe(after checkpoint: Checkpoint = .start, filter: EventFilter = .all, pageSize: Int = 1_000,
-                          wakeName: String? = nil, keysNamedBy keyTypes: Set<String> = []) -> EventSubscription {
+    public func subscribe(
+        after checkpoint: Checkpoint = .start, filter: EventFilter = .all, pageSize: Int = 1_000,
+        wakeName: String? = nil, keysNamedBy keyTypes: Set<String> = []
+    ) -> EventSubscription {
         EventSubscription(store: self, start: checkpoint, filter: filter, pageSize: pageSize, wakeName: wakeName, keyTypes: keyTypes)
     }
 

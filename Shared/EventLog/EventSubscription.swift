@@ -69,7 +69,8 @@ public struct EventSubscription: AsyncSequence, Sendable {
                 }
                 let categories = wakeForAll ? nil : wakeCategories
                 let seen = store.changes.generation(for: categories)
-                let page = keyTypes.isEmpty
+                let page =
+                    keyTypes.isEmpty
                     ? try await store.readAll(after: checkpoint, limit: pageSize, filter: filter)
                     : try await store.readAll(after: checkpoint, limit: pageSize, filter: filter, keysNamedBy: keyTypes)
                 wakeForAll = page.events.isEmpty && wokenForOwn
@@ -85,7 +86,9 @@ public struct EventSubscription: AsyncSequence, Sendable {
                 if page.reachedHead {
                     heldBackPause = nil
                 } else {
-                    timeout = heldBackPause.map { Swift.min($0 * 2, store.pollInterval) } ?? Swift.min(EventSubscription.firstHeldBackPause, store.pollInterval)
+                    timeout =
+                        heldBackPause.map { Swift.min($0 * 2, store.pollInterval) }
+                        ?? Swift.min(EventSubscription.firstHeldBackPause, store.pollInterval)
                     heldBackPause = timeout
                 }
                 let woken = await store.changes.wait(after: seen, timeout: timeout, for: categories)

@@ -201,7 +201,7 @@ enum ExportedTime {
             seconds += 1
             micros = 0
         }
-        let whole = Date(timeIntervalSince1970: seconds).formatted(.iso8601)  // "2025-01-02T03:04:05Z"
+        let whole = Date(timeIntervalSince1970: seconds).formatted(.iso8601) // "2025-01-02T03:04:05Z"
         let fraction = String(micros)
         return "\(whole.dropLast()).\(String(repeating: "0", count: 6 - fraction.count))\(fraction)Z"
     }
@@ -215,7 +215,7 @@ enum ExportedTime {
         guard parts.count == 2 else { return whole }
         let digits = parts[1]
         guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber),
-              let fraction = Double("0." + digits)
+            let fraction = Double("0." + digits)
         else { return nil }
         return Date(timeIntervalSince1970: whole.timeIntervalSince1970 + fraction)
     }

@@ -31,7 +31,8 @@ public struct PlainJSONReader {
     public mutating func consumeNull() -> Bool {
         skipWhitespace()
         guard bytes.count - offset >= 4, bytes[offset] == UInt8(ascii: "n"), bytes[offset + 1] == UInt8(ascii: "u"),
-              bytes[offset + 2] == UInt8(ascii: "l"), bytes[offset + 3] == UInt8(ascii: "l") else { return false }
+            bytes[offset + 2] == UInt8(ascii: "l"), bytes[offset + 3] == UInt8(ascii: "l")
+        else { return false }
         offset += 4
         return true
     }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Random bytes from the kernel's cryptographically secure generator, drawn 256 at a time
 /// (`getentropy`'s most in one call) and each handed out once, so that a random id costs

@@ -14,8 +14,8 @@ extension UUID {
         var id: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &id) { bytes in
             withUnsafeBytes(of: &halves) { bytes.copyMemory(from: $0) }
-            bytes[6] = bytes[6] & 0x0F | 0x40  // version 4
-            bytes[8] = bytes[8] & 0x3F | 0x80  // the RFC's variant
+            bytes[6] = bytes[6] & 0x0F | 0x40 // version 4
+            bytes[8] = bytes[8] & 0x3F | 0x80 // the RFC's variant
         }
         return UUID(uuid: id)
     }

@@ -64,13 +64,13 @@ enum EventRow {
         init(_ packed: ByteBuffer) throws {
             var packed = packed
             guard let position = packed.readInteger(as: Int64.self), let transaction = packed.readInteger(as: UInt64.self),
-                  let version = packed.readInteger(as: Int64.self), let schemaVersion = packed.readInteger(as: Int32.self),
-                  let microseconds = packed.readInteger(as: Int64.self), packed.readableBytes >= 16
+                let version = packed.readInteger(as: Int64.self), let schemaVersion = packed.readInteger(as: Int32.self),
+                let microseconds = packed.readInteger(as: Int64.self), packed.readableBytes >= 16
             else { throw BinaryCells.Malformed(description: "the packed fields are cut short") }
             let id = packed.withUnsafeReadableBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
             packed.moveReaderIndex(forwardBy: 16)
             guard let streamLength = packed.readInteger(as: Int32.self), streamLength >= 0,
-                  let stream = packed.readString(length: Int(streamLength))
+                let stream = packed.readString(length: Int(streamLength))
             else { throw BinaryCells.Malformed(description: "the packed stream is cut short") }
             self.position = position
             self.transaction = transaction

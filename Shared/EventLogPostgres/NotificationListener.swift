@@ -1,6 +1,6 @@
 import Backoff
-import Foundation
 import EventLog
+import Foundation
 import Logging
 import NIOPosix
 import PostgresNIO
@@ -39,8 +39,10 @@ final class NotificationListener: Sendable {
     private let connectionCount = Atomic<Int>(0)
     private let ownSkipped = Atomic<Int>(0)
 
-    init(configuration: PostgresConnection.Configuration, channels: NotificationChannels, hearing: Hearing, changes: ChangeSignal,
-         origin: NotificationOrigin, logger: Logger) {
+    init(
+        configuration: PostgresConnection.Configuration, channels: NotificationChannels, hearing: Hearing, changes: ChangeSignal,
+        origin: NotificationOrigin, logger: Logger
+    ) {
         self.configuration = configuration
         self.channels = channels
         self.hearing = hearing
@@ -118,13 +120,15 @@ final class NotificationListener: Sendable {
     private func listen(on connection: PostgresConnection) async throws {
         let (added, adding) = AsyncStream.makeStream(of: String.self)
         let (ready, readying) = AsyncStream.makeStream(of: Void.self)
-        let first: [String?] = switch hearing {
-        case .everything: [nil]
-        case .categoriesAskedAbout: interest.withLock { interest in
-            interest.adding = adding
-            return interest.categories.sorted()
-        }
-        }
+        let first: [String?] =
+            switch hearing {
+            case .everything: [nil]
+            case .categoriesAskedAbout:
+                interest.withLock { interest in
+                    interest.adding = adding
+                    return interest.categories.sorted()
+                }
+            }
         defer { interest.withLock { $0.adding = nil } }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for category in first {

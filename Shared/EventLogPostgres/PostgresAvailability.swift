@@ -16,7 +16,7 @@ public enum PostgresAvailability {
         guard let error = error as? PSQLError else { return false }
         switch error.code {
         case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed,
-             .sslUnsupported, .failedToAddSSLHandler:
+            .sslUnsupported, .failedToAddSSLHandler:
             return true
         case .server:
             // Class 08: connection exception; 57P01–57P03: admin or crash shutdown, cannot

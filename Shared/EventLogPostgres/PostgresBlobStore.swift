@@ -18,7 +18,8 @@ public final class PostgresBlobStore: BlobStore {
     public func put(_ bytes: [UInt8], at address: String, contentType: String, owner: UUID) async throws {
         let body = ByteBuffer(bytes: bytes)
         // One statement: the owner row's foreign key sees the blob the same statement inserted.
-        try await connection.client.queryAbandonable("""
+        try await connection.client.queryAbandonable(
+            """
             WITH blob AS (
                 INSERT INTO \(unescaped: connection.schema).blobs (address, content_type, bytes) VALUES (\(address), \(contentType), \(body))
                 ON CONFLICT (address) DO NOTHING)
@@ -37,7 +38,8 @@ public final class PostgresBlobStore: BlobStore {
 
     public func removeOwner(_ owner: UUID) async throws -> Int {
         // The outer DELETE does not see the CTE's deletions, hence `owner <> …`.
-        let rows = try await connection.client.queryAbandonable("""
+        let rows = try await connection.client.queryAbandonable(
+            """
             WITH released AS (DELETE FROM \(unescaped: connection.schema).blob_owners WHERE owner = \(owner) RETURNING address)
             DELETE FROM \(unescaped: connection.schema).blobs b
             WHERE b.address IN (SELECT address FROM released)
@@ -50,7 +52,8 @@ public final class PostgresBlobStore: BlobStore {
     }
 
     public func blobs(after address: String?, limit: Int) async throws -> [Blob] {
-        let rows = try await connection.client.queryAbandonable("""
+        let rows = try await connection.client.queryAbandonable(
+            """
             SELECT b.address, b.content_type, b.bytes,
                    coalesce((SELECT array_agg(o.owner ORDER BY o.owner) FROM \(unescaped: connection.schema).blob_owners o WHERE o.address = b.address), '{}')
             FROM \(unescaped: connection.schema).blobs b WHERE b.address COLLATE "C" > \(address ?? "") ORDER BY b.address COLLATE "C" LIMIT \(limit)
@@ -64,7 +67,8 @@ public final class PostgresBlobStore: BlobStore {
 
     public func restore(_ blob: Blob) async throws -> Bool {
         let body = ByteBuffer(bytes: blob.bytes)
-        let rows = try await connection.client.queryAbandonable("""
+        let rows = try await connection.client.queryAbandonable(
+            """
             WITH blob AS (
                 INSERT INTO \(unescaped: connection.schema).blobs (address, content_type, bytes) VALUES (\(blob.address), \(blob.contentType), \(body))
                 ON CONFLICT (address) DO NOTHING RETURNING address),

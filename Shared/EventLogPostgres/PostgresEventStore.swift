@@ -81,7 +81,8 @@ public final class PostgresEventStore: EventStore {
             next = counter
         }
         guard let stored, let newest = UInt64(stored), let counter = UInt64(next), newest >= counter else { return }
-        throw PostgresEventStoreError("""
+        throw PostgresEventStoreError(
+            """
             the log in schema \(schema) holds events of transaction \(newest), but this PostgreSQL cluster has only reached \(counter): \
             it was copied from another cluster (pg_dump/pg_restore?), and new events would sort before those already read and never \
             be delivered. Move a log with `commons events export` and `commons events import`, or a physical copy of the cluster \
@@ -93,8 +94,10 @@ public final class PostgresEventStore: EventStore {
     /// (a wrong password, a `pg_hba.conf` without us, TLS required or a certificate we do not
     /// trust) fails the start with its own error, where the pool would retry for ever. A
     /// server that is not up yet (refusing connections, starting) is waited for, up to `patience`.
-    static func connectOnce(_ configuration: PostgresConnection.Configuration, logger: Logger,
-                            patience: Duration = .seconds(10)) async throws {
+    static func connectOnce(
+        _ configuration: PostgresConnection.Configuration, logger: Logger,
+        patience: Duration = .seconds(10)
+    ) async throws {
         let started = ContinuousClock.now
         var reported = started
         while true {
@@ -163,12 +166,13 @@ public final class PostgresEventStore: EventStore {
             return AppendResult(streamVersion: actual, checkpoint: try await head(), wasAlreadyAppended: false)
         }
         let encoded = try EncodedBatch(events)
-        let expectedCode: Int64 = switch expected {
-        case .any: -1
-        case .streamExists: -2
-        case .noStream: 0
-        case .exact(let version): version
-        }
+        let expectedCode: Int64 =
+            switch expected {
+            case .any: -1
+            case .streamExists: -2
+            case .noStream: 0
+            case .exact(let version): version
+            }
         if encoded.ids.count == 1 {
             switch await grouper.admit(GroupedAppend(stream: name.description, category: name.category, expectedCode: expectedCode, batch: encoded)) {
             case .slot:
@@ -212,18 +216,19 @@ public final class PostgresEventStore: EventStore {
             var delivered = false
             defer { if let carrying, !delivered { notifier.carryFailed(carrying) } }
             do {
-                let rows = switch (encoded.ids.count, expectedCode) {
-                case (1, 0):
-                    try await execute(AppendFirstStatement(stream: name.description, category: name.category, batch: encoded), carrying: carrying)
-                case (1, _):
-                    try await execute(
-                        AppendOneStatement(stream: name.description, category: name.category, expectedCode: expectedCode, batch: encoded),
-                        carrying: carrying)
-                default:
-                    try await statements.execute(
-                        AppendBatchStatement(stream: name.description, category: name.category, expectedCode: expectedCode, batch: encoded),
-                        logger: logger)
-                }
+                let rows =
+                    switch (encoded.ids.count, expectedCode) {
+                    case (1, 0):
+                        try await execute(AppendFirstStatement(stream: name.description, category: name.category, batch: encoded), carrying: carrying)
+                    case (1, _):
+                        try await execute(
+                            AppendOneStatement(stream: name.description, category: name.category, expectedCode: expectedCode, batch: encoded),
+                            carrying: carrying)
+                    default:
+                        try await statements.execute(
+                            AppendBatchStatement(stream: name.description, category: name.category, expectedCode: expectedCode, batch: encoded),
+                            logger: logger)
+                    }
                 guard let result = appendResult(rows, alreadyAppended: false) else {
                     if let replay = try await replayedResult(stream: stream, batch: encoded) { return replay }
                     throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expected, actual: try await version(of: stream))
@@ -246,7 +251,8 @@ public final class PostgresEventStore: EventStore {
                     let actual = try await version(of: stream)
                     throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expected, actual: actual)
                 case ("23505", "events_id"):
-                    throw EventStoreError.idempotencyConflict(stream: stream, eventId: events[0].id, reason: "an event id is stored already in another stream")
+                    throw EventStoreError.idempotencyConflict(
+                        stream: stream, eventId: events[0].id, reason: "an event id is stored already in another stream")
                 case ("22P02", _), ("22021", _), ("22P05", _):
                     // Not JSON, not UTF-8, or a character PostgreSQL cannot store (\u0000).
                     throw EventStoreError.invalidEvent(id: events[0].id, reason: error.serverInfo?[.message] ?? "invalid JSON")
@@ -310,19 +316,20 @@ public final class PostgresEventStore: EventStore {
 
     public func readAll(after checkpoint: Checkpoint, limit: Int, filter: EventFilter) async throws -> EventPage {
         let count = Int64(min(limit, Int(Int64.max)))
-        let rows = switch (filter.categories.map(Array.init), filter.types.map(Array.init)) {
-        case (nil, nil):
-            try await statements.collect(ReadAllStatement.All(checkpoint: checkpoint, limit: count), logger: logger)
-        case (let categories?, nil):
-            try await statements.collect(
-                ReadAllStatement.Categories(checkpoint: checkpoint, categories: categories, limit: count), logger: logger)
-        case (nil, let types?):
-            try await statements.collect(ReadAllStatement.Types(checkpoint: checkpoint, types: types, limit: count), logger: logger)
-        case (let categories?, let types?):
-            try await statements.collect(
-                ReadAllStatement.CategoriesAndTypes(checkpoint: checkpoint, categories: categories, types: types, limit: count),
-                logger: logger)
-        }
+        let rows =
+            switch (filter.categories.map(Array.init), filter.types.map(Array.init)) {
+            case (nil, nil):
+                try await statements.collect(ReadAllStatement.All(checkpoint: checkpoint, limit: count), logger: logger)
+            case (let categories?, nil):
+                try await statements.collect(
+                    ReadAllStatement.Categories(checkpoint: checkpoint, categories: categories, limit: count), logger: logger)
+            case (nil, let types?):
+                try await statements.collect(ReadAllStatement.Types(checkpoint: checkpoint, types: types, limit: count), logger: logger)
+            case (let categories?, let types?):
+                try await statements.collect(
+                    ReadAllStatement.CategoriesAndTypes(checkpoint: checkpoint, categories: categories, types: types, limit: count),
+                    logger: logger)
+            }
         return Self.page(of: rows.map { ($0.horizon, $0.heldBack, $0.event) }, after: checkpoint, limit: limit)
     }
 
@@ -343,7 +350,9 @@ public final class PostgresEventStore: EventStore {
     }
 
     /// The page that rows of a read of the whole log make.
-    private static func page(of rows: [(horizon: UInt64?, heldBack: Bool?, event: RecordedEvent?)], after checkpoint: Checkpoint, limit: Int) -> EventPage {
+    private static func page(
+        of rows: [(horizon: UInt64?, heldBack: Bool?, event: RecordedEvent?)], after checkpoint: Checkpoint, limit: Int
+    ) -> EventPage {
         let horizon = rows.first?.horizon ?? 0
         let events = rows.compactMap(\.event)
         // A full page may stop short of the horizon; otherwise everything below the horizon
@@ -376,9 +385,10 @@ public final class PostgresEventStore: EventStore {
 
     public func importEvents(_ events: [RecordedEvent]) async throws -> ImportResult {
         guard !events.isEmpty else { return ImportResult() }
-        let batch = try EncodedBatch(events.map {
-            NewEvent(id: $0.id, type: $0.type, schemaVersion: $0.schemaVersion, data: $0.data, metadata: $0.metadata)
-        })
+        let batch = try EncodedBatch(
+            events.map {
+                NewEvent(id: $0.id, type: $0.type, schemaVersion: $0.schemaVersion, data: $0.data, metadata: $0.metadata)
+            })
         let streams = events.map(\.stream)
         for stream in streams where StreamName(stream) == nil { throw EventStoreError.invalidStreamName(stream) }
         let categories = events.map(\.category)

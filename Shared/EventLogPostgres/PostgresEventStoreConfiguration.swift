@@ -62,7 +62,7 @@ public struct PostgresEventStoreConfiguration: Sendable {
     /// `disable` (libpq's names: `disable`, `prefer`, `require`, `verify-ca`, `verify-full`).
     public init(url text: String) throws {
         guard let url = URLComponents(string: text), url.scheme == "postgres" || url.scheme == "postgresql",
-              let host = url.host, !host.isEmpty
+            let host = url.host, !host.isEmpty
         else { throw PostgresConfigurationError("'\(text)' is not a postgres://user@host:port/database URL") }
         self.init(host: host)
         if let port = url.port { self.port = port }
@@ -74,7 +74,8 @@ public struct PostgresEventStoreConfiguration: Sendable {
         if let schema = items.first(where: { $0.name == "schema" })?.value { self.schema = schema }
         if let mode = items.first(where: { $0.name == "sslmode" })?.value {
             guard let tls = PostgresTLSMode(rawValue: mode) else {
-                throw PostgresConfigurationError("sslmode '\(mode)' is not one of \(PostgresTLSMode.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw PostgresConfigurationError(
+                    "sslmode '\(mode)' is not one of \(PostgresTLSMode.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             self.tls = tls
         }
@@ -106,11 +107,12 @@ public struct PostgresEventStoreConfiguration: Sendable {
     var tlsConfiguration: TLSConfiguration? {
         guard tls != .disable else { return nil }
         var configuration = TLSConfiguration.makeClientConfiguration()
-        configuration.certificateVerification = switch tls {
-        case .disable, .prefer, .require: .none
-        case .verifyCA: .noHostnameVerification
-        case .verifyFull: .fullVerification
-        }
+        configuration.certificateVerification =
+            switch tls {
+            case .disable, .prefer, .require: .none
+            case .verifyCA: .noHostnameVerification
+            case .verifyFull: .fullVerification
+            }
         if let certificateAuthorityFile { configuration.trustRoots = .file(certificateAuthorityFile) }
         return configuration
     }
@@ -118,11 +120,12 @@ public struct PostgresEventStoreConfiguration: Sendable {
     /// One connection's settings (server, credentials, TLS, session parameters); with
     /// `searchPath`, its session looks in ``schema`` first, as the pool's do.
     public func connection(searchPath: Bool = false) throws -> PostgresConnection.Configuration {
-        let mode: PostgresConnection.Configuration.TLS = switch (tls, tlsConfiguration) {
-        case (.prefer, let settings?): .prefer(try NIOSSLContext(configuration: settings))
-        case (_, let settings?): .require(try NIOSSLContext(configuration: settings))
-        case (_, nil): .disable
-        }
+        let mode: PostgresConnection.Configuration.TLS =
+            switch (tls, tlsConfiguration) {
+            case (.prefer, let settings?): .prefer(try NIOSSLContext(configuration: settings))
+            case (_, let settings?): .require(try NIOSSLContext(configuration: settings))
+            case (_, nil): .disable
+            }
         var configuration = PostgresConnection.Configuration(
             host: host, port: port, username: username, password: password, database: database, tls: mode)
         configuration.options.additionalStartupParameters = startupParameters + (searchPath ? [("search_path", schema)] : [])
@@ -132,11 +135,12 @@ public struct PostgresEventStoreConfiguration: Sendable {
     /// The pool's settings: server, credentials, TLS, size and session parameters, with
     /// `search_path` set to ``schema``.
     public var clientConfiguration: PostgresClient.Configuration {
-        let mode: PostgresClient.Configuration.TLS = switch (tls, tlsConfiguration) {
-        case (.prefer, let settings?): .prefer(settings)
-        case (_, let settings?): .require(settings)
-        case (_, nil): .disable
-        }
+        let mode: PostgresClient.Configuration.TLS =
+            switch (tls, tlsConfiguration) {
+            case (.prefer, let settings?): .prefer(settings)
+            case (_, let settings?): .require(settings)
+            case (_, nil): .disable
+            }
         var configuration = PostgresClient.Configuration(
             host: host, port: port, username: username, password: password, database: database, tls: mode)
         configuration.options.maximumConnections = maximumConnections
@@ -148,7 +152,8 @@ public struct PostgresEventStoreConfiguration: Sendable {
     }
 
     private var startupParameters: [(String, String)] {
-        let milliseconds = idleInTransactionTimeout.components.seconds * 1000
+        let milliseconds =
+            idleInTransactionTimeout.components.seconds * 1000
             + idleInTransactionTimeout.components.attoseconds / 1_000_000_000_000_000
         return [("idle_in_transaction_session_timeout", String(milliseconds)), ("application_name", "commons")]
     }

@@ -39,7 +39,8 @@ public final class PostgresIdempotencyRecords: IdempotencyRecords {
     }
 
     public func forget(caller: String) async throws -> Int {
-        let rows = try await connection.client.queryAbandonable("""
+        let rows = try await connection.client.queryAbandonable(
+            """
             WITH gone AS (DELETE FROM \(unescaped: connection.schema).idempotency_records WHERE split_part(scope, ' ', 2) = \(caller) RETURNING 1)
             SELECT count(*) FROM gone
             """, logger: connection.logger)
@@ -48,7 +49,8 @@ public final class PostgresIdempotencyRecords: IdempotencyRecords {
     }
 
     public func purge(before cutoff: Date) async throws -> Int {
-        let rows = try await connection.client.queryAbandonable("""
+        let rows = try await connection.client.queryAbandonable(
+            """
             WITH gone AS (DELETE FROM \(unescaped: connection.schema).idempotency_records WHERE created_at < \(cutoff) RETURNING 1)
             SELECT count(*) FROM gone
             """, logger: connection.logger)

@@ -42,7 +42,8 @@ public final class PostgresKeyStorage: KeyStorage {
     }
 
     public func destroy(_ owner: UUID) async throws {
-        try await connection.client.queryAbandonable("""
+        try await connection.client.queryAbandonable(
+            """
             INSERT INTO \(unescaped: table) (owner, material, destroyed_at) VALUES (\(owner), NULL, now())
             ON CONFLICT (owner) DO UPDATE SET material = NULL, destroyed_at = now()
             """, logger: connection.logger)
@@ -55,7 +56,8 @@ public final class PostgresKeyStorage: KeyStorage {
             ORDER BY owner LIMIT \(limit)
             """
         var rows: [(owner: UUID, value: Data)] = []
-        for try await (owner, bytes) in try await connection.client.queryAbandonable(query, logger: connection.logger).decode((UUID, ByteBuffer).self) {
+        for try await (owner, bytes) in try await connection.client.queryAbandonable(query, logger: connection.logger).decode((UUID, ByteBuffer).self)
+        {
             rows.append((owner, Data(bytes.readableBytesView)))
         }
         return rows

@@ -104,7 +104,7 @@ enum PostgresMigrations {
                 material bytea,
                 destroyed_at timestamptz
             )
-            """,
+            """
         ],
         [
             // Photos and their sizes, content-addressed, beside the log and never in it.
@@ -149,7 +149,7 @@ enum PostgresMigrations {
                 version bigint NOT NULL,
                 updated_at timestamptz NOT NULL
             )
-            """,
+            """
         ],
     ]
 
@@ -167,10 +167,12 @@ enum PostgresMigrations {
             let lockKey = "commons-migrations:\(schema)"
             _ = try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(lockKey)))", logger: logger)
             try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
-            try await connection.query(PostgresQuery(unsafeSQL: """
-                CREATE TABLE IF NOT EXISTS \(schema).schema_migrations (
-                    version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
-                """), logger: logger)
+            try await connection.query(
+                PostgresQuery(
+                    unsafeSQL: """
+                        CREATE TABLE IF NOT EXISTS \(schema).schema_migrations (
+                            version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
+                        """), logger: logger)
             var applied = 0
             for try await version in try await connection.query(
                 PostgresQuery(unsafeSQL: "SELECT coalesce(max(version), 0) FROM \(schema).schema_migrations"), logger: logger

@@ -22,15 +22,16 @@ public final class PostgresServiceSecrets: ServiceSecrets {
 
     public func write(_ name: String, value: Data, replacing expected: Int64) async throws -> Bool {
         let bytes = ByteBuffer(bytes: value)
-        let query: PostgresQuery = expected == 0
+        let query: PostgresQuery =
+            expected == 0
             ? """
-              INSERT INTO \(unescaped: connection.schema).service_secrets (name, value, version, updated_at) VALUES (\(name), \(bytes), 1, now())
-              ON CONFLICT (name) DO NOTHING RETURNING version
-              """
+            INSERT INTO \(unescaped: connection.schema).service_secrets (name, value, version, updated_at) VALUES (\(name), \(bytes), 1, now())
+            ON CONFLICT (name) DO NOTHING RETURNING version
+            """
             : """
-              UPDATE \(unescaped: connection.schema).service_secrets SET value = \(bytes), version = version + 1, updated_at = now()
-              WHERE name = \(name) AND version = \(expected) RETURNING version
-              """
+            UPDATE \(unescaped: connection.schema).service_secrets SET value = \(bytes), version = version + 1, updated_at = now()
+            WHERE name = \(name) AND version = \(expected) RETURNING version
+            """
         for try await _ in try await connection.client.queryAbandonable(query, logger: connection.logger).decode(Int64.self) { return true }
         return false
     }

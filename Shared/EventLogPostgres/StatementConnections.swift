@@ -55,8 +55,10 @@ final class StatementConnections: Sendable {
     ///   - client: the pool, for statements that find every own connection busy.
     ///   - configuration: how to open one; it must set the session up as the pool's are.
     ///   - limit: at most this many own connections at once.
-    init(client: PostgresClient, configuration: PostgresConnection.Configuration, limit: Int,
-         maximumIdle: Duration = .seconds(60), retryPause: Duration = .seconds(1)) {
+    init(
+        client: PostgresClient, configuration: PostgresConnection.Configuration, limit: Int,
+        maximumIdle: Duration = .seconds(60), retryPause: Duration = .seconds(1)
+    ) {
         self.client = client
         var configuration = configuration
         // A statement waits for a new own connection only briefly: past this it runs on the

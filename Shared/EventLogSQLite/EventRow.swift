@@ -19,7 +19,7 @@ struct EventRow {
     init(_ event: NewEvent) throws {
         // SQLite's CHECK validates the JSON itself; this only rejects non-objects cheaply.
         guard event.data.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) == UInt8(ascii: "{"),
-              let data = String(data: event.data, encoding: .utf8)
+            let data = String(data: event.data, encoding: .utf8)
         else {
             throw EventStoreError.invalidEvent(id: event.id, reason: "the body is not a JSON object")
         }

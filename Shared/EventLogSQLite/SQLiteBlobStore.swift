@@ -12,21 +12,23 @@ public final class SQLiteBlobStore: BlobStore {
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
         pool = try DatabasePool.openingShared(path: path, configuration: configuration)
         try pool.write { db in
-            try db.execute(sql: """
-                CREATE TABLE IF NOT EXISTS blobs (
-                    address TEXT PRIMARY KEY, content_type TEXT NOT NULL, bytes BLOB NOT NULL, stored_at REAL NOT NULL);
-                CREATE TABLE IF NOT EXISTS blob_owners (
-                    address TEXT NOT NULL REFERENCES blobs (address) ON DELETE CASCADE, owner TEXT NOT NULL,
-                    PRIMARY KEY (address, owner));
-                CREATE INDEX IF NOT EXISTS blob_owners_owner ON blob_owners (owner);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS blobs (
+                        address TEXT PRIMARY KEY, content_type TEXT NOT NULL, bytes BLOB NOT NULL, stored_at REAL NOT NULL);
+                    CREATE TABLE IF NOT EXISTS blob_owners (
+                        address TEXT NOT NULL REFERENCES blobs (address) ON DELETE CASCADE, owner TEXT NOT NULL,
+                        PRIMARY KEY (address, owner));
+                    CREATE INDEX IF NOT EXISTS blob_owners_owner ON blob_owners (owner);
+                    """)
         }
     }
 
     public func put(_ bytes: [UInt8], at address: String, contentType: String, owner: UUID) async throws {
         try await pool.write { db in
-            try db.execute(sql: "INSERT OR IGNORE INTO blobs (address, content_type, bytes, stored_at) VALUES (?, ?, ?, julianday('now'))",
-                           arguments: [address, contentType, Data(bytes)])
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO blobs (address, content_type, bytes, stored_at) VALUES (?, ?, ?, julianday('now'))",
+                arguments: [address, contentType, Data(bytes)])
             try db.execute(sql: "INSERT OR IGNORE INTO blob_owners (address, owner) VALUES (?, ?)", arguments: [address, owner.lowercasedText])
         }
     }
@@ -45,8 +47,9 @@ public final class SQLiteBlobStore: BlobStore {
             try db.execute(sql: "DELETE FROM blob_owners WHERE owner = ?", arguments: [owner.lowercasedText])
             var deleted = 0
             for address in addresses {
-                try db.execute(sql: "DELETE FROM blobs WHERE address = ? AND NOT EXISTS (SELECT 1 FROM blob_owners WHERE address = ?)",
-                               arguments: [address, address])
+                try db.execute(
+                    sql: "DELETE FROM blobs WHERE address = ? AND NOT EXISTS (SELECT 1 FROM blob_owners WHERE address = ?)",
+                    arguments: [address, address])
                 deleted += db.changesCount
             }
             return deleted
@@ -59,11 +62,14 @@ public final class SQLiteBlobStore: BlobStore {
 
     public func blobs(after address: String?, limit: Int) async throws -> [Blob] {
         try await pool.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT b.address, b.content_type, b.bytes, (SELECT group_concat(owner, ' ') FROM
-                    (SELECT owner FROM blob_owners o WHERE o.address = b.address ORDER BY owner)) AS owners
-                FROM blobs b WHERE b.address > ? ORDER BY b.address LIMIT ?
-                """, arguments: [address ?? "", limit]).map { row in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT b.address, b.content_type, b.bytes, (SELECT group_concat(owner, ' ') FROM
+                        (SELECT owner FROM blob_owners o WHERE o.address = b.address ORDER BY owner)) AS owners
+                    FROM blobs b WHERE b.address > ? ORDER BY b.address LIMIT ?
+                    """, arguments: [address ?? "", limit]
+            ).map { row in
                 let owners = (row["owners"] as String?)?.split(separator: " ").compactMap { UUID(uuidString: String($0)) } ?? []
                 return Blob(address: row["address"], contentType: row["content_type"], bytes: [UInt8](row["bytes"] as Data), owners: owners)
             }
@@ -72,11 +78,13 @@ public final class SQLiteBlobStore: BlobStore {
 
     public func restore(_ blob: Blob) async throws -> Bool {
         try await pool.write { db in
-            try db.execute(sql: "INSERT OR IGNORE INTO blobs (address, content_type, bytes, stored_at) VALUES (?, ?, ?, julianday('now'))",
-                           arguments: [blob.address, blob.contentType, Data(blob.bytes)])
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO blobs (address, content_type, bytes, stored_at) VALUES (?, ?, ?, julianday('now'))",
+                arguments: [blob.address, blob.contentType, Data(blob.bytes)])
             let inserted = db.changesCount > 0
             for owner in blob.owners {
-                try db.execute(sql: "INSERT OR IGNORE INTO blob_owners (address, owner) VALUES (?, ?)", arguments: [blob.address, owner.lowercasedText])
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO blob_owners (address, owner) VALUES (?, ?)", arguments: [blob.address, owner.lowercasedText])
             }
             return inserted
         }

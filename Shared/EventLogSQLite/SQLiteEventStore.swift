@@ -44,30 +44,33 @@ public final class SQLiteEventStore: EventStore {
         let outcome: AppendOutcome
         do {
             outcome = try await pool.write { db -> AppendOutcome in
-            let current = try Int64.fetchOne(db, sql: "SELECT max(version) FROM events WHERE stream = ?", arguments: [stream]) ?? 0
-            guard expected.isSatisfied(by: current) else {
-                if let replay = try Self.replayedResult(db, stream: stream, rows: rows) { return .replayed(replay) }
-                throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expected, actual: current)
-            }
-            guard !rows.isEmpty else {
-                let head = try Int64.fetchOne(db, sql: "SELECT max(position) FROM events") ?? 0
-                return .appended(AppendResult(streamVersion: current, checkpoint: Checkpoint(transaction: 0, position: head), wasAlreadyAppended: false))
-            }
-            let now = Date().timeIntervalSince1970
-            let insert = try db.cachedStatement(sql: Self.insertSQL)
-            do {
-                for (offset, row) in rows.enumerated() {
-                    try insert.execute(arguments: row.arguments(
-                        stream: stream, category: name.category, version: current + Int64(offset) + 1, recordedAt: now))
+                let current = try Int64.fetchOne(db, sql: "SELECT max(version) FROM events WHERE stream = ?", arguments: [stream]) ?? 0
+                guard expected.isSatisfied(by: current) else {
+                    if let replay = try Self.replayedResult(db, stream: stream, rows: rows) { return .replayed(replay) }
+                    throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expected, actual: current)
                 }
-            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-                throw IdClash()  // rolls the batch back; the replay check then reads what was stored before
-            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_CHECK {
-                throw EventStoreError.invalidEvent(id: events.first?.id ?? UUID(), reason: "the body is not valid JSON")
-            }
-            return .appended(AppendResult(
-                streamVersion: current + Int64(rows.count), checkpoint: Checkpoint(transaction: 0, position: db.lastInsertedRowID),
-                wasAlreadyAppended: false))
+                guard !rows.isEmpty else {
+                    let head = try Int64.fetchOne(db, sql: "SELECT max(position) FROM events") ?? 0
+                    return .appended(
+                        AppendResult(streamVersion: current, checkpoint: Checkpoint(transaction: 0, position: head), wasAlreadyAppended: false))
+                }
+                let now = Date().timeIntervalSince1970
+                let insert = try db.cachedStatement(sql: Self.insertSQL)
+                do {
+                    for (offset, row) in rows.enumerated() {
+                        try insert.execute(
+                            arguments: row.arguments(
+                                stream: stream, category: name.category, version: current + Int64(offset) + 1, recordedAt: now))
+                    }
+                } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                    throw IdClash() // rolls the batch back; the replay check then reads what was stored before
+                } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_CHECK {
+                    throw EventStoreError.invalidEvent(id: events.first?.id ?? UUID(), reason: "the body is not valid JSON")
+                }
+                return .appended(
+                    AppendResult(
+                        streamVersion: current + Int64(rows.count), checkpoint: Checkpoint(transaction: 0, position: db.lastInsertedRowID),
+                        wasAlreadyAppended: false))
             }
         } catch is IdClash {
             outcome = .idClash
@@ -102,7 +105,9 @@ public final class SQLiteEventStore: EventStore {
     private static func replayedResult(_ db: Database, stream: String, rows: [EventRow]) throws -> AppendResult? {
         guard !rows.isEmpty else { return nil }
         let stored = try Row.fetchAll(
-            db, sql: "SELECT id, stream, version, type, schema_version, data, position FROM events WHERE id IN (\(databaseQuestionMarks(count: rows.count)))",
+            db,
+            sql:
+                "SELECT id, stream, version, type, schema_version, data, position FROM events WHERE id IN (\(databaseQuestionMarks(count: rows.count)))",
             arguments: StatementArguments(rows.map(\.id)))
         guard !stored.isEmpty else { return nil }
         let byId = Dictionary(uniqueKeysWithValues: stored.map { row -> (String, Row) in (row["id"], row) })
@@ -110,8 +115,8 @@ public final class SQLiteEventStore: EventStore {
         var last: (version: Int64, position: Int64) = (0, 0)
         for (index, row) in rows.enumerated() {
             guard let match = byId[row.id], match["stream"] as String == stream, match["type"] as String == row.type,
-                  match["schema_version"] as Int == row.schemaVersion,
-                  EventJSON.sameValue(Data((match["data"] as String).utf8), Data(row.data.utf8))
+                match["schema_version"] as Int == row.schemaVersion,
+                EventJSON.sameValue(Data((match["data"] as String).utf8), Data(row.data.utf8))
             else {
                 throw EventStoreError.idempotencyConflict(
                     stream: stream, eventId: UUID(uuidString: row.id) ?? UUID(),
@@ -135,11 +140,13 @@ public final class SQLiteEventStore: EventStore {
         try await pool.read { db in
             switch direction {
             case .forwards:
-                try EventRow.fetch(db, sql: "SELECT \(EventRow.columns) FROM events WHERE stream = ? AND version >= ? ORDER BY version LIMIT ?",
-                                   arguments: [stream, version ?? 1, limit])
+                try EventRow.fetch(
+                    db, sql: "SELECT \(EventRow.columns) FROM events WHERE stream = ? AND version >= ? ORDER BY version LIMIT ?",
+                    arguments: [stream, version ?? 1, limit])
             case .backwards:
-                try EventRow.fetch(db, sql: "SELECT \(EventRow.columns) FROM events WHERE stream = ? AND version <= ? ORDER BY version DESC LIMIT ?",
-                                   arguments: [stream, version ?? Int64.max, limit])
+                try EventRow.fetch(
+                    db, sql: "SELECT \(EventRow.columns) FROM events WHERE stream = ? AND version <= ? ORDER BY version DESC LIMIT ?",
+                    arguments: [stream, version ?? Int64.max, limit])
             }
         }
     }
@@ -164,12 +171,18 @@ public final class SQLiteEventStore: EventStore {
         let walks: [(sql: String, arguments: StatementArguments)]
         if let categories = filter.categories {
             walks = categories.sorted().map { category in
-                ("SELECT \(EventRow.columns) FROM events WHERE category = ? AND position > ?\(conditions) ORDER BY position LIMIT ?",
-                 [category, checkpoint.position] + typeArguments + [limit])
+                (
+                    "SELECT \(EventRow.columns) FROM events WHERE category = ? AND position > ?\(conditions) ORDER BY position LIMIT ?",
+                    [category, checkpoint.position] + typeArguments + [limit]
+                )
             }
         } else {
-            walks = [("SELECT \(EventRow.columns) FROM events WHERE position > ?\(conditions) ORDER BY position LIMIT ?",
-                      [checkpoint.position] + typeArguments + [limit])]
+            walks = [
+                (
+                    "SELECT \(EventRow.columns) FROM events WHERE position > ?\(conditions) ORDER BY position LIMIT ?",
+                    [checkpoint.position] + typeArguments + [limit]
+                )
+            ]
         }
         return try await pool.read { [walks] db in
             let events = try EventRow.fetchMerged(db, walks: walks, limit: limit)
@@ -188,8 +201,9 @@ public final class SQLiteEventStore: EventStore {
 
     public func eventCount(after checkpoint: Checkpoint, limit: Int) async throws -> Int {
         try await pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM events WHERE position > ? LIMIT ?)",
-                             arguments: [checkpoint.position, limit]) ?? 0
+            try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM (SELECT 1 FROM events WHERE position > ? LIMIT ?)",
+                arguments: [checkpoint.position, limit]) ?? 0
         }
     }
 
@@ -211,11 +225,13 @@ public final class SQLiteEventStore: EventStore {
                     result.alreadyPresent += 1
                     continue
                 }
-                let row = try EventRow(NewEvent(id: event.id, type: event.type, schemaVersion: event.schemaVersion, data: event.data, metadata: event.metadata))
+                let row = try EventRow(
+                    NewEvent(id: event.id, type: event.type, schemaVersion: event.schemaVersion, data: event.data, metadata: event.metadata))
                 do {
-                    try insert.execute(arguments: row.arguments(
-                        stream: event.stream, category: event.category, version: event.version,
-                        recordedAt: event.recordedAt.timeIntervalSince1970))
+                    try insert.execute(
+                        arguments: row.arguments(
+                            stream: event.stream, category: event.category, version: event.version,
+                            recordedAt: event.recordedAt.timeIntervalSince1970))
                 } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
                     throw EventStoreError.importConflict(eventId: event.id, reason: "\(event.stream) already has a version \(event.version)")
                 }

@@ -10,29 +10,34 @@ public final class SQLiteIdempotencyRecords: IdempotencyRecords {
     public init(path: String) throws {
         queue = try DatabaseQueue(path: path, configuration: .besideTheLog)
         try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE IF NOT EXISTS idempotency_records (
-                    scope TEXT NOT NULL, key TEXT NOT NULL, request_hash TEXT NOT NULL, response BLOB,
-                    created_at REAL NOT NULL, lease_until REAL NOT NULL, PRIMARY KEY (scope, key));
-                CREATE INDEX IF NOT EXISTS idempotency_records_created ON idempotency_records (created_at);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS idempotency_records (
+                        scope TEXT NOT NULL, key TEXT NOT NULL, request_hash TEXT NOT NULL, response BLOB,
+                        created_at REAL NOT NULL, lease_until REAL NOT NULL, PRIMARY KEY (scope, key));
+                    CREATE INDEX IF NOT EXISTS idempotency_records_created ON idempotency_records (created_at);
+                    """)
         }
     }
 
     public func claim(scope: String, key: String, requestHash: String, now: Date, leaseUntil: Date) async throws -> IdempotencyClaim {
         try await queue.write { db in
-            if let row = try Row.fetchOne(db, sql: "SELECT request_hash, response, lease_until FROM idempotency_records WHERE scope = ? AND key = ?",
-                                          arguments: [scope, key]) {
+            if let row = try Row.fetchOne(
+                db, sql: "SELECT request_hash, response, lease_until FROM idempotency_records WHERE scope = ? AND key = ?",
+                arguments: [scope, key])
+            {
                 guard row["request_hash"] as String == requestHash else { return .differentRequest }
                 if let response = row["response"] as Data? { return .replay(response) }
                 guard (row["lease_until"] as Double) < now.timeIntervalSince1970 else { return .inProgress }
-                try db.execute(sql: "UPDATE idempotency_records SET lease_until = ? WHERE scope = ? AND key = ?",
-                               arguments: [leaseUntil.timeIntervalSince1970, scope, key])
+                try db.execute(
+                    sql: "UPDATE idempotency_records SET lease_until = ? WHERE scope = ? AND key = ?",
+                    arguments: [leaseUntil.timeIntervalSince1970, scope, key])
                 return .claimed
             }
-            try db.execute(sql: """
-                INSERT INTO idempotency_records (scope, key, request_hash, created_at, lease_until) VALUES (?, ?, ?, ?, ?)
-                """, arguments: [scope, key, requestHash, now.timeIntervalSince1970, leaseUntil.timeIntervalSince1970])
+            try db.execute(
+                sql: """
+                    INSERT INTO idempotency_records (scope, key, request_hash, created_at, lease_until) VALUES (?, ?, ?, ?, ?)
+                    """, arguments: [scope, key, requestHash, now.timeIntervalSince1970, leaseUntil.timeIntervalSince1970])
             return .claimed
         }
     }

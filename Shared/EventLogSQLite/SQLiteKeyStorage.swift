@@ -37,10 +37,11 @@ public final class SQLiteKeyStorage: KeyStorage {
     public func destroy(_ owner: UUID) async throws {
         try await queue.write { db in
             try db.execute(sql: "PRAGMA secure_delete = ON")
-            try db.execute(sql: """
-                INSERT INTO keys (owner, material, destroyed_at) VALUES (?, NULL, julianday('now'))
-                ON CONFLICT (owner) DO UPDATE SET material = NULL, destroyed_at = excluded.destroyed_at
-                """, arguments: [owner.lowercasedText])
+            try db.execute(
+                sql: """
+                    INSERT INTO keys (owner, material, destroyed_at) VALUES (?, NULL, julianday('now'))
+                    ON CONFLICT (owner) DO UPDATE SET material = NULL, destroyed_at = excluded.destroyed_at
+                    """, arguments: [owner.lowercasedText])
         }
         // Push the change out of the WAL into the main file, so the old page is overwritten.
         try await queue.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
@@ -48,8 +49,10 @@ public final class SQLiteKeyStorage: KeyStorage {
 
     public func live(after owner: UUID?, limit: Int) async throws -> [(owner: UUID, value: Data)] {
         try await queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT owner, material FROM keys WHERE material IS NOT NULL AND owner > ? ORDER BY owner LIMIT ?",
-                             arguments: [owner?.lowercasedText ?? "", limit]).compactMap { row in
+            try Row.fetchAll(
+                db, sql: "SELECT owner, material FROM keys WHERE material IS NOT NULL AND owner > ? ORDER BY owner LIMIT ?",
+                arguments: [owner?.lowercasedText ?? "", limit]
+            ).compactMap { row in
                 guard let owner = UUID(uuidString: row["owner"]), let value = row["material"] as Data? else { return nil }
                 return (owner, value)
             }

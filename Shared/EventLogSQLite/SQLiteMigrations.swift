@@ -22,7 +22,7 @@ enum SQLiteMigrations {
             )
             """,
             "CREATE INDEX events_category_order ON events (category, position)",
-        ],
+        ]
     ]
 
     static func migrate(_ pool: DatabasePool) throws {

@@ -10,9 +10,10 @@ public final class SQLiteServiceSecrets: ServiceSecrets {
     public init(path: String) throws {
         queue = try DatabaseQueue(path: path, configuration: .besideTheLog)
         try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE IF NOT EXISTS service_secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL, version INTEGER NOT NULL)
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS service_secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL, version INTEGER NOT NULL)
+                    """)
         }
     }
 
@@ -28,8 +29,9 @@ public final class SQLiteServiceSecrets: ServiceSecrets {
             if expected == 0 {
                 try db.execute(sql: "INSERT OR IGNORE INTO service_secrets (name, value, version) VALUES (?, ?, 1)", arguments: [name, value])
             } else {
-                try db.execute(sql: "UPDATE service_secrets SET value = ?, version = version + 1 WHERE name = ? AND version = ?",
-                               arguments: [value, name, expected])
+                try db.execute(
+                    sql: "UPDATE service_secrets SET value = ?, version = version + 1 WHERE name = ? AND version = ?",
+                    arguments: [value, name, expected])
             }
             return db.changesCount > 0
         }

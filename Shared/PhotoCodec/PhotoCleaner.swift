@@ -29,8 +29,9 @@ public enum PhotoCleaner {
         var outputs = [photo_codec_output](repeating: photo_codec_output(), count: edges.count + 1)
         let status = bytes.withUnsafeBytes { input in
             edges.withUnsafeBufferPointer { edges in
-                photo_codec_encode(input.baseAddress, input.count, served.suffix, quality, edges.baseAddress, Int32(edges.count),
-                                   Int64(maximumPixels), &outputs)
+                photo_codec_encode(
+                    input.baseAddress, input.count, served.suffix, quality, edges.baseAddress, Int32(edges.count),
+                    Int64(maximumPixels), &outputs)
             }
         }
         defer { for output in outputs { photo_codec_free(output.data) } }

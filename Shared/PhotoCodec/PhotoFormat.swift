@@ -9,11 +9,17 @@ public enum PhotoFormat: String, Sendable, CaseIterable {
     init?(loader: String) {
         let name = loader.lowercased()
         func reads(_ format: String) -> Bool { name.hasPrefix("\(format)load") || name.hasPrefix("vipsforeignload\(format)") }
-        if reads("jpeg") { self = .jpeg }
-        else if reads("png") { self = .png }
-        else if reads("webp") { self = .webp }
-        else if reads("heif") { self = .heif }
-        else { return nil }
+        if reads("jpeg") {
+            self = .jpeg
+        } else if reads("png") {
+            self = .png
+        } else if reads("webp") {
+            self = .webp
+        } else if reads("heif") {
+            self = .heif
+        } else {
+            return nil
+        }
     }
 
     /// What a cleaned photo of this format is stored and served as. HEIC/HEIF becomes JPEG:

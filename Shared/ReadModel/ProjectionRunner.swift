@@ -35,8 +35,10 @@ public final class ProjectionRunner: Service, Sendable {
     private let progress = ChangeSignal()
     private let lag: Gauge
 
-    public init(store: any EventStore, database: ReadModelDatabase, projection: any Projection, pageSize: Int = 500,
-                keys: (any KeyVault)? = nil, logger: Logger) {
+    public init(
+        store: any EventStore, database: ReadModelDatabase, projection: any Projection, pageSize: Int = 500,
+        keys: (any KeyVault)? = nil, logger: Logger
+    ) {
         self.keys = keys
         self.store = store
         self.database = database
@@ -159,12 +161,16 @@ public final class ProjectionRunner: Service, Sendable {
         var parked = Set(try await ProjectionParking.parked(for: projection.name, in: store).keys)
         let start = try await pool.read { [name = projection.name] db in try ProjectionCheckpoints.load(db, projection: name) }
         let target = try await store.head()
-        update { $0.checkpoint = start; $0.isCaughtUp = start >= target }
+        update {
+            $0.checkpoint = start; $0.isCaughtUp = start >= target
+        }
         var lastLagReport = ContinuousClock.now - .seconds(10)
-        for try await page in store.subscribe(after: start, filter: projection.filter, pageSize: pageSize, wakeName: wakeName,
-                                                    keysNamedBy: keys == nil ? [] : projection.keyTypes) {
+        for try await page in store.subscribe(
+            after: start, filter: projection.filter, pageSize: pageSize, wakeName: wakeName,
+            keysNamedBy: keys == nil ? [] : projection.keyTypes)
+        {
             try database.followSwap()
-            if database.pool !== pool { return }  // swapped for a rebuilt file: start over from its checkpoint
+            if database.pool !== pool { return } // swapped for a rebuilt file: start over from its checkpoint
             // Catching up after a start is a replay of old events: only events that arrive live get spans.
             let live = status.isCaughtUp
             do {

@@ -27,8 +27,10 @@ public final class ReadModelDatabase: Sendable {
     /// `<file>.damaged-<time>` for inspection, logged as critical, and replaced by an empty
     /// file: the projections then rebuild it from the event log, which holds everything,
     /// while the service reports not ready.
-    public init(directory: URL, name: String, projections: [any Projection],
-                logger: Logger = Logger(label: "commons.readmodel")) throws {
+    public init(
+        directory: URL, name: String, projections: [any Projection],
+        logger: Logger = Logger(label: "commons.readmodel")
+    ) throws {
         self.directory = directory
         self.name = name
         self.projections = projections
@@ -47,9 +49,11 @@ public final class ReadModelDatabase: Sendable {
         } catch let error as DatabaseError where Self.isDamage(error) {
             let kept = try Self.moveAside(directory.appendingPathComponent(file))
             let fresh = URL(fileURLWithPath: Self.newFilePath(directory: directory, name: name)).lastPathComponent
-            logger.critical("read model damaged; moved aside and rebuilding from the event log", metadata: [
-                "file": "\(file)", "error": "\(error.message ?? "\(error.resultCode)")", "keptAs": "\(kept)", "rebuildingInto": "\(fresh)",
-            ])
+            logger.critical(
+                "read model damaged; moved aside and rebuilding from the event log",
+                metadata: [
+                    "file": "\(file)", "error": "\(error.message ?? "\(error.resultCode)")", "keptAs": "\(kept)", "rebuildingInto": "\(fresh)",
+                ])
             file = fresh
             pool = try Self.openLive(path: directory.appendingPathComponent(file).path, projections: projections)
             try Self.writePointer(pointer, to: file)
@@ -138,7 +142,7 @@ public final class ReadModelDatabase: Sendable {
         let version = FileVersion(path: pointer.path)
         if let version, followedPointer.withLock({ $0 == version }) { return false }
         guard let current = try? String(contentsOf: pointer, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
-              !current.isEmpty, current != state.withLock({ $0.file })
+            !current.isEmpty, current != state.withLock({ $0.file })
         else {
             followedPointer.withLock { $0 = version }
             return false

@@ -73,8 +73,11 @@ public enum ReadModelRebuild {
     }
 
     /// The next page after `checkpoint`, cut at `limit`; whether it reached the limit.
-    private static func page(of store: any EventStore, after checkpoint: Checkpoint, limit: Limit, pageSize: Int, filter: EventFilter)
-        async throws -> (EventPage, Bool) {
+    private static func page(
+        of store: any EventStore, after checkpoint: Checkpoint, limit: Limit, pageSize: Int, filter: EventFilter
+    )
+        async throws -> (EventPage, Bool)
+    {
         var page = try await store.readAll(after: checkpoint, limit: pageSize, filter: filter)
         switch limit {
         case .head:

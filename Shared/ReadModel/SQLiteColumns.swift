@@ -96,7 +96,7 @@ private final class ColumnsCursor<Element>: DatabaseCursor {
     init(statement: Statement, arguments: StatementArguments, make: @escaping (borrowing SQLiteColumns) throws -> Element) throws {
         _statement = statement
         self.make = make
-        try statement.setArguments(arguments)  // resets the statement, then binds
+        try statement.setArguments(arguments) // resets the statement, then binds
     }
 
     init(statement: Statement, binding bind: (inout SQLiteParameters) -> Void, make: @escaping (borrowing SQLiteColumns) throws -> Element) throws {

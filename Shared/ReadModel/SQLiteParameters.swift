@@ -28,7 +28,7 @@ public struct SQLiteParameters: ~Copyable {
     /// value could not be bound or their number is not the statement's.
     static func bind(_ statement: Statement, _ bind: (inout SQLiteParameters) -> Void) throws {
         let sqliteStatement = statement.sqliteStatement
-        sqlite3_reset(sqliteStatement)  // a failure of the last step, already reported then
+        sqlite3_reset(sqliteStatement) // a failure of the last step, already reported then
         sqlite3_clear_bindings(sqliteStatement)
         var parameters = SQLiteParameters(sqliteStatement)
         bind(&parameters)

@@ -22,10 +22,11 @@ public struct VersionToken: Sendable {
         try db.execute(sql: "CREATE TABLE \(table) (token INTEGER NOT NULL); INSERT INTO \(table) VALUES (random());")
         for watched in watched {
             for operation in ["INSERT", "UPDATE", "DELETE"] {
-                try db.execute(sql: """
-                    CREATE TRIGGER \(watched)_\(operation.lowercased())_\(table) AFTER \(operation) ON \(watched)
-                    BEGIN UPDATE \(table) SET token = random(); END
-                    """)
+                try db.execute(
+                    sql: """
+                        CREATE TRIGGER \(watched)_\(operation.lowercased())_\(table) AFTER \(operation) ON \(watched)
+                        BEGIN UPDATE \(table) SET token = random(); END
+                        """)
             }
         }
     }

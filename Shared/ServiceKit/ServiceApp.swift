@@ -59,16 +59,19 @@ public enum ServiceApp {
         if let problem = definition.projectionsByPath.problem(among: runtime.runners.map(\.projection.name)) {
             preconditionFailure("\(definition.name): \(problem)")
         }
-        router.middlewares.add(ReadYourWritesMiddleware(
-            runners: runtime.runners, byPath: definition.projectionsByPath, patience: configuration.readYourWritesPatience))
+        router.middlewares.add(
+            ReadYourWritesMiddleware(
+                runners: runtime.runners, byPath: definition.projectionsByPath, patience: configuration.readYourWritesPatience))
         router.middlewares.add(AuthMiddleware(verifier: verifier, revocations: runtime.readModel, liveSessions: liveSessions))
-        router.middlewares.add(RateLimitMiddleware(
-            limiter: RateLimiter(limit: configuration.rateLimitPerMinute), problems: problems,
-            credentialRoutes: definition.credentialRoutes, credentialLimiter: RateLimiter(limit: configuration.credentialRateLimitPerMinute)))
+        router.middlewares.add(
+            RateLimitMiddleware(
+                limiter: RateLimiter(limit: configuration.rateLimitPerMinute), problems: problems,
+                credentialRoutes: definition.credentialRoutes, credentialLimiter: RateLimiter(limit: configuration.credentialRateLimitPerMinute)))
         router.middlewares.add(KeyScopeMiddleware())
-        router.middlewares.add(IdempotencyMiddleware(
-            records: runtime.idempotency, service: definition.name, bodyLimits: definition.bodyLimits,
-            lease: Double(configuration.requestDeadline.components.seconds) + 5))
+        router.middlewares.add(
+            IdempotencyMiddleware(
+                records: runtime.idempotency, service: definition.name, bodyLimits: definition.bodyLimits,
+                lease: Double(configuration.requestDeadline.components.seconds) + 5))
         try definition.routes(router, runtime)
         addKitRoutes(to: router, runtime: runtime, document: definition.openAPI)
         ProjectionAdministration.addRoutes(to: router, service: definition.name, runtime: runtime)

@@ -67,7 +67,8 @@ public final class ServiceRuntime: Sendable {
     /// by a random one in `<log>.keys-secret`).
     public static func vault(beside store: any EventStore, environment: EnvironmentVariables) throws -> WrappedKeyVault {
         let embedded = ((store as? InstrumentedEventStore)?.base ?? store) as? SQLiteEventStore
-        return try vault(beside: store, secrets: try KeyVaultSecrets.resolve(environment: environment, developmentFile: embedded.map { $0.path + ".keys-secret" }))
+        return try vault(
+            beside: store, secrets: try KeyVaultSecrets.resolve(environment: environment, developmentFile: embedded.map { $0.path + ".keys-secret" }))
     }
 
     /// The key vault beside a log, its keys wrapped by `secrets`.
@@ -86,8 +87,9 @@ public final class ServiceRuntime: Sendable {
     /// The idempotency records that live beside a log: a table in its PostgreSQL schema, or
     /// a `<log>.idempotency` SQLite file next to the embedded log.
     public static func idempotencyRecords(beside store: any EventStore) throws -> any IdempotencyRecords {
-        try beside(store, "idempotency records", postgres: PostgresIdempotencyRecords.init,
-                   sqlite: { try SQLiteIdempotencyRecords(path: $0 + ".idempotency") })
+        try beside(
+            store, "idempotency records", postgres: PostgresIdempotencyRecords.init,
+            sqlite: { try SQLiteIdempotencyRecords(path: $0 + ".idempotency") })
     }
 
     /// The service secrets that live beside a log: a table in its PostgreSQL schema, or a

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Starting a program: fork, set up the child with system calls only, exec.
@@ -33,8 +34,10 @@ public enum ForkExec {
         /// A signal the kernel sends the child when the thread that started it ends (Linux only).
         public var parentDeathSignal: Int32?
 
-        public init(executable: String, arguments: [String] = [], environment: [String: String]? = nil,
-                    stdin: Stream = .null, stdout: Stream = .inherit, stderr: Stream = .inherit, parentDeathSignal: Int32? = nil) {
+        public init(
+            executable: String, arguments: [String] = [], environment: [String: String]? = nil,
+            stdin: Stream = .null, stdout: Stream = .inherit, stderr: Stream = .inherit, parentDeathSignal: Int32? = nil
+        ) {
             self.executable = executable
             self.arguments = arguments
             self.environment = environment
@@ -91,7 +94,7 @@ public enum ForkExec {
         if pid == 0 {
             if deathSignal != 0 {
                 _ = prctl?(1 /* PR_SET_PDEATHSIG */, deathSignal, 0, 0, 0)
-                if getppid() != parent { _exit(1) }  // the parent died before the signal was set
+                if getppid() != parent { _exit(1) } // the parent died before the signal was set
             }
             if stdin >= 0 { dup2(stdin, 0) }
             if stdout >= 0 { dup2(stdout, 1) }

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A program started by ``ForkExec``, watched without blocking a thread: ask whether it
@@ -14,10 +15,14 @@ public final class SpawnedProcess: Sendable {
     private let ended = Mutex<ExitStatus?>(nil)
 
     /// Starts `executable` with `arguments`; the environment is the parent's unless given.
-    public init(_ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil,
-                stdin: ForkExec.Stream = .null, stdout: ForkExec.Stream = .inherit, stderr: ForkExec.Stream = .inherit) throws {
-        processIdentifier = try ForkExec.start(.init(executable: executable, arguments: arguments, environment: environment,
-                                                     stdin: stdin, stdout: stdout, stderr: stderr))
+    public init(
+        _ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil,
+        stdin: ForkExec.Stream = .null, stdout: ForkExec.Stream = .inherit, stderr: ForkExec.Stream = .inherit
+    ) throws {
+        processIdentifier = try ForkExec.start(
+            .init(
+                executable: executable, arguments: arguments, environment: environment,
+                stdin: stdin, stdout: stdout, stderr: stderr))
         commandLine = [executable] + arguments
     }
 
@@ -29,7 +34,7 @@ public final class SpawnedProcess: Sendable {
                 switch waitpid(processIdentifier, &status, WNOHANG) {
                 case 0: break
                 case processIdentifier: ended = ExitStatus(waitStatus: status)
-                default: if errno == ECHILD { ended = .exited(-1) }  // reaped by someone else: it has ended
+                default: if errno == ECHILD { ended = .exited(-1) } // reaped by someone else: it has ended
                 }
             }
             return ended
@@ -61,8 +66,11 @@ public final class SpawnedProcess: Sendable {
     }
 
     /// Runs a program to its end and returns its status with what it wrote to stdout and stderr.
-    public static func output(of executable: String, _ arguments: [String] = [], environment: [String: String]? = nil)
-        async throws -> (status: ExitStatus, stdout: String, stderr: String) {
+    public static func output(
+        of executable: String, _ arguments: [String] = [], environment: [String: String]? = nil
+    )
+        async throws -> (status: ExitStatus, stdout: String, stderr: String)
+    {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spawn-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -27,12 +27,17 @@ struct AccountDeletionTests {
             let secret = "an-hour-old-session-secret"
             let session = UUID()
             let startedAt = Date().addingTimeInterval(-3_600)
-            _ = try await client.runtime.store.append(to: "session-\(session.uuidString.lowercased())", expected: .noStream, events: [
-                try EventCatalog.encode(SessionStarted(sessionId: session, accountId: tokens.accountId, device: Sealed(keyId: tokens.accountId, box: ""),
-                                                       refreshTokenHash: SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined(),
-                                                       startedAt: startedAt)),
-            ])
-            let refreshed = try await client.call(.post, "/v1/sessions/refresh", json: ["refreshToken": "\(session.uuidString.lowercased()).\(secret)"])
+            _ = try await client.runtime.store.append(
+                to: "session-\(session.uuidString.lowercased())", expected: .noStream,
+                events: [
+                    try EventCatalog.encode(
+                        SessionStarted(
+                            sessionId: session, accountId: tokens.accountId, device: Sealed(keyId: tokens.accountId, box: ""),
+                            refreshTokenHash: SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined(),
+                            startedAt: startedAt))
+                ])
+            let refreshed = try await client.call(
+                .post, "/v1/sessions/refresh", json: ["refreshToken": "\(session.uuidString.lowercased()).\(secret)"])
             #expect(refreshed.status == .ok, "\(refreshed.text)")
             let old = try refreshed.decode(AccountsHarness.Tokens.self)
             let refused = try await client.call(.delete, "/v1/me", token: old.accessToken)
@@ -43,7 +48,8 @@ struct AccountDeletionTests {
         }
     }
 
-    @Test("deletion forgets the account's first answers in every service's idempotency records and its mail in the outbox", arguments: Backend.allCases)
+    @Test(
+        "deletion forgets the account's first answers in every service's idempotency records and its mail in the outbox", arguments: Backend.allCases)
     func forgetsRecordsAndMail(backend: Backend) async throws {
         let harness = try await AccountsHarness(backend: backend)
         try await harness.test { client in
@@ -61,13 +67,15 @@ struct AccountDeletionTests {
             let records = client.runtime.idempotency
             let scope = "listings \(tokens.accountId.uuidString.lowercased()) POST /v1/listings"
             let now = Date()
-            #expect(try await records.claim(scope: scope, key: "post-1", requestHash: "h", now: now, leaseUntil: now.addingTimeInterval(60)) == .claimed)
+            #expect(
+                try await records.claim(scope: scope, key: "post-1", requestHash: "h", now: now, leaseUntil: now.addingTimeInterval(60)) == .claimed)
             try await records.finish(scope: scope, key: "post-1", response: Data("12 Harbour Lane".utf8))
 
             #expect(try await client.call(.delete, "/v1/me", token: tokens.accessToken).status == .noContent)
             #expect(mailTo() == 0, "the reset mail with the address and code is gone")
-            #expect(try await records.claim(scope: scope, key: "post-1", requestHash: "h", now: now, leaseUntil: now.addingTimeInterval(60)) == .claimed,
-                    "the first answer is forgotten")
+            #expect(
+                try await records.claim(scope: scope, key: "post-1", requestHash: "h", now: now, leaseUntil: now.addingTimeInterval(60)) == .claimed,
+                "the first answer is forgotten")
         }
     }
 
@@ -83,12 +91,14 @@ struct AccountDeletionTests {
             let types = try await client.runtime.store.read(stream: "account-\(tokens.accountId.uuidString.lowercased())").map(\.type)
             #expect(types.last == "AccountDeleted")
             let position = try #require(retried.headers[.commonsPosition])
-            #expect(try await client.call(.get, "/v1/me", token: tokens.accessToken, headers: [.commonsMinPosition: position]).status == .unauthorized)
+            #expect(
+                try await client.call(.get, "/v1/me", token: tokens.accessToken, headers: [.commonsMinPosition: position]).status == .unauthorized)
         }
     }
 
-    @Test("after deletion no email (nor its SHA-256), phone, name or device of the account is readable in the log or any read-model file",
-          arguments: Backend.allCases)
+    @Test(
+        "after deletion no email (nor its SHA-256), phone, name or device of the account is readable in the log or any read-model file",
+        arguments: Backend.allCases)
     func personalDataIsGone(backend: Backend) async throws {
         let harness = try await AccountsHarness(backend: backend)
         let email = "delete.me.\(UUID().uuidString.prefix(6).lowercased())@example.org"
@@ -100,14 +110,16 @@ struct AccountDeletionTests {
             let signedIn = try await client.signIn(email)
             // The device name is sealed in the log, and opened for its owner (once the read
             // model has the new session: the read waits for the sign-in's position).
-            let sessions = try await client.call(.get, "/v1/sessions", token: tokens.accessToken,
-                                                 headers: [.commonsMinPosition: try #require(signedIn.position)])
+            let sessions = try await client.call(
+                .get, "/v1/sessions", token: tokens.accessToken,
+                headers: [.commonsMinPosition: try #require(signedIn.position)])
             #expect(sessions.text.contains("TestPhone/1.0"), "\(sessions.text)")
             let deleted = try await client.call(.delete, "/v1/me", token: tokens.accessToken)
             #expect(deleted.status == .noContent)
             let position = try #require(deleted.headers[.commonsPosition])
 
-            #expect(try await client.call(.get, "/v1/me", token: tokens.accessToken, headers: [.commonsMinPosition: position]).status == .unauthorized)
+            #expect(
+                try await client.call(.get, "/v1/me", token: tokens.accessToken, headers: [.commonsMinPosition: position]).status == .unauthorized)
             #expect(try await client.call(.get, "/v1/users/\(tokens.accountId)").status == .notFound)
             #expect(try await client.signIn(email).status == .unauthorized)
 
@@ -130,7 +142,9 @@ struct AccountDeletionTests {
                 #expect(everything.range(of: Data(secret.utf8)) == nil, "\(secret) is still readable")
             }
             // The email is free again.
-            #expect(try await client.call(.post, "/v1/accounts", json: ["email": email, "password": "a long enough phrase", "displayName": "New"]).status == .created)
+            #expect(
+                try await client.call(.post, "/v1/accounts", json: ["email": email, "password": "a long enough phrase", "displayName": "New"]).status
+                    == .created)
         }
     }
 }
@@ -166,7 +180,8 @@ struct AccountDeletionPhotoTests {
             for picture in own { #expect(try await store.get(picture.address) == nil) }
             // On SQLite, the store's file itself no longer holds the bytes (secure_delete).
             if let logFile = harness.log.sqliteFile {
-                let raw = try Data(contentsOf: URL(fileURLWithPath: logFile + ".blobs"))
+                let raw =
+                    try Data(contentsOf: URL(fileURLWithPath: logFile + ".blobs"))
                     + ((try? Data(contentsOf: URL(fileURLWithPath: logFile + ".blobs-wal"))) ?? Data())
                 #expect(raw.range(of: Data("HomeFrontDoor".utf8)) == nil)
                 #expect(raw.range(of: Data("StockPhoto".utf8)) != nil)

@@ -20,11 +20,15 @@ struct AccountsBoundsTests {
             let name = try bounds.bound("maxLength", of: "POST /v1/accounts", body: "displayName")
             let password = try bounds.bound("maxLength", of: "POST /v1/accounts", body: "password")
             let latitude = try bounds.bound("maximum", of: "PATCH /v1/me", body: "homeLocation.lat")
-            let tokens = try await client.register("bounds@example.org", password: String(repeating: "p", count: password),
-                                                   name: String(repeating: "n", count: name))
-            let tooLong = try await client.call(.post, "/v1/accounts", json: [
-                "email": "past@example.org", "password": String(repeating: "p", count: password + 1), "displayName": String(repeating: "n", count: name + 1),
-            ])
+            let tokens = try await client.register(
+                "bounds@example.org", password: String(repeating: "p", count: password),
+                name: String(repeating: "n", count: name))
+            let tooLong = try await client.call(
+                .post, "/v1/accounts",
+                json: [
+                    "email": "past@example.org", "password": String(repeating: "p", count: password + 1),
+                    "displayName": String(repeating: "n", count: name + 1),
+                ])
             #expect(tooLong.status == .unprocessableContent && tooLong.fieldErrors == ["password", "displayName"], "\(tooLong.text)")
             let atBound = try await client.call(.patch, "/v1/me", token: tokens.accessToken, json: ["homeLocation": ["lat": latitude, "lon": 0]])
             #expect(atBound.status == .ok, "\(atBound.text)")
@@ -60,8 +64,9 @@ struct AccountsBoundsTests {
                 let past = try await client.signIn(email, password: String(repeating: "p", count: length + 1))
                 #expect(past.status == .unprocessableContent && past.fieldErrors == ["password"], "\(email): \(past.text)")
             }
-            let change = try await client.call(.put, "/v1/me/password", token: tokens.accessToken,
-                                               json: ["currentPassword": String(repeating: "p", count: current + 1), "newPassword": "short"])
+            let change = try await client.call(
+                .put, "/v1/me/password", token: tokens.accessToken,
+                json: ["currentPassword": String(repeating: "p", count: current + 1), "newPassword": "short"])
             #expect(change.status == .unprocessableContent && change.fieldErrors == ["currentPassword", "newPassword"], "\(change.text)")
         }
     }

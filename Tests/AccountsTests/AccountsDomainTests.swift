@@ -48,9 +48,12 @@ struct AccountsDomainTests {
     @Test("given a started session, when the current refresh token is presented, then it rotates")
     func refreshRotates() throws {
         let (session, account) = (UUID(), UUID())
-        let state = SessionState.replay([SessionStarted(sessionId: session, accountId: account, device: Sealed(keyId: account, box: ""), refreshTokenHash: "h1", startedAt: Date())])
+        let state = SessionState.replay([
+            SessionStarted(sessionId: session, accountId: account, device: Sealed(keyId: account, box: ""), refreshTokenHash: "h1", startedAt: Date())
+        ])
         let now = Date()
-        #expect(try state.refresh(presentedHash: "h1", newHash: "h2", now: now) == SessionRefreshed(sessionId: session, refreshTokenHash: "h2", at: now))
+        #expect(
+            try state.refresh(presentedHash: "h1", newHash: "h2", now: now) == SessionRefreshed(sessionId: session, refreshTokenHash: "h2", at: now))
     }
 
     @Test("a session ends 30 days after its last refresh, or 90 days after its sign-in however often it is refreshed")
@@ -59,13 +62,15 @@ struct AccountsDomainTests {
         let signIn = Date(timeIntervalSince1970: 1_800_000_000)
         let day: TimeInterval = 86_400
         let idle = SessionState.replay([
-            SessionStarted(sessionId: session, accountId: account, device: Sealed(keyId: account, box: ""), refreshTokenHash: "h1", startedAt: signIn),
+            SessionStarted(sessionId: session, accountId: account, device: Sealed(keyId: account, box: ""), refreshTokenHash: "h1", startedAt: signIn)
         ])
         #expect(try idle.refresh(presentedHash: "h1", newHash: "h2", now: signIn.addingTimeInterval(29 * day)).refreshTokenHash == "h2")
         #expect(throws: AccountsError.sessionEnded) { try idle.refresh(presentedHash: "h1", newHash: "h2", now: signIn.addingTimeInterval(31 * day)) }
 
         var busy = idle
-        for week in 1...12 { busy.evolve(SessionRefreshed(sessionId: session, refreshTokenHash: "w\(week)", at: signIn.addingTimeInterval(Double(week) * 7 * day))) }
+        for week in 1...12 {
+            busy.evolve(SessionRefreshed(sessionId: session, refreshTokenHash: "w\(week)", at: signIn.addingTimeInterval(Double(week) * 7 * day)))
+        }
         #expect(try busy.refresh(presentedHash: "w12", newHash: "n", now: signIn.addingTimeInterval(85 * day)).refreshTokenHash == "n")
         #expect(throws: AccountsError.sessionEnded) { try busy.refresh(presentedHash: "w12", newHash: "n", now: signIn.addingTimeInterval(91 * day)) }
         #expect(idle.isRecentSignIn(now: signIn.addingTimeInterval(9 * 60)))
@@ -83,10 +88,13 @@ struct AccountsDomainTests {
         #expect(!SessionState.mayStillBeLive(openedAt: opened, now: lastChance.addingTimeInterval(1), accessTokenLifetime: accessLife))
         // Refreshed every week, it has still ended by itself, whatever recorded clock lagged by up to a day.
         var busy = SessionState.replay([
-            SessionStarted(sessionId: session, accountId: account, device: Sealed(keyId: account, box: ""), refreshTokenHash: "h0",
-                           startedAt: opened.addingTimeInterval(day)),
+            SessionStarted(
+                sessionId: session, accountId: account, device: Sealed(keyId: account, box: ""), refreshTokenHash: "h0",
+                startedAt: opened.addingTimeInterval(day))
         ])
-        for week in 1...13 { busy.evolve(SessionRefreshed(sessionId: session, refreshTokenHash: "w\(week)", at: opened.addingTimeInterval(Double(week) * 7 * day))) }
+        for week in 1...13 {
+            busy.evolve(SessionRefreshed(sessionId: session, refreshTokenHash: "w\(week)", at: opened.addingTimeInterval(Double(week) * 7 * day)))
+        }
         #expect(busy.hasExpired(now: lastChance.addingTimeInterval(1)))
     }
 
@@ -95,11 +103,17 @@ struct AccountsDomainTests {
         let (session, account) = (UUID(), UUID())
         let rotatedAt = Date(timeIntervalSince1970: 1_800_000_000)
         let state = SessionState.replay([
-            SessionStarted(sessionId: session, accountId: account, device: Sealed(keyId: account, box: ""), refreshTokenHash: "h1", startedAt: rotatedAt.addingTimeInterval(-60)),
+            SessionStarted(
+                sessionId: session, accountId: account, device: Sealed(keyId: account, box: ""), refreshTokenHash: "h1",
+                startedAt: rotatedAt.addingTimeInterval(-60)),
             SessionRefreshed(sessionId: session, refreshTokenHash: "h2", at: rotatedAt),
         ])
-        #expect(throws: AccountsError.refreshSuperseded) { try state.refresh(presentedHash: "h1", newHash: "h3", now: rotatedAt.addingTimeInterval(5)) }
-        #expect(throws: AccountsError.refreshTokenReused) { try state.refresh(presentedHash: "h1", newHash: "h3", now: rotatedAt.addingTimeInterval(31)) }
+        #expect(throws: AccountsError.refreshSuperseded) {
+            try state.refresh(presentedHash: "h1", newHash: "h3", now: rotatedAt.addingTimeInterval(5))
+        }
+        #expect(throws: AccountsError.refreshTokenReused) {
+            try state.refresh(presentedHash: "h1", newHash: "h3", now: rotatedAt.addingTimeInterval(31))
+        }
         #expect(throws: AccountsError.sessionNotFound) { try state.refresh(presentedHash: "never", newHash: "h3", now: Date()) }
         #expect(state.revoke(reason: "reuse", now: Date())?.sessionId == session)
     }
@@ -108,7 +122,8 @@ struct AccountsDomainTests {
     func revokedSession() {
         let (session, account) = (UUID(), UUID())
         let state = SessionState.replay([
-            SessionStarted(sessionId: session, accountId: account, device: Sealed(keyId: account, box: ""), refreshTokenHash: "h1", startedAt: Date()),
+            SessionStarted(
+                sessionId: session, accountId: account, device: Sealed(keyId: account, box: ""), refreshTokenHash: "h1", startedAt: Date()),
             SessionRevoked(sessionId: session, accountId: account, reason: "signed out", at: Date()),
         ])
         #expect(throws: AccountsError.sessionEnded) { try state.refresh(presentedHash: "h1", newHash: "h2", now: Date()) }

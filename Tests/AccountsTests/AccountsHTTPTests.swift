@@ -31,7 +31,8 @@ struct AccountsHTTPTests {
     func registrationErrors(backend: Backend) async throws {
         try await AccountsHarness(backend: backend).test { client in
             _ = try await client.register("grace@example.org")
-            let again = try await client.call(.post, "/v1/accounts", json: ["email": "GRACE@example.org ", "password": "another long phrase", "displayName": "G"])
+            let again = try await client.call(
+                .post, "/v1/accounts", json: ["email": "GRACE@example.org ", "password": "another long phrase", "displayName": "G"])
             #expect(again.status == .conflict)
             let bad = try await client.call(.post, "/v1/accounts", json: ["email": "nope", "password": "password123", "displayName": ""])
             #expect(bad.status == .unprocessableContent)
@@ -47,9 +48,11 @@ struct AccountsHTTPTests {
             let tokens = try await client.register("keyed@example.org")
             let old = "reserved.before@example.org"
             let unkeyed = "email-" + SHA256.hash(data: Data(old.utf8)).map { String(format: "%02x", $0) }.joined()
-            _ = try await client.runtime.store.append(to: unkeyed, expected: .noStream, events: [
-                try EventCatalog.encode(EmailReserved(accountId: tokens.accountId)),
-            ])
+            _ = try await client.runtime.store.append(
+                to: unkeyed, expected: .noStream,
+                events: [
+                    try EventCatalog.encode(EmailReserved(accountId: tokens.accountId))
+                ])
             let again = try await client.call(.post, "/v1/accounts", json: ["email": old, "password": "another long phrase", "displayName": "Other"])
             #expect(again.status == .conflict)
             #expect(try await client.signIn(old).status == .created)
@@ -82,7 +85,9 @@ struct AccountsHTTPTests {
         }
     }
 
-    @Test("an address no account has is locked out exactly like one that has: the answers tell nobody which addresses exist", arguments: Backend.allCases)
+    @Test(
+        "an address no account has is locked out exactly like one that has: the answers tell nobody which addresses exist",
+        arguments: Backend.allCases)
     func noEnumerationByLockout(backend: Backend) async throws {
         try await AccountsHarness(backend: backend).test { client in
             _ = try await client.register("known@example.org")
@@ -114,8 +119,14 @@ struct AccountsHTTPTests {
             #expect(limited.count == 2, "\(signIns.map(\.status))")
             #expect(limited.allSatisfy { Int($0.headers[.retryAfter] ?? "") ?? 0 > 0 })
             // Registration has a budget of its own, and other routes the general one.
-            #expect(try await client.call(.post, "/v1/accounts", json: ["email": "new@example.org", "password": "a long enough phrase",
-                                                                        "displayName": "New"]).status == .created)
+            #expect(
+                try await client.call(
+                    .post, "/v1/accounts",
+                    json: [
+                        "email": "new@example.org", "password": "a long enough phrase",
+                        "displayName": "New",
+                    ]
+                ).status == .created)
             #expect(try await client.call(.get, "/.well-known/jwks.json").status == .ok)
         }
     }
@@ -133,7 +144,9 @@ struct AccountsHTTPTests {
         }
     }
 
-    @Test("refresh rotates the token; the token just replaced gets 409 (a race); reusing an older one ends the whole session", arguments: Backend.allCases)
+    @Test(
+        "refresh rotates the token; the token just replaced gets 409 (a race); reusing an older one ends the whole session",
+        arguments: Backend.allCases)
     func refreshRotation(backend: Backend) async throws {
         try await AccountsHarness(backend: backend).test { client in
             let tokens = try await client.register("hopper@example.org")
@@ -161,7 +174,8 @@ struct AccountsHTTPTests {
         }
     }
 
-    @Test("past COMMONS_SESSIONS_PER_ACCOUNT live sessions a sign-in ends the oldest: listed no more, its tokens refused", arguments: Backend.allCases)
+    @Test(
+        "past COMMONS_SESSIONS_PER_ACCOUNT live sessions a sign-in ends the oldest: listed no more, its tokens refused", arguments: Backend.allCases)
     func sessionCap(backend: Backend) async throws {
         try await AccountsHarness(backend: backend, extra: ["COMMONS_SESSIONS_PER_ACCOUNT": "3"]).test { client in
             let oldest = try await client.register("many@example.org")
@@ -179,13 +193,15 @@ struct AccountsHTTPTests {
             let ids = (list.json["items"] as? [[String: Any]] ?? []).compactMap { ($0["id"] as? String)?.lowercased() }
             #expect(ids.count == 3)
             #expect(!ids.contains(oldest.sessionId.uuidString.lowercased()))
-            #expect(try await client.call(.get, "/v1/me", token: oldest.accessToken, headers: [.commonsMinPosition: position]).status == .unauthorized)
+            #expect(
+                try await client.call(.get, "/v1/me", token: oldest.accessToken, headers: [.commonsMinPosition: position]).status == .unauthorized)
             #expect(try await client.call(.post, "/v1/sessions/refresh", json: ["refreshToken": oldest.refreshToken]).status == .unauthorized)
             #expect(try await client.call(.get, "/v1/me", token: newest.accessToken).status == .ok)
         }
     }
 
-    @Test("a cap on live sessions that is not a whole number from 1 to 10,000 stops the service, naming the setting", arguments: ["0", "many", "10001"])
+    @Test(
+        "a cap on live sessions that is not a whole number from 1 to 10,000 stops the service, naming the setting", arguments: ["0", "many", "10001"])
     func badSessionCap(value: String) throws {
         #expect {
             _ = try AccountsService.definition(environment: EnvironmentVariables(["COMMONS_SESSIONS_PER_ACCOUNT": value]))
@@ -222,12 +238,14 @@ struct AccountsHTTPTests {
     func profile(backend: Backend) async throws {
         try await AccountsHarness(backend: backend).test { client in
             let tokens = try await client.register("mary@example.org", name: "Mary")
-            let bad = try await client.call(.patch, "/v1/me", token: tokens.accessToken, json: ["phone": "call me", "homeLocation": ["lat": 91, "lon": 0]])
+            let bad = try await client.call(
+                .patch, "/v1/me", token: tokens.accessToken, json: ["phone": "call me", "homeLocation": ["lat": 91, "lon": 0]])
             #expect(bad.status == .unprocessableContent)
             #expect(Set((bad.json["errors"] as? [String: Any] ?? [:]).keys) == ["phone", "homeLocation.lat"])
-            let changed = try await client.call(.patch, "/v1/me", token: tokens.accessToken,
-                                                json: ["displayName": "Mary S.", "phone": "+44 20 7946 0000", "homeLocation": ["lat": 51.5, "lon": -0.12]],
-                                                headers: [.ifMatch: "\"1\""])
+            let changed = try await client.call(
+                .patch, "/v1/me", token: tokens.accessToken,
+                json: ["displayName": "Mary S.", "phone": "+44 20 7946 0000", "homeLocation": ["lat": 51.5, "lon": -0.12]],
+                headers: [.ifMatch: "\"1\""])
             #expect(changed.status == .ok)
             #expect(changed.headers[.eTag] == "\"2\"")
             #expect(changed.json["phone"] as? String == "+44 20 7946 0000")
@@ -252,9 +270,12 @@ struct AccountsHTTPTests {
         try await AccountsHarness(backend: backend).test { client in
             let here = try await client.register("ken@example.org")
             let there = try await client.signIn("ken@example.org").decode(AccountsHarness.Tokens.self)
-            let wrong = try await client.call(.put, "/v1/me/password", token: here.accessToken, json: ["currentPassword": "nope nope nope", "newPassword": "a brand new phrase"])
+            let wrong = try await client.call(
+                .put, "/v1/me/password", token: here.accessToken, json: ["currentPassword": "nope nope nope", "newPassword": "a brand new phrase"])
             #expect(wrong.status == .unprocessableContent)
-            let changed = try await client.call(.put, "/v1/me/password", token: here.accessToken, json: ["currentPassword": "a long enough phrase", "newPassword": "a brand new phrase"])
+            let changed = try await client.call(
+                .put, "/v1/me/password", token: here.accessToken,
+                json: ["currentPassword": "a long enough phrase", "newPassword": "a brand new phrase"])
             #expect(changed.status == .noContent)
             #expect(try await client.call(.get, "/v1/me", token: there.accessToken).status == .unauthorized)
             #expect(try await client.call(.get, "/v1/me", token: here.accessToken).status == .ok)
@@ -275,24 +296,30 @@ struct AccountsHTTPTests {
             let old = UUID()
             let first = try #require(try await store.read(stream: "session-\(here.sessionId.uuidString.lowercased())").first)
             let started = try #require(try CommonsEvents.catalog.decode(first) as? SessionStarted)
-            let oldStart = SessionStarted(sessionId: old, accountId: here.accountId, device: try #require(started.device),
-                                          refreshTokenHash: "old", startedAt: longAgo)
+            let oldStart = SessionStarted(
+                sessionId: old, accountId: here.accountId, device: try #require(started.device),
+                refreshTokenHash: "old", startedAt: longAgo)
             let index = "accountsessions-\(here.accountId.uuidString.lowercased())"
             let indexVersion = try await store.read(stream: index).count
             func recorded(_ event: NewEvent, stream: String, version: Int) -> RecordedEvent {
-                RecordedEvent(checkpoint: .start, stream: stream, version: Int64(version), id: event.id, type: event.type,
-                              schemaVersion: event.schemaVersion, data: event.data, metadata: event.metadata, recordedAt: longAgo)
+                RecordedEvent(
+                    checkpoint: .start, stream: stream, version: Int64(version), id: event.id, type: event.type,
+                    schemaVersion: event.schemaVersion, data: event.data, metadata: event.metadata, recordedAt: longAgo)
             }
             _ = try await store.importEvents([
                 recorded(try EventCatalog.encode(oldStart), stream: "session-\(old.uuidString.lowercased())", version: 1),
                 recorded(try EventCatalog.encode(SessionOpened(sessionId: old)), stream: index, version: indexVersion + 1),
             ])
 
-            let changed = try await client.call(.put, "/v1/me/password", token: here.accessToken, json: ["currentPassword": "a long enough phrase", "newPassword": "a brand new phrase"])
+            let changed = try await client.call(
+                .put, "/v1/me/password", token: here.accessToken,
+                json: ["currentPassword": "a long enough phrase", "newPassword": "a brand new phrase"])
             #expect(changed.status == .noContent)
             #expect(try await store.read(stream: "session-\(there.sessionId.uuidString.lowercased())").last?.type == SessionRevoked.eventType)
             #expect(try await store.read(stream: "session-\(here.sessionId.uuidString.lowercased())").last?.type != SessionRevoked.eventType)
-            #expect(try await store.read(stream: "session-\(old.uuidString.lowercased())").map(\.type) == [SessionStarted.eventType], "ended by itself long ago")
+            #expect(
+                try await store.read(stream: "session-\(old.uuidString.lowercased())").map(\.type) == [SessionStarted.eventType],
+                "ended by itself long ago")
         }
     }
 
@@ -361,7 +388,8 @@ struct AccountsHTTPTests {
     @Test("every route is in the OpenAPI document, and every documented route exists")
     func openAPI() async throws {
         try await AccountsHarness().test { client in
-            let documented = try AccountsService.definition(environment: EnvironmentVariables(["COMMONS_DATA_DIR": NSTemporaryDirectory()])).openAPI.documentedRoutes
+            let documented = try AccountsService.definition(environment: EnvironmentVariables(["COMMONS_DATA_DIR": NSTemporaryDirectory()])).openAPI
+                .documentedRoutes
             #expect(Set(client.routes) == documented)
         }
     }

@@ -19,13 +19,16 @@ struct AccountsHarness {
         log = try await backend.makeLog()
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("commons-accounts-\(UUID().uuidString)").path
         // Tests register and sign in far more often than a person: the credential limit has a test of its own.
-        environment = EnvironmentVariables(["COMMONS_DATA_DIR": dataDirectory, "COMMONS_BCRYPT_COST": "4",
-                                            "COMMONS_CREDENTIAL_RATE_LIMIT_PER_MINUTE": "1000"].merging(log.serviceEnvironment) { $1 }.merging(extra) { $1 })
+        environment = EnvironmentVariables(
+            [
+                "COMMONS_DATA_DIR": dataDirectory, "COMMONS_BCRYPT_COST": "4",
+                "COMMONS_CREDENTIAL_RATE_LIMIT_PER_MINUTE": "1000",
+            ].merging(log.serviceEnvironment) { $1 }.merging(extra) { $1 })
     }
 
     func test(_ body: @escaping @Sendable (Client) async throws -> Void) async throws {
         var configuration = try ServiceConfiguration(service: AccountsService.name, defaultPort: 0, environment: environment)
-        configuration.readYourWritesPatience = .seconds(15)  // another test may hold a PostgreSQL transaction for 10 s
+        configuration.readYourWritesPatience = .seconds(15) // another test may hold a PostgreSQL transaction for 10 s
         let (application, runtime, routes) = try await ServiceApp.build(
             try AccountsService.definition(environment: environment), configuration: configuration, store: log.store)
         try await application.test(.router) { client in try await body(Client(client: client, runtime: runtime, routes: routes)) }
@@ -39,8 +42,10 @@ struct AccountsHarness {
         let routes: [String]
 
         @discardableResult
-        func call(_ method: HTTPRequest.Method, _ uri: String, token: String? = nil, json: Any? = nil,
-                  headers extra: [HTTPField.Name: String] = [:]) async throws -> Reply {
+        func call(
+            _ method: HTTPRequest.Method, _ uri: String, token: String? = nil, json: Any? = nil,
+            headers extra: [HTTPField.Name: String] = [:]
+        ) async throws -> Reply {
             var headers = HTTPFields()
             if let token { headers[.authorization] = "Bearer \(token)" }
             if json != nil { headers[.contentType] = "application/json" }
@@ -63,7 +68,6 @@ struct AccountsHarness {
             try await call(.post, "/v1/sessions", json: ["email": email, "password": password], headers: [.userAgent: "TestPhone/1.0"])
         }
     }
-
 
     struct Tokens: Codable, Sendable {
         var accountId: UUID

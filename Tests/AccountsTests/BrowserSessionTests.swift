@@ -29,8 +29,9 @@ struct BrowserSessionTests {
     func signInSetsCookies() async throws {
         try await AccountsHarness().test { client in
             _ = try await client.register("cookie@example.org")
-            let reply = try await client.call(.post, "/v1/sessions", json: ["email": "cookie@example.org", "password": "a long enough phrase"],
-                                              headers: Self.cookieDelivery)
+            let reply = try await client.call(
+                .post, "/v1/sessions", json: ["email": "cookie@example.org", "password": "a long enough phrase"],
+                headers: Self.cookieDelivery)
             #expect(reply.status == .created)
             #expect(reply.json["accessToken"] == nil && reply.json["refreshToken"] == nil)
             #expect(reply.json["tokenType"] as? String == "Cookie")
@@ -49,8 +50,9 @@ struct BrowserSessionTests {
     @Test("the access cookie authenticates reads; a change needs the CSRF echo (403 without it or with another's)")
     func cookieAuthAndCSRF() async throws {
         try await AccountsHarness().test { client in
-            let signedUp = try await client.call(.post, "/v1/accounts", json: ["email": "csrf@example.org", "password": "a long enough phrase", "displayName": "Ada"],
-                                                 headers: Self.cookieDelivery)
+            let signedUp = try await client.call(
+                .post, "/v1/accounts", json: ["email": "csrf@example.org", "password": "a long enough phrase", "displayName": "Ada"],
+                headers: Self.cookieDelivery)
             #expect(signedUp.status == .created)
             let cookies = Self.cookies(of: signedUp)
             let header = Self.cookieHeader(cookies, [BrowserSession.accessCookie, BrowserSession.csrfCookie])
@@ -60,11 +62,13 @@ struct BrowserSessionTests {
 
             let forged = try await client.call(.patch, "/v1/me", json: ["displayName": "Mallory"], headers: [.cookie: header])
             #expect(forged.status == .forbidden)
-            let wrong = try await client.call(.patch, "/v1/me", json: ["displayName": "Mallory"],
-                                              headers: [.cookie: header, BrowserSession.csrfHeader: BrowserSession.csrfToken(for: "another token")])
+            let wrong = try await client.call(
+                .patch, "/v1/me", json: ["displayName": "Mallory"],
+                headers: [.cookie: header, BrowserSession.csrfHeader: BrowserSession.csrfToken(for: "another token")])
             #expect(wrong.status == .forbidden)
-            let echoed = try await client.call(.patch, "/v1/me", json: ["displayName": "Ada L."],
-                                               headers: [.cookie: header, BrowserSession.csrfHeader: try #require(cookies[BrowserSession.csrfCookie]).value])
+            let echoed = try await client.call(
+                .patch, "/v1/me", json: ["displayName": "Ada L."],
+                headers: [.cookie: header, BrowserSession.csrfHeader: try #require(cookies[BrowserSession.csrfCookie]).value])
             #expect(echoed.status == .ok)
             #expect(echoed.json["displayName"] as? String == "Ada L.")
         }
@@ -73,17 +77,20 @@ struct BrowserSessionTests {
     @Test("a refresh reads the refresh cookie (with the CSRF echo) and rotates every cookie; a stale access cookie leaves a request anonymous")
     func refreshWithCookies() async throws {
         try await AccountsHarness().test { client in
-            let signedUp = try await client.call(.post, "/v1/accounts", json: ["email": "refresh@example.org", "password": "a long enough phrase", "displayName": "Ada"],
-                                                 headers: Self.cookieDelivery)
+            let signedUp = try await client.call(
+                .post, "/v1/accounts", json: ["email": "refresh@example.org", "password": "a long enough phrase", "displayName": "Ada"],
+                headers: Self.cookieDelivery)
             let first = Self.cookies(of: signedUp)
             let all = Self.cookieHeader(first, [BrowserSession.accessCookie, BrowserSession.refreshCookie, BrowserSession.csrfCookie])
             let csrf = try #require(first[BrowserSession.csrfCookie]).value
 
-            let unechoed = try await client.call(.post, "/v1/sessions/refresh", json: [String: String](),
-                                                 headers: Self.cookieDelivery.merging([.cookie: all]) { $1 })
+            let unechoed = try await client.call(
+                .post, "/v1/sessions/refresh", json: [String: String](),
+                headers: Self.cookieDelivery.merging([.cookie: all]) { $1 })
             #expect(unechoed.status == .forbidden)
-            let refreshed = try await client.call(.post, "/v1/sessions/refresh", json: [String: String](),
-                                                  headers: Self.cookieDelivery.merging([.cookie: all, BrowserSession.csrfHeader: csrf]) { $1 })
+            let refreshed = try await client.call(
+                .post, "/v1/sessions/refresh", json: [String: String](),
+                headers: Self.cookieDelivery.merging([.cookie: all, BrowserSession.csrfHeader: csrf]) { $1 })
             #expect(refreshed.status == .ok)
             let second = Self.cookies(of: refreshed)
             #expect(second[BrowserSession.refreshCookie]?.value != first[BrowserSession.refreshCookie]?.value)
@@ -96,8 +103,9 @@ struct BrowserSessionTests {
             #expect(profile.status == .ok)
             let me = try await client.call(.get, "/v1/me", headers: [.cookie: stale])
             #expect(me.status == .unauthorized)
-            let again = try await client.call(.post, "/v1/sessions", json: ["email": "refresh@example.org", "password": "a long enough phrase"],
-                                              headers: Self.cookieDelivery.merging([.cookie: stale]) { $1 })
+            let again = try await client.call(
+                .post, "/v1/sessions", json: ["email": "refresh@example.org", "password": "a long enough phrase"],
+                headers: Self.cookieDelivery.merging([.cookie: stale]) { $1 })
             #expect(again.status == .created)
         }
     }
@@ -105,12 +113,14 @@ struct BrowserSessionTests {
     @Test("signing out clears the cookies and ends the session")
     func signOutClears() async throws {
         try await AccountsHarness().test { client in
-            let signedUp = try await client.call(.post, "/v1/accounts", json: ["email": "out@example.org", "password": "a long enough phrase", "displayName": "Ada"],
-                                                 headers: Self.cookieDelivery)
+            let signedUp = try await client.call(
+                .post, "/v1/accounts", json: ["email": "out@example.org", "password": "a long enough phrase", "displayName": "Ada"],
+                headers: Self.cookieDelivery)
             let cookies = Self.cookies(of: signedUp)
             let header = Self.cookieHeader(cookies, [BrowserSession.accessCookie, BrowserSession.csrfCookie])
-            let out = try await client.call(.delete, "/v1/sessions/current",
-                                            headers: [.cookie: header, BrowserSession.csrfHeader: try #require(cookies[BrowserSession.csrfCookie]).value])
+            let out = try await client.call(
+                .delete, "/v1/sessions/current",
+                headers: [.cookie: header, BrowserSession.csrfHeader: try #require(cookies[BrowserSession.csrfCookie]).value])
             #expect(out.status == .noContent)
             let cleared = Self.cookies(of: out)
             #expect(Set(cleared.keys) == [BrowserSession.accessCookie, BrowserSession.refreshCookie, BrowserSession.csrfCookie])
@@ -122,11 +132,15 @@ struct BrowserSessionTests {
     @Test("a delivery that is neither body nor cookie is refused with 400 before anything happens")
     func unknownDelivery() async throws {
         try await AccountsHarness().test { client in
-            let reply = try await client.call(.post, "/v1/accounts", json: ["email": "odd@example.org", "password": "a long enough phrase", "displayName": "Odd"],
-                                              headers: [BrowserSession.deliveryHeader: "carrier-pigeon"])
+            let reply = try await client.call(
+                .post, "/v1/accounts", json: ["email": "odd@example.org", "password": "a long enough phrase", "displayName": "Odd"],
+                headers: [BrowserSession.deliveryHeader: "carrier-pigeon"])
             #expect(reply.status == .badRequest)
-            #expect(try await client.call(.post, "/v1/accounts", json: ["email": "odd@example.org", "password": "a long enough phrase", "displayName": "Odd"],
-                                          headers: [BrowserSession.deliveryHeader: "body"]).status == .created, "the address was not taken by the refused request")
+            #expect(
+                try await client.call(
+                    .post, "/v1/accounts", json: ["email": "odd@example.org", "password": "a long enough phrase", "displayName": "Odd"],
+                    headers: [BrowserSession.deliveryHeader: "body"]
+                ).status == .created, "the address was not taken by the refused request")
         }
     }
 

@@ -8,7 +8,9 @@ import Testing
 /// `/v1/admin/log`: the operator console's view of the log, served by accounts.
 @Suite("the event-log browser")
 struct EventLogBrowserTests {
-    @Test("admins page through the log by category, read a stream and an event; personal data stays sealed, and shows as gone once its owner is deleted")
+    @Test(
+        "admins page through the log by category, read a stream and an event; personal data stays sealed, and shows as gone once its owner is deleted"
+    )
     func browse() async throws {
         let harness = try await AccountsHarness()
         try await harness.test { client in
@@ -27,8 +29,9 @@ struct EventLogBrowserTests {
             var seen: [[String: Any]] = []
             var after: String?
             repeat {
-                let page = try await client.call(.get, "/v1/admin/log/events?category=account&limit=1" + (after.map { "&after=\($0)" } ?? ""),
-                                                 token: admin)
+                let page = try await client.call(
+                    .get, "/v1/admin/log/events?category=account&limit=1" + (after.map { "&after=\($0)" } ?? ""),
+                    token: admin)
                 #expect(page.status == .ok)
                 let events = page.json["events"] as? [[String: Any]] ?? []
                 #expect(events.count <= 1)

@@ -1,4 +1,3 @@
-@testable import AccountsService
 import Crypto
 import EventLog
 import EventLogTestSupport
@@ -6,6 +5,8 @@ import Foundation
 import JWTKit
 import ServiceKit
 import Testing
+
+@testable import AccountsService
 
 @Suite("signing keys shared by every accounts replica")
 struct SharedSigningKeysTests {
@@ -15,8 +16,9 @@ struct SharedSigningKeysTests {
         return keys
     }
 
-    @Test("two replicas sign with and publish one ring; a rotation on one is seen by the other; older tokens still verify",
-          arguments: Backend.allCases)
+    @Test(
+        "two replicas sign with and publish one ring; a rotation on one is seen by the other; older tokens still verify",
+        arguments: Backend.allCases)
     func sharedRing(backend: Backend) async throws {
         let log = try await backend.makeLog()
         let secret = SymmetricKey(size: .bits256)

@@ -23,10 +23,12 @@ struct CodecsTests {
     func nameBasedIDs() {
         // Computed with the code each service had before the helper (SHA-256, first 16 bytes).
         #expect(NameBasedID.make("anonymous|key-1|", version: .v5) == UUID(uuidString: "3704de7d-cb6e-5048-9e38-4e7a33a7b655"))
-        #expect(NameBasedID.make("11111111-2222-3333-4444-555555555555|monthly|2026-11", version: .v5)
-            == UUID(uuidString: "853ce7b3-64b1-584f-96d7-3efed1ce8dff"))
-        #expect(NameBasedID.make("aaaaaaaa-0000-0000-0000-000000000001:bbbbbbbb-0000-0000-0000-000000000002", version: .v8)
-            == UUID(uuidString: "c4406b08-4e69-827d-a9f3-cce99f810eab"))
+        #expect(
+            NameBasedID.make("11111111-2222-3333-4444-555555555555|monthly|2026-11", version: .v5)
+                == UUID(uuidString: "853ce7b3-64b1-584f-96d7-3efed1ce8dff"))
+        #expect(
+            NameBasedID.make("aaaaaaaa-0000-0000-0000-000000000001:bbbbbbbb-0000-0000-0000-000000000002", version: .v8)
+                == UUID(uuidString: "c4406b08-4e69-827d-a9f3-cce99f810eab"))
         let photo = Array(Data(hex: "2a6927613ddc903379f3e02145f22074ccf048c7753cfa1ed8ee26c746682997"))
         #expect(NameBasedID.make(digest: photo, version: .v8) == UUID(uuidString: "2a692761-3ddc-8033-b9f3-e02145f22074"))
         #expect(NameBasedID.make("a", version: .v5) != NameBasedID.make("b", version: .v5))
@@ -114,10 +116,11 @@ struct CodecsTests {
 
 private extension Data {
     init(hex: String) {
-        self.init(stride(from: 0, to: hex.count, by: 2).map { offset in
-            let start = hex.index(hex.startIndex, offsetBy: offset)
-            return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)!
-        })
+        self.init(
+            stride(from: 0, to: hex.count, by: 2).map { offset in
+                let start = hex.index(hex.startIndex, offsetBy: offset)
+                return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)!
+            })
     }
 }
 
@@ -130,9 +133,11 @@ struct UUIDTextTests {
             #expect(UUID(text: id.uuidString) == id)
             #expect(UUID(text: id.uuidString.lowercased()) == id)
         }
-        let awkward = ["", "not-a-uuid", "E621E1F8-C36C-495A-93FC-0C247A3E6E5", "E621E1F8-C36C-495A-93FC-0C247A3E6E5FF",
-                       "E621E1F8C36C-495A-93FC-0C247A3E6E5F-", "G621E1F8-C36C-495A-93FC-0C247A3E6E5F", "e621e1f8-c36c-495a-93fc-0c247a3e6e5f",
-                       "E621E1F8-C36C-495A-93FC-0C247A3E6E5Ü", "{E621E1F8-C36C-495A-93FC-0C247A3E6E5F}", " E621E1F8-C36C-495A-93FC-0C247A3E6E5F"]
+        let awkward = [
+            "", "not-a-uuid", "E621E1F8-C36C-495A-93FC-0C247A3E6E5", "E621E1F8-C36C-495A-93FC-0C247A3E6E5FF",
+            "E621E1F8C36C-495A-93FC-0C247A3E6E5F-", "G621E1F8-C36C-495A-93FC-0C247A3E6E5F", "e621e1f8-c36c-495a-93fc-0c247a3e6e5f",
+            "E621E1F8-C36C-495A-93FC-0C247A3E6E5Ü", "{E621E1F8-C36C-495A-93FC-0C247A3E6E5F}", " E621E1F8-C36C-495A-93FC-0C247A3E6E5F",
+        ]
         for text in awkward {
             #expect(UUID(text: text) == UUID(uuidString: text), "\(text)")
         }
@@ -141,8 +146,10 @@ struct UUIDTextTests {
     @Test("writes what uuidString.lowercased() writes, for random ids and the extremes")
     func lowercasedText() {
         var ids = (0..<2_000).map { _ in UUID() }
-        ids += [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
-                UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))]
+        ids += [
+            UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+            UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)),
+        ]
         for id in ids {
             #expect(id.lowercasedText == id.uuidString.lowercased())
         }
@@ -164,8 +171,9 @@ struct TrimmingTests {
             for _ in 0..<Int.random(in: 0...8) { text.append(Self.pool.randomElement()!) }
             let string = String(text)
             #expect(string.trimmingWhitespace() == string.trimmingCharacters(in: .whitespaces), "\(string.unicodeScalars.map(\.value))")
-            #expect(string.trimmingWhitespaceAndNewlines() == string.trimmingCharacters(in: .whitespacesAndNewlines),
-                    "\(string.unicodeScalars.map(\.value))")
+            #expect(
+                string.trimmingWhitespaceAndNewlines() == string.trimmingCharacters(in: .whitespacesAndNewlines),
+                "\(string.unicodeScalars.map(\.value))")
             #expect(string[...].trimmingWhitespace() == string.trimmingCharacters(in: .whitespaces))
         }
     }

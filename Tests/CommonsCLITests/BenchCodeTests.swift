@@ -28,7 +28,8 @@ struct BenchCodeTests {
         #expect(try await drivers(in: "commons") == Set(Self.drivers))
     }
 
-    @Test("bench eventlog --cases refuses a group it does not know, naming the option and the groups", arguments: ["nonsense", "read-all,bogus", ","])
+    @Test(
+        "bench eventlog --cases refuses a group it does not know, naming the option and the groups", arguments: ["nonsense", "read-all,bogus", ","])
     func unknownCaseGroupRefused(cases: String) async throws {
         let result = try await commons("bench", "eventlog", "--postgres", "postgres://nobody@127.0.0.1:1/none", "--cases", cases, log: nil)
         #expect(result.status != 0, "\(result)")
@@ -37,12 +38,13 @@ struct BenchCodeTests {
         #expect(result.stdout.isEmpty, "\(result)")
     }
 
-    @Test("bench eventlog refuses group-commit slots outside 1…64 and a read-all window outside 1000…10000000, naming the option",
-          arguments: [
-              ("--concurrent-appends=0", "--concurrent-appends must be 1…64"), ("--concurrent-appends=65", "--concurrent-appends must be 1…64"),
-              ("--concurrent-appends=-1", "--concurrent-appends must be 1…64"), ("--read-window=999", "--read-window must be 1000…10000000"),
-              ("--read-window=10000001", "--read-window must be 1000…10000000"), ("--read-window=-5", "--read-window must be 1000…10000000"),
-          ])
+    @Test(
+        "bench eventlog refuses group-commit slots outside 1…64 and a read-all window outside 1000…10000000, naming the option",
+        arguments: [
+            ("--concurrent-appends=0", "--concurrent-appends must be 1…64"), ("--concurrent-appends=65", "--concurrent-appends must be 1…64"),
+            ("--concurrent-appends=-1", "--concurrent-appends must be 1…64"), ("--read-window=999", "--read-window must be 1000…10000000"),
+            ("--read-window=10000001", "--read-window must be 1000…10000000"), ("--read-window=-5", "--read-window must be 1000…10000000"),
+        ])
     func optionOutOfRangeRefused(option: String, message: String) async throws {
         let result = try await commons("bench", "eventlog", "--postgres", "postgres://nobody@127.0.0.1:1/none", option, log: nil)
         #expect(result.status != 0, "\(result)")
@@ -50,7 +52,9 @@ struct BenchCodeTests {
         #expect(result.stdout.isEmpty, "\(result)")
     }
 
-    @Test("bench eventlog's append cases run on a real PostgreSQL: ours, pgbench's and the prepared driver's rates, and each side's CPU per event, client and server, each a figure")
+    @Test(
+        "bench eventlog's append cases run on a real PostgreSQL: ours, pgbench's and the prepared driver's rates, and each side's CPU per event, client and server, each a figure"
+    )
     func appendCasesRun() async throws {
         let (url, result, output) = try await BenchOutput.run(cases: "append")
         let (lines, rates, cpu) = (output.lines, output.rates, output.cpu)
@@ -72,7 +76,9 @@ struct BenchCodeTests {
         #expect(cpu("the same INSERT through PostgresNIO, prepared, a connection each") == Array(repeating: expected, count: 4), "\(result)")
     }
 
-    @Test("bench eventlog's read-all case runs on a real PostgreSQL: its rate and the SELECT's, and what an event read cost each side, in a table of its own")
+    @Test(
+        "bench eventlog's read-all case runs on a real PostgreSQL: its rate and the SELECT's, and what an event read cost each side, in a table of its own"
+    )
     func readAllCaseRuns() async throws {
         // A window of 5,000 rather than 200,000: the top-up is most of the run, and a debug
         // build on a slow day took past two minutes for 200,000.
@@ -119,7 +125,9 @@ private struct BenchOutput {
     /// Each CPU line's cells after the case's name: "n" for a figure (``isFigure(_:)``), else the cell.
     func cpu(_ name: String) -> [[String]] {
         lines.filter { $0.hasPrefix("  " + name) }.map { line in
-            line.dropFirst(2 + name.count).split(separator: " ").map { cell in Double(cell).map { Self.isFigure($0) ? "n" : String(cell) } ?? String(cell) }
+            line.dropFirst(2 + name.count).split(separator: " ").map { cell in
+                Double(cell).map { Self.isFigure($0) ? "n" : String(cell) } ?? String(cell)
+            }
         }
     }
 

@@ -13,12 +13,18 @@ struct CatalogImportTests {
     /// A two-product catalogue file, the milk at `milkPrice` cents.
     static func file(milkPrice: Int, in directory: URL) throws -> String {
         func product(_ id: String, _ name: String, _ cents: Int) -> [String: Any] {
-            ["id": id, "name": name, "brand": "Polderhoeve", "category": "Dairy", "unit": "1 l", "caloriesPerUnit": 640,
-             "offers": [["storeId": store, "price": ["amountMinor": cents, "currency": "EUR"]]]]
+            [
+                "id": id, "name": name, "brand": "Polderhoeve", "category": "Dairy", "unit": "1 l", "caloriesPerUnit": 640,
+                "offers": [["storeId": store, "price": ["amountMinor": cents, "currency": "EUR"]]],
+            ]
         }
         let catalog: [String: Any] = [
-            "stores": [["id": store, "retailer": "Buurtmarkt", "name": "Buurtmarkt Binnenstad", "address": "Oudegracht 10, Utrecht",
-                        "lat": 52.0907, "lon": 5.1214]],
+            "stores": [
+                [
+                    "id": store, "retailer": "Buurtmarkt", "name": "Buurtmarkt Binnenstad", "address": "Oudegracht 10, Utrecht",
+                    "lat": 52.0907, "lon": 5.1214,
+                ]
+            ],
             "products": [product(milk, "Whole milk", milkPrice), product(bread, "Wholemeal bread", 229)],
         ]
         let path = directory.appendingPathComponent("catalog-\(milkPrice).json")
@@ -56,7 +62,10 @@ struct CatalogImportTests {
         let log = try await Backend.sqlite.makeLog()
         let directory = try scratchDirectory()
         let path = directory.appendingPathComponent("bad.json")
-        try Data(#"{"stores": [], "products": [{"id": "7d3f2c1a-0b5e-4c1d-9a8f-2e6b4c3d1a09", "name": "", "brand": "B", "category": "C", "unit": "each", "caloriesPerUnit": -5, "offers": []}]}"#.utf8).write(to: path)
+        try Data(
+            #"{"stores": [], "products": [{"id": "7d3f2c1a-0b5e-4c1d-9a8f-2e6b4c3d1a09", "name": "", "brand": "B", "category": "C", "unit": "each", "caloriesPerUnit": -5, "offers": []}]}"#
+                .utf8
+        ).write(to: path)
         let refused = try await commons("catalog", "import", path.path, log: log)
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("products[0].name") && refused.stderr.contains("products[0].caloriesPerUnit"), "\(refused)")

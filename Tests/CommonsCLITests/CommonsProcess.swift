@@ -54,8 +54,9 @@ struct CommonsProcess {
             try stdin.write(to: file)
             input = .file(file.path)
         }
-        process = try SpawnedProcess(commonsExecutable.path, arguments, environment: values, stdin: input,
-                                     stdout: .file(stdoutFile.path), stderr: .file(stderrFile.path))
+        process = try SpawnedProcess(
+            commonsExecutable.path, arguments, environment: values, stdin: input,
+            stdout: .file(stdoutFile.path), stderr: .file(stderrFile.path))
         let pids = directory.appendingPathComponent("pids")
         try String(process.processIdentifier).write(to: pids, atomically: true, encoding: .utf8)
         watchdog = try OrphanWatchdog.start(pidsFile: pids.path)

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// The demo data of `commons seed` (issue 18, "the demo city must hang together"): one city,
@@ -165,7 +165,8 @@ struct DemoCityTests {
         let lists = try DemoData.json("lists.json")["lists"] as? [[String: Any]] ?? []
         #expect(lists.allSatisfy { DemoData.accounts.contains($0["owner"] as? String ?? "") })
         #expect(lists.filter { ($0["sharedWith"] as? [String])?.isEmpty == false }.count >= 2)
-        let names = Set((try DemoData.json("catalog.json")["products"] as? [[String: Any]] ?? []).compactMap { ($0["name"] as? String)?.lowercased() })
+        let names = Set(
+            (try DemoData.json("catalog.json")["products"] as? [[String: Any]] ?? []).compactMap { ($0["name"] as? String)?.lowercased() })
         for item in lists.flatMap({ $0["items"] as? [[String: Any]] ?? [] }) {
             if let product = item["product"] as? String { #expect(names.contains(product), "\(product) is a product of the catalogue") }
         }
@@ -194,8 +195,9 @@ enum DemoData {
     static func city() throws -> City {
         let city = try json("city.json")
         let centre = try #require(city["centre"] as? [String: Double])
-        return City(name: city["name"] as? String ?? "", centreName: city["centreName"] as? String ?? "", centre: (centre["lat"] ?? 0, centre["lon"] ?? 0),
-                    radiusKm: city["radiusKm"] as? Double ?? 0)
+        return City(
+            name: city["name"] as? String ?? "", centreName: city["centreName"] as? String ?? "", centre: (centre["lat"] ?? 0, centre["lon"] ?? 0),
+            radiusKm: city["radiusKm"] as? Double ?? 0)
     }
 
     static func listings() throws -> [[String: Any]] {

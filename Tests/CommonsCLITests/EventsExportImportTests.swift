@@ -1,8 +1,8 @@
+import Crypto
 import EventLog
 import EventLogPostgres
 import EventLogSQLite
 import EventLogTestSupport
-import Crypto
 import Foundation
 import Testing
 
@@ -11,13 +11,15 @@ import Testing
 struct EventsExportImportTests {
     /// Bodies that a careless round trip would change: nesting, escapes, non-ASCII text,
     /// slashes, and numbers beyond a Double's precision.
-    private let awkwardBody = Data(#"""
+    private let awkwardBody = Data(
+        #"""
         {"title": "Chair / \"oak\"\n", "tags": ["a", {"b": null}], "price": 19.99, "big": 12345678901234567890,
          "precise": 3.14159265358979323846, "tiny": 1e-7, "ok": true, "name": "Zoë ✓"}
         """#.utf8)
 
-    @Test("export, then import into a fresh log of the other backend, keeps order, ids and bodies; a second import finds all present",
-          arguments: Backend.allCases)
+    @Test(
+        "export, then import into a fresh log of the other backend, keeps order, ids and bodies; a second import finds all present",
+        arguments: Backend.allCases)
     func roundTrip(backend: Backend) async throws {
         let source = try await backend.makeLog()
         _ = try await appendTestEvents(source, streams: ["order-1", "order-2", "order-1"])
@@ -98,13 +100,14 @@ struct EventsExportImportTests {
         return PostgresBlobStore(store: postgres)
     }
 
-    @Test("a backup carries the photos: export, restore into a fresh log of either kind, every photo byte for byte; twice changes nothing",
-          arguments: Backend.allCases, Backend.allCases)
+    @Test(
+        "a backup carries the photos: export, restore into a fresh log of either kind, every photo byte for byte; twice changes nothing",
+        arguments: Backend.allCases, Backend.allCases)
     func photosTravel(from: Backend, to: Backend) async throws {
         let source = try await from.makeLog()
         let owner = UUID(), other = UUID()
         var photos: [Blob] = []
-        for index in 0..<70 {  // more than one page of the export's blob reader
+        for index in 0..<70 { // more than one page of the export's blob reader
             var bytes = [UInt8](repeating: 0, count: 3_000 + index)
             for position in bytes.indices { bytes[position] = UInt8(truncatingIfNeeded: position &* 31 &+ index) }
             let address = sha256(bytes)

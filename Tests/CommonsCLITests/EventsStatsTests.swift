@@ -18,27 +18,29 @@ struct EventsStatsTests {
         let readModel = try ReadModelDatabase(directory: dataDirectory, name: "orders", projections: [])
         let checkpoint = events[2].checkpoint
         try await readModel.pool.write { db in
-            try db.execute(sql: """
-                INSERT INTO projection_checkpoints (projection, transaction_id, position, updated_at)
-                VALUES ('order-totals', \(checkpoint.transaction), \(checkpoint.position), 0)
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO projection_checkpoints (projection, transaction_id, position, updated_at)
+                    VALUES ('order-totals', \(checkpoint.transaction), \(checkpoint.position), 0)
+                    """)
         }
 
         let result = try await commons("events", "stats", "--data-dir", dataDirectory.path, log: log)
 
         #expect(result.status == 0, "\(result)")
-        #expect(result.lines == [
-            "events: 5",
-            "head: \(head)",
-            "by category:",
-            "  invoice  2",
-            "  order    3",
-            "by type:",
-            "  Paid    1",
-            "  Tested  4",
-            "read models:",
-            "  orders (orders.sqlite): order-totals at \(checkpoint), lag \(head.position - checkpoint.position)",
-        ])
+        #expect(
+            result.lines == [
+                "events: 5",
+                "head: \(head)",
+                "by category:",
+                "  invoice  2",
+                "  order    3",
+                "by type:",
+                "  Paid    1",
+                "  Tested  4",
+                "read models:",
+                "  orders (orders.sqlite): order-totals at \(checkpoint), lag \(head.position - checkpoint.position)",
+            ])
         await log.close()
     }
 

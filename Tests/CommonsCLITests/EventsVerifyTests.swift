@@ -44,7 +44,10 @@ struct EventsVerifyTests {
         #expect(result.lines.last == "2 problems found")
         let problems = result.lines.filter { $0.hasPrefix("problem: ") }
         #expect(problems.count == 2, "\(result)")
-        #expect(problems.contains { $0.hasPrefix("problem: event \(broken.id.uuidString.lowercased()) at parking-orders@3: EventParked v1 does not decode") })
+        #expect(
+            problems.contains {
+                $0.hasPrefix("problem: event \(broken.id.uuidString.lowercased()) at parking-orders@3: EventParked v1 does not decode")
+            })
         #expect(problems.contains("problem: unknown event type Mystery: 2 events, first \(unknown.id.uuidString.lowercased()) at mystery-1@1"))
         await log.close()
     }

@@ -8,15 +8,17 @@ import Testing
 struct KeysRewrapTests {
     private func secret() -> String { Data((0..<32).map { _ in UInt8.random(in: .min ... .max) }).base64EncodedString() }
 
-    @Test("rotating the vault secret: rewrap with old and new, then the new one alone opens every key and the old one is refused",
-          arguments: Backend.allCases)
+    @Test(
+        "rotating the vault secret: rewrap with old and new, then the new one alone opens every key and the old one is refused",
+        arguments: Backend.allCases)
     func rotation(backend: Backend) async throws {
         let log = try await backend.makeLog()
         let data = try scratchDirectory().path
         let (old, new) = (secret(), secret())
         let base = ["COMMONS_DATA_DIR": data, "COMMONS_BCRYPT_COST": "4", "COMMONS_SIGNING_KEY_SECRET": secret()]
-        let created = try await commons("accounts", "create-admin", "rotate@example.org", "--password-stdin", log: log,
-                                        stdin: Data("a long enough phrase\n".utf8), environment: base.merging(["COMMONS_KEY_VAULT_SECRET": old]) { $1 })
+        let created = try await commons(
+            "accounts", "create-admin", "rotate@example.org", "--password-stdin", log: log,
+            stdin: Data("a long enough phrase\n".utf8), environment: base.merging(["COMMONS_KEY_VAULT_SECRET": old]) { $1 })
         #expect(created.status == 0, "\(created)")
 
         let refused = try await commons("keys", "rewrap", log: log, environment: base.merging(["COMMONS_KEY_VAULT_SECRET": new]) { $1 })
@@ -30,11 +32,13 @@ struct KeysRewrapTests {
         let again = try await commons("keys", "rewrap", log: log, environment: during)
         #expect(again.stdout.contains("keys rewrapped: 0; already wrapped by the current secret: 1"), "\(again)")
 
-        let after = try await commons("accounts", "create-admin", "rotate@example.org", log: log,
-                                      environment: base.merging(["COMMONS_KEY_VAULT_SECRET": new]) { $1 })
+        let after = try await commons(
+            "accounts", "create-admin", "rotate@example.org", log: log,
+            environment: base.merging(["COMMONS_KEY_VAULT_SECRET": new]) { $1 })
         #expect(after.status == 0, "\(after)")
-        let stale = try await commons("accounts", "create-admin", "rotate@example.org", log: log,
-                                      environment: base.merging(["COMMONS_KEY_VAULT_SECRET": old]) { $1 })
+        let stale = try await commons(
+            "accounts", "create-admin", "rotate@example.org", log: log,
+            environment: base.merging(["COMMONS_KEY_VAULT_SECRET": old]) { $1 })
         #expect(stale.status != 0 && stale.stderr.contains("COMMONS_KEY_VAULT_SECRET"), "\(stale)")
         await log.close()
     }

@@ -1,8 +1,9 @@
 import Foundation
 import Spawn
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("orphan watchdog")
@@ -28,7 +29,7 @@ struct OrphanWatchdogTests {
         let watchdog = try OrphanWatchdog.start(pidsFile: pids.path, removing: directory.path, parent: parent.processIdentifier)
         try await Task.sleep(for: .milliseconds(1_500))
         #expect(child.isRunning, "nothing happens while the parent lives")
-        parent.send(SIGKILL)  // left a zombie until reaped: the watchdog counts that as gone
+        parent.send(SIGKILL) // left a zombie until reaped: the watchdog counts that as gone
         #expect(try await eventually { !child.isRunning })
         #expect(child.exitStatus == .killed(signal: SIGKILL))
         #expect(try await eventually { !FileManager.default.fileExists(atPath: directory.path) })

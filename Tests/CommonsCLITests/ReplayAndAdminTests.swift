@@ -14,16 +14,18 @@ struct ReplayAndAdminTests {
         return try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sessions") ?? 0 }
     }
 
-    @Test("create-admin makes an account with the password from stdin, then promotes it; without a password for a new email it fails",
-          arguments: Backend.allCases)
+    @Test(
+        "create-admin makes an account with the password from stdin, then promotes it; without a password for a new email it fails",
+        arguments: Backend.allCases)
     func createAdmin(backend: Backend) async throws {
         let log = try await backend.makeLog()
         let data = try scratchDirectory().path
         // The admin's address is reserved under a key derived from accounts' secret.
         let secret = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
         let environment = ["COMMONS_DATA_DIR": data, "COMMONS_BCRYPT_COST": "4", "COMMONS_SIGNING_KEY_SECRET": secret]
-        let created = try await commons("accounts", "create-admin", "Boss@Example.org", "--password-stdin", log: log,
-                                        stdin: Data("a long enough phrase\n".utf8), environment: environment)
+        let created = try await commons(
+            "accounts", "create-admin", "Boss@Example.org", "--password-stdin", log: log,
+            stdin: Data("a long enough phrase\n".utf8), environment: environment)
         #expect(created.status == 0, "\(created)")
         #expect(created.stdout.hasPrefix("Boss@Example.org is an admin (account "))
         let again = try await commons("accounts", "create-admin", "boss@example.org", log: log, environment: environment)
@@ -38,8 +40,9 @@ struct ReplayAndAdminTests {
         let passwordless = try await commons("accounts", "create-admin", "nobody@example.org", "--password-stdin", log: log, environment: environment)
         #expect(passwordless.status != 0)
         #expect(passwordless.stderr.contains("stdin held no password"), "\(passwordless)")
-        #expect(try await commons("accounts", "create-admin", "nobody@example.org", "--password", "x", log: log, environment: environment).status != 0,
-                "a password on the command line is not taken")
+        #expect(
+            try await commons("accounts", "create-admin", "nobody@example.org", "--password", "x", log: log, environment: environment).status != 0,
+            "a password on the command line is not taken")
         await log.close()
     }
 
@@ -50,16 +53,20 @@ struct ReplayAndAdminTests {
         let environment = ["COMMONS_DATA_DIR": data, "COMMONS_BCRYPT_COST": "4"]
         // Three sign-ins, as the accounts service records them.
         for n in 1...3 {
-            let started = SessionStarted(sessionId: UUID(), accountId: UUID(), device: Sealed(keyId: UUID(), box: "phone \(n)"), refreshTokenHash: "hash-\(n)", startedAt: Date())
-            _ = try await log.store.append(to: "session-\(started.sessionId.uuidString.lowercased())", expected: .noStream,
-                                           events: [try EventCatalog.encode(started, metadata: EventMetadata())])
+            let started = SessionStarted(
+                sessionId: UUID(), accountId: UUID(), device: Sealed(keyId: UUID(), box: "phone \(n)"), refreshTokenHash: "hash-\(n)",
+                startedAt: Date())
+            _ = try await log.store.append(
+                to: "session-\(started.sessionId.uuidString.lowercased())", expected: .noStream,
+                events: [try EventCatalog.encode(started, metadata: EventMetadata())])
         }
         // Wait until global readers see all three (another test may hold PostgreSQL's horizon back).
         let sessions = try await allEvents(log.store, atLeast: 3).filter { $0.stream.hasPrefix("session-") }
         #expect(sessions.count == 3)
 
         let past = (data as NSString).appendingPathComponent("past.sqlite")
-        let partial = try await commons("replay", "accounts", "--until", sessions[0].checkpoint.description, "--into", past, log: log, environment: environment)
+        let partial = try await commons(
+            "replay", "accounts", "--until", sessions[0].checkpoint.description, "--into", past, log: log, environment: environment)
         #expect(partial.status == 0, "\(partial)")
         #expect(try sessionCount(in: past) == 1)
 

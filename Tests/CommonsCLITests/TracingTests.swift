@@ -12,22 +12,30 @@ struct TracingTests {
     @Test("a listing posted through the gateway is one trace: gateway, listings, its append to the log, geo-search applying it, an alert matching it")
     func postedListingIsOneTrace() async throws {
         let collector = try await SpanCollector.start()
-        let stack = try UpProcess.start(seed: false, log: nil, environment: [
-            "COMMONS_BCRYPT_COST": "4",
-            "OTEL_EXPORTER_OTLP_ENDPOINT": collector.url,
-            "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json",
-            "OTEL_BSP_SCHEDULE_DELAY": "100",
-        ])
+        let stack = try UpProcess.start(
+            seed: false, log: nil,
+            environment: [
+                "COMMONS_BCRYPT_COST": "4",
+                "OTEL_EXPORTER_OTLP_ENDPOINT": collector.url,
+                "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json",
+                "OTEL_BSP_SCHEDULE_DELAY": "100",
+            ])
         try await stack.run { stack in
-            let registered = try await http(.POST, stack.gateway + "/v1/accounts", json: [
-                "email": "tracer-\(UUID().uuidString.prefix(8).lowercased())@example.com",
-                "password": "a-long-enough-secret", "displayName": "Tracer"])
+            let registered = try await http(
+                .POST, stack.gateway + "/v1/accounts",
+                json: [
+                    "email": "tracer-\(UUID().uuidString.prefix(8).lowercased())@example.com",
+                    "password": "a-long-enough-secret", "displayName": "Tracer",
+                ])
             #expect(registered.status == 201, "\(registered)")
             let token = try #require(registered.json()["accessToken"] as? String)
             // A neighbour with an alert for the place, watching its live stream.
-            let watcher = try await http(.POST, stack.gateway + "/v1/accounts", json: [
-                "email": "watcher-\(UUID().uuidString.prefix(8).lowercased())@example.com",
-                "password": "a-long-enough-secret", "displayName": "Watcher"])
+            let watcher = try await http(
+                .POST, stack.gateway + "/v1/accounts",
+                json: [
+                    "email": "watcher-\(UUID().uuidString.prefix(8).lowercased())@example.com",
+                    "password": "a-long-enough-secret", "displayName": "Watcher",
+                ])
             let watcherToken = try #require(watcher.json()["accessToken"] as? String)
             var alert = HTTPClientRequest(url: stack.gateway + "/v1/alerts")
             alert.method = .POST
@@ -52,7 +60,8 @@ struct TracingTests {
 
             // The app's own span: the trace the stack is to continue.
             let (traceId, appSpanId) = (randomHex(bytes: 16), randomHex(bytes: 8))
-            let listingId = try await Self.postListing("A traced lamp", through: stack.gateway, as: token, traceparent: "00-\(traceId)-\(appSpanId)-01")
+            let listingId = try await Self.postListing(
+                "A traced lamp", through: stack.gateway, as: token, traceparent: "00-\(traceId)-\(appSpanId)-01")
 
             let trace = try await collector.waitForTrace(traceId, timeout: .seconds(60)) { spans in
                 spans.contains { $0.service == "geo-search" && $0.name.hasPrefix("apply ListingPosted") }
@@ -73,8 +82,9 @@ struct TracingTests {
             #expect(try await watching.value.contains("A traced lamp"), "the stream delivered the match the span is of")
 
             // Where someone is stays out of the trace store.
-            let search = try await http(.GET, stack.gateway + "/v1/nearby/listings?lat=52.37&lon=4.89&radius=1",
-                                        headers: ["traceparent": "00-\(randomHex(bytes: 16))-\(appSpanId)-01"])
+            let search = try await http(
+                .GET, stack.gateway + "/v1/nearby/listings?lat=52.37&lon=4.89&radius=1",
+                headers: ["traceparent": "00-\(randomHex(bytes: 16))-\(appSpanId)-01"])
             #expect(search.status == 200)
             let searched = try await collector.waitForSpan(timeout: .seconds(60)) { $0.service == "geo-search" && $0.name == "/v1/nearby/listings" }
             let query = try #require(searched.attributes["url.query"])
@@ -88,8 +98,10 @@ struct TracingTests {
         let collector = try await SpanCollector.start()
         let log = try await Backend.postgres.makeLog()
         let secret = Data((0..<32).map { _ in UInt8.random(in: .min ... .max) }).base64EncodedString()
-        let environment = ["COMMONS_BCRYPT_COST": "4", "COMMONS_SIGNING_KEY_SECRET": secret, "OTEL_EXPORTER_OTLP_ENDPOINT": collector.url,
-                           "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json", "OTEL_BSP_SCHEDULE_DELAY": "100"]
+        let environment = [
+            "COMMONS_BCRYPT_COST": "4", "COMMONS_SIGNING_KEY_SECRET": secret, "OTEL_EXPORTER_OTLP_ENDPOINT": collector.url,
+            "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json", "OTEL_BSP_SCHEDULE_DELAY": "100",
+        ]
         let isApplied = { (spans: [ReceivedSpan]) in spans.contains { $0.service == "geo-search" && $0.name.hasPrefix("apply ListingPosted") } }
         let old = try UpProcess.start(seed: false, log: log, environment: environment)
         var oldTrace = ""
@@ -104,16 +116,21 @@ struct TracingTests {
             _ = try await collector.waitForTrace(newTrace, timeout: .seconds(60), until: isApplied)
         }
         let appliedOld = try await collector.waitForTrace(oldTrace, timeout: .seconds(1)) { _ in true }.filter { $0.name.hasPrefix("apply ") }
-        #expect(Set(appliedOld.map { "\($0.service) \($0.name)" }).count == appliedOld.count, "each projection applied the old listing in one span, live: \(appliedOld)")
+        #expect(
+            Set(appliedOld.map { "\($0.service) \($0.name)" }).count == appliedOld.count,
+            "each projection applied the old listing in one span, live: \(appliedOld)")
         #expect(appliedOld.contains { $0.service == "geo-search" && $0.name.hasPrefix("apply ListingPosted") })
         await collector.stop()
     }
 
     /// Registers someone and posts a listing as them under a new trace; returns the trace id.
     private static func postTracedListing(through gateway: String) async throws -> String {
-        let registered = try await http(.POST, gateway + "/v1/accounts", json: [
-            "email": "tracer-\(UUID().uuidString.prefix(8).lowercased())@example.com",
-            "password": "a-long-enough-secret", "displayName": "Tracer"])
+        let registered = try await http(
+            .POST, gateway + "/v1/accounts",
+            json: [
+                "email": "tracer-\(UUID().uuidString.prefix(8).lowercased())@example.com",
+                "password": "a-long-enough-secret", "displayName": "Tracer",
+            ])
         #expect(registered.status == 201, "\(registered)")
         let token = try #require(registered.json()["accessToken"] as? String)
         let traceId = randomHex(bytes: 16)
@@ -128,10 +145,12 @@ struct TracingTests {
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
         request.headers.add(name: "Content-Type", value: "application/json")
         request.headers.add(name: "traceparent", value: traceparent)
-        request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: [
-            "title": title, "category": "Furniture", "condition": "good",
-            "pickupLocation": ["lat": 52.3702, "lon": 4.8952],
-        ])))
+        request.body = .bytes(
+            ByteBuffer(
+                bytes: try JSONSerialization.data(withJSONObject: [
+                    "title": title, "category": "Furniture", "condition": "good",
+                    "pickupLocation": ["lat": 52.3702, "lon": 4.8952],
+                ])))
         let posted = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         #expect(posted.status == .created)
         let body = try JSONSerialization.jsonObject(with: Data(try await posted.body.collect(upTo: 1 << 20).readableBytesView)) as? [String: Any]
@@ -236,7 +255,9 @@ final class SpanCollector: Sendable {
                 ReceivedSpan(
                     service: service, name: span.name, traceId: hex(span.traceId), spanId: hex(span.spanId),
                     parentSpanId: span.parentSpanId.flatMap { $0.isEmpty ? nil : hex($0) },
-                    attributes: Dictionary((span.attributes ?? []).compactMap { attribute in attribute.value.text.map { (attribute.key, $0) } }) { first, _ in first })
+                    attributes: Dictionary((span.attributes ?? []).compactMap { attribute in attribute.value.text.map { (attribute.key, $0) } }) {
+                        first, _ in first
+                    })
             }
         }
     }

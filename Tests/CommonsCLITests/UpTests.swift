@@ -1,15 +1,15 @@
-import StackKit
 import AsyncHTTPClient
 import CommonsClient
 import EventLogTestSupport
 import Foundation
-import PhotoCodec
 import NIOCore
 import NIOHTTP1
+import PhotoCodec
+import StackKit
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Seeding the demo city renders and uploads its pictures, work enough for a core for
@@ -50,13 +50,16 @@ struct UpTests {
             #expect(processStatus(first)?.name == "accounts")
             #expect(stack.output.contains("event log \(log.eventStoreValue)"), "COMMONS_EVENT_STORE passes through: \(stack.output)")
             // Printed once commons up has seen every service ready, which may be just after the gateway said so.
-            #expect(try await stack.waitForOutput { $0.contains("ready in") && $0.contains(try! Regex(" gateway +\\Q\(stack.gateway)\\E")) }, "\(stack.output)")
+            #expect(
+                try await stack.waitForOutput { $0.contains("ready in") && $0.contains(try! Regex(" gateway +\\Q\(stack.gateway)\\E")) },
+                "\(stack.output)")
 
             // Register, then read the account back with the token, all through the gateway.
             let email = "up-\(UUID().uuidString.prefix(8).lowercased())@example.com"
-            let registered = try await http(.POST, stack.gateway + "/v1/accounts",
-                                            json: ["email": email, "password": "a-long-enough-secret", "displayName": "Up Test"],
-                                            headers: ["X-Request-Id": "up-test-1"])
+            let registered = try await http(
+                .POST, stack.gateway + "/v1/accounts",
+                json: ["email": email, "password": "a-long-enough-secret", "displayName": "Up Test"],
+                headers: ["X-Request-Id": "up-test-1"])
             #expect(registered.status == 201, "\(registered)")
             #expect(registered.headers["X-Request-Id"].first == "up-test-1", "the gateway keeps X-Request-Id")
             let token = try #require(registered.json()["accessToken"] as? String)
@@ -167,11 +170,14 @@ struct UpTests {
                     ("shopping-lists", "/v1/lists", token),
                 ]
                 for read in reads {
-                    guard FileManager.default.fileExists(atPath: commonsExecutable.deletingLastPathComponent().appendingPathComponent(read.service).path)
+                    guard
+                        FileManager.default.fileExists(
+                            atPath: commonsExecutable.deletingLastPathComponent().appendingPathComponent(read.service).path)
                     else { continue }
                     var count = 0
                     for _ in 0..<30 {
-                        let answer = try await http(.GET, stack.gateway + read.path, headers: read.token.map { ["Authorization": "Bearer \($0)"] } ?? [:])
+                        let answer = try await http(
+                            .GET, stack.gateway + read.path, headers: read.token.map { ["Authorization": "Bearer \($0)"] } ?? [:])
                         count = (try? answer.json()["items"] as? [Any])??.count ?? 0
                         if answer.status == 200, count > 0 { break }
                         try await Task.sleep(for: .milliseconds(500))
@@ -190,7 +196,9 @@ struct UpTests {
         let city = try DemoData.city()
         let here = "lat=\(city.centre.lat)&lon=\(city.centre.lon)"
         func items(_ service: String, _ path: String, token: String? = nil, atLeast: Int) async throws -> [[String: Any]] {
-            guard FileManager.default.fileExists(atPath: commonsExecutable.deletingLastPathComponent().appendingPathComponent(service).path) else { return [] }
+            guard FileManager.default.fileExists(atPath: commonsExecutable.deletingLastPathComponent().appendingPathComponent(service).path) else {
+                return []
+            }
             var found: [[String: Any]] = []
             for _ in 0..<40 {
                 let answer = try await http(.GET, gateway + path, headers: token.map { ["Authorization": "Bearer \($0)"] } ?? [:])
@@ -204,8 +212,9 @@ struct UpTests {
         let listings = try DemoData.listings()
         _ = try await items("geo-search", "/v1/nearby/listings?\(here)&radius=\(Int(city.radiusKm))&limit=100", atLeast: listings.count - 1)
         _ = try await items("geo-search", "/v1/nearby/organizations?\(here)&radius=\(Int(city.radiusKm))&kind=centre&limit=50", atLeast: 6)
-        let mine = try await items("listings", "/v1/listings?author=me&limit=50", token: token,
-                                   atLeast: listings.filter { $0["owner"] as? String == "ada@commons.local" }.count)
+        let mine = try await items(
+            "listings", "/v1/listings?author=me&limit=50", token: token,
+            atLeast: listings.filter { $0["owner"] as? String == "ada@commons.local" }.count)
         if let photo = mine.compactMap({ ($0["images"] as? [[String: Any]])?.first?["original"] as? String }).first {
             let picture = try await http(.GET, gateway + photo)
             #expect(picture.status == 200 && PhotoCleaner.format(of: [UInt8](picture.body)) == .jpeg, "\(photo) is a JPEG")
@@ -245,16 +254,18 @@ struct UpTests {
                 let jpeg = try #require(SamplePhoto.make(width: 800, height: 600, format: .jpeg, noise: 10))
                 let photo = try await sam.listings.uploadImage(Data(jpeg), contentType: "image/jpeg")
                 let place = Coordinate(lat: 52.3702, lon: 4.8952)
-                let posted = try await sam.listings.post(NewListing(
-                    title: "Moving boxes", description: "Twenty sturdy boxes", category: "Furniture", condition: "good",
-                    pickupTimes: PickupTimes(note: "Saturday morning"), pickupLocation: place, imageIds: [photo.id]))
+                let posted = try await sam.listings.post(
+                    NewListing(
+                        title: "Moving boxes", description: "Twenty sturdy boxes", category: "Furniture", condition: "good",
+                        pickupTimes: PickupTimes(note: "Saturday morning"), pickupLocation: place, imageIds: [photo.id]))
                 let nearby = try await ada.geo.nearbyListings(lat: place.lat, lon: place.lon, radius: 2)
                 #expect(nearby.items.contains { $0.id == posted.id }, "Ada finds Sam's boxes nearby")
                 let request = try await ada.listings.request(posted.id, message: "Could I have them on Saturday?")
                 #expect(try await sam.listings.requests(posted.id).items.contains { $0.id == request.id })
 
                 _ = try await ada.donations.topUp(amountMinor: 5_000, currency: "USD", cardNumber: "4242 4242 4242 4242")
-                let made = try await ada.donations.donate(NewDonation(organization: "against-malaria-foundation", amountMinor: 1_500, currency: "USD"))
+                let made = try await ada.donations.donate(
+                    NewDonation(organization: "against-malaria-foundation", amountMinor: 1_500, currency: "USD"))
                 #expect(try await ada.donations.donations().items.map(\.id).contains(made.donation.id))
 
                 let list = try await sam.lists.create(name: "Moving day")
@@ -263,7 +274,9 @@ struct UpTests {
                     for try await change in ada.lists.liveChanges(list.id) where change.text == "Tape" { return change }
                     return nil
                 }
-                let patience = Task { try await Task.sleep(for: .seconds(30)); live.cancel() }
+                let patience = Task {
+                    try await Task.sleep(for: .seconds(30)); live.cancel()
+                }
                 _ = try await sam.lists.addItem(list.id, text: "Tape", quantity: 3)
                 let seen = try await live.value
                 patience.cancel()
@@ -280,9 +293,12 @@ struct UpTests {
             // an HTTP client's usual eight connections to one host.
             var tokens: [String] = []
             for person in 0..<2 {
-                let registered = try await http(.POST, stack.gateway + "/v1/accounts", json: [
-                    "email": "streams-\(person)-\(UUID().uuidString.prefix(8).lowercased())@example.com",
-                    "password": "a-long-enough-secret", "displayName": "Streamer \(person)"])
+                let registered = try await http(
+                    .POST, stack.gateway + "/v1/accounts",
+                    json: [
+                        "email": "streams-\(person)-\(UUID().uuidString.prefix(8).lowercased())@example.com",
+                        "password": "a-long-enough-secret", "displayName": "Streamer \(person)",
+                    ])
                 #expect(registered.status == 201, "\(registered)")
                 tokens.append(try #require(registered.json()["accessToken"] as? String))
             }
@@ -336,8 +352,9 @@ struct UpTests {
     @Test("a demo data file that is missing leaves the data directory unmarked, so the next start seeds again")
     func missingDemoData() async throws {
         try await SeededStacks.oneAtATime {
-            let stack = try UpProcess.start(seed: true, log: nil,
-                                            environment: ["COMMONS_BCRYPT_COST": "4", "COMMONS_CATALOG_FILE": "/nonexistent/catalog.json"])
+            let stack = try UpProcess.start(
+                seed: true, log: nil,
+                environment: ["COMMONS_BCRYPT_COST": "4", "COMMONS_CATALOG_FILE": "/nonexistent/catalog.json"])
             try await stack.run { stack in
                 let unmarked = try await stack.waitForOutput { $0.contains("not marked as seeded") }
                 #expect(unmarked, "\(stack.output)")
@@ -352,7 +369,7 @@ struct UpTests {
         let stack = try UpProcess.start(seed: false, log: nil, environment: ["COMMONS_BCRYPT_COST": "banana"])
         let refused = try await stack.waitForOutput { $0.contains("accounts exited with status 2: bad configuration") }
         #expect(refused, "\(stack.output)")
-        try await Task.sleep(for: .seconds(2))  // a restart would have come after 0.5 s
+        try await Task.sleep(for: .seconds(2)) // a restart would have come after 0.5 s
         #expect(stack.output.matches(of: /accounts started, pid/).count == 1, "\(stack.output)")
         #expect(stack.process.stderr.contains("COMMONS_BCRYPT_COST"), "the child's one line says what is wrong:\n\(stack.process.stderr)")
         kill(stack.pid, SIGTERM)
@@ -474,13 +491,17 @@ struct ReplicaStackTests {
         let photo = try #require(SamplePhoto.make(width: 1600, height: 1200, format: .jpeg, noise: 10))
         try await first.run { first in
             try await second.run { second in
-                let registered = try await http(.POST, first.gateway + "/v1/accounts",
-                                                json: ["email": "replicas-\(UUID().uuidString.prefix(8))@example.com",
-                                                       "password": "a-long-enough-secret", "displayName": "Replica"])
+                let registered = try await http(
+                    .POST, first.gateway + "/v1/accounts",
+                    json: [
+                        "email": "replicas-\(UUID().uuidString.prefix(8))@example.com",
+                        "password": "a-long-enough-secret", "displayName": "Replica",
+                    ])
                 #expect(registered.status == 201, "\(registered)")
                 let token = try #require(registered.json()["accessToken"] as? String)
-                let uploaded = try await http(.POST, first.gateway + "/v1/images", bytes: photo,
-                                              headers: ["Authorization": "Bearer \(token)", "Content-Type": "image/jpeg", "Idempotency-Key": "replica-1"])
+                let uploaded = try await http(
+                    .POST, first.gateway + "/v1/images", bytes: photo,
+                    headers: ["Authorization": "Bearer \(token)", "Content-Type": "image/jpeg", "Idempotency-Key": "replica-1"])
                 #expect(uploaded.status == 201, "\(uploaded)")
                 let id = try #require(uploaded.json()["id"] as? String).lowercased()
                 let position = uploaded.headers["Commons-Position"].first ?? "0"
@@ -496,8 +517,9 @@ struct ReplicaStackTests {
                 }
                 #expect(sizes["small"]! < sizes["medium"]! && sizes["medium"]! < sizes["original"]!)
                 // The retry reaches the other replica: the first answer, stored once.
-                let retried = try await http(.POST, second.gateway + "/v1/images", bytes: photo,
-                                             headers: ["Authorization": "Bearer \(token)", "Content-Type": "image/jpeg", "Idempotency-Key": "replica-1"])
+                let retried = try await http(
+                    .POST, second.gateway + "/v1/images", bytes: photo,
+                    headers: ["Authorization": "Bearer \(token)", "Content-Type": "image/jpeg", "Idempotency-Key": "replica-1"])
                 #expect(retried.status == 201)
                 #expect(retried.headers["Idempotent-Replayed"].first == "true")
             }
@@ -595,7 +617,7 @@ private func waitUntil(timeout: Duration, _ condition: () -> Bool) async throws 
 /// A process's name, state and parent, from `/proc/<pid>/stat`; nil when there is no such process.
 private func processStatus(_ pid: pid_t) -> (name: String, state: Character, parent: pid_t)? {
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-          let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
+        let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
     else { return nil }
     // "pid (name) state ppid …": the name may hold spaces and parentheses.
     let fields = stat[stat.index(after: close)...].split(separator: " ")
@@ -627,8 +649,10 @@ struct HTTPAnswer: CustomStringConvertible {
     var description: String { "\(status) \(String(decoding: body, as: UTF8.self))" }
 }
 
-func http(_ method: HTTPMethod, _ url: String, json: [String: String]? = nil, bytes: [UInt8]? = nil,
-                  headers: [String: String] = [:]) async throws -> HTTPAnswer {
+func http(
+    _ method: HTTPMethod, _ url: String, json: [String: String]? = nil, bytes: [UInt8]? = nil,
+    headers: [String: String] = [:]
+) async throws -> HTTPAnswer {
     var request = HTTPClientRequest(url: url)
     request.method = method
     for (name, value) in headers { request.headers.add(name: name, value: value) }
@@ -650,7 +674,8 @@ struct APIDocumentTests {
         let printed = try await commons("openapi", log: nil)
         #expect(printed.status == 0, "\(printed.stderr)")
         let committed = try Data(contentsOf: repositoryRoot.appendingPathComponent("deploy/docs/openapi.json"))
-        #expect(Data(printed.stdout.utf8) == committed,
-                "deploy/docs/openapi.json is out of date: run `.build/debug/commons openapi --output deploy/docs/openapi.json`")
+        #expect(
+            Data(printed.stdout.utf8) == committed,
+            "deploy/docs/openapi.json is out of date: run `.build/debug/commons openapi --output deploy/docs/openapi.json`")
     }
 }

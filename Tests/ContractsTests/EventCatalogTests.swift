@@ -27,9 +27,11 @@ private func stored(_ type: String, version: Int, _ json: String) -> RecordedEve
 struct EventCatalogTests {
     let catalog: EventCatalog = {
         var catalog = EventCatalog()
-        catalog.register(ItemPosted.self, upcasters: [
-            .from(version: 1, as: ItemPostedV1.self) { ItemPosted(title: $0.title, priceMinor: $0.priceCents, currency: "USD") },
-        ])
+        catalog.register(
+            ItemPosted.self,
+            upcasters: [
+                .from(version: 1, as: ItemPostedV1.self) { ItemPosted(title: $0.title, priceMinor: $0.priceCents, currency: "USD") }
+            ])
         return catalog
     }()
 
@@ -84,14 +86,16 @@ struct CommonsUpcasterTests {
     @Test("a report of schema 1 keeps its reason in clear; schema 2 carries it sealed")
     func listingReported() throws {
         let (report, listing, reporter) = (UUID(), UUID(), UUID())
-        let v1 = #"{"reportId":"\#(report)","listingId":"\#(listing)","reporterId":"\#(reporter)","reason":"Scam","reportedAt":"2026-11-20T10:00:00Z"}"#
+        let v1 =
+            #"{"reportId":"\#(report)","listingId":"\#(listing)","reporterId":"\#(reporter)","reason":"Scam","reportedAt":"2026-11-20T10:00:00Z"}"#
         let old = try #require(try CommonsEvents.catalog.decode(stored("ListingReported", version: 1, v1)) as? ListingReported)
         #expect(old.reportId == report && old.listingId == listing && old.reporterId == reporter)
         #expect(old.clearReason == "Scam" && old.reason == nil)
         #expect(old.reportedAt == ISO8601DateFormatter().date(from: "2026-11-20T10:00:00Z"))
 
         let sealed = Sealed(keyId: reporter, box: "b3BhcXVl")
-        let new = ListingReported(reportId: report, listingId: listing, reporterId: reporter, reason: sealed, reportedAt: Date(timeIntervalSince1970: 0))
+        let new = ListingReported(
+            reportId: report, listingId: listing, reporterId: reporter, reason: sealed, reportedAt: Date(timeIntervalSince1970: 0))
         let encoded = try EventCatalog.encode(new)
         #expect(encoded.schemaVersion == 2 && !String(decoding: encoded.data, as: UTF8.self).contains("clearReason"))
         let decoded = try CommonsEvents.catalog.decode(stored("ListingReported", version: 2, String(decoding: encoded.data, as: UTF8.self)))
@@ -101,48 +105,59 @@ struct CommonsUpcasterTests {
     @Test("a listing of schema 1 reads in both forms it was stored in (text in clear, or sealed); schema 2 carries it sealed")
     func listingPosted() throws {
         let (listing, owner) = (UUID(), UUID())
-        let common = #""category":"Books","listingId":"\#(listing)","ownerId":"\#(owner)","postedAt":"2026-09-21T12:34:56Z","publicLocation":{"lat":52.37,"lon":4.89}"#
-        let shipped = try #require(try CommonsEvents.catalog.decode(stored("ListingPosted", version: 1, #"{\#(common),"title":"Oak chair","description":"Sturdy"}"#))
-            as? ListingPosted)
+        let common =
+            #""category":"Books","listingId":"\#(listing)","ownerId":"\#(owner)","postedAt":"2026-09-21T12:34:56Z","publicLocation":{"lat":52.37,"lon":4.89}"#
+        let shipped = try #require(
+            try CommonsEvents.catalog.decode(stored("ListingPosted", version: 1, #"{\#(common),"title":"Oak chair","description":"Sturdy"}"#))
+                as? ListingPosted)
         #expect(shipped.listingId == listing && shipped.ownerId == owner && shipped.category == "Books")
         #expect(shipped.title == "Oak chair" && shipped.description == "Sturdy" && shipped.text == nil)
         let sealed = Sealed(keyId: owner, box: "b3BhcXVl")
-        let sealedInPlace = try #require(try CommonsEvents.catalog.decode(
-            stored("ListingPosted", version: 1, #"{\#(common),"text":{"keyId":"\#(owner)","box":"b3BhcXVl"}}"#)) as? ListingPosted)
+        let sealedInPlace = try #require(
+            try CommonsEvents.catalog.decode(
+                stored("ListingPosted", version: 1, #"{\#(common),"text":{"keyId":"\#(owner)","box":"b3BhcXVl"}}"#)) as? ListingPosted)
         #expect(sealedInPlace.text == sealed && sealedInPlace.title == nil)
 
-        let new = ListingPosted(listingId: listing, ownerId: owner, title: nil, description: nil, text: sealed, category: "Books", price: nil,
-                                publicLocation: Coordinate(lat: 52.37, lon: 4.89), postedAt: Date(timeIntervalSince1970: 0))
+        let new = ListingPosted(
+            listingId: listing, ownerId: owner, title: nil, description: nil, text: sealed, category: "Books", price: nil,
+            publicLocation: Coordinate(lat: 52.37, lon: 4.89), postedAt: Date(timeIntervalSince1970: 0))
         let encoded = try EventCatalog.encode(new)
         #expect(encoded.schemaVersion == 2 && !String(decoding: encoded.data, as: UTF8.self).contains("title"))
-        #expect(try CommonsEvents.catalog.decode(stored("ListingPosted", version: 2, String(decoding: encoded.data, as: UTF8.self))) as? ListingPosted == new)
+        #expect(
+            try CommonsEvents.catalog.decode(stored("ListingPosted", version: 2, String(decoding: encoded.data, as: UTF8.self))) as? ListingPosted
+                == new)
     }
 
     @Test("an edit of schema 1 reads in both forms it was stored in; schema 2 carries its text sealed")
     func listingEdited() throws {
         let (listing, owner) = (UUID(), UUID())
         let common = #""category":"Books","listingId":"\#(listing)","publicLocation":{"lat":52.37,"lon":4.89}"#
-        let shipped = try #require(try CommonsEvents.catalog.decode(stored("ListingEdited", version: 1, #"{\#(common),"title":"Oak chair","description":"Sturdy"}"#))
-            as? ListingEdited)
+        let shipped = try #require(
+            try CommonsEvents.catalog.decode(stored("ListingEdited", version: 1, #"{\#(common),"title":"Oak chair","description":"Sturdy"}"#))
+                as? ListingEdited)
         #expect(shipped.title == "Oak chair" && shipped.description == "Sturdy" && shipped.text == nil)
-        let sealedInPlace = try #require(try CommonsEvents.catalog.decode(
-            stored("ListingEdited", version: 1, #"{\#(common),"text":{"keyId":"\#(owner)","box":"b3BhcXVl"}}"#)) as? ListingEdited)
+        let sealedInPlace = try #require(
+            try CommonsEvents.catalog.decode(
+                stored("ListingEdited", version: 1, #"{\#(common),"text":{"keyId":"\#(owner)","box":"b3BhcXVl"}}"#)) as? ListingEdited)
         #expect(sealedInPlace.text == Sealed(keyId: owner, box: "b3BhcXVl") && sealedInPlace.title == nil)
-        let new = ListingEdited(listingId: listing, title: nil, description: nil, text: Sealed(keyId: owner, box: "b3BhcXVl"), category: "Books",
-                                price: nil, publicLocation: Coordinate(lat: 52.37, lon: 4.89))
+        let new = ListingEdited(
+            listingId: listing, title: nil, description: nil, text: Sealed(keyId: owner, box: "b3BhcXVl"), category: "Books",
+            price: nil, publicLocation: Coordinate(lat: 52.37, lon: 4.89))
         #expect(try EventCatalog.encode(new).schemaVersion == 2)
     }
 
     @Test("a session of schema 1 keeps its device name in clear; schema 2 carries it sealed")
     func sessionStarted() throws {
         let (session, account) = (UUID(), UUID())
-        let v1 = #"{"sessionId":"\#(session)","accountId":"\#(account)","device":"Pixel 9","refreshTokenHash":"h","startedAt":"2026-11-20T10:00:00Z"}"#
+        let v1 =
+            #"{"sessionId":"\#(session)","accountId":"\#(account)","device":"Pixel 9","refreshTokenHash":"h","startedAt":"2026-11-20T10:00:00Z"}"#
         let old = try #require(try CommonsEvents.catalog.decode(stored("SessionStarted", version: 1, v1)) as? SessionStarted)
         #expect(old.sessionId == session && old.accountId == account && old.refreshTokenHash == "h")
         #expect(old.clearDevice == "Pixel 9" && old.device == nil)
 
-        let new = SessionStarted(sessionId: session, accountId: account, device: Sealed(keyId: account, box: "b3BhcXVl"),
-                                 refreshTokenHash: "h", startedAt: Date(timeIntervalSince1970: 0))
+        let new = SessionStarted(
+            sessionId: session, accountId: account, device: Sealed(keyId: account, box: "b3BhcXVl"),
+            refreshTokenHash: "h", startedAt: Date(timeIntervalSince1970: 0))
         let encoded = try EventCatalog.encode(new)
         #expect(encoded.schemaVersion == 2 && !String(decoding: encoded.data, as: UTF8.self).contains("clearDevice"))
         let decoded = try CommonsEvents.catalog.decode(stored("SessionStarted", version: 2, String(decoding: encoded.data, as: UTF8.self)))

@@ -1,5 +1,5 @@
-import Contracts
 import Codecs
+import Contracts
 import DonationsDomain
 import Foundation
 import Testing
@@ -37,8 +37,11 @@ struct SmallTypesTests {
     func recurring() throws {
         let id = UUID(), account = UUID(), organization = UUID()
         let now = Date(timeIntervalSince1970: 1_805_364_000)
-        var state = RecurringState.replay([RecurringDonationCreated(recurringId: id, accountId: account, organizationId: organization, amountMinor: 1_000,
-                                                                    currency: "USD", visibility: .public, startMonth: "2027-03", at: now)])
+        var state = RecurringState.replay([
+            RecurringDonationCreated(
+                recurringId: id, accountId: account, organizationId: organization, amountMinor: 1_000,
+                currency: "USD", visibility: .public, startMonth: "2027-03", at: now)
+        ])
         #expect(state.isDue(in: Month("2027-03")!))
         #expect(!state.isDue(in: Month("2027-02")!))
         #expect(throws: DonationsError.recurringNotFound) { try state.owned(by: UUID()) }

@@ -1,6 +1,6 @@
 import Contracts
-import EventLog
 import DonationsDomain
+import EventLog
 import Foundation
 import Testing
 
@@ -13,8 +13,9 @@ struct WalletDecisionTests {
     let sealed = Sealed(keyId: UUID(), box: "x")
 
     func organization(verified: Bool = true, minimum: Int = 500, estimates: [ImpactEstimateAdded] = []) -> OrganizationState {
-        let draft = OrganizationDraft(name: "Against Malaria", slug: "against-malaria", kind: .charity, mission: "Nets", currency: "USD",
-                                      minimumDonationMinor: minimum)
+        let draft = OrganizationDraft(
+            name: "Against Malaria", slug: "against-malaria", kind: .charity, mission: "Nets", currency: "USD",
+            minimumDonationMinor: minimum)
         var events = OrganizationState.register(draft, id: organizationId)
         if verified { events.append(OrganizationVerificationChanged(organizationId: organizationId, verified: true, at: now)) }
         events += estimates as [any EventContract]
@@ -29,9 +30,12 @@ struct WalletDecisionTests {
         return wallet
     }
 
-    func decide(_ amount: Int, currency: String = "USD", organization: OrganizationState? = nil, wallet: WalletState? = nil) throws(DonationsError) -> DonationMade {
-        try DonationRequest.decide(donationId: UUID(), accountId: account, amountMinor: amount, currency: currency, visibility: .public,
-                                   message: nil, organization: organization ?? self.organization(), wallet: wallet ?? self.wallet(toppedUp: [2_000]), now: now)
+    func decide(
+        _ amount: Int, currency: String = "USD", organization: OrganizationState? = nil, wallet: WalletState? = nil
+    ) throws(DonationsError) -> DonationMade {
+        try DonationRequest.decide(
+            donationId: UUID(), accountId: account, amountMinor: amount, currency: currency, visibility: .public,
+            message: nil, organization: organization ?? self.organization(), wallet: wallet ?? self.wallet(toppedUp: [2_000]), now: now)
     }
 
     @Test("given a wallet of 20.00, a donation of 5.00 is made and the balance is 15.00")
@@ -53,7 +57,9 @@ struct WalletDecisionTests {
 
     @Test("a balance in another currency does not pay")
     func otherCurrencyBalance() {
-        #expect(throws: DonationsError.insufficientFunds(balanceMinor: 0, currency: "USD")) { try decide(600, wallet: wallet(toppedUp: [5_000], currency: "EUR")) }
+        #expect(throws: DonationsError.insufficientFunds(balanceMinor: 0, currency: "USD")) {
+            try decide(600, wallet: wallet(toppedUp: [5_000], currency: "EUR"))
+        }
     }
 
     @Test("below the minimum, to an unverified organisation or in another currency is refused")
@@ -65,10 +71,12 @@ struct WalletDecisionTests {
 
     @Test("the donation records the impact estimate in force when it is made")
     func estimateInForce() throws {
-        let old = ImpactEstimateAdded(organizationId: organizationId, estimateId: UUID(), outcomeUnit: "life saved", costPerOutcomeMinor: 550_000,
-                                      currency: "USD", source: "GiveWell", sourceURL: nil, publishedOn: "2023", addedAt: now.addingTimeInterval(-100))
-        let future = ImpactEstimateAdded(organizationId: organizationId, estimateId: UUID(), outcomeUnit: "life saved", costPerOutcomeMinor: 500_000,
-                                         currency: "USD", source: "GiveWell", sourceURL: nil, publishedOn: "2024", addedAt: now.addingTimeInterval(100))
+        let old = ImpactEstimateAdded(
+            organizationId: organizationId, estimateId: UUID(), outcomeUnit: "life saved", costPerOutcomeMinor: 550_000,
+            currency: "USD", source: "GiveWell", sourceURL: nil, publishedOn: "2023", addedAt: now.addingTimeInterval(-100))
+        let future = ImpactEstimateAdded(
+            organizationId: organizationId, estimateId: UUID(), outcomeUnit: "life saved", costPerOutcomeMinor: 500_000,
+            currency: "USD", source: "GiveWell", sourceURL: nil, publishedOn: "2024", addedAt: now.addingTimeInterval(100))
         let donation = try decide(1_000, organization: organization(estimates: [old, future]))
         #expect(donation.estimateId == old.estimateId)
         #expect(Impact.outcomes(amountMinor: 1_100_000, currency: "USD", at: old) == 2)

@@ -1,8 +1,9 @@
 import Contracts
-@testable import DonationsService
 import Foundation
 import ServiceKit
 import Testing
+
+@testable import DonationsService
 
 /// A donation writes its own JSON (issue 17); the bytes must be those its `Encodable`
 /// conformance gives under the services' `JSONEncoder`, with and without each optional.
@@ -15,7 +16,8 @@ struct DonationViewJSONTests {
         for _ in 0..<1_000 {
             let view = DonationView(
                 id: UUID(),
-                organization: OrganizationRef(id: UUID(), slug: "bed-nets", name: ["Nets for All", #"The "quoted" \ one"#, "Ärzte ✓"].randomElement(using: &generator)!),
+                organization: OrganizationRef(
+                    id: UUID(), slug: "bed-nets", name: ["Nets for All", #"The "quoted" \ one"#, "Ärzte ✓"].randomElement(using: &generator)!),
                 amountMinor: Int.random(in: 1...10_000_000, using: &generator), currency: ["EUR", "USD"].randomElement(using: &generator)!,
                 visibility: DonationVisibility.allCases.randomElement(using: &generator)!,
                 message: Bool.random(using: &generator) ? nil : "for the nets\n— with love / thanks",

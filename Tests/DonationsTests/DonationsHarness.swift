@@ -36,13 +36,18 @@ struct DonationsHarness {
 
     /// Another replica of the service on the same log, with its own data directory (read
     /// model and idempotency records), as a second process behind the gateway would be.
-    func replica(dataDirectory: String = FileManager.default.temporaryDirectory.appendingPathComponent("commons-donations-\(UUID().uuidString)").path,
-                 _ body: @escaping @Sendable (Client) async throws -> Void) async throws {
+    func replica(
+        dataDirectory: String = FileManager.default.temporaryDirectory.appendingPathComponent("commons-donations-\(UUID().uuidString)").path,
+        _ body: @escaping @Sendable (Client) async throws -> Void
+    ) async throws {
         // The service's own scheduler ticks once at start and then waits a day: tests tick schedulers by hand.
-        let environment = EnvironmentVariables(["COMMONS_DATA_DIR": dataDirectory, "COMMONS_RECURRING_INTERVAL_SECONDS": "86400",
-                                                "COMMONS_PAYMENTS": payments].merging(log.serviceEnvironment) { $1 })
+        let environment = EnvironmentVariables(
+            [
+                "COMMONS_DATA_DIR": dataDirectory, "COMMONS_RECURRING_INTERVAL_SECONDS": "86400",
+                "COMMONS_PAYMENTS": payments,
+            ].merging(log.serviceEnvironment) { $1 })
         var configuration = try ServiceConfiguration(service: DonationsService.name, defaultPort: 0, environment: environment)
-        configuration.readYourWritesPatience = .seconds(15)  // another test may hold a PostgreSQL transaction for 10 s
+        configuration.readYourWritesPatience = .seconds(15) // another test may hold a PostgreSQL transaction for 10 s
         configuration.rateLimitPerMinute = 1_000_000
         // The stress test queues 2,000 requests on one wallet in one process, some for longer
         // than the production deadline; deadlines have tests of their own (OutageTests).
@@ -78,8 +83,10 @@ struct DonationsHarness {
         func admin() async throws -> String { try await token(role: .admin) }
 
         @discardableResult
-        func call(_ method: HTTPRequest.Method, _ uri: String, token: String? = nil, json: Any? = nil, key: String? = nil,
-                  headers extra: [HTTPField.Name: String] = [:]) async throws -> Reply {
+        func call(
+            _ method: HTTPRequest.Method, _ uri: String, token: String? = nil, json: Any? = nil, key: String? = nil,
+            headers extra: [HTTPField.Name: String] = [:]
+        ) async throws -> Reply {
             var headers = HTTPFields()
             if let token { headers[.authorization] = "Bearer \(token)" }
             if json != nil { headers[.contentType] = "application/json" }
@@ -99,12 +106,16 @@ struct DonationsHarness {
 
         /// Registers an organisation as an admin (verified unless told otherwise) and returns its id.
         @discardableResult
-        func organization(_ slug: String, verified: Bool = true, minimum: Int = 500, currency: String = "USD", kind: String = "charity",
-                          categories: [String] = ["global-health"], tags: [String] = ["malaria"], name: String? = nil,
-                          extra: [String: Any] = [:]) async throws -> UUID {
+        func organization(
+            _ slug: String, verified: Bool = true, minimum: Int = 500, currency: String = "USD", kind: String = "charity",
+            categories: [String] = ["global-health"], tags: [String] = ["malaria"], name: String? = nil,
+            extra: [String: Any] = [:]
+        ) async throws -> UUID {
             let admin = try await admin()
-            var body: [String: Any] = ["name": name ?? slug.capitalized, "slug": slug, "kind": kind, "mission": "Helps people in need.",
-                                       "currency": currency, "minimumDonationMinor": minimum, "categories": categories, "tags": tags]
+            var body: [String: Any] = [
+                "name": name ?? slug.capitalized, "slug": slug, "kind": kind, "mission": "Helps people in need.",
+                "currency": currency, "minimumDonationMinor": minimum, "categories": categories, "tags": tags,
+            ]
             if kind != "charity" {
                 body["address"] = "1 Market Street, San Francisco"
                 body["location"] = ["lat": 37.79, "lon": -122.4]
@@ -129,14 +140,17 @@ struct DonationsHarness {
         /// Tops up the wallet of `token`'s account with the card that succeeds.
         @discardableResult
         func topUp(_ token: String, _ amountMinor: Int, currency: String = "USD", key: String = UUID().uuidString) async throws -> Reply {
-            let reply = try await call(.post, "/v1/wallet/top-ups", token: token,
-                                       json: ["amountMinor": amountMinor, "currency": currency, "cardNumber": Self.goodCard], key: key)
+            let reply = try await call(
+                .post, "/v1/wallet/top-ups", token: token,
+                json: ["amountMinor": amountMinor, "currency": currency, "cardNumber": Self.goodCard], key: key)
             guard reply.status == .created else { throw TestFailure("top-up: \(reply.status) \(reply.text)") }
             return reply
         }
 
-        func donate(_ token: String, to organization: String, _ amountMinor: Int, currency: String = "USD", visibility: String = "public",
-                    message: String? = nil, key: String = UUID().uuidString) async throws -> Reply {
+        func donate(
+            _ token: String, to organization: String, _ amountMinor: Int, currency: String = "USD", visibility: String = "public",
+            message: String? = nil, key: String = UUID().uuidString
+        ) async throws -> Reply {
             var body: [String: Any] = ["organization": organization, "amountMinor": amountMinor, "currency": currency, "visibility": visibility]
             if let message { body["message"] = message }
             return try await call(.post, "/v1/donations", token: token, json: body, key: key)

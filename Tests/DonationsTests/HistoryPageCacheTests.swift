@@ -13,8 +13,9 @@ import Testing
 struct HistoryPageCacheTests {
     private func amounts(_ reply: TestReply) -> [Int?] { reply.items.map { $0["amountMinor"] as? Int } }
 
-    @Test("a page asked for again is the same; a donation and an organisation's new name show at once; each person gets only their own",
-          arguments: Backend.allCases)
+    @Test(
+        "a page asked for again is the same; a donation and an organisation's new name show at once; each person gets only their own",
+        arguments: Backend.allCases)
     func fresh(backend: Backend) async throws {
         try await DonationsHarness(backend: backend).test { client in
             let nets = try await client.organization("nets", minimum: 100)
@@ -39,8 +40,9 @@ struct HistoryPageCacheTests {
 
             let admin = try await client.admin()
             let current = try #require(try await client.call(.get, "/v1/organizations/\(nets.key)").headers[.eTag])
-            let renamed = try await client.call(.patch, "/v1/organizations/\(nets.key)", token: admin, json: ["name": "Nets for All"],
-                                                headers: [.ifMatch: current])
+            let renamed = try await client.call(
+                .patch, "/v1/organizations/\(nets.key)", token: admin, json: ["name": "Nets for All"],
+                headers: [.ifMatch: current])
             #expect(renamed.status == .ok, "\(renamed.text)")
             let names = try await client.get("/v1/donations", token: ada, after: renamed.position).items
                 .map { ($0["organization"] as? [String: Any])?["name"] as? String }
@@ -83,11 +85,13 @@ struct HistoryPageCacheTests {
                 "DELETE FROM donations WHERE donation_id = 'x'",
                 "UPDATE organizations SET name = 'Renamed'",
             ]
-            let failures = try await VersionTokenCheck.failures(of: DonationQueries.historyVersion, in: client.runtime.readModel.pool,
-                                                                writes: writes, unrelated: [
-                "INSERT INTO donations_deleted_accounts (account_id) VALUES ('a-new')",
-                "DELETE FROM donation_posts",
-            ])
+            let failures = try await VersionTokenCheck.failures(
+                of: DonationQueries.historyVersion, in: client.runtime.readModel.pool,
+                writes: writes,
+                unrelated: [
+                    "INSERT INTO donations_deleted_accounts (account_id) VALUES ('a-new')",
+                    "DELETE FROM donation_posts",
+                ])
             #expect(failures.isEmpty)
         }
     }

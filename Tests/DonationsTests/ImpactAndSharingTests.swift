@@ -14,9 +14,13 @@ struct ImpactAndSharingTests {
         try await DonationsHarness(backend: backend).test { client in
             let admin = try await client.admin()
             try await client.organization("nets-for-all", minimum: 100)
-            let estimate: [String: Any] = ["outcomeUnit": "net distributed", "costPerOutcomeMinor": 500, "currency": "USD", "source": "Test source",
-                                           "publishedOn": "2026-01"]
-            #expect(try await client.call(.post, "/v1/organizations/nets-for-all/impact-estimates", token: admin, json: estimate, key: "a").status == .created)
+            let estimate: [String: Any] = [
+                "outcomeUnit": "net distributed", "costPerOutcomeMinor": 500, "currency": "USD", "source": "Test source",
+                "publishedOn": "2026-01",
+            ]
+            #expect(
+                try await client.call(.post, "/v1/organizations/nets-for-all/impact-estimates", token: admin, json: estimate, key: "a").status
+                    == .created)
             let token = try await client.token()
             try await client.topUp(token, 10_000)
             client.clock.set(DonationsHarness.start.addingTimeInterval(60))
@@ -25,7 +29,9 @@ struct ImpactAndSharingTests {
             cheaper["costPerOutcomeMinor"] = 250
             cheaper["publishedOn"] = "2027-02"
             client.clock.set(DonationsHarness.start.addingTimeInterval(120))
-            #expect(try await client.call(.post, "/v1/organizations/nets-for-all/impact-estimates", token: admin, json: cheaper, key: "b").status == .created)
+            #expect(
+                try await client.call(.post, "/v1/organizations/nets-for-all/impact-estimates", token: admin, json: cheaper, key: "b").status
+                    == .created)
             client.clock.set(DonationsHarness.start.addingTimeInterval(180))
             let second = try await client.donate(token, to: "nets-for-all", 500)
 
@@ -59,10 +65,13 @@ struct ImpactAndSharingTests {
             #expect(post.status == .created, "\(post.text)")
             let again = try await client.call(.post, "/v1/donations/\(id)/posts", token: token, json: ["caption": "Nets for a village!"], key: "p1")
             #expect(again.json["id"] as? String == post.json["id"] as? String)
-            #expect(try await client.call(.post, "/v1/donations/\(hiddenId)/posts", token: shyToken, json: ["caption": "x"], key: "p2").status
+            #expect(
+                try await client.call(.post, "/v1/donations/\(hiddenId)/posts", token: shyToken, json: ["caption": "x"], key: "p2").status
                     == .unprocessableContent)
             #expect(try await client.call(.post, "/v1/donations/\(id)/posts", token: shyToken, json: ["caption": "x"], key: "p3").status == .notFound)
-            #expect(try await client.call(.post, "/v1/donations/\(id)/posts", token: token, json: ["caption": " "], key: "p4").status == .unprocessableContent)
+            #expect(
+                try await client.call(.post, "/v1/donations/\(id)/posts", token: token, json: ["caption": " "], key: "p4").status
+                    == .unprocessableContent)
 
             let feed = try await client.get("/v1/donation-posts", after: post.position)
             #expect(feed.items.count == 1)
@@ -85,9 +94,11 @@ struct ImpactAndSharingTests {
             #expect(try await client.get("/v1/donation-posts", after: post.position).items.count == 1)
 
             try await client.runtime.keyVault.destroyKey(for: account)
-            let deleted = try await client.runtime.store.append(to: "account-\(account.key)", expected: .any, events: [
-                try EventCatalog.encode(AccountDeleted(accountId: account, deletedAt: Date())),
-            ])
+            let deleted = try await client.runtime.store.append(
+                to: "account-\(account.key)", expected: .any,
+                events: [
+                    try EventCatalog.encode(AccountDeleted(accountId: account, deletedAt: Date()))
+                ])
             let feed = try await client.get("/v1/donation-posts", after: deleted.checkpoint.description)
             #expect(feed.items.isEmpty)
             #expect(try await client.call(.get, "/v1/organizations/after-deletion/supporters").items.isEmpty)
@@ -96,7 +107,9 @@ struct ImpactAndSharingTests {
 
             var everything = Data()
             for event in try await client.runtime.store.read(stream: "wallet-\(account.key)") { everything.append(event.data) }
-            for event in try await client.runtime.store.read(stream: "donationpost-\((post.json["id"] as? String) ?? "")") { everything.append(event.data) }
+            for event in try await client.runtime.store.read(stream: "donationpost-\((post.json["id"] as? String) ?? "")") {
+                everything.append(event.data)
+            }
             #expect(!everything.isEmpty)
             #expect(everything.range(of: Data("Quokka".utf8)) == nil, "messages and captions are sealed in the log")
         }

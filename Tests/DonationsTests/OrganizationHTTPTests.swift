@@ -11,10 +11,12 @@ struct OrganizationHTTPTests {
     func registerAndRead(backend: Backend) async throws {
         try await DonationsHarness(backend: backend).test { client in
             let admin = try await client.admin()
-            let body: [String: Any] = ["name": "Against Malaria Foundation", "slug": "against-malaria-foundation", "kind": "charity",
-                                       "mission": "Protect people from malaria with nets.", "homepage": "https://www.againstmalaria.com",
-                                       "categories": ["Global-Health"], "tags": ["malaria", "nets"], "currency": "USD", "minimumDonationMinor": 100,
-                                       "suggestedAmountsMinor": [500, 2_000], "rating": ["value": 4, "scale": 4, "source": "Charity Navigator", "date": "2026-01-10"]]
+            let body: [String: Any] = [
+                "name": "Against Malaria Foundation", "slug": "against-malaria-foundation", "kind": "charity",
+                "mission": "Protect people from malaria with nets.", "homepage": "https://www.againstmalaria.com",
+                "categories": ["Global-Health"], "tags": ["malaria", "nets"], "currency": "USD", "minimumDonationMinor": 100,
+                "suggestedAmountsMinor": [500, 2_000], "rating": ["value": 4, "scale": 4, "source": "Charity Navigator", "date": "2026-01-10"],
+            ]
             #expect(try await client.call(.post, "/v1/organizations", json: body).status == .unauthorized)
             #expect(try await client.call(.post, "/v1/organizations", token: try await client.token(), json: body).status == .forbidden)
             let created = try await client.call(.post, "/v1/organizations", token: admin, json: body)
@@ -42,9 +44,12 @@ struct OrganizationHTTPTests {
     func validation() async throws {
         try await DonationsHarness().test { client in
             let admin = try await client.admin()
-            let bad = try await client.call(.post, "/v1/organizations", token: admin, json: [
-                "name": "", "slug": "Bad Slug", "kind": "centre", "mission": "x", "currency": "dollars", "minimumDonationMinor": -5,
-                "location": ["lat": 100, "lon": 0], "homepage": "not a url"])
+            let bad = try await client.call(
+                .post, "/v1/organizations", token: admin,
+                json: [
+                    "name": "", "slug": "Bad Slug", "kind": "centre", "mission": "x", "currency": "dollars", "minimumDonationMinor": -5,
+                    "location": ["lat": 100, "lon": 0], "homepage": "not a url",
+                ])
             #expect(bad.status == .unprocessableContent)
             #expect(bad.fieldErrors == ["name", "slug", "currency", "minimumDonationMinor", "location.lat", "address", "homepage"])
             let missing = try await client.call(.post, "/v1/organizations", token: admin, json: ["name": "X"])
@@ -62,8 +67,9 @@ struct OrganizationHTTPTests {
             try await client.organization("malaria-consortium", categories: ["global-health"], tags: ["malaria"], name: "Malaria Consortium")
             try await client.organization("helen-keller", categories: ["global-health"], tags: ["vitamin-a"], name: "Helen Keller Intl")
             try await client.organization("give-directly", categories: ["poverty"], tags: ["cash"], name: "GiveDirectly")
-            let last = try await client.organization("mission-depot", kind: "centre", categories: ["reuse"], tags: ["furniture"], name: "Mission Depot",
-                                                     extra: ["acceptedCategories": ["Furniture"], "openingHours": [["day": "mon", "opens": "09:00", "closes": "17:00"]]])
+            let last = try await client.organization(
+                "mission-depot", kind: "centre", categories: ["reuse"], tags: ["furniture"], name: "Mission Depot",
+                extra: ["acceptedCategories": ["Furniture"], "openingHours": [["day": "mon", "opens": "09:00", "closes": "17:00"]]])
             let position = try await client.call(.get, "/v1/organizations/\(last.key)").headers[.eTag]
             #expect(position != nil)
 
@@ -102,26 +108,35 @@ struct OrganizationHTTPTests {
         try await DonationsHarness(backend: backend).test { client in
             let admin = try await client.admin()
             let id = try await client.organization("deworm", verified: false)
-            #expect(try await client.call(.patch, "/v1/organizations/\(id.key)", token: admin, json: ["name": "Deworm"]).status == .preconditionRequired)
-            let stale = try await client.call(.patch, "/v1/organizations/\(id.key)", token: admin, json: ["name": "Deworm"], headers: [.ifMatch: "\"1\""])
+            #expect(
+                try await client.call(.patch, "/v1/organizations/\(id.key)", token: admin, json: ["name": "Deworm"]).status == .preconditionRequired)
+            let stale = try await client.call(
+                .patch, "/v1/organizations/\(id.key)", token: admin, json: ["name": "Deworm"], headers: [.ifMatch: "\"1\""])
             #expect(stale.status == .preconditionFailed)
             #expect(stale.headers[.eTag] == "\"2\"")
-            let renamed = try await client.call(.patch, "/v1/organizations/deworm", token: admin, json: ["name": "Deworm the World"],
-                                                headers: [.ifMatch: "\"2\""])
+            let renamed = try await client.call(
+                .patch, "/v1/organizations/deworm", token: admin, json: ["name": "Deworm the World"],
+                headers: [.ifMatch: "\"2\""])
             #expect(renamed.status == .ok, "\(renamed.text)")
             #expect(renamed.json["name"] as? String == "Deworm the World")
             #expect(renamed.headers[.eTag] == "\"3\"")
-            let slugChange = try await client.call(.patch, "/v1/organizations/deworm", token: admin, json: ["slug": "other"], headers: [.ifMatch: "\"3\""])
+            let slugChange = try await client.call(
+                .patch, "/v1/organizations/deworm", token: admin, json: ["slug": "other"], headers: [.ifMatch: "\"3\""])
             #expect(slugChange.status == .unprocessableContent)
 
             let member = try await client.token()
-            #expect(try await client.call(.put, "/v1/organizations/deworm/verification", token: member, json: ["verified": true]).status == .forbidden)
+            #expect(
+                try await client.call(.put, "/v1/organizations/deworm/verification", token: member, json: ["verified": true]).status == .forbidden)
             let verified = try await client.call(.put, "/v1/organizations/deworm/verification", token: admin, json: ["verified": true])
             #expect(verified.json["verified"] as? Bool == true)
 
-            let estimate: [String: Any] = ["outcomeUnit": "child dewormed for a year", "costPerOutcomeMinor": 100, "currency": "USD",
-                                           "source": "GiveWell", "sourceURL": "https://www.givewell.org", "publishedOn": "2023-11"]
-            #expect(try await client.call(.post, "/v1/organizations/deworm/impact-estimates", token: member, json: estimate, key: "e1").status == .forbidden)
+            let estimate: [String: Any] = [
+                "outcomeUnit": "child dewormed for a year", "costPerOutcomeMinor": 100, "currency": "USD",
+                "source": "GiveWell", "sourceURL": "https://www.givewell.org", "publishedOn": "2023-11",
+            ]
+            #expect(
+                try await client.call(.post, "/v1/organizations/deworm/impact-estimates", token: member, json: estimate, key: "e1").status
+                    == .forbidden)
             let first = try await client.call(.post, "/v1/organizations/deworm/impact-estimates", token: admin, json: estimate, key: "e1")
             #expect(first.status == .created, "\(first.text)")
             var newer = estimate
@@ -131,8 +146,9 @@ struct OrganizationHTTPTests {
             let read = try await client.get("/v1/organizations/deworm", after: second.position)
             let estimates = read.json["impactEstimates"] as? [[String: Any]] ?? []
             #expect(estimates.compactMap { $0["costPerOutcomeMinor"] as? Int } == [120, 100], "the newest first, the old one kept")
-            let bad = try await client.call(.post, "/v1/organizations/deworm/impact-estimates", token: admin,
-                                            json: ["outcomeUnit": "", "costPerOutcomeMinor": 0, "currency": "x", "source": "", "publishedOn": "soon"], key: "e3")
+            let bad = try await client.call(
+                .post, "/v1/organizations/deworm/impact-estimates", token: admin,
+                json: ["outcomeUnit": "", "costPerOutcomeMinor": 0, "currency": "x", "source": "", "publishedOn": "soon"], key: "e3")
             #expect(bad.status == .unprocessableContent)
             #expect(bad.fieldErrors == ["outcomeUnit", "costPerOutcomeMinor", "currency", "source", "publishedOn"])
         }
@@ -144,7 +160,10 @@ struct OrganizationHTTPTests {
             try await client.organization("malaria-consortium", name: "Malaria Consortium")
             #expect(try await client.call(.get, "/v1/organizations?q=%E0%B5%8E%22").status == .ok)
             #expect(try await client.call(.get, "/v1/organizations?q=\(String(repeating: "a", count: 100_000))").fieldErrors == ["q"])
-            for q in ["%22", "%22%22", "mil%00k", "%E2%80%8F%22mil%E2%80%8E", "%CC%81%22", "%F0%9F%91%A9%E2%80%8D%F0%9F%91%A7%22", "NEAR(%22", "a%20OR%20NOT%20%5E:*"] {
+            for q in [
+                "%22", "%22%22", "mil%00k", "%E2%80%8F%22mil%E2%80%8E", "%CC%81%22", "%F0%9F%91%A9%E2%80%8D%F0%9F%91%A7%22", "NEAR(%22",
+                "a%20OR%20NOT%20%5E:*",
+            ] {
                 let reply = try await client.call(.get, "/v1/organizations?q=\(q)")
                 #expect(reply.status == .ok || (reply.status == .badRequest && reply.fieldErrors.contains("q")), "\(q): \(reply.text)")
             }

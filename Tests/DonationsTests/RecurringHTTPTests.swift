@@ -13,16 +13,18 @@ struct RecurringHTTPTests {
     static let april = DonationsHarness.start.addingTimeInterval(31 * 86_400)
     static let may = april.addingTimeInterval(30 * 86_400)
 
-    @Test("each month's donation is made exactly once, by two replicas at once and after a restart; amount changes and cancel apply",
-          arguments: Backend.allCases)
+    @Test(
+        "each month's donation is made exactly once, by two replicas at once and after a restart; amount changes and cancel apply",
+        arguments: Backend.allCases)
     func monthly(backend: Backend) async throws {
         try await DonationsHarness(backend: backend).test { client in
             try await client.organization("monthly-charity", minimum: 500)
             let account = UUID()
             let token = try await client.token(account)
             try await client.topUp(token, 10_000)
-            let created = try await client.call(.post, "/v1/donations/recurring", token: token,
-                                                json: ["organization": "monthly-charity", "amountMinor": 1_000, "currency": "USD"], key: "monthly-1")
+            let created = try await client.call(
+                .post, "/v1/donations/recurring", token: token,
+                json: ["organization": "monthly-charity", "amountMinor": 1_000, "currency": "USD"], key: "monthly-1")
             #expect(created.status == .created, "\(created.text)")
             let id = try #require(created.json["id"] as? String)
             #expect(created.json["startMonth"] as? String == "2027-03")
@@ -44,8 +46,12 @@ struct RecurringHTTPTests {
             // From April on, 25.00 a month.
             let changed = try await client.call(.patch, "/v1/donations/recurring/\(id)", token: token, json: ["amountMinor": 2_500])
             #expect(changed.status == .ok, "\(changed.text)")
-            #expect(try await client.call(.patch, "/v1/donations/recurring/\(id)", token: token, json: ["amountMinor": 100]).status == .unprocessableContent)
-            #expect(try await client.call(.patch, "/v1/donations/recurring/\(id)", token: try await client.token(), json: ["amountMinor": 900]).status == .notFound)
+            #expect(
+                try await client.call(.patch, "/v1/donations/recurring/\(id)", token: token, json: ["amountMinor": 100]).status
+                    == .unprocessableContent)
+            #expect(
+                try await client.call(.patch, "/v1/donations/recurring/\(id)", token: try await client.token(), json: ["amountMinor": 900]).status
+                    == .notFound)
             client.clock.set(Self.april)
             _ = try await replicaA.tick()
             _ = try await replicaB.tick()
@@ -69,8 +75,9 @@ struct RecurringHTTPTests {
             try await client.organization("pricey", minimum: 500)
             let account = UUID()
             let token = try await client.token(account)
-            let created = try await client.call(.post, "/v1/donations/recurring", token: token,
-                                                json: ["organization": "pricey", "amountMinor": 5_000, "currency": "USD"], key: "m")
+            let created = try await client.call(
+                .post, "/v1/donations/recurring", token: token,
+                json: ["organization": "pricey", "amountMinor": 5_000, "currency": "USD"], key: "m")
             _ = try await client.get("/v1/donations/recurring", token: token, after: created.position)
             let scheduler = DonationsService.scheduler(runtime: client.runtime, clock: client.clock.clock)
             let runs = try await scheduler.tick()
@@ -79,8 +86,9 @@ struct RecurringHTTPTests {
             #expect(try await scheduler.tick().isEmpty, "March was run already")
             #expect(try await donations(of: account, client).isEmpty)
             let unverified = try await client.organization("unverified-monthly", verified: false)
-            let refused = try await client.call(.post, "/v1/donations/recurring", token: token,
-                                                json: ["organization": unverified.key, "amountMinor": 5_000, "currency": "USD"], key: "n")
+            let refused = try await client.call(
+                .post, "/v1/donations/recurring", token: token,
+                json: ["organization": unverified.key, "amountMinor": 5_000, "currency": "USD"], key: "n")
             #expect(refused.status == .unprocessableContent)
         }
     }

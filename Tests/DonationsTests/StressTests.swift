@@ -38,7 +38,7 @@ struct StressTests {
                 var inFlight = 0
                 for index in 0..<1_000 {
                     let amount = Int.random(in: 500...1_500)
-                    let attempts = Int.random(in: 1...3)  // the first request, and up to two retries racing it
+                    let attempts = Int.random(in: 1...3) // the first request, and up to two retries racing it
                     for _ in 0..<attempts {
                         if inFlight >= 64 { await group.next(); inFlight -= 1 }
                         inFlight += 1
@@ -74,7 +74,8 @@ struct StressTests {
             #expect(donations.count == succeeded.count)
             #expect(Set(donations.map(\.donationId)).count == donations.count, "no donation twice")
             let answered = Set(succeeded.flatMap(\.donationIds))
-            #expect(Set(donations.map { $0.donationId.key }).symmetricDifference(answered).isEmpty, "the log holds exactly the donations answered 201")
+            #expect(
+                Set(donations.map { $0.donationId.key }).symmetricDifference(answered).isEmpty, "the log holds exactly the donations answered 201")
             #expect(donations.reduce(0) { $0 + $1.amountMinor } == donated)
             let balance = try await client.balance(token)
             #expect(balance == topUps.reduce(0, +) - donated)

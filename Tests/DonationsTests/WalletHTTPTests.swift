@@ -20,14 +20,16 @@ struct WalletHTTPTests {
             #expect(retry.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
             #expect(try await client.balance(token) == 5_000)
 
-            let declined = try await client.call(.post, "/v1/wallet/top-ups", token: token,
-                                                 json: ["amountMinor": 5_000, "currency": "USD", "cardNumber": DonationsHarness.Client.declinedCard], key: "top-up-2")
+            let declined = try await client.call(
+                .post, "/v1/wallet/top-ups", token: token,
+                json: ["amountMinor": 5_000, "currency": "USD", "cardNumber": DonationsHarness.Client.declinedCard], key: "top-up-2")
             #expect(declined.status.code == 402)
             #expect(declined.json["type"] as? String == "https://commons.example/problems/card-declined")
             #expect(try await client.balance(token) == 5_000)
 
-            let invalid = try await client.call(.post, "/v1/wallet/top-ups", token: token,
-                                                json: ["amountMinor": 5, "currency": "usd", "cardNumber": "1234"], key: "top-up-3")
+            let invalid = try await client.call(
+                .post, "/v1/wallet/top-ups", token: token,
+                json: ["amountMinor": 5, "currency": "usd", "cardNumber": "1234"], key: "top-up-3")
             #expect(invalid.status == .unprocessableContent)
             #expect(invalid.fieldErrors == ["amountMinor", "currency", "cardNumber"])
             let noKey = try await client.call(.post, "/v1/wallet/top-ups", token: token, json: body)
@@ -62,10 +64,13 @@ struct WalletHTTPTests {
             #expect(euros.fieldErrors == ["currency"])
             let unknown = try await client.donate(token, to: "no-such-charity", 600)
             #expect(unknown.status == .unprocessableContent)
-            let malformed = try await client.call(.post, "/v1/donations", token: token, json: ["organization": "nets", "amountMinor": -1, "currency": "US"], key: "m")
+            let malformed = try await client.call(
+                .post, "/v1/donations", token: token, json: ["organization": "nets", "amountMinor": -1, "currency": "US"], key: "m")
             #expect(malformed.status == .unprocessableContent)
             #expect(malformed.fieldErrors == ["amountMinor", "currency"])
-            #expect(try await client.call(.post, "/v1/donations", token: token, json: ["organization": "nets", "amountMinor": 600, "currency": "USD"]).status == .badRequest)
+            #expect(
+                try await client.call(.post, "/v1/donations", token: token, json: ["organization": "nets", "amountMinor": 600, "currency": "USD"])
+                    .status == .badRequest)
 
             let made = try await client.donate(token, to: "nets", 600, message: "For the nets")
             #expect(made.status == .created, "\(made.text)")
@@ -78,8 +83,9 @@ struct WalletHTTPTests {
     func noProcessor() async throws {
         try await DonationsHarness(payments: "").test { client in
             let token = try await client.token()
-            let refused = try await client.call(.post, "/v1/wallet/top-ups", token: token,
-                                                json: ["amountMinor": 5_000, "currency": "USD", "cardNumber": DonationsHarness.Client.goodCard], key: "top-up-1")
+            let refused = try await client.call(
+                .post, "/v1/wallet/top-ups", token: token,
+                json: ["amountMinor": 5_000, "currency": "USD", "cardNumber": DonationsHarness.Client.goodCard], key: "top-up-1")
             #expect(refused.status == .serviceUnavailable)
             #expect(refused.json["type"] as? String == "https://commons.example/problems/payments-not-configured")
             #expect(try await client.balance(token) == 0)
@@ -90,7 +96,9 @@ struct WalletHTTPTests {
     func paymentsSetting() throws {
         #expect(try PaymentsSetting.provider(from: EnvironmentVariables([:])) == nil)
         #expect(try PaymentsSetting.provider(from: EnvironmentVariables(["COMMONS_PAYMENTS": "simulated"]))?.isSimulated == true)
-        #expect(throws: ConfigurationError.self) { try DonationsService.definition(environment: EnvironmentVariables(["COMMONS_PAYMENTS": "stripe"])) }
+        #expect(throws: ConfigurationError.self) {
+            try DonationsService.definition(environment: EnvironmentVariables(["COMMONS_PAYMENTS": "stripe"]))
+        }
     }
 
     @Test("donations made in the same second are listed newest first, page by page, in the order they were made", arguments: Backend.allCases)

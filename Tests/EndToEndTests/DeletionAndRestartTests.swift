@@ -6,7 +6,8 @@ import Testing
 import TopologyKit
 
 extension EndToEndTests {
-    @Test("""
+    @Test(
+        """
         deleting an account that did everything leaves none of its data in any answer, the log export, any row of the \
         database, any read model or the outbox, the text of its listings included
         """)
@@ -30,25 +31,32 @@ extension EndToEndTests {
         let photo = try await zoe.listings.uploadImage(
             Data(try await PhotoTools.jpegWithPosition(width: 800, height: 600, noise: 20, marker: marker)), contentType: "image/jpeg")
         let photoBytes = try await zoe.listings.image(photo.id)
-        let listing = try await zoe.listings.post(NewListing(title: "Lamp of \(published)", description: "From \(published)", category: "Household",
-                                                             condition: "good", pickupTimes: PickupTimes(note: "Evenings, ask for \(published)"),
-                                                             pickupLocation: place, streetAddress: "\(marker) Street 1", imageIds: [photo.id]))
+        let listing = try await zoe.listings.post(
+            NewListing(
+                title: "Lamp of \(published)", description: "From \(published)", category: "Household",
+                condition: "good", pickupTimes: PickupTimes(note: "Evenings, ask for \(published)"),
+                pickupLocation: place, streetAddress: "\(marker) Street 1", imageIds: [photo.id]))
         _ = try await zoe.listings.comment(listing.id, text: "Comment by \(marker)")
-        let bobs = try await bob.listings.post(NewListing(title: "Bob's bike", category: "Sports", condition: "fair",
-                                                          pickupLocation: Coordinate(lat: place.lat + 0.001, lon: place.lon)))
+        let bobs = try await bob.listings.post(
+            NewListing(
+                title: "Bob's bike", category: "Sports", condition: "fair",
+                pickupLocation: Coordinate(lat: place.lat + 0.001, lon: place.lon)))
         E2E.carryPosition(from: bob, to: zoe)
         let request = try await zoe.listings.request(bobs.id, message: "Request from \(marker)")
         _ = try await zoe.listings.send(request.conversationId.uuidString.lowercased(), text: "Message from \(marker)")
 
         let admin = try await E2E.admin(topology)
         let slug = E2E.marker("care-")
-        let organization = try await admin.donations.registerOrganization(OrganizationFields(
-            name: "Care", slug: slug, kind: "charity", mission: "Care for all.", currency: "USD", minimumDonationMinor: 100))
+        let organization = try await admin.donations.registerOrganization(
+            OrganizationFields(
+                name: "Care", slug: slug, kind: "charity", mission: "Care for all.", currency: "USD", minimumDonationMinor: 100))
         _ = try await admin.donations.setVerified(organization.id, true)
         E2E.carryPosition(from: admin, to: zoe)
         _ = try await zoe.donations.topUp(amountMinor: 2_000, currency: "USD", cardNumber: "4242424242424242")
-        let donation = try await zoe.donations.donate(NewDonation(organization: slug, amountMinor: 500, currency: "USD",
-                                                                  message: "Donation note \(marker)", visibility: "public"))
+        let donation = try await zoe.donations.donate(
+            NewDonation(
+                organization: slug, amountMinor: 500, currency: "USD",
+                message: "Donation note \(marker)", visibility: "public"))
         _ = try await zoe.donations.share(donation.donation.id, caption: "Shared by \(marker)")
 
         let list = try await zoe.lists.create(name: "List of \(marker)")
@@ -78,7 +86,7 @@ extension EndToEndTests {
         #expect(await zoe.currentTokens() == nil)
         E2E.carryPosition(from: zoe, to: bob)
 
-        let (after, _) = await E2E.readable(bob, paths)  // failures now are expected: Zoe's things are gone
+        let (after, _) = await E2E.readable(bob, paths) // failures now are expected: Zoe's things are gone
         #expect(!after.contains(marker), "personal data of a deleted account is still readable:\n\(after)")
         #expect(!after.contains(published), "the text of a deleted account's listing is still served:\n\(after)")
         #expect(!after.contains(zoeEmail))
@@ -99,16 +107,20 @@ extension EndToEndTests {
         // substring of the whole photo's base64 too.
         let photoSlice = Data(photoBytes.dropFirst(photoBytes.count / 6 * 3).prefix(24))
         let files = E2E.files(under: topology.runDirectory.appendingPathComponent("data"))
-        let stores: [(name: String, bytes: Data)] = [
-            ("the log export", Data(try await topology.logExport().utf8)),
-            ("the database", Data(try await topology.databaseDump().utf8)),
-        ] + files.map { ("data/\($0.path)", $0.bytes) }
-        #expect(files.contains { $0.path.hasSuffix(".sqlite") } && files.contains { $0.path.contains("outbox") } == false,
-                "the read models are scanned, and the outbox holds nothing for the address")
+        let stores: [(name: String, bytes: Data)] =
+            [
+                ("the log export", Data(try await topology.logExport().utf8)),
+                ("the database", Data(try await topology.databaseDump().utf8)),
+            ] + files.map { ("data/\($0.path)", $0.bytes) }
+        #expect(
+            files.contains { $0.path.hasSuffix(".sqlite") } && files.contains { $0.path.contains("outbox") } == false,
+            "the read models are scanned, and the outbox holds nothing for the address")
         for store in stores {
             #expect(store.bytes.count > 1_000 || store.name.hasPrefix("data/"), "\(store.name) is empty: the scan would prove nothing")
-            for secret in [marker, published, zoeEmail, emailHash, "7946 0958", photoSlice.map { String(format: "%02x", $0) }.joined(),
-                           photoSlice.base64EncodedString()] {
+            for secret in [
+                marker, published, zoeEmail, emailHash, "7946 0958", photoSlice.map { String(format: "%02x", $0) }.joined(),
+                photoSlice.base64EncodedString(),
+            ] {
                 #expect(store.bytes.range(of: Data(secret.utf8)) == nil, "\(secret) is still in \(store.name)")
             }
             #expect(store.bytes.range(of: Data(photoSlice)) == nil, "the photo's bytes are still in \(store.name)")
@@ -122,8 +134,11 @@ extension EndToEndTests {
         let (ada, _, _) = try await E2E.person(topology, "Ada")
         let place = E2E.place()
         func post(_ n: Int) async throws -> UUID {
-            try await ada.listings.post(NewListing(title: "Item \(n)", category: "Other", condition: "good",
-                                                   pickupLocation: Coordinate(lat: place.lat + Double(n) * 0.0005, lon: place.lon))).id
+            try await ada.listings.post(
+                NewListing(
+                    title: "Item \(n)", category: "Other", condition: "good",
+                    pickupLocation: Coordinate(lat: place.lat + Double(n) * 0.0005, lon: place.lon))
+            ).id
         }
         var posted: [UUID] = []
         for n in 0..<3 { posted.append(try await post(n)) }
@@ -167,13 +182,17 @@ extension EndToEndTests {
         try topology.require(.accounts, .listings, .geoSearch)
         let (_, _, email) = try await E2E.person(topology, "Bea")
         // A phone that keeps trying for about 30 s, as an app would while the service is replaced.
-        let patient = CommonsClient(baseURL: topology.gatewayURL, retry: RetryPolicy(attempts: 40, initialDelay: .milliseconds(250), maximumDelay: .seconds(1)),
-                                    userAgent: "Bea's patient phone")
+        let patient = CommonsClient(
+            baseURL: topology.gatewayURL, retry: RetryPolicy(attempts: 40, initialDelay: .milliseconds(250), maximumDelay: .seconds(1)),
+            userAgent: "Bea's patient phone")
         _ = try await patient.accounts.signIn(email: email, password: E2E.password)
         let place = E2E.place()
         @Sendable func post(_ n: Int) async throws -> UUID {
-            try await patient.listings.post(NewListing(title: "Bea's item \(n)", category: "Other", condition: "good",
-                                                       pickupLocation: Coordinate(lat: place.lat + Double(n) * 0.0005, lon: place.lon))).id
+            try await patient.listings.post(
+                NewListing(
+                    title: "Bea's item \(n)", category: "Other", condition: "good",
+                    pickupLocation: Coordinate(lat: place.lat + Double(n) * 0.0005, lon: place.lon))
+            ).id
         }
         var posted = [try await post(0), try await post(1)]
 

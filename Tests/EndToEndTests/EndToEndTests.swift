@@ -60,8 +60,9 @@ struct EndToEndTests {
         #expect(rotated.refreshToken != signedIn.refreshToken)
 
         // An access token the service refuses: the client refreshes once by itself and goes on.
-        let expired = Tokens(accountId: rotated.accountId, sessionId: rotated.sessionId, accessToken: "expired.token.value",
-                             refreshToken: rotated.refreshToken, expiresIn: 0)
+        let expired = Tokens(
+            accountId: rotated.accountId, sessionId: rotated.sessionId, accessToken: "expired.token.value",
+            refreshToken: rotated.refreshToken, expiresIn: 0)
         await tablet.accounts.restore(expired)
         #expect(try await tablet.accounts.me().value.id == adaTokens.accountId)
         let renewed = try #require(await tablet.currentTokens())
@@ -85,8 +86,9 @@ struct EndToEndTests {
         #expect(nothing.items.isEmpty)
         #expect(nothing.nextCursor == nil)
         #expect(try await ada.geo.countListings(.nearby(lat: place.lat, lon: place.lon, radius: 1)) == 0)
-        #expect(try await ada.geo.organizations(.area(swLat: place.lat, swLon: place.lon, neLat: place.lat + 0.01, neLon: place.lon + 0.01))
-            .items.isEmpty)
+        #expect(
+            try await ada.geo.organizations(.area(swLat: place.lat, swLon: place.lon, neLat: place.lat + 0.01, neLon: place.lon + 0.01))
+                .items.isEmpty)
 
         let bad = await #expect(throws: CommonsProblem.self) {
             _ = try await ada.geo.nearbyListings(lat: 123, lon: place.lon, radius: 1)
@@ -94,8 +96,10 @@ struct EndToEndTests {
         #expect(bad?.status == 400)
         #expect(bad?.errors["lat"] != nil)
 
-        let alert = try await ada.geo.createAlert(NewAlert(lat: place.lat, lon: place.lon, radius: 3, unit: .km, category: "Furniture",
-                                                           q: "chair", name: "Chairs nearby"))
+        let alert = try await ada.geo.createAlert(
+            NewAlert(
+                lat: place.lat, lon: place.lon, radius: 3, unit: .km, category: "Furniture",
+                q: "chair", name: "Chairs nearby"))
         #expect(alert.name == "Chairs nearby")
         #expect(try await ada.geo.alerts().map(\.id) == [alert.id])
         #expect(try await ada.geo.alert(alert.id).radius == 3)
@@ -116,7 +120,8 @@ struct EndToEndTests {
         let topology = try Topology.running()
         let transport = URLSessionTransport(timeout: 10)
         func send(_ method: String, _ path: String, headers: [String: String] = [:], body: Data? = nil) async throws -> HTTPResponseData {
-            try await transport.send(HTTPRequestData(method: method, url: topology.gatewayURL.appendingPathComponent(path), headers: headers, body: body))
+            try await transport.send(
+                HTTPRequestData(method: method, url: topology.gatewayURL.appendingPathComponent(path), headers: headers, body: body))
         }
         func problem(_ response: HTTPResponseData) -> [String: Any] {
             (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:]
@@ -129,7 +134,7 @@ struct EndToEndTests {
 
         let requestId = "e2e-\(UUID().uuidString.prefix(8))"
         let traced = try await send("GET", "v1/users/\(UUID().uuidString.lowercased())", headers: ["X-Request-Id": requestId])
-        #expect(traced.status == 404)  // from accounts: no such user
+        #expect(traced.status == 404) // from accounts: no such user
         #expect(traced.headers["x-request-id"] == requestId)
 
         // 2 MiB of JSON to a route that takes small bodies (nginx allows 1 MiB outside /v1/images).

@@ -7,7 +7,9 @@ import TopologyKit
 /// gateway's flood guard) as a signed-in person who owns real resources, so requests reach
 /// the handlers rather than stopping at "not found".
 extension EndToEndTests {
-    @Test("every field and query parameter of every route, with extreme numbers, huge, NUL, combining, prepend, RTL and emoji text: no 5xx, no process restarted")
+    @Test(
+        "every field and query parameter of every route, with extreme numbers, huge, NUL, combining, prepend, RTL and emoji text: no 5xx, no process restarted"
+    )
     func fuzzEveryRoute() async throws {
         let topology = try Topology.running()
         try topology.require(.accounts, .listings, .geoSearch, .donations, .shoppingLists)
@@ -22,11 +24,15 @@ extension EndToEndTests {
             }
         }
         let failures = await FuzzRequest.sendAll(requests, concurrency: 8)
-        #expect(failures.isEmpty, "\(failures.count) of \(requests.count) requests got a 5xx or no answer:\n\(failures.prefix(40).joined(separator: "\n"))")
+        #expect(
+            failures.isEmpty,
+            "\(failures.count) of \(requests.count) requests got a 5xx or no answer:\n\(failures.prefix(40).joined(separator: "\n"))")
         let after = await topology.processIDs()
         #expect(after == before, "no process died or was restarted: \(before) → \(after)")
         for service in Topology.Service.allCases {
-            #expect(await Topology.status(URL(string: "http://127.0.0.1:\(topology.port(service))/health/live")!) == 200, "\(service.rawValue) still answers")
+            #expect(
+                await Topology.status(URL(string: "http://127.0.0.1:\(topology.port(service))/health/live")!) == 200,
+                "\(service.rawValue) still answers")
         }
         print("end-to-end: fuzzed \(requests.count) requests over every route; \(failures.count) failures")
     }
@@ -64,7 +70,10 @@ struct FuzzRequest: Sendable {
         do {
             // An edit that needs If-Match gets the resource's current ETag, so the body is what is judged.
             if method == "PATCH" || method == "PUT",
-               let etag = try await transport.send(HTTPRequestData(method: "GET", url: url, headers: headers)).headers.first(where: { $0.key.lowercased() == "etag" })?.value {
+                let etag = try await transport.send(HTTPRequestData(method: "GET", url: url, headers: headers)).headers.first(where: {
+                    $0.key.lowercased() == "etag"
+                })?.value
+            {
                 headers["If-Match"] = etag
             }
             if body != nil { headers["Content-Type"] = "application/json" }
@@ -88,12 +97,14 @@ struct FuzzWorld: Sendable {
     /// other request would stop at 401.
     static let spared: Set<String> = ["DELETE /v1/me", "DELETE /v1/sessions/current", "DELETE /v1/sessions/{id}"]
 
-    static var hostileJSON: [(String, Any)] { [
-        ("Int.min", Int64.min), ("Int.max", Int64.max), ("-0", -0.0), ("1e308", 1e308), ("-1", -1), ("empty", ""),
-        ("100 KB", String(repeating: "a", count: 100_000)), ("NUL", "a\u{0}b"), ("combining", "e" + String(repeating: "\u{301}", count: 50)),
-        ("prepend+quote", "\u{0D4E}\""), ("RTL", "\u{200F}abc\u{202E}def"), ("emoji", "👩‍👩‍👧‍👦🇳🇱"), ("null", NSNull()),
-        ("array", [1, "two", [3]]), ("object", ["nested": ["deeper": Int64.max]]), ("true", true),
-    ] }
+    static var hostileJSON: [(String, Any)] {
+        [
+            ("Int.min", Int64.min), ("Int.max", Int64.max), ("-0", -0.0), ("1e308", 1e308), ("-1", -1), ("empty", ""),
+            ("100 KB", String(repeating: "a", count: 100_000)), ("NUL", "a\u{0}b"), ("combining", "e" + String(repeating: "\u{301}", count: 50)),
+            ("prepend+quote", "\u{0D4E}\""), ("RTL", "\u{200F}abc\u{202E}def"), ("emoji", "👩‍👩‍👧‍👦🇳🇱"), ("null", NSNull()),
+            ("array", [1, "two", [3]]), ("object", ["nested": ["deeper": Int64.max]]), ("true", true),
+        ]
+    }
 
     static let hostileText = [
         "-9223372036854775808", "9223372036854775807", "9223372036854775808", "-0", "1e308", "1e999", "NaN", "-Infinity", "",
@@ -120,17 +131,20 @@ struct FuzzWorld: Sendable {
         let admin = try await E2E.admin(topology)
         let place = E2E.place()
         let photo = try await ada.listings.uploadImage(E2E.photo, contentType: "image/png")
-        let listing = try await ada.listings.post(NewListing(title: "Fuzz lamp", category: "Household", condition: "good", pickupLocation: place,
-                                                             imageIds: [photo.id]))
+        let listing = try await ada.listings.post(
+            NewListing(
+                title: "Fuzz lamp", category: "Household", condition: "good", pickupLocation: place,
+                imageIds: [photo.id]))
         let bobs = try await bob.listings.post(NewListing(title: "Fuzz bike", category: "Sports", condition: "fair", pickupLocation: place))
         E2E.carryPosition(from: bob, to: ada)
         let request = try await ada.listings.request(bobs.id, message: "May I?")
         let list = try await ada.lists.create(name: "Fuzz list")
         let item = try await ada.lists.addItem(list.id, text: "Milk", quantity: 1)
         let slug = E2E.marker("fuzz-")
-        let organization = try await admin.donations.registerOrganization(OrganizationFields(
-            name: "Fuzz Fund", slug: slug, kind: "charity", mission: "Hardening.", categories: ["global-health"], currency: "USD",
-            minimumDonationMinor: 100, suggestedAmountsMinor: [500]))
+        let organization = try await admin.donations.registerOrganization(
+            OrganizationFields(
+                name: "Fuzz Fund", slug: slug, kind: "charity", mission: "Hardening.", categories: ["global-health"], currency: "USD",
+                minimumDonationMinor: 100, suggestedAmountsMinor: [500]))
         _ = try await admin.donations.setVerified(organization.id, true)
         E2E.carryPosition(from: admin, to: ada)
         _ = try await ada.donations.topUp(amountMinor: 50_000, currency: "USD", cardNumber: "4242 4242 4242 4242")
@@ -157,8 +171,9 @@ struct FuzzWorld: Sendable {
         var operations: [(String, String, [String: Any]?)] = []
         for (path, methods) in paths where !path.hasPrefix("/health") && path != "/metrics" && path != "/openapi.json" {
             for (method, operation) in methods {
-                let schema = ((((operation as? [String: Any])?["requestBody"] as? [String: Any])?["content"] as? [String: Any])?["application/json"]
-                              as? [String: Any])?["schema"] as? [String: Any]
+                let schema =
+                    ((((operation as? [String: Any])?["requestBody"] as? [String: Any])?["content"] as? [String: Any])?["application/json"]
+                    as? [String: Any])?["schema"] as? [String: Any]
                 operations.append((method.uppercased(), path, schema))
             }
         }
@@ -177,8 +192,10 @@ struct FuzzWorld: Sendable {
             var components = URLComponents(url: base.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
             if !query.isEmpty { components.percentEncodedQuery = query.map { "\($0.name)=\(Self.escape($0.value ?? ""))" }.joined(separator: "&") }
             guard let url = components.url else { return }
-            requests.append(FuzzRequest(method: operation.method, url: url, token: token, body: body,
-                                        label: "\(operation.method) \(operation.path) \(label)"))
+            requests.append(
+                FuzzRequest(
+                    method: operation.method, url: url, token: token, body: body,
+                    label: "\(operation.method) \(operation.path) \(label)"))
         }
         // A live stream given acceptable parameters stays open as long as its client listens.
         let streams = ["GET /v1/alerts/stream", "GET /v1/lists/{id}/events"].contains("\(operation.method) \(operation.path)")

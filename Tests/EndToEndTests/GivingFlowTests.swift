@@ -14,9 +14,10 @@ extension EndToEndTests {
 
         let photo = try await ada.listings.uploadImage(E2E.photo, contentType: "image/png")
         #expect(photo.contentType == "image/png")
-        let posted = try await ada.listings.post(NewListing(
-            title: "Oak dining chair", description: "Sturdy, one small scratch", category: "Furniture", condition: "good",
-            pickupTimes: PickupTimes(note: "Evenings after six"), pickupLocation: exact, streetAddress: "12 Harbour Lane", imageIds: [photo.id]))
+        let posted = try await ada.listings.post(
+            NewListing(
+                title: "Oak dining chair", description: "Sturdy, one small scratch", category: "Furniture", condition: "good",
+                pickupTimes: PickupTimes(note: "Evenings after six"), pickupLocation: exact, streetAddress: "12 Harbour Lane", imageIds: [photo.id]))
         #expect(posted.ownerId == adaTokens.accountId)
         #expect(posted.status == "available")
         #expect(posted.free)
@@ -56,15 +57,17 @@ extension EndToEndTests {
         #expect(try await stranger.listings.get(posted.id).value.pickupLocation == nil)
 
         // The request opened a conversation between the two.
-        let conversation = try #require(try await bob.listings.conversations().items.first { $0.listingId.lowercased() == posted.id.uuidString.lowercased() })
+        let conversation = try #require(
+            try await bob.listings.conversations().items.first { $0.listingId.lowercased() == posted.id.uuidString.lowercased() })
         _ = try await bob.listings.send(conversation.id, text: "Thanks! Friday at seven?")
         E2E.carryPosition(from: bob, to: ada)
         #expect(try await ada.listings.messages(conversation.id).items.contains { $0.text == "Thanks! Friday at seven?" })
 
         // An edit needs the version read; a stale one is refused.
         let tagged = try await ada.listings.get(posted.id)
-        let edited = try await ada.listings.edit(posted.id, ListingChange(description: .set("Sturdy oak, one small scratch")),
-                                                 ifMatch: try #require(tagged.etag))
+        let edited = try await ada.listings.edit(
+            posted.id, ListingChange(description: .set("Sturdy oak, one small scratch")),
+            ifMatch: try #require(tagged.etag))
         #expect(edited.value.description == "Sturdy oak, one small scratch")
         let stale = await #expect(throws: CommonsProblem.self) {
             _ = try await ada.listings.edit(posted.id, ListingChange(title: "Chair"), ifMatch: posted.etag)
@@ -91,13 +94,16 @@ extension EndToEndTests {
         try topology.require(.accounts, .donations)
         let admin = try await E2E.admin(topology)
         let slug = E2E.marker("nets-")
-        let organization = try await admin.donations.registerOrganization(OrganizationFields(
-            name: "Nets for All", slug: slug, kind: "charity", mission: "Protect people from malaria with nets.",
-            categories: ["global-health"], tags: ["malaria"], currency: "USD", minimumDonationMinor: 100, suggestedAmountsMinor: [500, 2_000]))
+        let organization = try await admin.donations.registerOrganization(
+            OrganizationFields(
+                name: "Nets for All", slug: slug, kind: "charity", mission: "Protect people from malaria with nets.",
+                categories: ["global-health"], tags: ["malaria"], currency: "USD", minimumDonationMinor: 100, suggestedAmountsMinor: [500, 2_000]))
         #expect(organization.slug == slug)
         #expect(!organization.verified)
-        _ = try await admin.donations.addImpactEstimate(organization.id, NewImpactEstimate(
-            outcomeUnit: "net distributed", costPerOutcomeMinor: 500, currency: "USD", source: "End-to-end estimate", publishedOn: "2026-01"))
+        _ = try await admin.donations.addImpactEstimate(
+            organization.id,
+            NewImpactEstimate(
+                outcomeUnit: "net distributed", costPerOutcomeMinor: 500, currency: "USD", source: "End-to-end estimate", publishedOn: "2026-01"))
         #expect(try await admin.donations.setVerified(organization.id, true).verified)
 
         let (ada, adaTokens, _) = try await E2E.person(topology, "Ada")
@@ -156,7 +162,7 @@ extension EndToEndTests {
         let milk = try await ada.lists.addItem(list.id, text: "Oat milk", quantity: 2)
         let bread = try await ada.lists.addItem(list.id, text: "Rye bread", note: "sliced")
         #expect(milk.quantity == 2)
-        E2E.carryPosition(from: bob, to: ada)  // Bob's account must be known to shopping-lists before it is shared with him
+        E2E.carryPosition(from: bob, to: ada) // Bob's account must be known to shopping-lists before it is shared with him
         let members = try await ada.lists.share(list.id, with: bobTokens.accountId)
         #expect(Set(members) == [adaTokens.accountId, bobTokens.accountId])
 
@@ -173,15 +179,20 @@ extension EndToEndTests {
             for try await change in ada.lists.liveChanges(list.id, after: seen.version) where change.itemId == milk.id { return change }
             return nil
         }
-        let patience = Task { try await Task.sleep(for: .seconds(30)); live.cancel() }
+        let patience = Task {
+            try await Task.sleep(for: .seconds(30)); live.cancel()
+        }
         _ = try await bob.lists.editItem(list.id, item: milk.id, ListItemChange(quantityDelta: 1, checked: true))
         let received = try await live.value
         patience.cancel()
-        #expect(received?.by == bobTokens.accountId.uuidString.lowercased() || received?.by == bobTokens.accountId.uuidString,
-                "Ada's live stream shows Bob's edit: \(String(describing: received))")
-        let results = try await bob.lists.apply(list.id, [ListCommand(commandId: "bob-1", type: "addItem", itemId: UUID(), text: "Apples", quantity: 6)])
+        #expect(
+            received?.by == bobTokens.accountId.uuidString.lowercased() || received?.by == bobTokens.accountId.uuidString,
+            "Ada's live stream shows Bob's edit: \(String(describing: received))")
+        let results = try await bob.lists.apply(
+            list.id, [ListCommand(commandId: "bob-1", type: "addItem", itemId: UUID(), text: "Apples", quantity: 6)])
         #expect(results.results["bob-1"]?.status == "applied")
-        let again = try await bob.lists.apply(list.id, [ListCommand(commandId: "bob-1", type: "addItem", itemId: UUID(), text: "Apples", quantity: 6)])
+        let again = try await bob.lists.apply(
+            list.id, [ListCommand(commandId: "bob-1", type: "addItem", itemId: UUID(), text: "Apples", quantity: 6)])
         #expect(again.results["bob-1"]?.replayed == true, "the same offline command twice changes nothing")
 
         E2E.carryPosition(from: bob, to: ada)

@@ -8,7 +8,9 @@ import TopologyKit
 /// behind nginx with an upstream group a service.
 @Suite("end to end: two replicas of every service", .topology(replicas: 2, ownPostgres: true), .serialized)
 struct ReplicaTopologyTests {
-    @Test("one replica of each service SIGKILLed while 4 people post through the gateway: every post lands once, and both replicas of each read model agree")
+    @Test(
+        "one replica of each service SIGKILLed while 4 people post through the gateway: every post lands once, and both replicas of each read model agree"
+    )
     func killOneReplicaOfEach() async throws {
         let topology = try Topology.running()
         try topology.require(.accounts, .listings, .geoSearch, .donations, .shoppingLists)
@@ -38,7 +40,9 @@ struct ReplicaTopologyTests {
         #expect(try await direct.geo.countListings(.nearby(lat: crowd.place.lat, lon: crowd.place.lon, radius: 5)) == posted.count)
     }
 
-    @Test("a replica of each service whose read-model file is damaged keeps it aside, rebuilds from the log, reports ready only then, and agrees with the other")
+    @Test(
+        "a replica of each service whose read-model file is damaged keeps it aside, rebuilds from the log, reports ready only then, and agrees with the other"
+    )
     func damagedReadModels() async throws {
         let topology = try Topology.running()
         try topology.require(.accounts, .listings, .geoSearch, .donations, .shoppingLists)
@@ -70,7 +74,9 @@ struct ReplicaTopologyTests {
         try handle.close()
     }
 
-    @Test("PostgreSQL stopped for 4 s while 4 people post through the gateway: every replica reports not ready, every post lands once, and all recover unaided")
+    @Test(
+        "PostgreSQL stopped for 4 s while 4 people post through the gateway: every replica reports not ready, every post lands once, and all recover unaided"
+    )
     func postgresRestarted() async throws {
         let topology = try Topology.running()
         try topology.require(.accounts, .listings, .geoSearch, .donations, .shoppingLists)
@@ -127,8 +133,12 @@ private struct Crowd {
                         var ids: [UUID] = []
                         for i in 0..<perPerson {
                             let spot = Coordinate(lat: place.lat + Double(n) * 0.001, lon: place.lon + Double(i) * 0.0005)
-                            ids.append(try await phone.listings.post(NewListing(title: "Replica \(n) item \(i)", category: "Other",
-                                                                                condition: "good", pickupLocation: spot)).id)
+                            ids.append(
+                                try await phone.listings.post(
+                                    NewListing(
+                                        title: "Replica \(n) item \(i)", category: "Other",
+                                        condition: "good", pickupLocation: spot)
+                                ).id)
                         }
                         return ids
                     }
@@ -155,7 +165,8 @@ private struct Crowd {
         var views: [[String]] = []
         for replica in 0..<topology.replicas {
             let geo = CommonsClient(baseURL: URL(string: "http://127.0.0.1:\(topology.port(.geoSearch, replica: replica))")!, retry: Self.patience)
-            let listings = CommonsClient(baseURL: URL(string: "http://127.0.0.1:\(topology.port(.listings, replica: replica))")!, retry: Self.patience)
+            let listings = CommonsClient(
+                baseURL: URL(string: "http://127.0.0.1:\(topology.port(.listings, replica: replica))")!, retry: Self.patience)
             for phone in phones {
                 E2E.carryPosition(from: phone, to: geo)
                 E2E.carryPosition(from: phone, to: listings)

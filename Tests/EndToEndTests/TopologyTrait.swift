@@ -100,7 +100,9 @@ enum E2E {
     static func files(under directory: URL) -> [(path: String, bytes: Data)] {
         guard let files = FileManager.default.enumerator(atPath: directory.path) else { return [] }
         return files.compactMap { file in
-            guard let file = file as? String, let data = FileManager.default.contents(atPath: directory.appendingPathComponent(file).path) else { return nil }
+            guard let file = file as? String, let data = FileManager.default.contents(atPath: directory.appendingPathComponent(file).path) else {
+                return nil
+            }
             return (file, data)
         }
     }

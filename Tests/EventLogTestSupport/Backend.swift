@@ -42,8 +42,10 @@ public enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable
     /// PostgreSQL it then gets a cluster of its own (``ThrowawayPostgres``, removed by
     /// ``TestLog/close()``). The log's visibility horizon is cluster-wide, so such a
     /// transaction would hold back what every other test reads right after it writes.
-    public func makeLog(pollInterval: Duration = .milliseconds(100), postgresURL: String? = nil,
-                        holdsTransactions: Bool = false) async throws -> TestLog {
+    public func makeLog(
+        pollInterval: Duration = .milliseconds(100), postgresURL: String? = nil,
+        holdsTransactions: Bool = false
+    ) async throws -> TestLog {
         switch self {
         case .postgres:
             let cluster = holdsTransactions ? try await ThrowawayPostgres.start() : nil
@@ -134,8 +136,9 @@ public final class TestLog: Sendable {
         if let postgres {
             let connection = try await PostgresConnection.connect(
                 on: MultiThreadedEventLoopGroup.singleton.any(),
-                configuration: .init(host: postgres.host, port: postgres.port, username: postgres.username,
-                                     password: postgres.password, database: postgres.database, tls: .disable),
+                configuration: .init(
+                    host: postgres.host, port: postgres.port, username: postgres.username,
+                    password: postgres.password, database: postgres.database, tls: .disable),
                 id: 1, logger: Logger(label: "test"))
             defer { Task { try? await connection.close() } }
             try await connection.query("BEGIN", logger: Logger(label: "test"))
@@ -145,7 +148,8 @@ public final class TestLog: Sendable {
             let versions = events.map { Int32($0.schemaVersion) }
             let data = events.map { String(decoding: $0.data, as: UTF8.self) }
             let metadata = events.map { _ in "{}" }
-            try await connection.query("""
+            try await connection.query(
+                """
                 SELECT * FROM \(unescaped: postgres.schema).append_events(\(stream), \(category), -1, \(ids), \(types), \(versions),
                     \(data)::jsonb[], \(metadata)::jsonb[])
                 """, logger: Logger(label: "test"))
@@ -161,12 +165,16 @@ public final class TestLog: Sendable {
                 try db.execute(sql: "BEGIN IMMEDIATE")
                 let current = try Int64.fetchOne(db, sql: "SELECT max(version) FROM events WHERE stream = ?", arguments: [stream]) ?? 0
                 for (offset, event) in events.enumerated() {
-                    try db.execute(sql: """
-                        INSERT INTO events (stream, category, version, id, type, schema_version, data, metadata, recorded_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, '{}', 0)
-                        """, arguments: [stream, RecordedEvent.category(of: stream), current + Int64(offset) + 1,
-                                         event.id.uuidString.lowercased(), event.type, event.schemaVersion,
-                                         String(decoding: event.data, as: UTF8.self)])
+                    try db.execute(
+                        sql: """
+                            INSERT INTO events (stream, category, version, id, type, schema_version, data, metadata, recorded_at)
+                            VALUES (?, ?, ?, ?, ?, ?, ?, '{}', 0)
+                            """,
+                        arguments: [
+                            stream, RecordedEvent.category(of: stream), current + Int64(offset) + 1,
+                            event.id.uuidString.lowercased(), event.type, event.schemaVersion,
+                            String(decoding: event.data, as: UTF8.self),
+                        ])
                 }
                 afterInsert()
                 Thread.sleep(forTimeInterval: Double(hold.components.seconds) + Double(hold.components.attoseconds) / 1e18)
@@ -183,8 +191,9 @@ public final class TestLog: Sendable {
         guard let postgres else { return Task {} }
         let connection = try await PostgresConnection.connect(
             on: MultiThreadedEventLoopGroup.singleton.any(),
-            configuration: .init(host: postgres.host, port: postgres.port, username: postgres.username,
-                                 password: postgres.password, database: postgres.database, tls: .disable),
+            configuration: .init(
+                host: postgres.host, port: postgres.port, username: postgres.username,
+                password: postgres.password, database: postgres.database, tls: .disable),
             id: 3, logger: Logger(label: "test"))
         try await connection.query("BEGIN", logger: Logger(label: "test"))
         try await connection.query("SELECT pg_current_xact_id()", logger: Logger(label: "test"))
@@ -212,8 +221,9 @@ public final class TestLog: Sendable {
         guard let postgres else { return }
         let connection = try await PostgresConnection.connect(
             on: MultiThreadedEventLoopGroup.singleton.any(),
-            configuration: .init(host: postgres.host, port: postgres.port, username: postgres.username,
-                                 password: postgres.password, database: postgres.database, tls: .disable),
+            configuration: .init(
+                host: postgres.host, port: postgres.port, username: postgres.username,
+                password: postgres.password, database: postgres.database, tls: .disable),
             id: 2, logger: Logger(label: "test"))
         let pattern = "LISTEN \"\(postgres.schema)_events\"%"
         try await connection.query(

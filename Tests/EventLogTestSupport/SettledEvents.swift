@@ -13,8 +13,10 @@ import PostgresNIO
 /// and asserts that something is absent would then pass on a log that held everything
 /// back. So this first waits (up to `patience`) until every transaction that had begun
 /// when it was called has ended, then reads to the head. SQLite holds nothing back.
-public func settledEvents(of store: any EventStore, filter: EventFilter = .all,
-                          patience: Duration = .seconds(30)) async throws -> [RecordedEvent] {
+public func settledEvents(
+    of store: any EventStore, filter: EventFilter = .all,
+    patience: Duration = .seconds(30)
+) async throws -> [RecordedEvent] {
     let deadline = ContinuousClock.now + patience
     if let postgres = store as? PostgresEventStore { try await waitForHorizon(postgres.configuration, patience: patience) }
     var events: [RecordedEvent] = []

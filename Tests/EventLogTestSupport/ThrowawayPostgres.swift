@@ -1,7 +1,8 @@
 import Foundation
 import Spawn
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A PostgreSQL cluster of a test's own, on 127.0.0.1, which the test may stop and start
@@ -45,8 +46,9 @@ public final class ThrowawayPostgres: Sendable {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let asPostgres = getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []
         if getuid() == 0, let user = getpwnam("postgres") { _ = chown(directory, user.pointee.pw_uid, user.pointee.pw_gid) }
-        let cluster = ThrowawayPostgres(port: try FreePorts.pick(), directory: directory, binaries: "/usr/lib/postgresql/\(version)/bin",
-                                        asPostgres: asPostgres)
+        let cluster = ThrowawayPostgres(
+            port: try FreePorts.pick(), directory: directory, binaries: "/usr/lib/postgresql/\(version)/bin",
+            asPostgres: asPostgres)
         try await cluster.run("initdb", ["-D", "\(directory)/data", "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"])
         if tls { try await cluster.requireTLS() }
         try await cluster.resume()
@@ -65,14 +67,23 @@ public final class ThrowawayPostgres: Sendable {
     private func requireTLS() async throws {
         let openssl = asPostgres + ["/usr/bin/openssl"]
         let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try await exec(openssl + ["req", "-x509"] + curve + ["-keyout", "\(directory)/ca.key", "-out", "\(directory)/ca.crt",
-                                                           "-days", "2", "-subj", "/CN=Commons test CA"])
-        try await exec(openssl + ["req"] + curve + ["-keyout", "\(directory)/server.key", "-out", "\(directory)/server.csr",
-                                                   "-subj", "/CN=localhost"])
+        try await exec(
+            openssl + ["req", "-x509"] + curve + [
+                "-keyout", "\(directory)/ca.key", "-out", "\(directory)/ca.crt",
+                "-days", "2", "-subj", "/CN=Commons test CA",
+            ])
+        try await exec(
+            openssl + ["req"] + curve + [
+                "-keyout", "\(directory)/server.key", "-out", "\(directory)/server.csr",
+                "-subj", "/CN=localhost",
+            ])
         try "subjectAltName=DNS:localhost,IP:127.0.0.1\n".write(toFile: "\(directory)/san.ext", atomically: true, encoding: .utf8)
-        try await exec(openssl + ["x509", "-req", "-in", "\(directory)/server.csr", "-CA", "\(directory)/ca.crt",
-                                  "-CAkey", "\(directory)/ca.key", "-CAcreateserial", "-out", "\(directory)/server.crt",
-                                  "-days", "2", "-extfile", "\(directory)/san.ext"])
+        try await exec(
+            openssl + [
+                "x509", "-req", "-in", "\(directory)/server.csr", "-CA", "\(directory)/ca.crt",
+                "-CAkey", "\(directory)/ca.key", "-CAcreateserial", "-out", "\(directory)/server.crt",
+                "-days", "2", "-extfile", "\(directory)/san.ext",
+            ])
         let settings = "\nssl = on\nssl_cert_file = '\(directory)/server.crt'\nssl_key_file = '\(directory)/server.key'\n"
         let conf = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(directory)/data/postgresql.conf"))
         try conf.seekToEnd()
@@ -89,8 +100,12 @@ public final class ThrowawayPostgres: Sendable {
 
     /// Starts the server again on the same port; returns once it accepts connections.
     public func resume() async throws {
-        try await run("pg_ctl", ["-D", "\(directory)/data", "-l", "\(directory)/server.log", "-w", "start",
-                                 "-o", "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c max_connections=400"])
+        try await run(
+            "pg_ctl",
+            [
+                "-D", "\(directory)/data", "-l", "\(directory)/server.log", "-w", "start",
+                "-o", "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c max_connections=400",
+            ])
     }
 
     /// Stops the server and removes its files.

@@ -1,7 +1,8 @@
-@testable import EventLogPostgres
 import EventLogTestSupport
 import Synchronization
 import Testing
+
+@testable import EventLogPostgres
 
 /// A PostgreSQL query written onto a connection the server is closing can stay unanswered and
 /// deaf to cancellation; the store's queries must still let their caller go.

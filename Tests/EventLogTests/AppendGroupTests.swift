@@ -1,9 +1,10 @@
 import EventLog
-@testable import EventLogPostgres
 import EventLogTestSupport
 import Foundation
 import Synchronization
 import Testing
+
+@testable import EventLogPostgres
 
 /// Group commit (issue 17): single-event appends that wait for a slot go in one statement.
 @Suite("PostgreSQL group commit")

@@ -1,9 +1,10 @@
-@testable import EventLogPostgres
 import EventLogTestSupport
 import Foundation
 import Logging
 import PostgresNIO
 import Testing
+
+@testable import EventLogPostgres
 
 /// The store reads its rows' cells from their bytes (``BinaryCells``): whatever format the
 /// row's description claims, they must read what PostgresNIO's own decoders read.
@@ -55,10 +56,11 @@ struct BinaryCellsTests {
         let store = try await PostgresEventStore(configuration: try Backend.freshSchema("cells"), logger: Logger(label: "test"))
         _ = try await store.append(to: "packed-1", expected: .noStream, events: [testEvent("First"), testEvent("Sécond ✓")])
         _ = try await store.append(to: "packed-ünïcode", expected: .noStream, events: [testEvent("Third")])
-        let query = PostgresQuery(unsafeSQL: """
-            SELECT \(EventRow.columns), e.position, e.transaction_id, e.version, e.schema_version, e.recorded_at, e.id, e.stream, e.type
-            FROM \(store.configuration.schema).events e ORDER BY e.position
-            """)
+        let query = PostgresQuery(
+            unsafeSQL: """
+                SELECT \(EventRow.columns), e.position, e.transaction_id, e.version, e.schema_version, e.recorded_at, e.id, e.stream, e.type
+                FROM \(store.configuration.schema).events e ORDER BY e.position
+                """)
         var checked = 0
         for try await row in try await store.client.query(query) {
             var cells = BinaryCells(row)

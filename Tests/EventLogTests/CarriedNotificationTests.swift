@@ -1,8 +1,9 @@
 import EventLog
-@testable import EventLogPostgres
 import EventLogTestSupport
 import Foundation
 import Testing
+
+@testable import EventLogPostgres
 
 /// The paced `NOTIFY` carried by a single-event append's own statement (issue 17), and sent
 /// on its own when no append carries it. Each store here polls an hour apart, so only a
@@ -21,7 +22,9 @@ struct CarriedNotificationTests {
         return (writer, listener)
     }
 
-    @Test("a single-event append after a quiet spell carries its notification, and another store hears it; one that appends nothing hands it on to be sent alone")
+    @Test(
+        "a single-event append after a quiet spell carries its notification, and another store hears it; one that appends nothing hands it on to be sent alone"
+    )
     func carriedAndHandedBack() async throws {
         let (writer, listener) = try await stores()
         let seen = listener.changes.generation(for: ["item"])

@@ -9,7 +9,7 @@ struct CheckpointTests {
         let a = Checkpoint(transaction: 9, position: 500)
         let b = Checkpoint(transaction: 10, position: 1)
         #expect(a < b)
-        #expect(a.description > b.description)  // the text would sort the wrong way
+        #expect(a.description > b.description) // the text would sort the wrong way
         #expect(Checkpoint(transaction: 10, position: 2) > b)
         #expect(Checkpoint.start < Checkpoint(transaction: 0, position: 1))
     }

@@ -1,11 +1,12 @@
 import EventLog
-@testable import EventLogPostgres
 import EventLogTestSupport
 import Foundation
 import Logging
 import PostgresNIO
 import Synchronization
 import Testing
+
+@testable import EventLogPostgres
 
 /// The long transactions (migrations, imports) run on a connection of their own, and a
 /// wait on that connection ends as soon as it closes: PostgresNIO 1.33 can leave a statement
@@ -47,7 +48,8 @@ struct DedicatedTransactionTests {
         let rows = try await withDedicatedTransaction(configuration, logger: logger) { connection in
             var values: [Int] = []
             for try await n in try await connection.query(PostgresQuery(unsafeSQL: "SELECT n FROM \(table) ORDER BY n"), logger: logger)
-                .decode(Int.self) { values.append(n) }
+                .decode(Int.self)
+            { values.append(n) }
             try await connection.query(PostgresQuery(unsafeSQL: "DROP TABLE \(table)"), logger: logger)
             return values
         }

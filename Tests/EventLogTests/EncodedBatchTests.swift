@@ -1,7 +1,8 @@
 import EventLog
-@testable import EventLogPostgres
 import Foundation
 import Testing
+
+@testable import EventLogPostgres
 
 /// A batch's columns as the append statements bind them (pure, no server).
 @Suite("encoded batches")

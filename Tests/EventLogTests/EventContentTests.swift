@@ -8,7 +8,9 @@ import Testing
 /// encoder (issue 17); what a reader gets back is what the writer gave.
 @Suite("event log contract: what an event carries")
 struct EventContentTests {
-    @Test("metadata (a traceparent among it) with quotes, backslashes, control characters and any Unicode reads back as written", arguments: Backend.allCases)
+    @Test(
+        "metadata (a traceparent among it) with quotes, backslashes, control characters and any Unicode reads back as written",
+        arguments: Backend.allCases)
     func metadataRoundTrips(backend: Backend) async throws {
         let log = try await backend.makeLog()
         let metadata = EventMetadata(

@@ -7,8 +7,9 @@ import Testing
 /// projection-lag gauge and the admin API report.
 @Suite("event log contract: counting what follows a checkpoint")
 struct EventCountTests {
-    @Test("counts the events of every stream after a checkpoint, up to the limit; a reader caught up past other categories is 0 behind",
-          arguments: Backend.allCases)
+    @Test(
+        "counts the events of every stream after a checkpoint, up to the limit; a reader caught up past other categories is 0 behind",
+        arguments: Backend.allCases)
     func countsWhatFollows(backend: Backend) async throws {
         let log = try await backend.makeLog()
         var lastAlpha = Checkpoint.start

@@ -1,7 +1,8 @@
-@testable import EventLogPostgres
 import NIOCore
 import NIOPosix
 import Testing
+
+@testable import EventLogPostgres
 
 /// The executor the store's own connections run their statements on (issue 17): a task that
 /// prefers an event loop runs there from its first line to its last, awaits included.

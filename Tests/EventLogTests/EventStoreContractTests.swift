@@ -112,8 +112,9 @@ struct EventStoreContractTests {
         await log.close()
     }
 
-    @Test("a new stream's first event: a retry returns the first result, a second first event is refused, and 20 at once make one",
-          arguments: Backend.allCases)
+    @Test(
+        "a new stream's first event: a retry returns the first result, a second first event is refused, and 20 at once make one",
+        arguments: Backend.allCases)
     func firstEventOfAStream(backend: Backend) async throws {
         let log = try await backend.makeLog()
         let store = log.store
@@ -205,8 +206,9 @@ struct EventStoreContractTests {
         await log.close()
     }
 
-    @Test("a page reaches the head only when it holds everything stored, and a live follower then wakes for the next append, not its poll",
-          arguments: Backend.allCases)
+    @Test(
+        "a page reaches the head only when it holds everything stored, and a live follower then wakes for the next append, not its poll",
+        arguments: Backend.allCases)
     func reachingTheHead(backend: Backend) async throws {
         // Polls an hour apart, on a cluster of its own (no other test's transaction holds the
         // log back): only a wake-up can deliver the later appends within the minute allowed.
@@ -329,8 +331,9 @@ struct EventStoreContractTests {
         var generator = SystemRandomNumberGenerator()
         for n in 0..<120 {
             let category = ["apple", "pear", "plum", "noise"].randomElement(using: &generator)!
-            _ = try await store.append(to: "\(category)-\(n % 7)", expected: .any,
-                                       events: (0..<Int.random(in: 1...3, using: &generator)).map { _ in testEvent(category) })
+            _ = try await store.append(
+                to: "\(category)-\(n % 7)", expected: .any,
+                events: (0..<Int.random(in: 1...3, using: &generator)).map { _ in testEvent(category) })
         }
         let everything = try await store.readAll(after: .start, limit: 1_000, filter: .all).events
         let expected = everything.filter { ["apple", "pear", "plum"].contains($0.category) }.map(\.id)
@@ -383,7 +386,8 @@ struct EventStoreContractTests {
             #expect(imported.map(\.id) == exported.map(\.id))
             #expect(imported.map(\.stream) == exported.map(\.stream))
             #expect(imported.map(\.version) == exported.map(\.version))
-            #expect(imported.map(\.data) .map { try! JSONSerialization.jsonObject(with: $0) as! [String: Int] }
+            #expect(
+                imported.map(\.data).map { try! JSONSerialization.jsonObject(with: $0) as! [String: Int] }
                     == exported.map(\.data).map { try! JSONSerialization.jsonObject(with: $0) as! [String: Int] })
             #expect(zip(imported, exported).allSatisfy { abs($0.recordedAt.timeIntervalSince($1.recordedAt)) < 0.001 })
             // The copy goes on as a log of its own.
@@ -392,7 +396,8 @@ struct EventStoreContractTests {
             // An event that clashes with what is stored is refused.
             var clash = exported[0]
             clash.id = UUID()
-            await #expect(throws: EventStoreError.importConflict(eventId: clash.id, reason: "\(clash.stream) already has a version \(clash.version)")) {
+            await #expect(throws: EventStoreError.importConflict(eventId: clash.id, reason: "\(clash.stream) already has a version \(clash.version)"))
+            {
                 try await copy.store.importEvents([clash])
             }
             await copy.close()

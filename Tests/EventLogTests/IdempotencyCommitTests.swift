@@ -1,18 +1,20 @@
 import EventLog
-@testable import EventLogPostgres
 import EventLogTestSupport
 import Foundation
 import Logging
 import PostgresNIO
 import Testing
 
+@testable import EventLogPostgres
+
 /// Idempotency records commit without waiting for the disk, and only they: the setting is
 /// their transaction's own, never the pooled connection's, whose next statement may be an
 /// append that must wait.
 @Suite("idempotency records' commits on PostgreSQL")
 struct IdempotencyCommitTests {
-    @Test("a claim, a finish and a release leave the connection committing synchronously, and the records read back",
-          arguments: [0, 1])
+    @Test(
+        "a claim, a finish and a release leave the connection committing synchronously, and the records read back",
+        arguments: [0, 1])
     func settingStaysWithTheStatement(ownConnections: Int) async throws {
         var configuration = try Backend.freshSchema("sync")
         configuration.maximumConnections = 1

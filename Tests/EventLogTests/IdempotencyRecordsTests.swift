@@ -13,8 +13,9 @@ struct IdempotencyRecordsTests {
         return PostgresIdempotencyRecords(store: postgres)
     }
 
-    @Test("a key is claimed once; its first answer is replayed; another body is refused; a lapsed claim is taken over",
-          arguments: Backend.allCases)
+    @Test(
+        "a key is claimed once; its first answer is replayed; another body is refused; a lapsed claim is taken over",
+        arguments: Backend.allCases)
     func lifecycle(backend: Backend) async throws {
         let log = try await backend.makeLog()
         let records = try records(of: log)
@@ -44,8 +45,10 @@ struct IdempotencyRecordsTests {
         let records = try records(of: log)
         let now = Date(timeIntervalSince1970: 1_900_000_000)
         let (gone, kept) = ("0b8f0c9e-7d0e-4e21-9d7a-3d7b0d1f2a11", "5c2d7f4e-1a3b-4c5d-8e9f-0a1b2c3d4e5f")
-        let scopes = ["listings \(gone) POST /v1/listings", "donations \(gone) POST /v1/donations", "listings \(kept) POST /v1/listings",
-                      "accounts anonymous POST /v1/accounts"]
+        let scopes = [
+            "listings \(gone) POST /v1/listings", "donations \(gone) POST /v1/donations", "listings \(kept) POST /v1/listings",
+            "accounts anonymous POST /v1/accounts",
+        ]
         for scope in scopes {
             #expect(try await records.claim(scope: scope, key: "k", requestHash: "h", now: now, leaseUntil: now.addingTimeInterval(60)) == .claimed)
             try await records.finish(scope: scope, key: "k", response: Data("answer".utf8))

@@ -24,10 +24,13 @@ struct KeysWithPageTests {
         try await storage.destroy(erased)
         let category = "sealing\(UUID().uuidString.prefix(8).lowercased())"
         let events = [
-            NewEvent(type: "Sealed", data: body([("text", "\"\(owner)\""), ("place", "\"\(erased.uuidString.lowercased())\""), ("note", "\"\(keyless)\"")])),
+            NewEvent(
+                type: "Sealed",
+                data: body([("text", "\"\(owner)\""), ("place", "\"\(erased.uuidString.lowercased())\""), ("note", "\"\(keyless)\"")])),
             NewEvent(type: "Sealed", data: body([("text", "12"), ("note", "\"not-a-uuid\"")])),
             // Members of every other shape: nothing to find, and nothing to fail on.
-            NewEvent(type: "Sealed", data: Data(#"{"title": "Chair", "n": 3, "z": null, "list": [1, {"keyId": 7}], "deep": {"box": {"keyId": 2}}}"#.utf8)),
+            NewEvent(
+                type: "Sealed", data: Data(#"{"title": "Chair", "n": 3, "z": null, "list": [1, {"keyId": 7}], "deep": {"box": {"keyId": 2}}}"#.utf8)),
             NewEvent(type: "Other", data: body([("text", "\"\(other)\"")])),
         ]
         let appended = try await log.store.append(to: "\(category)-1", expected: .noStream, events: events)
@@ -51,7 +54,8 @@ struct KeysWithPageTests {
     @Test("SQLite keeps its keys in a file of their own: the page comes without them")
     func sqlite() async throws {
         let log = try await Backend.sqlite.makeLog()
-        _ = try await log.store.append(to: "sealing-1", expected: .noStream, events: [NewEvent(type: "Sealed", data: body([("text", "\"\(UUID())\"")]))])
+        _ = try await log.store.append(
+            to: "sealing-1", expected: .noStream, events: [NewEvent(type: "Sealed", data: body([("text", "\"\(UUID())\"")]))])
         let page = try await log.store.readAll(after: .start, limit: 100, filter: EventFilter(categories: ["sealing"]), keysNamedBy: ["Sealed"])
         #expect(page.events.count == 1)
         #expect(page.storedKeys == nil)

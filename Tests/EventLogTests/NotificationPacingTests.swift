@@ -1,5 +1,6 @@
-@testable import EventLogPostgres
 import Testing
+
+@testable import EventLogPostgres
 
 @Suite("the pace of an append's NOTIFY")
 struct NotificationPacingTests {

@@ -1,9 +1,10 @@
 import EventLog
-@testable import EventLogPostgres
-import PostgresNIO
 import EventLogTestSupport
 import Foundation
+import PostgresNIO
 import Testing
+
+@testable import EventLogPostgres
 
 /// What only the PostgreSQL log promises: appends are not serialized.
 @Suite("PostgreSQL appends")
@@ -47,11 +48,12 @@ struct PostgresCutOffTests {
             WHERE w.wait_event_type = 'Lock' AND w.pid <> pg_backend_pid()
               AND h.query LIKE \("%" + store.configuration.schema + ".append_events%")
             """
-        let terminated = (try? await waitFor("the append to wait for the holder's row") {
-            var terminated = false
-            for try await ended in try await store.client.query(waiting).decode(Bool.self) { terminated = terminated || ended }
-            return terminated
-        }) != nil
+        let terminated =
+            (try? await waitFor("the append to wait for the holder's row") {
+                var terminated = false
+                for try await ended in try await store.client.query(waiting).decode(Bool.self) { terminated = terminated || ended }
+                return terminated
+            }) != nil
         holder.cancel()
         _ = await holder.result
         #expect(terminated, "the append was seen waiting")

@@ -1,10 +1,11 @@
 import EventLog
-@testable import EventLogPostgres
 import EventLogTestSupport
 import Foundation
 import Logging
 import PostgresNIO
 import Testing
+
+@testable import EventLogPostgres
 
 /// The PostgreSQL log prepares its statements once per pooled connection (issue 17); what
 /// happens to them when that connection goes, or when their preparation fails.
@@ -37,8 +38,9 @@ struct PreparedStatementTests {
         await store.shutdown()
     }
 
-    @Test("a statement whose preparation failed is prepared again once the cause is gone, not refused for the connection's life",
-          arguments: [0, 1])
+    @Test(
+        "a statement whose preparation failed is prepared again once the cause is gone, not refused for the connection's life",
+        arguments: [0, 1])
     func failedPreparationIsForgotten(ownConnections: Int) async throws {
         let store = try await Self.storeOfOneConnection(ownConnections: ownConnections)
         let schema = store.configuration.schema
@@ -47,7 +49,9 @@ struct PreparedStatementTests {
         await #expect(throws: (any Error).self) { try await store.event(id: UUID()) }
         // The failed statement closed its connection; the pool may lend it once more before it
         // notices (PSQLError clientClosedConnection, about one run in twelve), so this is retried.
-        _ = try await Self.eventually { try await store.client.query(PostgresQuery(unsafeSQL: "ALTER TABLE \(schema).events_hidden RENAME TO events")) }
+        _ = try await Self.eventually {
+            try await store.client.query(PostgresQuery(unsafeSQL: "ALTER TABLE \(schema).events_hidden RENAME TO events"))
+        }
         let found = try await Self.eventually { try await store.event(id: UUID()) }
         #expect(found == nil)
         await store.shutdown()

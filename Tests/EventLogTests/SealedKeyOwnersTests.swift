@@ -11,7 +11,8 @@ struct SealedKeyOwnersTests {
     @Test("names each owner once from compact JSON (JSONEncoder's member order is its own)")
     func compact() throws {
         let (owner, other) = (UUID(), UUID())
-        let body = Body(title: "Chair", text: Box(keyId: owner, box: "AAAA"), place: Box(keyId: owner, box: "BBBB"), note: Box(keyId: other, box: "CC"))
+        let body = Body(
+            title: "Chair", text: Box(keyId: owner, box: "AAAA"), place: Box(keyId: owner, box: "BBBB"), note: Box(keyId: other, box: "CC"))
         let named = SealedKeyOwners.named(in: try JSONEncoder().encode(body))
         #expect(named.count == 2)
         #expect(Set(named) == [owner, other])
@@ -27,7 +28,8 @@ struct SealedKeyOwnersTests {
     @Test("reads PostgreSQL's jsonb text, with a space after each colon, and lower- or upper-case ids")
     func jsonbText() {
         let (owner, other) = (UUID(), UUID())
-        let text = #"{"text": {"box": "AAAA", "keyId": "\#(owner.uuidString.lowercased())"}, "place": {"box": "B", "keyId" :  "\#(other.uuidString)"}}"#
+        let text =
+            #"{"text": {"box": "AAAA", "keyId": "\#(owner.uuidString.lowercased())"}, "place": {"box": "B", "keyId" :  "\#(other.uuidString)"}}"#
         #expect(SealedKeyOwners.named(in: Data(text.utf8)) == [owner, other])
     }
 

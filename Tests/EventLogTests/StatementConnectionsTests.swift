@@ -1,5 +1,4 @@
 import EventLog
-@testable import EventLogPostgres
 import EventLogTestSupport
 import Foundation
 import Logging
@@ -7,6 +6,8 @@ import NIOPosix
 import PostgresNIO
 import Synchronization
 import Testing
+
+@testable import EventLogPostgres
 
 /// The store runs its prepared statements on connections of its own, beside the pool
 /// (issue 17): which connection a statement gets, and what happens to one that fails.
@@ -55,7 +56,9 @@ struct StatementConnectionsTests {
         let pool = try await Self.poolBackend(store)
         #expect(pool != own)
         let lock = try await HeldLock.take()
-        let blocked = Task { try await store.statements.execute(LockStatement(key: lock.key), logger: Logger(label: "test"), patience: .seconds(3_600)) }
+        let blocked = Task {
+            try await store.statements.execute(LockStatement(key: lock.key), logger: Logger(label: "test"), patience: .seconds(3_600))
+        }
         try await lock.waitUntilBlocking(own)
 
         // On the pool: not the busy own connection, and no second own one (the limit is 1).
@@ -69,7 +72,9 @@ struct StatementConnectionsTests {
         await store.shutdown()
     }
 
-    @Test("a statement sent now runs on an idle own connection and leaves it idle; with none idle it is not sent; one unanswered past its patience is abandoned and its connection closed")
+    @Test(
+        "a statement sent now runs on an idle own connection and leaves it idle; with none idle it is not sent; one unanswered past its patience is abandoned and its connection closed"
+    )
     func sentNowOnAnIdleConnection() async throws {
         let store = try await Self.store(ownConnections: 1)
         let own = try await Self.settledOwnBackend(store)
@@ -78,7 +83,9 @@ struct StatementConnectionsTests {
         #expect(try await Self.settledOwnBackend(store) == own, "given back, still open")
 
         let lock = try await HeldLock.take()
-        let blocked = Task { try await store.statements.execute(LockStatement(key: lock.key), logger: Logger(label: "test"), patience: .seconds(3_600)) }
+        let blocked = Task {
+            try await store.statements.execute(LockStatement(key: lock.key), logger: Logger(label: "test"), patience: .seconds(3_600))
+        }
         try await lock.waitUntilBlocking(own)
         #expect(store.statements.collectNow(BackendOnTheLoop()) == nil, "no own connection is idle")
         try await lock.release()
@@ -132,7 +139,7 @@ struct StatementConnectionsTests {
     func unreachableOwnConnectionsFallBackToThePool() async throws {
         let store = try await Self.store(ownConnections: 0)
         var nowhere = store.configuration
-        nowhere.port = try FreePorts.pick()  // nothing listens there
+        nowhere.port = try FreePorts.pick() // nothing listens there
         let statements = StatementConnections(client: store.client, configuration: try nowhere.connection(searchPath: true), limit: 1)
         let pool = try await Self.poolBackend(store)
         for _ in 0..<3 {

@@ -1,10 +1,11 @@
 import EventLog
-@testable import EventLogPostgres
 import EventLogTestSupport
 import Foundation
 import Logging
 import PostgresNIO
 import Testing
+
+@testable import EventLogPostgres
 
 /// How PostgreSQL plans the log's prepared statements, which projections run on every page
 /// and writers on every append: none may read the whole log. (The read-all statements' probe
@@ -12,7 +13,9 @@ import Testing
 /// a page then cost time in proportion to the log's length.)
 @Suite("PostgreSQL statement plans")
 struct StatementPlanTests {
-    @Test("every statement of the log reaches its rows through indexes, before and after the log's statistics, in the plans for one call and for every call")
+    @Test(
+        "every statement of the log reaches its rows through indexes, before and after the log's statistics, in the plans for one call and for every call"
+    )
     func noPageScansTheLog() async throws {
         let configuration = try Backend.freshSchema("plan")
         let store = try await PostgresEventStore(configuration: configuration, logger: Logger(label: "test"))
@@ -26,9 +29,12 @@ struct StatementPlanTests {
 
         // Followers and the lag gauge read from near the head: ten events before it.
         var near: (transaction: String, position: Int64) = ("0", 0)
-        for try await row in try await connection.query(PostgresQuery(unsafeSQL: """
-            SELECT transaction_id::text, position FROM \(configuration.schema).events ORDER BY transaction_id DESC, position DESC OFFSET 10 LIMIT 1
-            """), logger: logger).decode((String, Int64).self) { near = row }
+        for try await row in try await connection.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT transaction_id::text, position FROM \(configuration.schema).events ORDER BY transaction_id DESC, position DESC OFFSET 10 LIMIT 1
+                    """), logger: logger
+        ).decode((String, Int64).self) { near = row }
         let statements: [(name: String, sql: String, types: String, arguments: String)] = [
             ("all", ReadAllStatement.All.sql, "xid8, bigint, bigint", "'0', 0, 100"),
             ("categories", ReadAllStatement.Categories.sql, "xid8, bigint, text[], bigint", "'0', 0, '{planned}', 100"),
@@ -39,21 +45,33 @@ struct StatementPlanTests {
             ("by_id", EventByIDStatement.sql, "uuid", "'\(UUID().uuidString)'"),
             ("count_after", CountAfterStatement.sql, "xid8, bigint, bigint", "'\(near.transaction)', \(near.position), 100000"),
             ("head", HeadStatement.sql, "", ""),
-            ("append_one", AppendOneStatement.sql, "text, text, uuid, text, integer, jsonb, jsonb, bigint",
-             "'planned-9', 'planned', '\(UUID().uuidString)', 'Planned', 1, '{}', '{}', -1"),
-            ("append_one_notifying", AppendOneStatement.notifyingSQL, "text, text, uuid, text, integer, jsonb, jsonb, bigint, text[], text",
-             "'planned-9', 'planned', '\(UUID().uuidString)', 'Planned', 1, '{}', '{}', -1, '{plan_channel}', 'plan'"),
-            ("append_first_notifying", AppendFirstStatement.notifyingSQL, "text, text, uuid, text, integer, jsonb, jsonb, text[], text",
-             "'planned-new', 'planned', '\(UUID().uuidString)', 'Planned', 1, '{}', '{}', '{plan_channel}', 'plan'"),
-            ("append_batch", AppendBatchStatement.sql, "text, text, bigint, uuid[], text[], integer[], jsonb[], jsonb[]",
-             "'planned-9', 'planned', -1, ARRAY['\(UUID().uuidString)'::uuid], '{Planned}', '{1}', ARRAY['{}'::jsonb], ARRAY['{}'::jsonb]"),
-            ("append_group", AppendGroupStatement.sql, "text[], text[], bigint[], uuid[], text[], integer[], jsonb[], jsonb[]",
-             "'{planned-9}', '{planned}', '{-1}', ARRAY['\(UUID().uuidString)'::uuid], '{Planned}', '{1}', ARRAY['{}'::jsonb], ARRAY['{}'::jsonb]"),
+            (
+                "append_one", AppendOneStatement.sql, "text, text, uuid, text, integer, jsonb, jsonb, bigint",
+                "'planned-9', 'planned', '\(UUID().uuidString)', 'Planned', 1, '{}', '{}', -1"
+            ),
+            (
+                "append_one_notifying", AppendOneStatement.notifyingSQL, "text, text, uuid, text, integer, jsonb, jsonb, bigint, text[], text",
+                "'planned-9', 'planned', '\(UUID().uuidString)', 'Planned', 1, '{}', '{}', -1, '{plan_channel}', 'plan'"
+            ),
+            (
+                "append_first_notifying", AppendFirstStatement.notifyingSQL, "text, text, uuid, text, integer, jsonb, jsonb, text[], text",
+                "'planned-new', 'planned', '\(UUID().uuidString)', 'Planned', 1, '{}', '{}', '{plan_channel}', 'plan'"
+            ),
+            (
+                "append_batch", AppendBatchStatement.sql, "text, text, bigint, uuid[], text[], integer[], jsonb[], jsonb[]",
+                "'planned-9', 'planned', -1, ARRAY['\(UUID().uuidString)'::uuid], '{Planned}', '{1}', ARRAY['{}'::jsonb], ARRAY['{}'::jsonb]"
+            ),
+            (
+                "append_group", AppendGroupStatement.sql, "text[], text[], bigint[], uuid[], text[], integer[], jsonb[], jsonb[]",
+                "'{planned-9}', '{planned}', '{-1}', ARRAY['\(UUID().uuidString)'::uuid], '{Planned}', '{1}', ARRAY['{}'::jsonb], ARRAY['{}'::jsonb]"
+            ),
         ]
         try await connection.query(PostgresQuery(unsafeSQL: "SET search_path = \(configuration.schema)"), logger: logger)
         // A new log has no statistics yet (nor has any log between its autovacuum's analyses
         // of it); without them PostgreSQL guesses, and the guess must not be a scan either.
-        for (analyzed, mode) in [(false, "force_custom_plan"), (false, "force_generic_plan"), (true, "force_custom_plan"), (true, "force_generic_plan")] {
+        for (analyzed, mode) in [
+            (false, "force_custom_plan"), (false, "force_generic_plan"), (true, "force_custom_plan"), (true, "force_generic_plan"),
+        ] {
             if analyzed { try await connection.query("ANALYZE events", logger: logger) }
             try await connection.query(PostgresQuery(unsafeSQL: "SET plan_cache_mode = \(mode)"), logger: logger)
             for statement in statements {
@@ -62,7 +80,8 @@ struct StatementPlanTests {
                 try await connection.query(PostgresQuery(unsafeSQL: "PREPARE \(name)\(types) AS \(statement.sql)"), logger: logger)
                 var plan: [String] = []
                 for try await line in try await connection.query(
-                    PostgresQuery(unsafeSQL: "EXPLAIN EXECUTE \(name)\(arguments)"), logger: logger).decode(String.self) {
+                    PostgresQuery(unsafeSQL: "EXPLAIN EXECUTE \(name)\(arguments)"), logger: logger
+                ).decode(String.self) {
                     plan.append(line)
                 }
                 #expect(!plan.isEmpty)
@@ -72,7 +91,9 @@ struct StatementPlanTests {
                 // ids alone (a guess of a third without statistics, and as much in one CI run
                 // with them); for that much, a sorted scan is its honest choice.
                 if statement.name == "count_after" && mode == "force_custom_plan" { continue }
-                #expect(!plan.contains { $0.contains("Seq Scan on events") }, "\(statement.name), \(mode), analyzed \(analyzed):\n\(plan.joined(separator: "\n"))")
+                #expect(
+                    !plan.contains { $0.contains("Seq Scan on events") },
+                    "\(statement.name), \(mode), analyzed \(analyzed):\n\(plan.joined(separator: "\n"))")
             }
         }
         // The statements still answer: every event, in order, with the horizon past them all.

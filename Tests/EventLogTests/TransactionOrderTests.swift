@@ -1,9 +1,10 @@
 import EventLog
-@testable import EventLogPostgres
 import EventLogTestSupport
 import Foundation
 import PostgresNIO
 import Testing
+
+@testable import EventLogPostgres
 
 /// A log copied from another cluster carries transaction ids this cluster has not reached.
 @Suite("PostgreSQL log moved between clusters")
@@ -18,7 +19,8 @@ struct TransactionOrderTests {
         // Reopening the same log is fine.
         let again = try await PostgresEventStore(configuration: configuration)
         // As pg_restore into a younger cluster leaves it: ids a million transactions ahead.
-        try await again.client.query("""
+        try await again.client.query(
+            """
             UPDATE \(unescaped: configuration.schema).events
             SET transaction_id = ((pg_snapshot_xmax(pg_current_snapshot())::text::bigint + 1000000)::text)::xid8
             """)

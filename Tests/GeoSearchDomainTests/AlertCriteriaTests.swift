@@ -7,7 +7,9 @@ import Testing
 struct AlertCriteriaTests {
     @Test("a valid alert: radius in its unit, category and keywords kept, covers its circle only")
     func valid() throws {
-        let criteria = try AlertCriteria.parse(["lat": "37.7749", "lon": "-122.4194", "radius": "2", "unit": "mi", "category": "Books", "q": "old maps"])
+        let criteria = try AlertCriteria.parse([
+            "lat": "37.7749", "lon": "-122.4194", "radius": "2", "unit": "mi", "category": "Books", "q": "old maps",
+        ])
         #expect(abs(criteria.radiusMeters - 3_218.688) < 1e-9)
         #expect(criteria.keywords?.words == ["old", "maps"])
         #expect(criteria.accepts(category: "books") && !criteria.accepts(category: "Toys"))
@@ -20,10 +22,12 @@ struct AlertCriteriaTests {
 
     @Test("every bad field is named at once")
     func invalid() {
-        #expect(throws: GeoSearchError.invalid([
-            "lat": ["is required"], "lon": ["must be between -180 and 180"], "q": ["must have at most 10 words"],
-            "name": ["must be at most 100 characters"],
-        ])) {
+        #expect(
+            throws: GeoSearchError.invalid([
+                "lat": ["is required"], "lon": ["must be between -180 and 180"], "q": ["must have at most 10 words"],
+                "name": ["must be at most 100 characters"],
+            ])
+        ) {
             try AlertCriteria.parse(["lon": "200", "q": "a b c d e f g h i j k", "name": String(repeating: "n", count: 101)])
         }
         #expect(throws: GeoSearchError.invalid(["radius": ["must be at most 100 km (62 mi) for an alert"]])) {

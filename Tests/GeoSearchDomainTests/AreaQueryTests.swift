@@ -6,10 +6,11 @@ struct AreaQueryTests {
     @Test("a box that crosses the antimeridian is two boxes")
     func crossing() throws {
         let area = try AreaQuery.parse(["swLat": "-20", "swLon": "170", "neLat": "-10", "neLon": "-170"])
-        #expect(Set(area.boxes) == [
-            LatLonBox(south: -20, west: 170, north: -10, east: 180),
-            LatLonBox(south: -20, west: -180, north: -10, east: -170),
-        ])
+        #expect(
+            Set(area.boxes) == [
+                LatLonBox(south: -20, west: 170, north: -10, east: 180),
+                LatLonBox(south: -20, west: -180, north: -10, east: -170),
+            ])
         for lon in [170, 175, 179.999, 180, -180, -175, -170] {
             #expect(area.contains(point(-15, lon)), "\(lon)")
         }

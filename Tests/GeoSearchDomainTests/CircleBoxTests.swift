@@ -1,5 +1,5 @@
-import Geo
 import Foundation
+import Geo
 import GeoSearchDomain
 import Testing
 

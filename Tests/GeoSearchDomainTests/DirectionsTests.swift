@@ -35,7 +35,9 @@ struct SixDecimalsTests {
     @Test("written by hand, a degree is what printf's %.6f writes, for random points, halves and their neighbours")
     func matchesPrintf() {
         var generator = SystemRandomNumberGenerator()
-        var values: [Double] = [0, -0.0, 1, -1, 0.000_000_5, -0.000_000_5, 0.000_001_5, 12.345_678_5, -12.345_678_5, 179.999_999_5, 89.999_999_9, 180, -180]
+        var values: [Double] = [
+            0, -0.0, 1, -1, 0.000_000_5, -0.000_000_5, 0.000_001_5, 12.345_678_5, -12.345_678_5, 179.999_999_5, 89.999_999_9, 180, -180,
+        ]
         for _ in 0..<20_000 { values.append(Double.random(in: -180...180, using: &generator)) }
         // Exact halves of a millionth and the doubles either side of them.
         for _ in 0..<5_000 {

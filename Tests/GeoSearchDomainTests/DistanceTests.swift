@@ -1,5 +1,5 @@
-import Geo
 import Foundation
+import Geo
 import GeoSearchDomain
 import Testing
 
@@ -21,9 +21,11 @@ struct DistanceTests {
         CityPair(name: "San Francisco – Sacramento", from: sanFrancisco, to: point(38.5816, -121.4944), publishedKilometers: 121),
         CityPair(name: "San Francisco – Los Angeles", from: sanFrancisco, to: point(34.0522, -118.2437), publishedKilometers: 559),
         CityPair(name: "London – Paris", from: point(51.5074, -0.1278), to: point(48.8566, 2.3522), publishedKilometers: 344),
-        CityPair(name: "Suva – 179.9° W, across the antimeridian", from: point(-18.1416, 178.4419), to: point(-18.1416, -179.9), publishedKilometers: nil),
+        CityPair(
+            name: "Suva – 179.9° W, across the antimeridian", from: point(-18.1416, 178.4419), to: point(-18.1416, -179.9), publishedKilometers: nil),
         // One degree of latitude near the pole is 111.69 km on WGS-84.
-        CityPair(name: "89.5° N on opposite meridians, across the North Pole", from: point(89.5, 0), to: point(89.5, 180), publishedKilometers: 111.69),
+        CityPair(
+            name: "89.5° N on opposite meridians, across the North Pole", from: point(89.5, 0), to: point(89.5, 180), publishedKilometers: 111.69),
         CityPair(name: "89.9° S, 0° and 90° E, near the South Pole", from: point(-89.9, 0), to: point(-89.9, 90), publishedKilometers: nil),
         CityPair(name: "5° north along a meridian at the equator", from: point(0, 10), to: point(5, 10), publishedKilometers: nil),
         CityPair(name: "Honolulu – San Francisco", from: point(21.3069, -157.8583), to: sanFrancisco, publishedKilometers: 3_857),
@@ -56,7 +58,8 @@ struct DistanceTests {
         var worst = 0.0
         for _ in 0..<20_000 {
             let from = random.anywhere()
-            let to = sphericalDestination(from: from, bearing: .random(in: 0..<360, using: &random), meters: .random(in: 1...1_000_000, using: &random))
+            let to = sphericalDestination(
+                from: from, bearing: .random(in: 0..<360, using: &random), meters: .random(in: 1...1_000_000, using: &random))
             guard let reference = Vincenty.distanceMeters(from, to), reference >= 1 else { continue }
             worst = max(worst, abs(from.distanceMeters(to: to) - reference) / reference)
         }

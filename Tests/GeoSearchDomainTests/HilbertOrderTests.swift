@@ -1,5 +1,6 @@
-@testable import GeoSearchDomain
 import Testing
+
+@testable import GeoSearchDomain
 
 @Suite("Hilbert order")
 struct HilbertOrderTests {
@@ -52,8 +53,9 @@ struct HilbertOrderTests {
         for _ in 0..<500 {
             let size = [1e-6, 1e-3, 0.05, 0.5, 5, 60, 180].randomElement()!
             let south = Double.random(in: -90...90), west = Double.random(in: -180...180)
-            let box = LatLonBox(south: south, west: west, north: min(90, south + Double.random(in: 0...size)),
-                                east: min(180, west + Double.random(in: 0...2 * size)))
+            let box = LatLonBox(
+                south: south, west: west, north: min(90, south + Double.random(in: 0...size)),
+                east: min(180, west + Double.random(in: 0...2 * size)))
             let ranges = HilbertOrder.ranges(covering: box)
             #expect((1...16).contains(ranges.count))
             for (a, b) in zip(ranges, ranges.dropFirst()) { #expect(a.upperBound + 1 < b.lowerBound) }

@@ -43,8 +43,11 @@ struct PageCursorTests {
     @Test("truncated, lengthened, padded, empty or foreign cursors are refused")
     func malformed() {
         let cursor = PageCursor.encode(.recent(Date(timeIntervalSince1970: 1_700_000_000), id: UUID()), queryKey: Self.queryKey)
-        let bad = [String(cursor.dropLast()), cursor + "A", cursor + "=", "", "%%%", "not a cursor",
-                   Data(repeating: 7, count: 36).base64EncodedString(), cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/") + "+"]
+        let bad = [
+            String(cursor.dropLast()), cursor + "A", cursor + "=", "", "%%%", "not a cursor",
+            Data(repeating: 7, count: 36).base64EncodedString(),
+            cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/") + "+",
+        ]
         for text in bad {
             #expect(throws: GeoSearchError.invalid(["cursor": ["is not a cursor from this service, or was altered"]]), "\(text)") {
                 try PageCursor.decode(text, order: .recent, queryKey: Self.queryKey)
@@ -69,7 +72,8 @@ struct PageCursorTests {
         // Few distinct values, so that many items tie and pages end in the middle of ties.
         let items: [PagePosition] = (0..<200).map { _ in
             let value = Double(Int.random(in: 0..<12, using: &random)) * 250.5
-            return order == .distance ? .distance(value, id: random.uuid()) : .recent(Date(timeIntervalSince1970: 1_700_000_000 + value), id: random.uuid())
+            return order == .distance
+                ? .distance(value, id: random.uuid()) : .recent(Date(timeIntervalSince1970: 1_700_000_000 + value), id: random.uuid())
         }
         let sorted = items.sorted { $0.precedes($1) }
         var seen: [PagePosition] = []

@@ -1,5 +1,5 @@
-import Geo
 import Foundation
+import Geo
 import GeoSearchDomain
 import Testing
 
@@ -83,7 +83,8 @@ struct PublicLocationTests {
         let location = PublicLocation(listingId: id, exact: exact)
         var differsFromExact = false
         for _ in 0..<50 {
-            let center = sphericalDestination(from: exact, bearing: .random(in: 0..<360, using: &random), meters: .random(in: 100...20_000, using: &random))
+            let center = sphericalDestination(
+                from: exact, bearing: .random(in: 0..<360, using: &random), meters: .random(in: 100...20_000, using: &random))
             let reported = location.distanceMeters(from: center)
             #expect(PublicLocation(listingId: id, exact: exact) == location)
             #expect(abs(reported - center.distanceMeters(to: location.point)) < 1e-6)

@@ -32,7 +32,8 @@ struct QueryValidationTests {
         BadQuery(query: sanFrancisco.merging(["radius": "-1"]) { $1 }, field: "radius", problem: "must not be negative"),
         BadQuery(query: sanFrancisco.merging(["radius": "five"]) { $1 }, field: "radius", problem: "must be a number"),
         BadQuery(query: sanFrancisco.merging(["radius": "20000.001"]) { $1 }, field: "radius", problem: "must be at most 20000 km (12427 mi)"),
-        BadQuery(query: sanFrancisco.merging(["radius": "12500", "unit": "mi"]) { $1 }, field: "radius", problem: "must be at most 20000 km (12427 mi)"),
+        BadQuery(
+            query: sanFrancisco.merging(["radius": "12500", "unit": "mi"]) { $1 }, field: "radius", problem: "must be at most 20000 km (12427 mi)"),
         BadQuery(query: sanFrancisco.merging(["radius": "5", "unit": "furlongs"]) { $1 }, field: "unit", problem: "must be km or mi"),
     ]
 
@@ -43,12 +44,14 @@ struct QueryValidationTests {
 
     @Test("every bad or missing nearby field is listed at once")
     func everyNearbyProblem() {
-        #expect(throws: GeoSearchError.invalid([
-            "lat": ["is required"],
-            "lon": ["must be between -180 and 180"],
-            "radius": ["must not be negative"],
-            "unit": ["must be km or mi"],
-        ])) { try NearbyQuery.parse(["lon": "200", "radius": "-3", "unit": "yards"]) }
+        #expect(
+            throws: GeoSearchError.invalid([
+                "lat": ["is required"],
+                "lon": ["must be between -180 and 180"],
+                "radius": ["must not be negative"],
+                "unit": ["must be km or mi"],
+            ])
+        ) { try NearbyQuery.parse(["lon": "200", "radius": "-3", "unit": "yards"]) }
     }
 
     @Test("a good nearby query becomes a typed query with its radius in metres")
@@ -79,7 +82,9 @@ struct QueryValidationTests {
 
     @Test("each bad or missing map-box field is refused, all at once")
     func badArea() {
-        #expect(throws: GeoSearchError.invalid(["swLat": ["is required"], "swLon": ["is required"], "neLat": ["is required"], "neLon": ["is required"]])) {
+        #expect(
+            throws: GeoSearchError.invalid(["swLat": ["is required"], "swLon": ["is required"], "neLat": ["is required"], "neLon": ["is required"]])
+        ) {
             try AreaQuery.parse([:])
         }
         #expect(throws: GeoSearchError.invalid(["swLat": ["must be between -90 and 90"], "neLon": ["must be a number"]])) {
@@ -100,7 +105,9 @@ struct QueryValidationTests {
 
     @Test("a radius given in code is checked like one from a query")
     func programmaticRadius() {
-        #expect(throws: GeoSearchError.invalid(["radius": ["must not be negative"]])) { try NearbyQuery(center: point(0, 0), radius: -1, unit: .kilometers) }
+        #expect(throws: GeoSearchError.invalid(["radius": ["must not be negative"]])) {
+            try NearbyQuery(center: point(0, 0), radius: -1, unit: .kilometers)
+        }
         #expect(throws: GeoSearchError.invalid(["radius": ["must be a number"]])) { try NearbyQuery(center: point(0, 0), radius: .nan, unit: .miles) }
     }
 }

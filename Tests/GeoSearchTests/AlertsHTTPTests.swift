@@ -3,8 +3,8 @@ import Contracts
 import EventLog
 import EventLogTestSupport
 import Foundation
-import Geo
 import GRDB
+import Geo
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -73,8 +73,10 @@ struct AlertsHTTPTests {
 
             // Query fields that are not what they say are a 400, and an id that cannot exist a 404
             // (as everywhere in the kit): problem documents, never a 500.
-            for (path, status) in [("/v1/alerts/matches?limit=0", HTTPResponse.Status.badRequest), ("/v1/alerts/matches?limit=many", .badRequest),
-                                   ("/v1/alerts/not-an-id", .notFound)] {
+            for (path, status) in [
+                ("/v1/alerts/matches?limit=0", HTTPResponse.Status.badRequest), ("/v1/alerts/matches?limit=many", .badRequest),
+                ("/v1/alerts/not-an-id", .notFound),
+            ] {
                 let reply = try await client.send(.get, path, as: owner)
                 #expect(reply.status == status, "\(path): \(reply.status) \(reply.text)")
                 #expect(reply.headers[.contentType]?.hasPrefix("application/problem+json") == true, "\(path)")
@@ -87,18 +89,19 @@ struct AlertsHTTPTests {
     func matches(backend: Backend) async throws {
         try await GeoSearchHarness(backend: backend).test { client in
             let owner = UUID()
-            try await client.post(title: "Old sofa", category: "Furniture", at: Self.nearby)  // before the alert
+            try await client.post(title: "Old sofa", category: "Furniture", at: Self.nearby) // before the alert
             let alert = try await client.send(.post, "/v1/alerts", as: owner, json: Self.sanFranciscoAlert(["category": "furniture", "q": "sofa"]))
             let alertId = try #require(alert.json["id"] as? String).lowercased()
 
             let first = UUID(), second = UUID(), withdrawn = UUID()
             try await client.post(first, title: "Green sofa bed", category: "Furniture", at: Self.nearby)
-            try await client.post(title: "Sofa far away", category: "Furniture", at: City.oakland)  // 14 km away
-            try await client.post(title: "Sofa cushions", category: "Household", at: Self.nearby)  // another category
-            try await client.post(title: "Wooden chair", category: "Furniture", at: Self.nearby)  // no keyword
+            try await client.post(title: "Sofa far away", category: "Furniture", at: City.oakland) // 14 km away
+            try await client.post(title: "Sofa cushions", category: "Household", at: Self.nearby) // another category
+            try await client.post(title: "Wooden chair", category: "Furniture", at: Self.nearby) // no keyword
             try await client.post(withdrawn, title: "Sofa, gone again", category: "Furniture", at: Self.nearby)
-            try await client.append(ListingStatusChanged(listingId: withdrawn, status: .withdrawn),
-                                    to: "listing-\(withdrawn.key)")
+            try await client.append(
+                ListingStatusChanged(listingId: withdrawn, status: .withdrawn),
+                to: "listing-\(withdrawn.key)")
             let last = try await client.post(second, title: "Small sofa", category: "Furniture", at: Self.nearby)
 
             let page = try await client.send(.get, "/v1/alerts/matches", as: owner, after: last)
@@ -115,8 +118,9 @@ struct AlertsHTTPTests {
             let newer = UUID()
             let position = try await client.post(newer, title: "Sofa", category: "Furniture", at: Self.nearby)
             let next = try await client.send(.get, "/v1/alerts/matches", as: owner, after: position)
-            #expect((next.json["items"] as? [[String: Any]])?.compactMap { ($0["listing"] as? [String: Any])?["id"] as? String }
-                .map { $0.lowercased() } == [newer.key])
+            #expect(
+                (next.json["items"] as? [[String: Any]])?.compactMap { ($0["listing"] as? [String: Any])?["id"] as? String }
+                    .map { $0.lowercased() } == [newer.key])
 
             // Someone else's alerts see none of this; a deleted alert matches nothing more.
             #expect((try await client.send(.get, "/v1/alerts/matches", as: UUID()).json["items"] as? [Any])?.isEmpty == true)
@@ -162,7 +166,7 @@ struct AlertsHTTPTests {
             #expect(delivered.map(\.name) == ["match"])
             #expect(delivered.first?.data.lowercased().contains(first.key) == true)
             let second = UUID()
-            try await client.post(second, title: "Desk", at: Self.nearby)  // while connected: live
+            try await client.post(second, title: "Desk", at: Self.nearby) // while connected: live
             let live = try await opened.next(events: 1)
             #expect(live.first?.data.lowercased().contains(second.key) == true)
             try await opened.close()
@@ -179,8 +183,9 @@ struct AlertsHTTPTests {
         }
     }
 
-    @Test("a client that drops its stream's connection frees its place at once: more streams than an account may hold, opened and dropped one after another, all open",
-          .timeLimit(.minutes(3)))
+    @Test(
+        "a client that drops its stream's connection frees its place at once: more streams than an account may hold, opened and dropped one after another, all open",
+        .timeLimit(.minutes(3)))
     func droppedStreamsFreeTheirPlaces() async throws {
         try await GeoSearchHarness(backend: .sqlite).test(.live) { client in
             let owner = UUID()

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Foundation
-import ServiceTestSupport
 import NIOCore
+import ServiceTestSupport
 
 /// One event as a client of a `text/event-stream` receives it.
 struct ReceivedEvent: Sendable, Equatable {
@@ -23,8 +23,9 @@ final class EventStreamReader: Sendable {
 
     /// Connects to `path` on the local `port` as the bearer of `token`, resuming after `lastEventID` when given.
     static func open(port: Int, path: String, token: String, lastEventID: String? = nil) async throws -> EventStreamReader {
-        let response = try await HTTPClient.shared.execute(request(port: port, path: path, token: token, lastEventID: lastEventID),
-                                                           timeout: .seconds(30))
+        let response = try await HTTPClient.shared.execute(
+            request(port: port, path: path, token: token, lastEventID: lastEventID),
+            timeout: .seconds(30))
         guard response.status == .ok else { throw TestFailure("\(path): \(response.status)") }
         let received = Received()
         let reading = Task {
@@ -42,8 +43,9 @@ final class EventStreamReader: Sendable {
 
     /// The status a connection attempt gets, for requests that should be refused.
     static func status(port: Int, path: String, token: String, lastEventID: String?) async throws -> Int {
-        let response = try await HTTPClient.shared.execute(request(port: port, path: path, token: token, lastEventID: lastEventID),
-                                                           timeout: .seconds(30))
+        let response = try await HTTPClient.shared.execute(
+            request(port: port, path: path, token: token, lastEventID: lastEventID),
+            timeout: .seconds(30))
         _ = try await response.body.collect(upTo: 1 << 16)
         return Int(response.status.code)
     }

@@ -21,12 +21,16 @@ struct GeoSearchBoundsTests {
             let limit = try bounds.bound("maximum", of: route, query: "limit")
             let radius = try bounds.bound("maximum", of: route, query: "radius")
             let category = try bounds.bound("maxLength", of: route, query: "category")
-            for (query, field) in [("limit=\(limit)", "limit"), ("radius=\(radius)", "radius"), ("category=\(String(repeating: "c", count: category))", "category")] {
+            for (query, field) in [
+                ("limit=\(limit)", "limit"), ("radius=\(radius)", "radius"), ("category=\(String(repeating: "c", count: category))", "category"),
+            ] {
                 let reply = try await client.send(.get, "/v1/nearby/listings?lat=0&lon=0&\(query)", as: nil)
                 #expect(reply.status == .ok, "\(field): \(reply.text)")
             }
-            for (query, field) in [("limit=\(limit + 1)", "limit"), ("radius=\(radius + 1)", "radius"),
-                                   ("category=\(String(repeating: "c", count: category + 1))", "category")] {
+            for (query, field) in [
+                ("limit=\(limit + 1)", "limit"), ("radius=\(radius + 1)", "radius"),
+                ("category=\(String(repeating: "c", count: category + 1))", "category"),
+            ] {
                 let reply = try await client.send(.get, "/v1/nearby/listings?lat=0&lon=0&\(query)", as: nil)
                 #expect(reply.status == .badRequest && reply.fieldErrors == [field], "\(field): \(reply.text)")
             }
@@ -40,11 +44,13 @@ struct GeoSearchBoundsTests {
             let radius = try bounds.bound("maximum", of: "POST /v1/alerts", body: "radius")
             let name = try bounds.bound("maxLength", of: "POST /v1/alerts", body: "name")
             let owner = UUID()
-            let saved = try await client.send(.post, "/v1/alerts", as: owner,
-                                              json: ["lat": 52.37, "lon": 4.89, "radius": radius, "name": String(repeating: "n", count: name)])
+            let saved = try await client.send(
+                .post, "/v1/alerts", as: owner,
+                json: ["lat": 52.37, "lon": 4.89, "radius": radius, "name": String(repeating: "n", count: name)])
             #expect(saved.status == .created, "\(saved.text)")
-            let past = try await client.send(.post, "/v1/alerts", as: owner,
-                                             json: ["lat": 52.37, "lon": 4.89, "radius": radius + 1, "name": String(repeating: "n", count: name + 1)])
+            let past = try await client.send(
+                .post, "/v1/alerts", as: owner,
+                json: ["lat": 52.37, "lon": 4.89, "radius": radius + 1, "name": String(repeating: "n", count: name + 1)])
             #expect(past.status == .unprocessableContent && past.fieldErrors == ["radius", "name"], "\(past.text)")
         }
     }

@@ -27,8 +27,8 @@ struct GeoSearchHTTPTests {
             #expect(distances.count == 3)
             for (got, want) in zip(distances, expected) { #expect(abs(got - want) < 1e-6) }
             #expect(distances[0] == 0)
-            #expect(abs(distances[1] - 13_400) < 300)  // SF–Oakland, about 13.4 km
-            #expect(abs(distances[2] - 120_700) < 1_500)  // SF–Sacramento, about 121 km
+            #expect(abs(distances[1] - 13_400) < 300) // SF–Oakland, about 13.4 km
+            #expect(abs(distances[2] - 120_700) < 1_500) // SF–Sacramento, about 121 km
             #expect(near[1]["directionsURL"] as? String == "https://maps.apple.com/?daddr=37.804400,-122.271200")
             #expect(near[1]["lat"] as? Double == City.oakland.lat && near[1]["lon"] as? Double == City.oakland.lon)
 
@@ -49,22 +49,25 @@ struct GeoSearchHTTPTests {
     func filters() async throws {
         try await GeoSearchHarness().test { client in
             let (sofa, bike, lamp) = (UUID(), UUID(), UUID())
-            try await client.post(sofa, title: "Blue sofa", description: "Comfy, a little worn", category: "Furniture", at: City.sanFrancisco,
-                                  postedAt: Date(timeIntervalSince1970: 1_800_000_000))
-            try await client.post(bike, title: "Kids' bicycle", description: "Red, with training wheels", category: "Sports",
-                                  price: Money(amountMinor: 2_500, currency: "USD"), at: City.oakland,
-                                  postedAt: Date(timeIntervalSince1970: 1_800_000_100))
-            let last = try await client.post(lamp, title: "Desk lamp", description: "Works with a blue bulb", category: "furniture",
-                                             price: Money(amountMinor: 500, currency: "USD"), at: City.oakland,
-                                             postedAt: Date(timeIntervalSince1970: 1_800_000_200))
+            try await client.post(
+                sofa, title: "Blue sofa", description: "Comfy, a little worn", category: "Furniture", at: City.sanFrancisco,
+                postedAt: Date(timeIntervalSince1970: 1_800_000_000))
+            try await client.post(
+                bike, title: "Kids' bicycle", description: "Red, with training wheels", category: "Sports",
+                price: Money(amountMinor: 2_500, currency: "USD"), at: City.oakland,
+                postedAt: Date(timeIntervalSince1970: 1_800_000_100))
+            let last = try await client.post(
+                lamp, title: "Desk lamp", description: "Works with a blue bulb", category: "furniture",
+                price: Money(amountMinor: 500, currency: "USD"), at: City.oakland,
+                postedAt: Date(timeIntervalSince1970: 1_800_000_200))
             let base = "/v1/nearby/listings?\(Self.sf)&radius=50"
             #expect(Set(try await client.items("\(base)&category=Furniture", after: last).ids) == [sofa.key, lamp.key])
             #expect(try await client.items("\(base)&free=true").ids == [sofa.key])
             #expect(Set(try await client.items("\(base)&free=false").ids) == [bike.key, lamp.key])
             #expect(Set(try await client.items("\(base)&q=blue").ids) == [sofa.key, lamp.key])
-            #expect(try await client.items("\(base)&q=bicyc").ids == [bike.key])  // a prefix matches
+            #expect(try await client.items("\(base)&q=bicyc").ids == [bike.key]) // a prefix matches
             #expect(try await client.items("\(base)&q=blue%20sofa").ids == [sofa.key])
-            #expect(try await client.items("\(base)&q=%22NEAR(%20*").ids.isEmpty)  // FTS syntax is just words
+            #expect(try await client.items("\(base)&q=%22NEAR(%20*").ids.isEmpty) // FTS syntax is just words
             #expect(try await client.items("\(base)&sort=recent").ids == [lamp.key, bike.key, sofa.key])
             let priced = try await client.items("\(base)&q=bicycle")
             #expect((priced.first?["price"] as? [String: Any])?["amountMinor"] as? Int == 2_500)
@@ -96,8 +99,10 @@ struct GeoSearchHTTPTests {
             #expect(try await client.items(uri, after: last).ids.isEmpty)
             #expect(try await client.items("/v1/area/listings?swLat=-90&swLon=-180&neLat=90&neLon=180&status=promised").ids == [kept.key])
             // Events for a deleted owner's listings that arrive later bring nothing back.
-            last = try await client.append(ListingEdited(listingId: mine, title: "Back?", description: "", category: "Furniture", price: nil,
-                                                         publicLocation: City.sanFrancisco), to: "listing-\(mine.key)")
+            last = try await client.append(
+                ListingEdited(
+                    listingId: mine, title: "Back?", description: "", category: "Furniture", price: nil,
+                    publicLocation: City.sanFrancisco), to: "listing-\(mine.key)")
             last = try await client.post(owner: owner, at: City.sanFrancisco)
             #expect(try await client.items(uri, after: last).ids.isEmpty)
 
@@ -113,8 +118,10 @@ struct GeoSearchHTTPTests {
             for index in 0..<150 {
                 last = try await client.post(at: Coordinate(lat: 37.70 + Double(index) * 0.001, lon: -122.42))
             }
-            for uri in ["/v1/area/listings?swLat=-90&swLon=-180&neLat=90&neLon=180", "/v1/nearby/listings?\(Self.sf)&radius=20000&count=true",
-                        "/v1/nearby/listings?\(Self.sf)&radius=20000&sort=recent"] {
+            for uri in [
+                "/v1/area/listings?swLat=-90&swLon=-180&neLat=90&neLon=180", "/v1/nearby/listings?\(Self.sf)&radius=20000&count=true",
+                "/v1/nearby/listings?\(Self.sf)&radius=20000&sort=recent",
+            ] {
                 let refused = try await client.get(uri, after: last)
                 #expect(refused.status == .unprocessableContent, "\(uri): \(refused.text)")
                 #expect(refused.json["type"] as? String == "https://commons.example/problems/query-too-broad")
@@ -166,7 +173,7 @@ struct GeoSearchHTTPTests {
             let (suva, apia, edge, outside) = (UUID(), UUID(), UUID(), UUID())
             try await client.post(suva, at: City.suva)
             try await client.post(apia, at: City.apia)
-            try await client.post(edge, at: Coordinate(lat: -10, lon: -170))  // on the north-east corner
+            try await client.post(edge, at: Coordinate(lat: -10, lon: -170)) // on the north-east corner
             var last = try await client.post(outside, at: City.honolulu)
             let uri = "/v1/area/listings?swLat=-25&swLon=170&neLat=-10&neLon=-170"
             #expect(Set(try await client.items(uri, after: last).ids) == [suva.key, apia.key, edge.key])
@@ -188,10 +195,14 @@ struct GeoSearchHTTPTests {
     func organizations() async throws {
         try await GeoSearchHarness().test { client in
             let (centre, charity, both, nowhere) = (UUID(), UUID(), UUID(), UUID())
-            @discardableResult func register(_ id: UUID, _ name: String, _ kind: OrganizationKind, tags: [String], accepts: [String], at point: Coordinate?) async throws -> String {
-                try await client.append(OrganizationRegistered(organizationId: id, slug: name.lowercased(), name: name, kind: kind, tags: tags,
-                                                               acceptedCategories: accepts, location: point, address: point == nil ? nil : "1 Main St"),
-                                        to: "organization-\(id.key)")
+            @discardableResult func register(
+                _ id: UUID, _ name: String, _ kind: OrganizationKind, tags: [String], accepts: [String], at point: Coordinate?
+            ) async throws -> String {
+                try await client.append(
+                    OrganizationRegistered(
+                        organizationId: id, slug: name.lowercased(), name: name, kind: kind, tags: tags,
+                        acceptedCategories: accepts, location: point, address: point == nil ? nil : "1 Main St"),
+                    to: "organization-\(id.key)")
             }
             try await register(centre, "ReUse Depot", .centre, tags: ["reuse"], accepts: ["Furniture", "Books"], at: City.oakland)
             try await register(charity, "Food Bank", .charity, tags: ["food", "hunger"], accepts: [], at: City.sanFrancisco)
@@ -209,9 +220,11 @@ struct GeoSearchHTTPTests {
             #expect(try await client.get("\(base)&count=true").json["count"] as? Int == 3)
             #expect(try await client.get("\(base)&kind=shop").status == .badRequest)
 
-            last = try await client.append(OrganizationUpdated(organizationId: centre, slug: "reuse", name: "ReUse Depot", kind: .centre,
-                                                               tags: ["reuse"], acceptedCategories: ["Books"], location: City.honolulu,
-                                                               address: nil), to: "organization-\(centre.key)")
+            last = try await client.append(
+                OrganizationUpdated(
+                    organizationId: centre, slug: "reuse", name: "ReUse Depot", kind: .centre,
+                    tags: ["reuse"], acceptedCategories: ["Books"], location: City.honolulu,
+                    address: nil), to: "organization-\(centre.key)")
             #expect(try await client.items("\(base)&acceptsCategory=Furniture", after: last).ids.isEmpty)
             let area = try await client.items("/v1/area/organizations?swLat=20&swLon=-160&neLat=22&neLon=-157")
             #expect(area.ids == [centre.key])
@@ -289,10 +302,18 @@ struct GeoSearchHTTPTests {
             let last = try await client.post(UUID(), title: "Milk jug", at: City.sanFrancisco)
             let base = "/v1/nearby/listings?\(Self.sf)"
             #expect(try await client.get("\(base)&q=%E0%B5%8E%22", after: last).status == .ok)
-            #expect((try await client.get("\(base)&q=\(String(repeating: "a", count: 100_000))").json["errors"] as? [String: [String]])?["q"] == ["must be at most 200 characters"])
-            for q in ["%22", "%22%22", "mil%00k", "%E2%80%8F%22mil%E2%80%8E", "%CC%81%22", "%F0%9F%91%A9%E2%80%8D%F0%9F%91%A7%22", "NEAR(%22", "a%20OR%20NOT%20%5E:*"] {
+            #expect(
+                (try await client.get("\(base)&q=\(String(repeating: "a", count: 100_000))").json["errors"] as? [String: [String]])?["q"] == [
+                    "must be at most 200 characters"
+                ])
+            for q in [
+                "%22", "%22%22", "mil%00k", "%E2%80%8F%22mil%E2%80%8E", "%CC%81%22", "%F0%9F%91%A9%E2%80%8D%F0%9F%91%A7%22", "NEAR(%22",
+                "a%20OR%20NOT%20%5E:*",
+            ] {
                 let reply = try await client.get("\(base)&q=\(q)")
-                #expect(reply.status == .ok || (reply.status == .badRequest && (reply.json["errors"] as? [String: Any])?["q"] != nil), "\(q): \(reply.text)")
+                #expect(
+                    reply.status == .ok || (reply.status == .badRequest && (reply.json["errors"] as? [String: Any])?["q"] != nil),
+                    "\(q): \(reply.text)")
             }
         }
     }

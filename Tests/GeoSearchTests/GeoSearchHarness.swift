@@ -1,8 +1,8 @@
-import Geo
 import Contracts
 import EventLog
 import EventLogTestSupport
 import Foundation
+import Geo
 import GeoSearchDomain
 import GeoSearchService
 import HTTPTypes
@@ -32,14 +32,17 @@ struct GeoSearchHarness {
     /// Runs `body` against the service; `.live` serves on a real port (`client.client.port`), for streams.
     func test(_ mode: TestingSetup = .router, _ body: @escaping @Sendable (Client) async throws -> Void) async throws {
         var configuration = try ServiceConfiguration(
-            service: GeoSearchService.name, defaultPort: 0, environment: EnvironmentVariables(["COMMONS_DATA_DIR": dataDirectory].merging(log.serviceEnvironment) { $1 }))
+            service: GeoSearchService.name, defaultPort: 0,
+            environment: EnvironmentVariables(["COMMONS_DATA_DIR": dataDirectory].merging(log.serviceEnvironment) { $1 }))
         configuration.readYourWritesPatience = readYourWritesPatience
         let ring = SigningKeyRing.generate()
         let (application, runtime, routes) = try await ServiceApp.build(
             try GeoSearchService.definition(environment: EnvironmentVariables(settings)), configuration: configuration, store: log.store,
             publicKeys: LocalPublicKeySource { ring })
         let store = log.store
-        try await application.test(mode) { client in try await body(Client(client: client, store: store, routes: routes, ring: ring, runtime: runtime)) }
+        try await application.test(mode) { client in
+            try await body(Client(client: client, store: store, routes: routes, ring: ring, runtime: runtime))
+        }
         await log.close()
     }
 
@@ -58,8 +61,10 @@ struct GeoSearchHarness {
         }
 
         /// A request as `account` (anonymous when nil), with a JSON body and `Commons-Min-Position` when given.
-        func send(_ method: HTTPRequest.Method, _ uri: String, as account: UUID?, json: [String: Any]? = nil,
-                  after position: String? = nil) async throws -> Reply {
+        func send(
+            _ method: HTTPRequest.Method, _ uri: String, as account: UUID?, json: [String: Any]? = nil,
+            after position: String? = nil
+        ) async throws -> Reply {
             var headers = HTTPFields()
             if let account { headers[.authorization] = "Bearer \(try await token(for: account))" }
             if let position { headers[.commonsMinPosition] = position }
@@ -83,17 +88,21 @@ struct GeoSearchHarness {
 
         /// Posts a listing at `point` (taken as its public point) and returns the checkpoint.
         @discardableResult
-        func post(_ id: UUID = UUID(), owner: UUID = UUID(), title: String = "A thing", description: String = "Still works",
-                  category: String = "Furniture", price: Money? = nil, at point: Coordinate,
-                  postedAt: Date = Date(timeIntervalSince1970: 1_800_000_000)) async throws -> String {
+        func post(
+            _ id: UUID = UUID(), owner: UUID = UUID(), title: String = "A thing", description: String = "Still works",
+            category: String = "Furniture", price: Money? = nil, at point: Coordinate,
+            postedAt: Date = Date(timeIntervalSince1970: 1_800_000_000)
+        ) async throws -> String {
             // With its text sealed with the owner's key, as the listings service appends it.
-            let posted = ListingPosted(listingId: id, ownerId: owner, title: title, description: description, category: category,
-                                       price: price, publicLocation: point, postedAt: postedAt)
+            let posted = ListingPosted(
+                listingId: id, ownerId: owner, title: title, description: description, category: category,
+                price: price, publicLocation: point, postedAt: postedAt)
             guard let sealed = try await PersonalDataSealer(vault: runtime.keyVault).sealingListingText(posted, owner: owner) as? ListingPosted,
-                  sealed.text != nil, sealed.title == nil
+                sealed.text != nil, sealed.title == nil
             else { throw TestFailure("the listing's text was not sealed") }
-            let result = try await store.append(to: "listing-\(id.uuidString.lowercased())", expected: .any,
-                                                events: [try EventCatalog.encode(sealed)])
+            let result = try await store.append(
+                to: "listing-\(id.uuidString.lowercased())", expected: .any,
+                events: [try EventCatalog.encode(sealed)])
             return result.checkpoint.description
         }
 
@@ -116,15 +125,14 @@ struct GeoSearchHarness {
 
 }
 
-
 /// Known places.
 enum City {
     static let sanFrancisco = Coordinate(lat: 37.7749, lon: -122.4194)
     static let oakland = Coordinate(lat: 37.8044, lon: -122.2712)
     static let sacramento = Coordinate(lat: 38.5816, lon: -121.4944)
     static let honolulu = Coordinate(lat: 21.3069, lon: -157.8583)
-    static let suva = Coordinate(lat: -18.1416, lon: 178.4419)  // Fiji, west of the antimeridian
-    static let apia = Coordinate(lat: -13.8333, lon: -171.7500)  // Samoa, east of it
+    static let suva = Coordinate(lat: -18.1416, lon: 178.4419) // Fiji, west of the antimeridian
+    static let apia = Coordinate(lat: -13.8333, lon: -171.7500) // Samoa, east of it
 }
 
 extension Coordinate {

@@ -1,11 +1,12 @@
 import Contracts
 import EventLogTestSupport
 import Foundation
-@testable import GeoSearchService
 import GRDB
 import ReadModel
 import ServiceKit
 import Testing
+
+@testable import GeoSearchService
 
 @Suite("nearby searches from memory")
 struct ListingPlacesTests {
@@ -30,13 +31,16 @@ struct ListingPlacesTests {
             var last = ""
             for (index, id) in ids.enumerated() {
                 let point = Coordinate(lat: 52.37 + Double(index % 6) * 0.004, lon: 4.89 + Double(index / 6) * 0.006)
-                last = try await client.post(id, owner: index % 5 == 0 ? leaver : owner, category: index % 3 == 0 ? "Books" : "Furniture",
-                                             price: index % 4 == 0 ? Money(amountMinor: 500, currency: "EUR") : nil, at: point)
+                last = try await client.post(
+                    id, owner: index % 5 == 0 ? leaver : owner, category: index % 3 == 0 ? "Books" : "Furniture",
+                    price: index % 4 == 0 ? Money(amountMinor: 500, currency: "EUR") : nil, at: point)
             }
             try await search(after: last)
             func listing(_ index: Int) -> String { "listing-\(ids[index].uuidString.lowercased())" }
-            last = try await client.append(ListingEdited(listingId: ids[1], title: "Reading lamp", description: "LED", category: "Electronics",
-                                                         price: nil, publicLocation: Coordinate(lat: 52.36, lon: 4.88)), to: listing(1))
+            last = try await client.append(
+                ListingEdited(
+                    listingId: ids[1], title: "Reading lamp", description: "LED", category: "Electronics",
+                    price: nil, publicLocation: Coordinate(lat: 52.36, lon: 4.88)), to: listing(1))
             try await search(after: last)
             last = try await client.append(ListingStatusChanged(listingId: ids[2], status: .promised), to: listing(2))
             last = try await client.append(ListingStatusChanged(listingId: ids[3], status: .given), to: listing(3))
@@ -83,8 +87,9 @@ extension ListingPlacesTests {
 }
 
 extension ListingPlacesTests {
-    @Test("a cap on the listings in memory that is not a whole number from 0 to 10,000,000 stops the service, naming the setting",
-          arguments: ["-1", "lots", "10000001"])
+    @Test(
+        "a cap on the listings in memory that is not a whole number from 0 to 10,000,000 stops the service, naming the setting",
+        arguments: ["-1", "lots", "10000001"])
     func badCap(value: String) throws {
         #expect {
             _ = try GeoSearchService.definition(environment: EnvironmentVariables(["COMMONS_SEARCH_MEMORY_LISTINGS": value]))

@@ -6,8 +6,9 @@ import Testing
 
 @Suite("nearest-first pages from a growing circle")
 struct NearestPagesTests {
-    @Test("paging through 400 scattered listings gives exactly the brute-force order, per category and without, from memory and from SQLite",
-          arguments: [(Backend.sqlite, true), (Backend.sqlite, false), (Backend.postgres, true)])
+    @Test(
+        "paging through 400 scattered listings gives exactly the brute-force order, per category and without, from memory and from SQLite",
+        arguments: [(Backend.sqlite, true), (Backend.sqlite, false), (Backend.postgres, true)])
     func sameAsBruteForce(backend: Backend, inMemory: Bool) async throws {
         let settings = inMemory ? [:] : ["COMMONS_SEARCH_MEMORY_LISTINGS": "0"]
         try await GeoSearchHarness(backend: backend, settings: settings).test { client in
@@ -18,8 +19,9 @@ struct NearestPagesTests {
             for index in 0..<400 {
                 // Denser near the centre, as in a city: most within a few km, some 30 km out.
                 let spread = index % 4 == 0 ? 0.3 : 0.04
-                let point = Coordinate(lat: City.sanFrancisco.lat + (generator.unit() - 0.5) * spread,
-                                       lon: City.sanFrancisco.lon + (generator.unit() - 0.5) * spread)
+                let point = Coordinate(
+                    lat: City.sanFrancisco.lat + (generator.unit() - 0.5) * spread,
+                    lon: City.sanFrancisco.lon + (generator.unit() - 0.5) * spread)
                 let listing = (id: UUID(), point: point, category: categories[index % 3])
                 listings.append(listing)
                 last = try await client.post(listing.id, category: listing.category, at: point)

@@ -15,8 +15,9 @@ struct ReadYourWritesScopeTests {
         harness.readYourWritesPatience = .milliseconds(400)
         try await harness.test { client in
             // An alert the alerts projection cannot read halts it, with retries, until parked.
-            _ = try await client.store.append(to: "alert-\(UUID().uuidString.lowercased())", expected: .noStream,
-                                              events: [NewEvent(type: AlertCreated.eventType, data: Data("{}".utf8), metadata: EventMetadata(service: "tests"))])
+            _ = try await client.store.append(
+                to: "alert-\(UUID().uuidString.lowercased())", expected: .noStream,
+                events: [NewEvent(type: AlertCreated.eventType, data: Data("{}".utf8), metadata: EventMetadata(service: "tests"))])
             let id = UUID()
             let position = try await client.post(id, at: City.oakland)
             let alerts = try #require(client.runtime.runners.first { $0.projection.name == "geo-search.alerts" })

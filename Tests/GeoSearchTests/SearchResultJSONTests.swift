@@ -2,9 +2,10 @@ import Contracts
 import EventLog
 import Foundation
 import Geo
-@testable import GeoSearchService
 import ServiceKit
 import Testing
+
+@testable import GeoSearchService
 
 /// Search results write their own JSON (issue 17); the bytes must be those their `Encodable`
 /// conformance gives under the services' `JSONEncoder`, for every shape a result takes.

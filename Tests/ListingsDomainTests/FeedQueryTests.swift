@@ -8,8 +8,11 @@ struct FeedQueryTests {
     func everyBadParameter() {
         #expect(throws: ListingError.self) { try FeedQuery(parameters: ["category": "Cars"], terms: nil) }
         do throws(ListingError) {
-            _ = try FeedQuery(parameters: ["category": "Cars", "free": "yes", "minPrice": "-1", "status": "gone", "sort": "size",
-                                           "limit": "1000", "author": "you", "colour": "red"], terms: nil)
+            _ = try FeedQuery(
+                parameters: [
+                    "category": "Cars", "free": "yes", "minPrice": "-1", "status": "gone", "sort": "size",
+                    "limit": "1000", "author": "you", "colour": "red",
+                ], terms: nil)
             Issue.record("no error")
         } catch {
             guard case .invalid(let problems) = error else {

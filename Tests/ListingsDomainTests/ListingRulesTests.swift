@@ -13,8 +13,9 @@ struct ListingRulesTests {
     static let sealed = Sealed(keyId: UUID(), box: "opaque")
 
     static func draft(price: Money? = nil) -> ListingDraft {
-        ListingDraft(title: "  Oak chair ", description: "Sturdy", category: "Furniture", condition: "good", price: price,
-                     pickupLocation: amsterdam, streetAddress: "Damrak 1")
+        ListingDraft(
+            title: "  Oak chair ", description: "Sturdy", category: "Furniture", condition: "good", price: price,
+            pickupLocation: amsterdam, streetAddress: "Damrak 1")
     }
 
     /// Given a posted listing (and more events), the state.
@@ -26,15 +27,20 @@ struct ListingRulesTests {
 
     @Test("a draft with many faults lists every one of them")
     func everyFault() {
-        let draft = ListingDraft(title: " ", description: String(repeating: "x", count: 5_001), category: "Cars", condition: nil,
-                                 price: Money(amountMinor: -5, currency: "euro"),
-                                 pickupTimes: PickupTimes(windows: [PickupWindow(startsAt: Self.now, endsAt: Self.now)]),
-                                 pickupLocation: Coordinate(lat: 91, lon: -181), imageIds: Array(repeating: UUID(), count: 9))
+        let draft = ListingDraft(
+            title: " ", description: String(repeating: "x", count: 5_001), category: "Cars", condition: nil,
+            price: Money(amountMinor: -5, currency: "euro"),
+            pickupTimes: PickupTimes(windows: [PickupWindow(startsAt: Self.now, endsAt: Self.now)]),
+            pickupLocation: Coordinate(lat: 91, lon: -181), imageIds: Array(repeating: UUID(), count: 9))
         let problems = draft.problems()
-        #expect(Set(problems.keys) == ["title", "description", "category", "condition", "price.amountMinor", "price.currency",
-                                       "pickupTimes.windows[0].endsAt", "pickupLocation.lat", "pickupLocation.lon", "imageIds"])
-        #expect(ListingDraft(title: nil, description: nil, category: nil, condition: nil, price: nil, pickupLocation: nil).problems().keys.sorted()
-            == ["category", "condition", "pickupLocation", "title"])
+        #expect(
+            Set(problems.keys) == [
+                "title", "description", "category", "condition", "price.amountMinor", "price.currency",
+                "pickupTimes.windows[0].endsAt", "pickupLocation.lat", "pickupLocation.lon", "imageIds",
+            ])
+        #expect(
+            ListingDraft(title: nil, description: nil, category: nil, condition: nil, price: nil, pickupLocation: nil).problems().keys.sorted()
+                == ["category", "condition", "pickupLocation", "title"])
         #expect(Self.draft().problems().isEmpty)
     }
 

@@ -10,7 +10,8 @@ struct MultipartBodyTests {
     @Test("the file part of a multipart body")
     func multipart() throws {
         let boundary = "----commons42"
-        let body = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"caption\"\r\n\r\nmy chair\r\n".utf8)
+        let body =
+            Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"caption\"\r\n\r\nmy chair\r\n".utf8)
             + Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
             + Self.file + Array("\r\n--\(boundary)--\r\n".utf8)
         #expect(MultipartBody.boundary(of: "multipart/form-data; boundary=\"\(boundary)\"") == boundary)

@@ -6,8 +6,9 @@ import Testing
 @Suite("one request per person and listing")
 struct RequestLedgerTests {
     static func requested(by requester: UUID, on listing: UUID) -> ListingRequested {
-        ListingRequested(requestId: UUID(), listingId: listing, requesterId: requester,
-                         message: Sealed(keyId: requester, box: "opaque"), requestedAt: Date(timeIntervalSince1970: 1_800_000_000))
+        ListingRequested(
+            requestId: UUID(), listingId: listing, requesterId: requester,
+            message: Sealed(keyId: requester, box: "opaque"), requestedAt: Date(timeIntervalSince1970: 1_800_000_000))
     }
 
     @Test("a person who asked already is refused; anyone else is admitted; the ledger keeps the version it was read at")

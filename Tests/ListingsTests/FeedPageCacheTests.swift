@@ -15,8 +15,9 @@ struct FeedPageCacheTests {
         return try #require(ISO8601DateFormatter().date(from: text))
     }
 
-    @Test("a page asked for again is the same; a post, a withdrawal and an expiry with no write show at once; author=me is each person's own",
-          arguments: Backend.allCases)
+    @Test(
+        "a page asked for again is the same; a post, a withdrawal and an expiry with no write show at once; author=me is each person's own",
+        arguments: Backend.allCases)
     func fresh(backend: Backend) async throws {
         try await ListingsHarness(backend: backend).test { client in
             let (ada, bob) = (try await client.person(), try await client.person())
@@ -82,10 +83,12 @@ struct FeedPageCacheTests {
                     + "sort_price, status, lat, lon, image_ids, pickup_times, posted_at, updated_at, expires_at, version FROM listings",
                 "DELETE FROM listings WHERE listing_id = 'x'",
             ]
-            let failures = try await VersionTokenCheck.failures(of: FeedQueries.version, in: pool, writes: writes, unrelated: [
-                "INSERT INTO listings_deleted_accounts (account_id) VALUES ('a-new')",
-                "INSERT INTO listing_changes (listing_id, kind, changed_at) VALUES ('x', 'posted', 0)",
-            ])
+            let failures = try await VersionTokenCheck.failures(
+                of: FeedQueries.version, in: pool, writes: writes,
+                unrelated: [
+                    "INSERT INTO listings_deleted_accounts (account_id) VALUES ('a-new')",
+                    "INSERT INTO listing_changes (listing_id, kind, changed_at) VALUES ('x', 'posted', 0)",
+                ])
             #expect(failures.isEmpty)
         }
     }

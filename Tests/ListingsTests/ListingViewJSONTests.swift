@@ -1,9 +1,10 @@
 import Contracts
 import Foundation
-@testable import ListingsService
 import ListingsDomain
 import ServiceKit
 import Testing
+
+@testable import ListingsService
 
 /// A listing writes its own JSON (issue 17); the bytes must be those its `Encodable`
 /// conformance gives under the services' `JSONEncoder`, for every shape a listing takes.
@@ -33,9 +34,12 @@ struct ListingViewJSONTests {
         state.postedAt = date(&generator)
         state.expiresAt = Bool.random(using: &generator) ? nil : date(&generator)
         state.version = Int64.random(in: 1...1_000, using: &generator)
-        let place = Bool.random(using: &generator) ? nil : PickupPlace(
-            location: Coordinate(lat: [52.52, 0, -33.868_820_5].randomElement(using: &generator)!, lon: 13.405),
-            streetAddress: Bool.random(using: &generator) ? nil : "Hauptstraße 1")
+        let place =
+            Bool.random(using: &generator)
+            ? nil
+            : PickupPlace(
+                location: Coordinate(lat: [52.52, 0, -33.868_820_5].randomElement(using: &generator)!, lon: 13.405),
+                streetAddress: Bool.random(using: &generator) ? nil : "Hauptstraße 1")
         return (state, place, Bool.random(using: &generator))
     }
 

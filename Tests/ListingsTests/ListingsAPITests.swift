@@ -25,12 +25,15 @@ struct ListingsAPITests {
             for route in client.routes {
                 let parts = route.split(separator: " ", maxSplits: 1)
                 let method = HTTPRequest.Method(String(parts[0]))!
-                for path in [String(parts[1]).replacingOccurrences(of: "{id}", with: id),
-                             String(parts[1]).replacingOccurrences(of: "{id}", with: "x")] {
+                for path in [
+                    String(parts[1]).replacingOccurrences(of: "{id}", with: id),
+                    String(parts[1]).replacingOccurrences(of: "{id}", with: "x"),
+                ] {
                     for body in bodies {
                         for person in [owner, nil] {
-                            let reply = try await client.call(method, path, as: person, bytes: body,
-                                                              headers: [.contentType: "application/json", .ifMatch: "\"1\""])
+                            let reply = try await client.call(
+                                method, path, as: person, bytes: body,
+                                headers: [.contentType: "application/json", .ifMatch: "\"1\""])
                             #expect(reply.status.code < 500, "\(route) \(path): \(reply.status) \(reply.text)")
                         }
                     }

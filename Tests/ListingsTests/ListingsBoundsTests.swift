@@ -23,7 +23,8 @@ struct ListingsBoundsTests {
             let title = try bounds.bound("maxLength", of: route, body: "title")
             let price = try bounds.bound("maximum", of: route, body: "price.amountMinor")
             let images = try bounds.bound("maxItems", of: route, body: "imageIds")
-            _ = try await client.post(["title": String(repeating: "t", count: title), "price": ["amountMinor": price, "currency": "EUR"]], as: owner)
+            _ = try await client.post(
+                ["title": String(repeating: "t", count: title), "price": ["amountMinor": price, "currency": "EUR"]], as: owner)
             let past: [String: [String: Any]] = [
                 "title": ["title": String(repeating: "t", count: title + 1)],
                 "price.amountMinor": ["price": ["amountMinor": price + 1, "currency": "EUR"]],
@@ -57,7 +58,10 @@ struct ListingsBoundsTests {
             let atBound = Array(repeating: "available", count: entries).joined(separator: ",")
             #expect(atBound.count <= length)
             #expect(try await client.get("/v1/listings?status=\(atBound)", after: nil).status == .ok)
-            for past in [Array(repeating: "sold", count: entries + 1).joined(separator: ","), atBound + String(repeating: ",", count: length + 1 - atBound.count)] {
+            for past in [
+                Array(repeating: "sold", count: entries + 1).joined(separator: ","),
+                atBound + String(repeating: ",", count: length + 1 - atBound.count),
+            ] {
                 let reply = try await client.get("/v1/listings?status=\(past)", after: nil)
                 #expect(reply.status == .badRequest && reply.fieldErrors == ["status"], "\(past): \(reply.text)")
             }

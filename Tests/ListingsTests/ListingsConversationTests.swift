@@ -38,7 +38,10 @@ struct ListingsConversationTests {
             #expect(messages.compactMap { $0["text"] as? String } == ["Could I pick it up today?", "Yes, after six", "Great, see you", "Ring twice"])
             let page = try await client.get("\(path)?limit=3", as: owner, after: nil)
             let cursor = try #require(page.json["nextCursor"] as? String)
-            #expect(try await client.items("\(path)?limit=3&cursor=\(cursor)", as: owner, after: nil).compactMap { $0["text"] as? String } == ["Ring twice"])
+            #expect(
+                try await client.items("\(path)?limit=3&cursor=\(cursor)", as: owner, after: nil).compactMap { $0["text"] as? String } == [
+                    "Ring twice"
+                ])
 
             #expect((try await client.get("/v1/conversations", as: asker, after: nil)).json["unreadCount"] as? Int == 2)
             #expect((try await client.get("/v1/conversations", as: owner, after: nil)).json["unreadCount"] as? Int == 2)
@@ -54,8 +57,9 @@ struct ListingsConversationTests {
         }
     }
 
-    @Test("my conversations come a page at a time, newest first, with every page's unread count; one listing's alone; one by id",
-          arguments: Backend.allCases)
+    @Test(
+        "my conversations come a page at a time, newest first, with every page's unread count; one listing's alone; one by id",
+        arguments: Backend.allCases)
     func pagedConversations(backend: Backend) async throws {
         try await ListingsHarness(backend: backend).test { client in
             let (owner, other) = (try await client.person(), try await client.person())
@@ -86,10 +90,12 @@ struct ListingsConversationTests {
             #expect(paged == everything)
 
             let aboutFirst = try await client.get("/v1/conversations?listing=\(first)", as: owner, after: nil)
-            #expect(Set((aboutFirst.json["items"] as? [[String: Any]] ?? []).compactMap { ($0["id"] as? String)?.lowercased() }) == Set(opened.prefix(3)))
+            #expect(
+                Set((aboutFirst.json["items"] as? [[String: Any]] ?? []).compactMap { ($0["id"] as? String)?.lowercased() }) == Set(opened.prefix(3)))
             #expect(aboutFirst.json["unreadCount"] as? Int == 3)
             #expect((try await client.get("/v1/conversations?listing=nope", as: owner, after: nil)).status == .badRequest)
-            let otherList = try #require((try await client.get("/v1/conversations?limit=1&listing=\(first)", as: owner, after: nil)).json["nextCursor"] as? String)
+            let otherList = try #require(
+                (try await client.get("/v1/conversations?limit=1&listing=\(first)", as: owner, after: nil)).json["nextCursor"] as? String)
             #expect((try await client.get("/v1/conversations?cursor=\(otherList)", as: owner, after: nil)).status == .badRequest)
 
             let one = try await client.get("/v1/conversations/\(opened[4])", as: owner, after: nil)

@@ -14,11 +14,18 @@ struct ListingsFeedTests {
             let (ada, bob) = (try await client.person(), try await client.person())
             let sofa = try await client.post(["title": "Blue sofa", "description": "Comfy, a little worn"], as: ada).id
             client.clock.advance(by: 60)
-            let bike = try await client.post(["title": "Kids' bicycle", "description": "Red, with a blue bell", "category": "Sports",
-                                              "price": ["amountMinor": 2_500, "currency": "EUR"]], as: bob).id
+            let bike = try await client.post(
+                [
+                    "title": "Kids' bicycle", "description": "Red, with a blue bell", "category": "Sports",
+                    "price": ["amountMinor": 2_500, "currency": "EUR"],
+                ], as: bob
+            ).id
             client.clock.advance(by: 60)
-            let (lamp, last, _) = try await client.post(["title": "Desk lamp", "description": "Bright", "category": "Household",
-                                                         "price": ["amountMinor": 500, "currency": "EUR"]], as: ada)
+            let (lamp, last, _) = try await client.post(
+                [
+                    "title": "Desk lamp", "description": "Bright", "category": "Household",
+                    "price": ["amountMinor": 500, "currency": "EUR"],
+                ], as: ada)
 
             #expect(try await client.items("/v1/listings", after: last).ids == [lamp, bike, sofa])
             #expect(try await client.items("/v1/listings?category=Sports", after: nil).ids == [bike])
@@ -50,8 +57,9 @@ struct ListingsFeedTests {
             var position = ""
             for index in 0..<7 {
                 client.clock.advance(by: 1)
-                let result = try await client.post(["title": "Thing \(index)", "price": ["amountMinor": 100 * (7 - index), "currency": "EUR"]],
-                                                   as: owner)
+                let result = try await client.post(
+                    ["title": "Thing \(index)", "price": ["amountMinor": 100 * (7 - index), "currency": "EUR"]],
+                    as: owner)
                 posted.append(result.id)
                 position = result.position
             }
@@ -168,8 +176,14 @@ struct ListingsFeedTests {
         try await ListingsHarness().test { client in
             let last = try await client.post(["title": "Milk jug"], as: try await client.person()).position
             #expect(try await client.get("/v1/listings?q=%E0%B5%8E%22", after: last).status == .ok)
-            #expect(try await client.get("/v1/listings?q=\(String(repeating: "a", count: 100_000))", after: nil).errors["q"] as? [String] == ["must be at most 200 characters"])
-            for q in ["%22", "%22%22", "mil%00k", "%E2%80%8F%22mil%E2%80%8E", "%CC%81%22", "%F0%9F%91%A9%E2%80%8D%F0%9F%91%A7%22", "NEAR(%22", "a%20OR%20NOT%20%5E:*"] {
+            #expect(
+                try await client.get("/v1/listings?q=\(String(repeating: "a", count: 100_000))", after: nil).errors["q"] as? [String] == [
+                    "must be at most 200 characters"
+                ])
+            for q in [
+                "%22", "%22%22", "mil%00k", "%E2%80%8F%22mil%E2%80%8E", "%CC%81%22", "%F0%9F%91%A9%E2%80%8D%F0%9F%91%A7%22", "NEAR(%22",
+                "a%20OR%20NOT%20%5E:*",
+            ] {
                 let reply = try await client.get("/v1/listings?q=\(q)", after: nil)
                 #expect(reply.status == .ok || (reply.status == .badRequest && reply.errors["q"] != nil), "\(q): \(reply.text)")
             }

@@ -43,26 +43,33 @@ struct ListingsHTTPTests {
     func badInput() async throws {
         try await ListingsHarness().test { client in
             let owner = try await client.person()
-            let reply = try await client.call(.post, "/v1/listings", as: owner, json: [
-                "title": "", "description": String(repeating: "x", count: 5_001), "category": "Cars", "condition": "mint",
-                "price": ["amountMinor": 0, "currency": "eur"], "pickupLocation": ["lat": 95.0, "lon": 200.0],
-                "imageIds": [UUID().uuidString],
-            ])
+            let reply = try await client.call(
+                .post, "/v1/listings", as: owner,
+                json: [
+                    "title": "", "description": String(repeating: "x", count: 5_001), "category": "Cars", "condition": "mint",
+                    "price": ["amountMinor": 0, "currency": "eur"], "pickupLocation": ["lat": 95.0, "lon": 200.0],
+                    "imageIds": [UUID().uuidString],
+                ])
             #expect(reply.status == .unprocessableContent)
             #expect(reply.headers[.contentType] == "application/problem+json")
-            #expect(Set(reply.errors.keys) == ["title", "description", "category", "condition", "price.amountMinor", "price.currency",
-                                               "pickupLocation.lat", "pickupLocation.lon", "imageIds[0]"])
+            #expect(
+                Set(reply.errors.keys) == [
+                    "title", "description", "category", "condition", "price.amountMinor", "price.currency",
+                    "pickupLocation.lat", "pickupLocation.lon", "imageIds[0]",
+                ])
             let missing = try await client.call(.post, "/v1/listings", as: owner, json: [:])
             #expect(Set(missing.errors.keys) == ["title", "category", "condition", "pickupLocation"])
             #expect((try await client.call(.post, "/v1/listings", json: ListingsFixtures.listing)).status == .unauthorized)
-            let malformed = try await client.call(.post, "/v1/listings", as: owner, bytes: Array("{\"title\": ".utf8),
-                                                  headers: [.contentType: "application/json"])
+            let malformed = try await client.call(
+                .post, "/v1/listings", as: owner, bytes: Array("{\"title\": ".utf8),
+                headers: [.contentType: "application/json"])
             #expect(malformed.status == .badRequest)
             let wrongType = try await client.call(.post, "/v1/listings", as: owner, json: ["title": 5])
             #expect(wrongType.status == .badRequest)
             // A NUL in any text is refused before anything is written: SQLite's read models would cut the text there.
-            let nul = try await client.call(.post, "/v1/listings", as: owner,
-                                            json: ListingsFixtures.listing.merging(["description": "Sturdy\u{0} and more"]) { $1 })
+            let nul = try await client.call(
+                .post, "/v1/listings", as: owner,
+                json: ListingsFixtures.listing.merging(["description": "Sturdy\u{0} and more"]) { $1 })
             #expect(nul.status == .unprocessableContent)
             #expect(nul.errors.keys.contains("body"))
             #expect(try await settledEvents(of: client.runtime.store).allSatisfy { !$0.stream.hasPrefix("listing-") })
@@ -76,7 +83,9 @@ struct ListingsHTTPTests {
             let (id, _, _) = try await client.post(as: owner)
             let codes = try await withThrowingTaskGroup(of: Int.self) { group in
                 for n in 0..<4 {
-                    group.addTask { try await client.call(.post, "/v1/listings/\(id)/requests", as: asker, json: ["message": "Mine? \(n)"]).status.code }
+                    group.addTask {
+                        try await client.call(.post, "/v1/listings/\(id)/requests", as: asker, json: ["message": "Mine? \(n)"]).status.code
+                    }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
@@ -98,20 +107,24 @@ struct ListingsHTTPTests {
             let invalid = try await client.call(.patch, path, as: owner, json: ["title": "", "category": "Boats"], headers: [.ifMatch: etag])
             #expect(invalid.status == .unprocessableContent)
             #expect(Set(invalid.errors.keys) == ["title", "category"])
-            let badImage = try await client.call(.patch, path, as: owner, json: ["title": "", "imageIds": [UUID().uuidString]], headers: [.ifMatch: etag])
+            let badImage = try await client.call(
+                .patch, path, as: owner, json: ["title": "", "imageIds": [UUID().uuidString]], headers: [.ifMatch: etag])
             #expect(badImage.status == .unprocessableContent)
-            #expect(Set(badImage.errors.keys) == ["title", "imageIds[0]"])  // every bad field, not just the first found
+            #expect(Set(badImage.errors.keys) == ["title", "imageIds[0]"]) // every bad field, not just the first found
 
-            let edited = try await client.call(.patch, path, as: owner, json: [
-                "title": "Walnut chair", "price": ["amountMinor": 1_000, "currency": "EUR"], "pickupLocation": ["lat": 52.3600, "lon": 4.8852],
-            ], headers: [.ifMatch: etag])
+            let edited = try await client.call(
+                .patch, path, as: owner,
+                json: [
+                    "title": "Walnut chair", "price": ["amountMinor": 1_000, "currency": "EUR"], "pickupLocation": ["lat": 52.3600, "lon": 4.8852],
+                ], headers: [.ifMatch: etag])
             #expect(edited.status == .ok)
             #expect(edited.json["title"] as? String == "Walnut chair")
             #expect(edited.json["streetAddress"] as? String == ListingsFixtures.address)
             #expect(edited.etag != etag)
             let approximate = try #require(edited.json["approximateLocation"] as? [String: Double])
             #expect(abs(approximate["lat"]! - 52.3600) < 0.01)
-            #expect((try await client.call(.patch, path, as: owner, json: ["title": "Stale"], headers: [.ifMatch: etag])).status == .preconditionFailed)
+            #expect(
+                (try await client.call(.patch, path, as: owner, json: ["title": "Stale"], headers: [.ifMatch: etag])).status == .preconditionFailed)
             let freeAgain = try await client.call(.patch, path, as: owner, json: ["price": NSNull()], headers: [.ifMatch: edited.etag!])
             #expect(freeAgain.json["free"] as? Bool == true)
         }
@@ -148,7 +161,8 @@ struct ListingsHTTPTests {
             #expect((try await client.get("\(path)/requests?limit=101", as: owner, after: nil)).status == .badRequest)
 
             #expect((try await client.call(.post, "\(path)/promise", as: other, json: ["requestId": requestId])).status == .forbidden)
-            #expect((try await client.call(.post, "\(path)/promise", as: owner, json: ["requestId": UUID().uuidString])).status == .unprocessableContent)
+            #expect(
+                (try await client.call(.post, "\(path)/promise", as: owner, json: ["requestId": UUID().uuidString])).status == .unprocessableContent)
             let promised = try await client.call(.post, "\(path)/promise", as: owner, json: ["requestId": requestId])
             #expect(promised.status == .ok)
             #expect(promised.json["status"] as? String == "promised")
@@ -164,7 +178,7 @@ struct ListingsHTTPTests {
             #expect(again.status == .conflict)
             #expect((again.json["extensions"] as? [String: String])?["status"] == "promised")
             let sold = try await client.call(.post, "\(path)/status", as: owner, json: ["status": "sold"])
-            #expect(sold.status == .conflict)  // a free item is given, not sold
+            #expect(sold.status == .conflict) // a free item is given, not sold
             let given = try await client.call(.post, "\(path)/status", as: owner, json: ["status": "given"])
             #expect(given.json["status"] as? String == "given")
             #expect((try await client.get(path, as: asker, after: nil)).json["streetAddress"] == nil)
@@ -197,10 +211,11 @@ struct ListingsHTTPTests {
 
             #expect((try await client.get("\(path)/history", as: asker, after: nil)).status == .forbidden)
             let history = try await client.items("\(path)/history", as: owner, after: nil)
-            #expect(history.compactMap { $0["type"] as? String } == [
-                "ListingPosted", "ListingDetailsSet", "ListingPickupPlaceSet", "ListingExpirySet", "ListingPromised", "ListingStatusChanged",
-                "ListingStatusChanged", "ListingStatusChanged",
-            ])
+            #expect(
+                history.compactMap { $0["type"] as? String } == [
+                    "ListingPosted", "ListingDetailsSet", "ListingPickupPlaceSet", "ListingExpirySet", "ListingPromised", "ListingStatusChanged",
+                    "ListingStatusChanged", "ListingStatusChanged",
+                ])
             #expect(history.compactMap { $0["status"] as? String } == ["promised", "available", "withdrawn"])
             #expect(history.allSatisfy { $0["actorId"] as? String == owner.id.uuidString.lowercased() })
         }

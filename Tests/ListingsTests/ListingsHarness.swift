@@ -22,8 +22,9 @@ struct ListingsHarness {
     init(backend: Backend = .sqlite, extra: [String: String] = [:], postgresURL: String? = nil) async throws {
         log = try await backend.makeLog(postgresURL: postgresURL)
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("commons-listings-\(UUID().uuidString)").path
-        environment = EnvironmentVariables(["COMMONS_DATA_DIR": dataDirectory, "COMMONS_LISTING_EXPIRY_SWEEP_SECONDS": "86400"]
-            .merging(log.serviceEnvironment) { $1 }.merging(extra) { $1 })
+        environment = EnvironmentVariables(
+            ["COMMONS_DATA_DIR": dataDirectory, "COMMONS_LISTING_EXPIRY_SWEEP_SECONDS": "86400"]
+                .merging(log.serviceEnvironment) { $1 }.merging(extra) { $1 })
     }
 
     func test(_ body: @escaping @Sendable (Client) async throws -> Void) async throws {
@@ -43,9 +44,11 @@ struct ListingsHarness {
         await log.close()
     }
 
-    private func serve(store: any EventStore, environment: EnvironmentVariables, _ body: @escaping @Sendable (Client) async throws -> Void) async throws {
+    private func serve(
+        store: any EventStore, environment: EnvironmentVariables, _ body: @escaping @Sendable (Client) async throws -> Void
+    ) async throws {
         var configuration = try ServiceConfiguration(service: ListingsService.name, defaultPort: 0, environment: environment)
-        configuration.readYourWritesPatience = .seconds(15)  // another test may hold a PostgreSQL transaction for 10 s
+        configuration.readYourWritesPatience = .seconds(15) // another test may hold a PostgreSQL transaction for 10 s
         let ring = ring
         let (application, runtime, routes) = try await ServiceApp.build(
             try ListingsService.definition(environment: environment, clock: clock.clock), configuration: configuration, store: store,
@@ -80,8 +83,10 @@ struct ListingsHarness {
         }
 
         @discardableResult
-        func call(_ method: HTTPRequest.Method, _ uri: String, as person: Person? = nil, json: Any? = nil, bytes: [UInt8]? = nil,
-                  headers extra: [HTTPField.Name: String] = [:]) async throws -> Reply {
+        func call(
+            _ method: HTTPRequest.Method, _ uri: String, as person: Person? = nil, json: Any? = nil, bytes: [UInt8]? = nil,
+            headers extra: [HTTPField.Name: String] = [:]
+        ) async throws -> Reply {
             var headers = HTTPFields()
             if let person { headers[.authorization] = "Bearer \(person.token)" }
             if json != nil { headers[.contentType] = "application/json" }
@@ -124,13 +129,12 @@ enum ListingsFixtures {
 
     static var listing: [String: Any] {
         [
-        "title": "Oak dining chair", "description": "Sturdy, a little scratched", "category": "Furniture", "condition": "good",
-        "pickupLocation": ["lat": exactLat, "lon": exactLon], "streetAddress": address,
-        "pickupTimes": ["note": "weekday evenings"],
+            "title": "Oak dining chair", "description": "Sturdy, a little scratched", "category": "Furniture", "condition": "good",
+            "pickupLocation": ["lat": exactLat, "lon": exactLon], "streetAddress": address,
+            "pickupTimes": ["note": "weekday evenings"],
         ]
     }
 }
-
 
 extension [[String: Any]] {
     var ids: [String] { compactMap { $0["id"] as? String }.map { $0.lowercased() } }

@@ -16,8 +16,9 @@ struct ListingsImageTests {
         return (photo.width, photo.height)
     }
 
-    @Test("an upload is cleaned of its position, stored by content, and served in every size with long caching and an ETag",
-          arguments: Backend.allCases)
+    @Test(
+        "an upload is cleaned of its position, stored by content, and served in every size with long caching and an ETag",
+        arguments: Backend.allCases)
     func uploadAndServe(backend: Backend) async throws {
         let marker = "Sofa\(UUID().uuidString.prefix(6))"
         let photo = try await PhotoTools.jpegWithPosition(width: 1600, height: 1200, marker: marker)
@@ -96,18 +97,21 @@ struct ListingsImageTests {
             #expect((try await client.call(.post, "/v1/images", bytes: png)).status == .unauthorized)
 
             let boundary = "commons-test-boundary"
-            let body = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"p.png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
+            let body =
+                Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"p.png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
                 + png + Array("\r\n--\(boundary)--\r\n".utf8)
-            let multipart = try await client.call(.post, "/v1/images", as: owner, bytes: body,
-                                                  headers: [.contentType: "multipart/form-data; boundary=\(boundary)"])
+            let multipart = try await client.call(
+                .post, "/v1/images", as: owner, bytes: body,
+                headers: [.contentType: "multipart/form-data; boundary=\(boundary)"])
             #expect(multipart.status == .created)
             #expect(multipart.json["contentType"] as? String == "image/png")
             #expect(multipart.json["width"] as? Int == 40)
         }
     }
 
-    @Test("a photo uploaded through one replica is served, in every size, by another with its own data directory",
-          arguments: Backend.allCases)
+    @Test(
+        "a photo uploaded through one replica is served, in every size, by another with its own data directory",
+        arguments: Backend.allCases)
     func replicasShareImages(backend: Backend) async throws {
         let photo = try await PhotoTools.jpegWithPosition(width: 1200, height: 900, marker: "replica")
         try await ListingsHarness(backend: backend).testReplicas { first, second in

@@ -41,8 +41,10 @@ struct ListingsModerationTests {
     @Test("N distinct reporters hide a listing; admins list and resolve reports", arguments: Backend.allCases)
     func reports(backend: Backend) async throws {
         try await ListingsHarness(backend: backend, extra: ["COMMONS_LISTING_REPORT_THRESHOLD": "2"]).test { client in
-            let (owner, ada, bob, admin) = (try await client.person(), try await client.person(), try await client.person(),
-                                            try await client.person(role: .admin))
+            let (owner, ada, bob, admin) = (
+                try await client.person(), try await client.person(), try await client.person(),
+                try await client.person(role: .admin)
+            )
             let (id, _, _) = try await client.post(as: owner)
             let path = "/v1/listings/\(id)"
             #expect((try await client.call(.post, "\(path)/reports", as: owner, json: ["reason": "mine"])).status == .conflict)
@@ -54,8 +56,8 @@ struct ListingsModerationTests {
             let hiding = try await client.call(.post, "\(path)/reports", as: bob, json: ["reason": "Prohibited item"])
             #expect((try await client.get(path, after: hiding.position)).status == .notFound)
             #expect((try await client.get(path, as: owner, after: nil)).json["status"] as? String == "hidden")
-            #expect((try await client.get(path, as: admin, after: nil)).json["status"] as? String == "hidden")  // what is reviewed can be seen
-            #expect((try await client.call(.get, "\(path)/comments", as: admin)).status == .ok)  // with what was said under it
+            #expect((try await client.get(path, as: admin, after: nil)).json["status"] as? String == "hidden") // what is reviewed can be seen
+            #expect((try await client.call(.get, "\(path)/comments", as: admin)).status == .ok) // with what was said under it
             #expect((try await client.call(.get, "\(path)/comments", as: ada)).status == .notFound)
             // To everyone else it does not exist: a request is not found either, rather than refused for its status.
             #expect((try await client.call(.post, "\(path)/requests", as: ada, json: ["message": "Still there?"])).status == .notFound)
@@ -73,28 +75,35 @@ struct ListingsModerationTests {
                 let reports = try await client.items("/v1/listings/reports", as: admin, after: position).first?["reports"] as? [[String: Any]] ?? []
                 return Dictionary(grouping: reports, by: { $0["reporterId"] as? String ?? "" }).mapValues { $0.map { $0["reason"] as? String } }
             }
-            #expect(try await reasons(after: nil) == [
-                adaKey: ["Looks like a scam", "Really a scam"], bobKey: ["Prohibited item"],
-            ])
+            #expect(
+                try await reasons(after: nil) == [
+                    adaKey: ["Looks like a scam", "Really a scam"], bobKey: ["Prohibited item"],
+                ])
             // In the log the reasons are sealed with each reporter's key ...
             let logged = try await client.runtime.store.read(stream: "listingreports-\(id)").map { String(decoding: $0.data, as: UTF8.self) }
             #expect(logged.count == 3 && !logged.contains { $0.contains("scam") || $0.contains("Prohibited") })
             // ... so deleting the account leaves its report counted and what it said unreadable.
             try await client.runtime.keyVault.destroyKey(for: bob.id)
-            let deleted = try await client.runtime.store.append(to: "account-\(bobKey)", expected: .any, events: [
-                try EventCatalog.encode(AccountDeleted(accountId: bob.id, deletedAt: Date())),
-            ])
-            #expect(try await reasons(after: deleted.checkpoint.description) == [
-                adaKey: ["Looks like a scam", "Really a scam"], bobKey: [nil],
-            ])
+            let deleted = try await client.runtime.store.append(
+                to: "account-\(bobKey)", expected: .any,
+                events: [
+                    try EventCatalog.encode(AccountDeleted(accountId: bob.id, deletedAt: Date()))
+                ])
+            #expect(
+                try await reasons(after: deleted.checkpoint.description) == [
+                    adaKey: ["Looks like a scam", "Really a scam"], bobKey: [nil],
+                ])
             let erased = try #require(try await client.items("/v1/listings/reports", as: admin, after: nil).first?["reports"] as? [[String: Any]])
             #expect(erased.contains { $0["reporterId"] as? String == bobKey && $0["reason"] is NSNull })
             // A report from before reasons were sealed (schema 1) is shown as it was stored.
             let carol = UUID()
-            let v1 = #"{"reportId":"\#(UUID())","listingId":"\#(id)","reporterId":"\#(carol)","reason":"Old report","reportedAt":"2026-11-20T10:00:00Z"}"#
-            let appended = try await client.runtime.store.append(to: "listingreports-\(id)", expected: .any, events: [
-                NewEvent(type: "ListingReported", schemaVersion: 1, data: Data(v1.utf8)),
-            ])
+            let v1 =
+                #"{"reportId":"\#(UUID())","listingId":"\#(id)","reporterId":"\#(carol)","reason":"Old report","reportedAt":"2026-11-20T10:00:00Z"}"#
+            let appended = try await client.runtime.store.append(
+                to: "listingreports-\(id)", expected: .any,
+                events: [
+                    NewEvent(type: "ListingReported", schemaVersion: 1, data: Data(v1.utf8))
+                ])
             #expect(try await reasons(after: appended.checkpoint.description)[carol.uuidString.lowercased()] == ["Old report"])
             #expect((try await client.call(.post, "\(path)/reports/resolve", as: ada, json: ["decision": "dismissed"])).status == .forbidden)
             #expect((try await client.call(.post, "\(path)/reports/resolve", as: admin, json: ["decision": "maybe"])).status == .unprocessableContent)
@@ -108,8 +117,10 @@ struct ListingsModerationTests {
     @Test("the reports queue comes in pages of listings, each listing whole with its open reports; a bad limit or another list's cursor is 400")
     func reportsQueuePages() async throws {
         try await ListingsHarness(extra: ["COMMONS_LISTING_REPORT_THRESHOLD": "5"]).test { client in
-            let (owner, ada, bob, admin) = (try await client.person(), try await client.person(), try await client.person(),
-                                            try await client.person(role: .admin))
+            let (owner, ada, bob, admin) = (
+                try await client.person(), try await client.person(), try await client.person(),
+                try await client.person(role: .admin)
+            )
             var position: String?
             var reported: [String] = []
             for _ in 0..<5 {

@@ -12,8 +12,9 @@ import Testing
 struct ListingsOutageTests {
     // The limit catches a request that never ends, nothing slower: a request during the outage
     // ends at its 3 s deadline, and the whole test takes seconds.
-    @Test("4 clients post 100 listings, each with its key, retrying as the SDK does; PostgreSQL stops mid-run until each client has had a post refused: every post lands exactly once",
-          .timeLimit(.minutes(10)))
+    @Test(
+        "4 clients post 100 listings, each with its key, retrying as the SDK does; PostgreSQL stops mid-run until each client has had a post refused: every post lands exactly once",
+        .timeLimit(.minutes(10)))
     func restartUnderLoad() async throws {
         try await ThrowawayPostgres.with { cluster in
             let harness = try await ListingsHarness(backend: .postgres, extra: ["COMMONS_REQUEST_DEADLINE_SECONDS": "3"], postgresURL: cluster.url)
@@ -24,7 +25,8 @@ struct ListingsOutageTests {
                     // Mid-run: a fifth of the posts have landed, so every client has more to post.
                     try await waitFor("a fifth of the posts to land", patience: .seconds(120)) { tally.landed >= 20 }
                     try await cluster.pause()
-                    let felt = (try? await waitFor("every client to have a post refused", patience: .seconds(120)) { tally.refusedClients == 4 }) != nil
+                    let felt =
+                        (try? await waitFor("every client to have a post refused", patience: .seconds(120)) { tally.refusedClients == 4 }) != nil
                     try await cluster.resume()
                     return felt
                 }
@@ -39,8 +41,9 @@ struct ListingsOutageTests {
                                 var attempts = 0
                                 while true {
                                     attempts += 1
-                                    let reply = try await client.call(.post, "/v1/listings", as: owner, bytes: body,
-                                                                      headers: [.idempotencyKey: "post-\(worker)-\(index)", .contentType: "application/json"])
+                                    let reply = try await client.call(
+                                        .post, "/v1/listings", as: owner, bytes: body,
+                                        headers: [.idempotencyKey: "post-\(worker)-\(index)", .contentType: "application/json"])
                                     if reply.status == .created {
                                         tally.postLanded()
                                         break

@@ -11,8 +11,10 @@ import Testing
 @Suite("listings privacy")
 struct ListingsPrivacyTests {
     /// Texts that must never be shown to anyone but the owner and the promised requester.
-    static let secrets = [ListingsFixtures.address, "Prinsengracht", String(ListingsFixtures.exactLat), String(ListingsFixtures.exactLon),
-                          "52.374519", "4.883917"]
+    static let secrets = [
+        ListingsFixtures.address, "Prinsengracht", String(ListingsFixtures.exactLat), String(ListingsFixtures.exactLon),
+        "52.374519", "4.883917",
+    ]
 
     static func leaks(_ text: String) -> [String] { secrets.filter { text.contains($0) } }
 
@@ -21,10 +23,12 @@ struct ListingsPrivacyTests {
         try await ListingsHarness(backend: backend).test { client in
             let (owner, asker, other) = (try await client.person(), try await client.person(), try await client.person())
             let (id, _, created) = try await client.post(as: owner)
-            _ = try await client.call(.patch, "/v1/listings/\(id)", as: owner, json: ["description": "Oak, near Prinsengracht? no: secret"],
-                                      headers: [.ifMatch: created.etag!])
+            _ = try await client.call(
+                .patch, "/v1/listings/\(id)", as: owner, json: ["description": "Oak, near Prinsengracht? no: secret"],
+                headers: [.ifMatch: created.etag!])
             let request = try await client.call(.post, "/v1/listings/\(id)/requests", as: asker, json: ["message": "Can I come by?"])
-            let promised = try await client.call(.post, "/v1/listings/\(id)/promise", as: owner, json: ["requestId": request.json["id"] as? String ?? ""])
+            let promised = try await client.call(
+                .post, "/v1/listings/\(id)/promise", as: owner, json: ["requestId": request.json["id"] as? String ?? ""])
             let position = promised.position
 
             // The description mentions the street on purpose; it is the owner's public text, so search for it is skipped here.
@@ -56,7 +60,8 @@ struct ListingsPrivacyTests {
         }
     }
 
-    @Test("""
+    @Test(
+        """
         a listing's title, description and pickup note are sealed in the log, and open for the listing, the feed and search; \
         a rebuild opens them with the key vault, refuses without one, and reads them as empty once the owner's key is gone
         """, arguments: Backend.allCases)
@@ -66,8 +71,9 @@ struct ListingsPrivacyTests {
             var fields = ListingsFixtures.listing
             (fields["title"], fields["description"], fields["pickupTimes"]) = ("Walnut bureau", "Dovetailed drawers", ["note": "Sundays at noon"])
             let (id, _, created) = try await client.post(fields, as: owner)
-            let edited = try await client.call(.patch, "/v1/listings/\(id)", as: owner, json: ["title": "Walnut bureau, restored"],
-                                               headers: [.ifMatch: created.etag!])
+            let edited = try await client.call(
+                .patch, "/v1/listings/\(id)", as: owner, json: ["title": "Walnut bureau, restored"],
+                headers: [.ifMatch: created.etag!])
             #expect(edited.status == .ok, "\(edited.text)")
             let shown = try await client.get("/v1/listings/\(id)", after: edited.position)
             #expect(shown.json["title"] as? String == "Walnut bureau, restored")
@@ -89,13 +95,15 @@ struct ListingsPrivacyTests {
                 let rebuilt = try DatabaseQueue(path: path)
                 defer { try? rebuilt.close() }
                 return try await rebuilt.read { db in
-                    try String.fetchOne(db, sql: "SELECT title || '|' || description || '|' || pickup_times FROM listings WHERE listing_id = ?",
-                                        arguments: [id])
+                    try String.fetchOne(
+                        db, sql: "SELECT title || '|' || description || '|' || pickup_times FROM listings WHERE listing_id = ?",
+                        arguments: [id])
                 }
             }
             let opened = try await rebuiltTitle(keys: client.runtime.keyVault)
-            #expect(opened?.hasPrefix("Walnut bureau, restored|Dovetailed drawers|") == true && opened?.contains("Sundays at noon") == true,
-                    "\(opened ?? "no row")")
+            #expect(
+                opened?.hasPrefix("Walnut bureau, restored|Dovetailed drawers|") == true && opened?.contains("Sundays at noon") == true,
+                "\(opened ?? "no row")")
             let refused = await #expect(throws: ProjectionFailure.self) { _ = try await rebuiltTitle(keys: nil) }
             #expect(refused?.reason.contains("without the key vault") == true, "\(refused.map { "\($0)" } ?? "")")
             try await client.runtime.keyVault.destroyKey(for: owner.id)
@@ -115,9 +123,11 @@ struct ListingsPrivacyTests {
 
             // What accounts does on deletion: destroy the key, then append AccountDeleted.
             try await client.runtime.keyVault.destroyKey(for: owner.id)
-            let deleted = try await client.runtime.store.append(to: "account-\(owner.id.uuidString.lowercased())", expected: .any, events: [
-                try EventCatalog.encode(AccountDeleted(accountId: owner.id, deletedAt: Date())),
-            ])
+            let deleted = try await client.runtime.store.append(
+                to: "account-\(owner.id.uuidString.lowercased())", expected: .any,
+                events: [
+                    try EventCatalog.encode(AccountDeleted(accountId: owner.id, deletedAt: Date()))
+                ])
             let position = deleted.checkpoint.description
             #expect((try await client.get("/v1/listings/\(id)", after: position)).status == .notFound)
             #expect(try await client.items("/v1/listings", after: nil).ids == [kept])

@@ -6,8 +6,9 @@ import Testing
 
 @Suite("listings: retried posts")
 struct ListingsRetryTests {
-    @Test("a post retried with its Idempotency-Key after the first answer was lost (no record of it) lands once, as the same listing",
-          arguments: Backend.allCases)
+    @Test(
+        "a post retried with its Idempotency-Key after the first answer was lost (no record of it) lands once, as the same listing",
+        arguments: Backend.allCases)
     func lostAnswer(backend: Backend) async throws {
         try await ListingsHarness(backend: backend).test { client in
             let owner = try await client.person()

@@ -16,9 +16,10 @@ struct PhotoCleaningTests {
 
     /// The names of the Exif tags in exiftool's `-G -s` listing.
     static func exifTags(in listing: String) -> Set<String> {
-        Set(listing.split(separator: "\n").filter { $0.hasPrefix("[EXIF]") }.compactMap {
-            $0.dropFirst("[EXIF]".count).split(separator: ":").first?.trimmingCharacters(in: .whitespaces)
-        })
+        Set(
+            listing.split(separator: "\n").filter { $0.hasPrefix("[EXIF]") }.compactMap {
+                $0.dropFirst("[EXIF]".count).split(separator: ":").first?.trimmingCharacters(in: .whitespaces)
+            })
     }
 
     @Test("no GPS, camera Exif, XMP or IPTC survives in any size served", arguments: PhotoFormat.allCases)

@@ -32,7 +32,8 @@ struct PhotoSizesTests {
 
     @Test("formats other than JPEG, PNG, WebP and HEIF are refused as unsupported")
     func unsupported() throws {
-        let gif: [UInt8] = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0, 0x3B]
+        let gif: [UInt8] =
+            Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0, 0x3B]
         let svg = Array(#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>"#.utf8)
         for bytes in [gif, svg, Array("%PDF-1.7\n".utf8), Array("hello".utf8), []] {
             #expect(PhotoCleaner.format(of: bytes) == nil)
@@ -52,7 +53,12 @@ struct PhotoSizesTests {
         // The structure just after each signature: JPEG's first segment length and tables,
         // PNG's IHDR and its checksum, WebP's VP8 chunk header.
         var damaged = whole
-        let start = switch format { case .jpeg: 4; case .png: 16; case .webp: 12 }
+        let start =
+            switch format {
+            case .jpeg: 4;
+            case .png: 16;
+            case .webp: 12
+            }
         for index in start..<80 { damaged[index] = 0x5A }
         for (name, bytes) in [("truncated", truncated), ("damaged", damaged)] {
             let outcome = Result { try PhotoCleaner.clean(bytes) }

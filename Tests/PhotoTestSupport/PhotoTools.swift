@@ -23,8 +23,10 @@ public enum PhotoTools {
     /// Writes a GPS position, an Exif artist, an XMP creator and (where the format has it) an
     /// IPTC keyword into the file at `path`, each carrying `marker`.
     public static func addPersonalMetadata(to path: String, marker: String, iptc: Bool = true) async throws {
-        var arguments = ["-q", "-overwrite_original", "-GPSLatitude=52.3731", "-GPSLatitudeRef=N", "-GPSLongitude=4.8922",
-                         "-GPSLongitudeRef=E", "-EXIF:Artist=\(marker)", "-XMP-dc:Creator=\(marker)"]
+        var arguments = [
+            "-q", "-overwrite_original", "-GPSLatitude=52.3731", "-GPSLatitudeRef=N", "-GPSLongitude=4.8922",
+            "-GPSLongitudeRef=E", "-EXIF:Artist=\(marker)", "-XMP-dc:Creator=\(marker)",
+        ]
         if iptc { arguments.append("-IPTC:Keywords=\(marker)") }
         try await run("/usr/bin/exiftool", arguments + [path])
     }

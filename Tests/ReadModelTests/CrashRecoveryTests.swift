@@ -11,7 +11,8 @@ import Testing
 struct CrashRecoveryTests {
     /// The test projector, built beside this test bundle.
     private var projector: URL {
-        let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        let executable = URL(
+            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
         return executable.deletingLastPathComponent().appendingPathComponent("commons-test-projector")
     }
 
@@ -24,7 +25,9 @@ struct CrashRecoveryTests {
         defer { try? queue.close() }
         return try queue.read { db in
             var result: [String: [Int]] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT stream, events, total FROM tallies") { result[row["stream"]] = [row["events"], row["total"]] }
+            for row in try Row.fetchAll(db, sql: "SELECT stream, events, total FROM tallies") {
+                result[row["stream"]] = [row["events"], row["total"]]
+            }
             return result
         }
     }
@@ -42,7 +45,8 @@ struct CrashRecoveryTests {
         guard let events = log.sqliteFile else { throw TestSetupError("not an SQLite log") }
         var positions: [Int64] = []
         for n in 0..<3_000 {
-            positions.append(try await log.store.append(to: "tally-\(n % 30)", expected: .any, events: [testEvent("Counted", ["n": n])]).checkpoint.position)
+            positions.append(
+                try await log.store.append(to: "tally-\(n % 30)", expected: .any, events: [testEvent("Counted", ["n": n])]).checkpoint.position)
         }
         let head = try await log.store.head().position
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("commons-crash-\(UUID().uuidString)").path

@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
 import GRDB
-@testable import ReadModel
 import Synchronization
 import Testing
+
+@testable import ReadModel
 
 /// Reads in place run on the calling thread; they must never wait for the connections that
 /// `async` reads hold while their tasks wait for a thread (a process stopped answering so).

@@ -28,13 +28,17 @@ struct ProjectionRunnerTests {
             head = try await log.store.append(to: "other-\(n)", expected: .any, events: [testEvent("Ignored")]).checkpoint
         }
         let database = try ReadModelDatabase(directory: temporaryDirectory(), name: "items", projections: [TitlesProjection()])
-        let runner = ProjectionRunner(store: log.store, database: database, projection: TitlesProjection(), pageSize: 7, logger: Logger(label: "test"))
+        let runner = ProjectionRunner(
+            store: log.store, database: database, projection: TitlesProjection(), pageSize: 7, logger: Logger(label: "test"))
         let running = start(runner)
         // The checkpoint of the last append, not head(): on PostgreSQL another test's open
         // transaction may hold the visible head back.
         #expect(await runner.waitUntilApplied(head, timeout: .seconds(30)))
         #expect(runner.status.isCaughtUp)
-        #expect(try TitlesProjection.titles(in: database.pool) == ["item-0": "title 28", "item-1": "title 29", "item-2": "title 30", "item-3": "title 27"])
+        #expect(
+            try TitlesProjection.titles(in: database.pool) == [
+                "item-0": "title 28", "item-1": "title 29", "item-2": "title 30", "item-3": "title 27",
+            ])
         // The checkpoint is stored with the rows (it may have moved on since, past events of
         // other categories, so compare with what was applied rather than the live status).
         #expect(try database.checkpoint(of: "titles") >= head)
@@ -48,13 +52,17 @@ struct ProjectionRunnerTests {
         await log.close()
     }
 
-    @Test("after an account deletion the read model forgets erased rows once it reaches the head: once for a catch-up over many deletions, again for a live one")
+    @Test(
+        "after an account deletion the read model forgets erased rows once it reaches the head: once for a catch-up over many deletions, again for a live one"
+    )
     func erasureCleanUpOncePerCatchUp() async throws {
         let log = try await Backend.sqlite.makeLog()
         var head = Checkpoint.start
         // Three deletions, each in a different full page of 5.
         for n in 0..<15 {
-            head = try await log.store.append(to: "item-\(n)", expected: .any, events: [testEvent(n % 5 == 0 ? "AccountDeleted" : "Titled", ["n": n])]).checkpoint
+            head = try await log.store.append(
+                to: "item-\(n)", expected: .any, events: [testEvent(n % 5 == 0 ? "AccountDeleted" : "Titled", ["n": n])]
+            ).checkpoint
         }
         let database = try ReadModelDatabase(directory: temporaryDirectory(), name: "erasing", projections: [ErasureCounter()])
         let runner = ProjectionRunner(store: log.store, database: database, projection: ErasureCounter(), pageSize: 5, logger: Logger(label: "test"))
@@ -70,8 +78,9 @@ struct ProjectionRunnerTests {
         await log.close()
     }
 
-    @Test("a runner wakes only for its own categories, yet waiting for a position other categories' appends reached wakes it to read up to there",
-          arguments: Backend.allCases)
+    @Test(
+        "a runner wakes only for its own categories, yet waiting for a position other categories' appends reached wakes it to read up to there",
+        arguments: Backend.allCases)
     func waitingWakesTheRunner(backend: Backend) async throws {
         // Polls an hour apart: only a wake-up moves the runner.
         let log = try await backend.makeLog(pollInterval: .seconds(3_600))
@@ -95,10 +104,12 @@ struct ProjectionRunnerTests {
         // Polls an hour apart: only a wake-up moves a runner. The log is embedded, so no read
         // finds events held back and reads again on its own.
         let log = try await Backend.sqlite.makeLog(pollInterval: .seconds(3_600))
-        let titles = ProjectionRunner(store: log.store, database: try ReadModelDatabase(directory: temporaryDirectory(), name: "items", projections: [TitlesProjection()]),
-                                      projection: TitlesProjection(), logger: Logger(label: "test"))
-        let erasing = ProjectionRunner(store: log.store, database: try ReadModelDatabase(directory: temporaryDirectory(), name: "erasing", projections: [ErasureCounter()]),
-                                       projection: ErasureCounter(), logger: Logger(label: "test"))
+        let titles = ProjectionRunner(
+            store: log.store, database: try ReadModelDatabase(directory: temporaryDirectory(), name: "items", projections: [TitlesProjection()]),
+            projection: TitlesProjection(), logger: Logger(label: "test"))
+        let erasing = ProjectionRunner(
+            store: log.store, database: try ReadModelDatabase(directory: temporaryDirectory(), name: "erasing", projections: [ErasureCounter()]),
+            projection: ErasureCounter(), logger: Logger(label: "test"))
         let running = [start(titles), start(erasing)]
         let own = try await log.store.append(to: "item-1", expected: .any, events: [testEvent("Titled", ["n": 1])])
         #expect(await titles.waitUntilApplied(own.checkpoint, timeout: .seconds(30)))
@@ -156,7 +167,8 @@ struct ProjectionRunnerTests {
         _ = try await log.store.append(to: "item-2", expected: .any, events: [poison])
         let last = try await log.store.append(to: "item-3", expected: .any, events: [testEvent("Titled", ["n": 3])])
         let database = try ReadModelDatabase(directory: temporaryDirectory(), name: "items", projections: [TitlesProjection()])
-        let runner = ProjectionRunner(store: log.store, database: database, projection: TitlesProjection(), pageSize: 100, logger: Logger(label: "test"))
+        let runner = ProjectionRunner(
+            store: log.store, database: database, projection: TitlesProjection(), pageSize: 100, logger: Logger(label: "test"))
         let running = start(runner)
         // On PostgreSQL another test's open transaction can hold delivery back for a while.
         for _ in 0..<300 where runner.status.stalledOn == nil { try await Task.sleep(for: .milliseconds(100)) }

@@ -101,8 +101,9 @@ struct SQLiteColumnsTests {
         try withFile { queue in
             try queue.write { db in
                 for n in 0..<200 {
-                    try db.execute(sql: "INSERT INTO t (n, count, amount, text) VALUES (?, ?, ?, ?)",
-                                   arguments: [n, n % 17, Double(n) / 8, Self.texts[n % Self.texts.count]])
+                    try db.execute(
+                        sql: "INSERT INTO t (n, count, amount, text) VALUES (?, ?, ?, ?)",
+                        arguments: [n, n % 17, Double(n) / 8, Self.texts[n % Self.texts.count]])
                 }
             }
             let sql = "SELECT n FROM t WHERE count >= ? AND amount < ? AND text = ? ORDER BY n"
@@ -131,7 +132,9 @@ struct SQLiteColumnsTests {
                 #expect(throws: DatabaseError.self) {
                     try db.cachedStatement(sql: sql).map(binding: { for _ in 0..<3 { $0.bind(Int64(1)) } }) { $0.int64(0) }
                 }
-                let all = try db.cachedStatement(sql: sql).map(binding: { $0.bind(Int64(2)); $0.bind(Int64(3)) }) { $0.int64(0) }
+                let all = try db.cachedStatement(sql: sql).map(binding: {
+                    $0.bind(Int64(2)); $0.bind(Int64(3))
+                }) { $0.int64(0) }
                 #expect(all == [2, 3])
             }
         }

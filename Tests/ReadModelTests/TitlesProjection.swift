@@ -20,17 +20,19 @@ struct TitlesProjection: Projection {
     func apply(_ event: RecordedEvent, in db: Database) throws {
         guard event.type != "Poison" else { throw Unreadable() }
         let body = try JSONSerialization.jsonObject(with: event.data) as? [String: Int] ?? [:]
-        try db.execute(sql: """
-            INSERT INTO titles (stream, title, version) VALUES (?, ?, ?)
-            ON CONFLICT (stream) DO UPDATE SET title = excluded.title, version = excluded.version
-            """, arguments: [event.stream, "title \(body["n"] ?? 0)", event.version])
+        try db.execute(
+            sql: """
+                INSERT INTO titles (stream, title, version) VALUES (?, ?, ?)
+                ON CONFLICT (stream) DO UPDATE SET title = excluded.title, version = excluded.version
+                """, arguments: [event.stream, "title \(body["n"] ?? 0)", event.version])
     }
 
     static func titles(in pool: DatabasePool) throws -> [String: String] {
         try pool.read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT stream, title FROM titles").map { row -> (String, String) in
-                (row["stream"], row["title"])
-            })
+            Dictionary(
+                uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT stream, title FROM titles").map { row -> (String, String) in
+                    (row["stream"], row["title"])
+                })
         }
     }
 }

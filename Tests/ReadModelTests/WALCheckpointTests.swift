@@ -21,8 +21,9 @@ struct WALCheckpointTests {
         return try TitlesProjection.titles(in: pool)
     }
 
-    @Test("the live file's writer leaves checkpoints to a connection of their own, which copies a runner's commits into the file soon after",
-          arguments: Backend.allCases)
+    @Test(
+        "the live file's writer leaves checkpoints to a connection of their own, which copies a runner's commits into the file soon after",
+        arguments: Backend.allCases)
     func checkpointedAfterCommits(backend: Backend) async throws {
         let log = try await backend.makeLog()
         let database = try ReadModelDatabase(directory: temporaryDirectory(), name: "items", projections: [TitlesProjection()])

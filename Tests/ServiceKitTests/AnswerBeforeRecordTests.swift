@@ -4,9 +4,10 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-@testable import ServiceKit
 import Synchronization
 import Testing
+
+@testable import ServiceKit
 
 /// The first answer to an `Idempotency-Key` goes to the caller before its record is stored:
 /// storing it is off the caller's wait, and a retry that reaches the same process meanwhile
@@ -65,8 +66,9 @@ struct AnswerBeforeRecordTests {
         let made = Atomic(0)
         router.post("/v1/things") { _, _ -> Response in
             let number = made.add(1, ordering: .relaxed).newValue
-            return Response(status: .created, headers: [.contentType: "application/json"],
-                            body: .init(byteBuffer: ByteBuffer(string: #"{"thing":\#(number)}"#)))
+            return Response(
+                status: .created, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: #"{"thing":\#(number)}"#)))
         }
         return Application(router: router)
     }
@@ -81,7 +83,9 @@ struct AnswerBeforeRecordTests {
         try await application(held).test(.live) { client in
             // Were the answer to wait for its record, it would come only after this lets the
             // record go, and fail below; long after the answer comes on any machine.
-            let backstop = Task { try await Task.sleep(for: .seconds(60)); held.release() }
+            let backstop = Task {
+                try await Task.sleep(for: .seconds(60)); held.release()
+            }
             defer { backstop.cancel() }
             let headers: HTTPFields = [.idempotencyKey: "first-answer", .contentType: "application/json"]
             let first = try await client.execute(uri: "/v1/things", method: .post, headers: headers, body: ByteBuffer(string: "{}"))

@@ -68,15 +68,21 @@ struct AuthTests {
             // Both sessions are found live first, and so remembered (``LiveSessions``).
             try await client.execute(uri: "/v1/admin/widgets", method: .get, headers: .json(token: token)) { #expect($0.status == .forbidden) }
             try await client.execute(uri: "/v1/admin/widgets", method: .get, headers: .json(token: otherToken)) { #expect($0.status == .forbidden) }
-            let revoked = try await runtime.store.append(to: "session-\(session)", expected: .any, events: [
-                EventCatalog.encode(SessionRevoked(sessionId: session, accountId: account, reason: "logout", at: Date())),
-            ])
-            let deleted = try await runtime.store.append(to: "account-\(other)", expected: .any, events: [
-                EventCatalog.encode(AccountDeleted(accountId: other, deletedAt: Date())),
-            ])
+            let revoked = try await runtime.store.append(
+                to: "session-\(session)", expected: .any,
+                events: [
+                    EventCatalog.encode(SessionRevoked(sessionId: session, accountId: account, reason: "logout", at: Date()))
+                ])
+            let deleted = try await runtime.store.append(
+                to: "account-\(other)", expected: .any,
+                events: [
+                    EventCatalog.encode(AccountDeleted(accountId: other, deletedAt: Date()))
+                ])
             #expect(await runtime.waitUntilApplied(max(revoked.checkpoint, deleted.checkpoint), timeout: .seconds(30)))
             try await client.execute(uri: "/v1/admin/widgets", method: .get, headers: .json(token: token)) { #expect($0.status == .unauthorized) }
-            try await client.execute(uri: "/v1/admin/widgets", method: .get, headers: .json(token: otherToken)) { #expect($0.status == .unauthorized) }
+            try await client.execute(uri: "/v1/admin/widgets", method: .get, headers: .json(token: otherToken)) {
+                #expect($0.status == .unauthorized)
+            }
         }
     }
 
@@ -94,8 +100,9 @@ struct AuthTests {
             rotated.rotate()
             ring.value = rotated
             let (signer, kid) = try await rotated.signer()
-            try await Task.sleep(for: .milliseconds(1_100))  // the verifier refetches keys at most once a second
-            let after = try await signer.sign(AccessTokenClaims(accountId: UUID(), sessionId: UUID(), role: .admin, issuedAt: Date(), lifetime: 900), kid: .init(string: kid))
+            try await Task.sleep(for: .milliseconds(1_100)) // the verifier refetches keys at most once a second
+            let after = try await signer.sign(
+                AccessTokenClaims(accountId: UUID(), sessionId: UUID(), role: .admin, issuedAt: Date(), lifetime: 900), kid: .init(string: kid))
             try await client.execute(uri: "/v1/admin/widgets", method: .get, headers: .json(token: after)) { #expect($0.status == .ok) }
             // The old key still verifies until it is retired.
             try await client.execute(uri: "/v1/admin/widgets", method: .get, headers: .json(token: before)) { #expect($0.status == .ok) }
@@ -113,4 +120,3 @@ final class KeyRingBox: @unchecked Sendable {
         set { lock.withLock { ring = newValue } }
     }
 }
-

@@ -43,8 +43,9 @@ struct CommandHandlerTests {
         }
     }
 
-    @Test("a stream that keeps moving answers a write conflict after the bounded attempts, and nothing of the command is appended",
-          arguments: Backend.allCases)
+    @Test(
+        "a stream that keeps moving answers a write conflict after the bounded attempts, and nothing of the command is appended",
+        arguments: Backend.allCases)
     func givesUp(backend: Backend) async throws {
         try await Self.on(backend) { store, stream in
             let attempts = Mutex(0)
@@ -61,8 +62,9 @@ struct CommandHandlerTests {
         }
     }
 
-    @Test("with If-Match, a stream at another version answers a stale version naming the current one, and nothing is decided",
-          arguments: Backend.allCases)
+    @Test(
+        "with If-Match, a stream at another version answers a stale version naming the current one, and nothing is decided",
+        arguments: Backend.allCases)
     func staleIfMatch(backend: Backend) async throws {
         try await Self.on(backend) { store, stream in
             _ = try await store.append(to: stream, expected: .noStream, events: [testEvent(), testEvent()])
@@ -77,8 +79,9 @@ struct CommandHandlerTests {
         }
     }
 
-    @Test("with If-Match, a stream that moved after it was read answers a stale version rather than deciding again",
-          arguments: Backend.allCases)
+    @Test(
+        "with If-Match, a stream that moved after it was read answers a stale version rather than deciding again",
+        arguments: Backend.allCases)
     func staleAfterReading(backend: Backend) async throws {
         try await Self.on(backend) { store, stream in
             _ = try await store.append(to: stream, expected: .noStream, events: [testEvent()])

@@ -1,7 +1,8 @@
 import Foundation
 import Logging
-@testable import ServiceKit
 import Testing
+
+@testable import ServiceKit
 
 @Suite("JSON log lines")
 struct JSONLogHandlerTests {

@@ -56,8 +56,9 @@ struct KeyScopeTests {
         return (counting, WrappedKeyVault(storage: counting, secrets: KeyVaultSecrets(wrapping: SymmetricKey(size: .bits256))))
     }
 
-    @Test("within a scope each owner's key is looked up once, outside it every time; a destroyed key is refused at once, in the scope and after it",
-          arguments: Backend.allCases)
+    @Test(
+        "within a scope each owner's key is looked up once, outside it every time; a destroyed key is refused at once, in the scope and after it",
+        arguments: Backend.allCases)
     func lookUpsAndErasure(backend: Backend) async throws {
         let log = try await backend.makeLog()
         let (counting, vault) = try countedVault(of: log)
@@ -98,8 +99,9 @@ struct KeyScopeTests {
         await log.close()
     }
 
-    @Test("the keys of many owners are looked up together into a scope, a destroyed or missing one remembered as none; outside a scope nothing is",
-          arguments: Backend.allCases)
+    @Test(
+        "the keys of many owners are looked up together into a scope, a destroyed or missing one remembered as none; outside a scope nothing is",
+        arguments: Backend.allCases)
     func keysRememberedTogether(backend: Backend) async throws {
         let log = try await backend.makeLog()
         let (counting, vault) = try countedVault(of: log)
@@ -126,8 +128,9 @@ struct KeyScopeTests {
         await log.close()
     }
 
-    @Test("a projection gets the keys of a page's sealed listing texts with the page (PostgreSQL) or looks them up together (SQLite), and opens each with its owner's key",
-          arguments: Backend.allCases)
+    @Test(
+        "a projection gets the keys of a page's sealed listing texts with the page (PostgreSQL) or looks them up together (SQLite), and opens each with its owner's key",
+        arguments: Backend.allCases)
     func projectionPageLooksUpTogether(backend: Backend) async throws {
         let log = try await backend.makeLog()
         let (counting, vault) = try countedVault(of: log)
@@ -135,8 +138,9 @@ struct KeyScopeTests {
         let owners = (0..<4).map { _ in UUID() }
         var events: [NewEvent] = []
         for (number, owner) in owners.enumerated() {
-            let posted = ListingPosted(listingId: UUID(), ownerId: owner, title: "Chair \(number)", description: "Oak", category: "furniture",
-                                       price: nil, publicLocation: Coordinate(lat: 52.09, lon: 5.12), postedAt: Date())
+            let posted = ListingPosted(
+                listingId: UUID(), ownerId: owner, title: "Chair \(number)", description: "Oak", category: "furniture",
+                price: nil, publicLocation: Coordinate(lat: 52.09, lon: 5.12), postedAt: Date())
             events.append(try EventCatalog.encode(try await sealer.sealingListingText(posted, owner: owner), id: UUID(), metadata: EventMetadata()))
         }
         // One append, so one transaction: the runner reads all four in one page.
@@ -144,8 +148,9 @@ struct KeyScopeTests {
         try await vault.destroyKey(for: owners[3])
         let before = counting.lookups.load(ordering: .relaxed)
 
-        let database = try ReadModelDatabase(directory: FileManager.default.temporaryDirectory.appendingPathComponent("commons-keys-\(UUID())"),
-                                             name: "titles", projections: [OpenedTitles()])
+        let database = try ReadModelDatabase(
+            directory: FileManager.default.temporaryDirectory.appendingPathComponent("commons-keys-\(UUID())"),
+            name: "titles", projections: [OpenedTitles()])
         let runner = ProjectionRunner(store: log.store, database: database, projection: OpenedTitles(), keys: vault, logger: Logger(label: "test"))
         let running = Task { try await runner.run() }
         #expect(await runner.waitUntilApplied(head, timeout: .seconds(30)))

@@ -49,8 +49,9 @@ struct KeyVaultWrappingTests {
         await log.close()
     }
 
-    @Test("rotation: with old and new secret every key still opens; rewrap moves them all to the new one; a backup from before opens with nothing once the old secret is gone",
-          arguments: Backend.allCases)
+    @Test(
+        "rotation: with old and new secret every key still opens; rewrap moves them all to the new one; a backup from before opens with nothing once the old secret is gone",
+        arguments: Backend.allCases)
     func rotationRetiresOldCopies(backend: Backend) async throws {
         let log = try await backend.makeLog()
         let (old, new) = (secret(), secret())

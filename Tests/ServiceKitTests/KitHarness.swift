@@ -16,7 +16,8 @@ struct KitHarness {
         log = try await backend.makeLog(postgresURL: postgresURL)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("commons-kit-\(UUID().uuidString)").path
         var configuration = try ServiceConfiguration(
-            service: "widgets", defaultPort: 0, environment: EnvironmentVariables(environment.merging(["COMMONS_DATA_DIR": directory]) { $1 }.merging(log.serviceEnvironment) { $1 }))
+            service: "widgets", defaultPort: 0,
+            environment: EnvironmentVariables(environment.merging(["COMMONS_DATA_DIR": directory]) { $1 }.merging(log.serviceEnvironment) { $1 }))
         // A read with Commons-Min-Position waits for the projections; a loaded machine may take
         // seconds to apply a write, so only a position never reached waits this long.
         configuration.readYourWritesPatience = .seconds(15)
@@ -40,10 +41,12 @@ struct KitHarness {
         var second = configuration
         second.dataDirectory = configuration.dataDirectory + "-replica"
         let secondStore = try await log.independentStore()
-        let (first, _, _) = try await ServiceApp.build(WidgetsService.definition, configuration: configuration, store: log.store,
-                                                        publicKeys: LocalPublicKeySource { ring })
-        let (replica, _, _) = try await ServiceApp.build(WidgetsService.definition, configuration: second, store: secondStore,
-                                                          publicKeys: LocalPublicKeySource { ring })
+        let (first, _, _) = try await ServiceApp.build(
+            WidgetsService.definition, configuration: configuration, store: log.store,
+            publicKeys: LocalPublicKeySource { ring })
+        let (replica, _, _) = try await ServiceApp.build(
+            WidgetsService.definition, configuration: second, store: secondStore,
+            publicKeys: LocalPublicKeySource { ring })
         try await first.test(.router) { one in
             try await replica.test(.router) { two in try await body(one, two) }
         }

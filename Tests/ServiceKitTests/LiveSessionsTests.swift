@@ -11,8 +11,9 @@ import Testing
 struct LiveSessionsTests {
     private func recorded<E: EventContract>(_ event: E) throws -> RecordedEvent {
         let new = try EventCatalog.encode(event)
-        return RecordedEvent(checkpoint: .start, stream: "session-x", version: 1, id: new.id, type: new.type,
-                             schemaVersion: new.schemaVersion, data: new.data, metadata: new.metadata, recordedAt: Date())
+        return RecordedEvent(
+            checkpoint: .start, stream: "session-x", version: 1, id: new.id, type: new.type,
+            schemaVersion: new.schemaVersion, data: new.data, metadata: new.metadata, recordedAt: Date())
     }
 
     private func member() -> Identity { Identity(accountId: UUID(), sessionId: UUID(), role: .member) }
@@ -43,7 +44,9 @@ struct LiveSessionsTests {
 
         let second = member()
         #expect(try await sessions.isRevoked(second, in: readModel) == false)
-        try await readModel.pool.write { db in try projection.apply(try recorded(AccountDeleted(accountId: second.accountId, deletedAt: Date())), in: db) }
+        try await readModel.pool.write { db in
+            try projection.apply(try recorded(AccountDeleted(accountId: second.accountId, deletedAt: Date())), in: db)
+        }
         #expect(try await sessions.isRevoked(second, in: readModel) == true)
 
         // A revocation rolled back forgets nothing.

@@ -10,25 +10,33 @@ struct OpenAPIBoundsTests {
 
     @Test("bounds are written as JSON Schema keywords, and query parameters as parameters in: query")
     func rendering() throws {
-        let document = OpenAPIDocument(title: "Bounds", operations: [
-            .init("POST", "/v1/things/{id}", "Make a thing.", query: [.limit(1...50), .cursor, .init("q", .searchText, required: true)],
-                  body: .object(["name": .string(minLength: 1, maxLength: 80), "count": .integer(0...9), "lat": .latitude,
-                                 "kind": .oneOf(["a", "b"]), "tags": .array(.string(maxLength: 20), maxItems: 5), "free": .integer,
-                                 "note": .string(maxLength: 9)],
-                              required: ["name", "count", "lat", "kind", "tags", "free"])),
-        ])
+        let document = OpenAPIDocument(
+            title: "Bounds",
+            operations: [
+                .init(
+                    "POST", "/v1/things/{id}", "Make a thing.", query: [.limit(1...50), .cursor, .init("q", .searchText, required: true)],
+                    body: .object(
+                        [
+                            "name": .string(minLength: 1, maxLength: 80), "count": .integer(0...9), "lat": .latitude,
+                            "kind": .oneOf(["a", "b"]), "tags": .array(.string(maxLength: 20), maxItems: 5), "free": .integer,
+                            "note": .string(maxLength: 9),
+                        ],
+                        required: ["name", "count", "lat", "kind", "tags", "free"]))
+            ])
         let json = try #require(try JSONSerialization.jsonObject(with: document.json()) as? [String: Any])
         let operation = try #require(((json["paths"] as? [String: Any])?["/v1/things/{id}"] as? [String: Any])?["post"] as? [String: Any])
         let all = try #require(operation["parameters"] as? [[String: Any]])
         // The kit's headers come as references to the shared components.
-        #expect(all.compactMap { $0["$ref"] as? String }
+        #expect(
+            all.compactMap { $0["$ref"] as? String }
                 == ["#/components/parameters/XRequestId", "#/components/parameters/XCorrelationId", "#/components/parameters/IdempotencyKey"])
         let parameters = all.filter { $0["$ref"] == nil }
         #expect(parameters.map { "\($0["in"]!) \($0["name"]!) \($0["required"]!)" } == ["path id 1", "query limit 0", "query cursor 0", "query q 1"])
         #expect(parameters[1]["schema"] as? NSDictionary == ["type": "integer", "minimum": 1, "maximum": 50])
         #expect(parameters[2]["schema"] as? NSDictionary == ["type": "string", "maxLength": 1_024])
         #expect(parameters[3]["schema"] as? NSDictionary == ["type": "string", "maxLength": 200])
-        let body = try #require(((((operation["requestBody"] as? [String: Any])?["content"] as? [String: Any])?["application/json"] as? [String: Any])?["schema"]
+        let body = try #require(
+            ((((operation["requestBody"] as? [String: Any])?["content"] as? [String: Any])?["application/json"] as? [String: Any])?["schema"]
                 as? [String: Any])?["properties"] as? [String: Any])
         #expect(body["name"] as? NSDictionary == ["type": "string", "minLength": 1, "maxLength": 80])
         #expect(body["count"] as? NSDictionary == ["type": "integer", "minimum": 0, "maximum": 9])

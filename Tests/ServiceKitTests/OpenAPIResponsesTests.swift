@@ -1,6 +1,7 @@
 import Foundation
-@testable import ServiceKit
 import Testing
+
+@testable import ServiceKit
 
 /// How an ``OpenAPIDocument`` writes answers: every status a route can give, JSON bodies as
 /// schemas, problem documents for errors, and the kit's headers.
@@ -18,9 +19,10 @@ struct OpenAPIResponsesTests {
 
     @Test("a POST with a body on an id, signed in, documents the kit's statuses besides its own")
     func impliedStatuses() throws {
-        let post = OpenAPIDocument.Operation("POST", "/v1/things/{id}/notes", "Note.", authenticated: true,
-                                             body: .object(["text": .string(maxLength: 5)]), responses: [201: "Noted", 409: "Closed"],
-                                             returns: [201: thing])
+        let post = OpenAPIDocument.Operation(
+            "POST", "/v1/things/{id}/notes", "Note.", authenticated: true,
+            body: .object(["text": .string(maxLength: 5)]), responses: [201: "Noted", 409: "Closed"],
+            returns: [201: thing])
         #expect(Set(try responses(post).keys) == ["201", "400", "401", "403", "404", "409", "413", "415", "422", "429", "503", "default"])
         #expect(post.allResponses[409] == "Closed", "a route's own description wins over the kit's")
         let get = OpenAPIDocument.Operation("GET", "/v1/things", "List.")
@@ -30,9 +32,14 @@ struct OpenAPIResponsesTests {
     @Test("a route that starts a session documents Commons-Token-Delivery; authenticated routes take the bearer token or the browser's cookie")
     func browserSessions() throws {
         let signIn = OpenAPIDocument.Operation("POST", "/v1/sessions", "Sign in.", body: .object([:]), responses: [201: "In"]).deliveringTokens()
-        let json = try #require(try JSONSerialization.jsonObject(with: OpenAPIDocument(title: "T", operations: [
-            signIn, .init("GET", "/v1/me", "Me.", authenticated: true),
-        ]).json()) as? [String: Any])
+        let json = try #require(
+            try JSONSerialization.jsonObject(
+                with: OpenAPIDocument(
+                    title: "T",
+                    operations: [
+                        signIn, .init("GET", "/v1/me", "Me.", authenticated: true),
+                    ]
+                ).json()) as? [String: Any])
         let paths = try #require(json["paths"] as? [String: [String: [String: Any]]])
         let parameters = paths["/v1/sessions"]?["post"]?["parameters"] as? [[String: String]] ?? []
         #expect(parameters.contains(["$ref": "#/components/parameters/CommonsTokenDelivery"]))
@@ -57,10 +64,12 @@ struct OpenAPIResponsesTests {
     @Test("a named schema is written once in components.schemas and referred to wherever it is used")
     func sharedComponents() throws {
         let view = thing.named("Thing")
-        let document = OpenAPIDocument(title: "T", operations: [
-            .init("GET", "/v1/things/{id}", "One.", returns: [200: view]),
-            .init("GET", "/v1/things", "All.", returns: [200: .object(["items": .array(view)], required: ["items"])]),
-        ])
+        let document = OpenAPIDocument(
+            title: "T",
+            operations: [
+                .init("GET", "/v1/things/{id}", "One.", returns: [200: view]),
+                .init("GET", "/v1/things", "All.", returns: [200: .object(["items": .array(view)], required: ["items"])]),
+            ])
         let json = try #require(try JSONSerialization.jsonObject(with: document.json()) as? [String: Any])
         let schemas = try #require((json["components"] as? [String: Any])?["schemas"] as? [String: Any])
         #expect(Set(schemas.keys) == ["Thing", "Problem"])
@@ -72,7 +81,8 @@ struct OpenAPIResponsesTests {
         // Two services may not give one name two meanings.
         let other = OpenAPIDocument(title: "U", operations: [.init("GET", "/v1/others", "All.", returns: [200: Schema.object([:]).named("Thing")])])
         #expect(throws: OpenAPIDocument.Conflict(route: "schema Thing")) {
-            try OpenAPIDocument.merged(title: "M", description: "", services: [.init(service: "t", document: document), .init(service: "u", document: other)])
+            try OpenAPIDocument.merged(
+                title: "M", description: "", services: [.init(service: "t", document: document), .init(service: "u", document: other)])
         }
     }
 }

@@ -48,7 +48,8 @@ struct OperationsEndpointTests {
         #expect(throws: ConfigurationError.self) {
             try ServiceConfiguration(service: "x", defaultPort: 1, environment: EnvironmentVariables(["COMMONS_MIN_POSITION_PATIENCE_MS": "5"]))
         }
-        let patient = try? ServiceConfiguration(service: "x", defaultPort: 1, environment: EnvironmentVariables(["COMMONS_MIN_POSITION_PATIENCE_MS": "50"]))
+        let patient = try? ServiceConfiguration(
+            service: "x", defaultPort: 1, environment: EnvironmentVariables(["COMMONS_MIN_POSITION_PATIENCE_MS": "50"]))
         #expect(patient?.readYourWritesPatience == .milliseconds(50))
         let defaults = try? ServiceConfiguration(service: "x", defaultPort: 8089, environment: EnvironmentVariables([:]))
         #expect(defaults?.port == 8089)

@@ -23,8 +23,9 @@ struct OutageTests {
                 let ready = try await client.execute(uri: "/health/ready", method: .get)
                 #expect(ready.status == .serviceUnavailable)
                 #expect(ready.headers[.retryAfter] != nil)
-                let write = try await client.execute(uri: "/v1/widgets", method: .post, headers: .json(token: token, [.idempotencyKey: "outage-1"]),
-                                                     body: ByteBuffer(string: #"{"name": "during", "count": 2}"#))
+                let write = try await client.execute(
+                    uri: "/v1/widgets", method: .post, headers: .json(token: token, [.idempotencyKey: "outage-1"]),
+                    body: ByteBuffer(string: #"{"name": "during", "count": 2}"#))
                 #expect(write.status == .serviceUnavailable, "\(String(buffer: write.body))")
                 #expect(write.headers[.retryAfter] != nil)
                 // Ended by its deadline, however long the machine took to get there: a write that
@@ -36,8 +37,10 @@ struct OutageTests {
                 // The key whose request failed during the outage works once its lease lapses.
                 var retried: HTTPResponse.Status = .serviceUnavailable
                 for _ in 0..<60 where retried != .created {
-                    retried = try await client.execute(uri: "/v1/widgets", method: .post, headers: .json(token: token, [.idempotencyKey: "outage-1"]),
-                                                       body: ByteBuffer(string: #"{"name": "during", "count": 2}"#)).status
+                    retried = try await client.execute(
+                        uri: "/v1/widgets", method: .post, headers: .json(token: token, [.idempotencyKey: "outage-1"]),
+                        body: ByteBuffer(string: #"{"name": "during", "count": 2}"#)
+                    ).status
                     if retried != .created { try await Task.sleep(for: .milliseconds(250)) }
                 }
                 #expect(retried == .created)

@@ -12,21 +12,27 @@ struct ProblemDocumentTests {
         let harness = try await KitHarness()
         let token = try await harness.token()
         try await harness.test { client, _, _ in
-            try await client.execute(uri: "/v1/widgets", method: .post, headers: .json(token: token), body: ByteBuffer(string: "{\"name\": ")) { response in
+            try await client.execute(uri: "/v1/widgets", method: .post, headers: .json(token: token), body: ByteBuffer(string: "{\"name\": ")) {
+                response in
                 #expect(response.status == .badRequest)
                 #expect(response.headers[.contentType] == "application/problem+json")
                 #expect(response.json["type"] as? String == Problem.base + "malformed-request")
                 #expect(response.json["status"] as? Int == 400)
             }
-            try await client.execute(uri: "/v1/widgets", method: .post, headers: .json(token: token), body: ByteBuffer(string: #"{"name": "a", "count": "many"}"#)) { response in
+            try await client.execute(
+                uri: "/v1/widgets", method: .post, headers: .json(token: token), body: ByteBuffer(string: #"{"name": "a", "count": "many"}"#)
+            ) { response in
                 #expect(response.status == .badRequest)
                 #expect(response.fieldErrors["count"] == ["must be an integer"])
             }
-            try await client.execute(uri: "/v1/widgets", method: .post, headers: .json(token: token), body: ByteBuffer(string: #"{"count": 1}"#)) { response in
+            try await client.execute(uri: "/v1/widgets", method: .post, headers: .json(token: token), body: ByteBuffer(string: #"{"count": 1}"#)) {
+                response in
                 #expect(response.status == .badRequest)
                 #expect(response.fieldErrors["name"] == ["is required"])
             }
-            try await client.execute(uri: "/v1/widgets", method: .post, headers: .json(token: token), body: ByteBuffer(string: #"{"name": "", "count": -1}"#)) { response in
+            try await client.execute(
+                uri: "/v1/widgets", method: .post, headers: .json(token: token), body: ByteBuffer(string: #"{"name": "", "count": -1}"#)
+            ) { response in
                 #expect(response.status == .unprocessableContent)
                 #expect(Set(response.fieldErrors.keys) == ["name", "count"])
             }
@@ -97,13 +103,17 @@ struct ProblemDocumentTests {
     func fuzzedRequests() async throws {
         let harness = try await KitHarness()
         let token = try await harness.token()
-        let bodies = ["", "null", "[]", "{}", "\u{0}", "{\"name\": null, \"count\": null}", "{\"name\": [1], \"count\": {}}",
-                      String(repeating: "[", count: 10_000), "{\"name\": \"\\ud800\", \"count\": 1e400}"]
+        let bodies = [
+            "", "null", "[]", "{}", "\u{0}", "{\"name\": null, \"count\": null}", "{\"name\": [1], \"count\": {}}",
+            String(repeating: "[", count: 10_000), "{\"name\": \"\\ud800\", \"count\": 1e400}",
+        ]
         try await harness.test { client, _, _ in
             for body in bodies {
                 for uri in ["/v1/widgets", "/v1/widgets/\(UUID())", "/v1/slow"] {
                     for method in [HTTPRequest.Method.post, .patch, .get, .put] {
-                        try await client.execute(uri: uri, method: method, headers: .json(token: token, [.ifMatch: "\"1\""]), body: ByteBuffer(string: body)) { response in
+                        try await client.execute(
+                            uri: uri, method: method, headers: .json(token: token, [.ifMatch: "\"1\""]), body: ByteBuffer(string: body)
+                        ) { response in
                             #expect(response.status.code < 500, "\(method) \(uri) \(body.prefix(20)) → \(response.status)")
                         }
                     }

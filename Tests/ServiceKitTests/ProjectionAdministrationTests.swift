@@ -10,15 +10,18 @@ import Testing
 /// `/v1/admin/<service>`: what every service lets administrators see and do with its read model.
 @Suite("administering a service's read model")
 struct ProjectionAdministrationTests {
-    @Test("admins see each projection's checkpoint, lag and parked events; parking skips an event in a replay, taking it back restores it; both are audited in the log")
+    @Test(
+        "admins see each projection's checkpoint, lag and parked events; parking skips an event in a replay, taking it back restores it; both are audited in the log"
+    )
     func parkReplayUnpark() async throws {
         let kit = try await KitHarness()
         let adminId = UUID()
         let admin = try await kit.token(account: adminId, role: .admin)
         let member = try await kit.token()
         try await kit.test { client, runtime, _ in
-            let made = try await client.execute(uri: "/v1/widgets", method: .post, headers: .json(token: member),
-                                                body: ByteBuffer(string: #"{"name":"gear","count":2}"#))
+            let made = try await client.execute(
+                uri: "/v1/widgets", method: .post, headers: .json(token: member),
+                body: ByteBuffer(string: #"{"name":"gear","count":2}"#))
             #expect(made.status == .created)
             let widget = try #require(made.json["id"] as? String).lowercased()
             let madePosition = try #require(made.headers[.commonsPosition])
@@ -26,8 +29,9 @@ struct ProjectionAdministrationTests {
             let event = eventId.uuidString.lowercased()
 
             func call(_ method: HTTPRequest.Method, _ uri: String, token: String?, body: String? = nil) async throws -> TestResponse {
-                try await client.execute(uri: uri, method: method, headers: .json(token: token, [.commonsMinPosition: madePosition]),
-                                         body: body.map { ByteBuffer(string: $0) })
+                try await client.execute(
+                    uri: uri, method: method, headers: .json(token: token, [.commonsMinPosition: madePosition]),
+                    body: body.map { ByteBuffer(string: $0) })
             }
             func call(_ method: HTTPRequest.Method, _ uri: String, body: String? = nil) async throws -> TestResponse {
                 try await call(method, uri, token: admin, body: body)
@@ -67,10 +71,16 @@ struct ProjectionAdministrationTests {
             let invalid = try await call(.post, "/v1/admin/widgets/projections/widgets/parked", body: #"{"eventId":"x","reason":" "}"#)
             #expect(invalid.status == .unprocessableContent)
             #expect(Set(invalid.fieldErrors.keys) == ["eventId", "reason"])
-            #expect(try await call(.post, "/v1/admin/widgets/projections/gadgets/parked",
-                                   body: #"{"eventId":"\#(event)","reason":"bad"}"#).status == .notFound)
-            #expect(try await call(.post, "/v1/admin/widgets/projections/widgets/parked",
-                                   body: #"{"eventId":"\#(UUID())","reason":"bad"}"#).status == .notFound)
+            #expect(
+                try await call(
+                    .post, "/v1/admin/widgets/projections/gadgets/parked",
+                    body: #"{"eventId":"\#(event)","reason":"bad"}"#
+                ).status == .notFound)
+            #expect(
+                try await call(
+                    .post, "/v1/admin/widgets/projections/widgets/parked",
+                    body: #"{"eventId":"\#(UUID())","reason":"bad"}"#
+                ).status == .notFound)
 
             // Parked: the replay skips the event, so the widget is not in the new read model.
             let parked = try await call(.post, "/v1/admin/widgets/projections/widgets/parked", body: #"{"eventId":"\#(event)","reason":"bad data"}"#)

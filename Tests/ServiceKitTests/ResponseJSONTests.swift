@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ServiceKit
 
 /// `ResponseJSON` writes exactly the bytes of `ServiceJSON.encoder`, Foundation's
@@ -59,7 +60,9 @@ struct ResponseJSONTests {
 
     @Test("numbers as JSONEncoder writes them, integers in doubles without .0, ids, and scalars on their own")
     func numbersAndScalars() throws {
-        for double in [0.0, -0.0, 1.0, 5, 0.1, 1.0 / 3, 1e20, 1e21, 1e-7, 123_456_789.123, -52.37, Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude] {
+        for double in [
+            0.0, -0.0, 1.0, 5, 0.1, 1.0 / 3, 1e20, 1e21, 1e-7, 123_456_789.123, -52.37, Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude,
+        ] {
             try expectSame(["value": double])
             try expectSame(double)
         }
@@ -71,13 +74,18 @@ struct ResponseJSONTests {
         try expectSame([String: Int]())
         try expectSame([[Int]]())
         try expectSame((0..<500).map { _ in UUID() })
-        try expectSame(["id": UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), "max": UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))])
+        try expectSame([
+            "id": UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+            "max": UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)),
+        ])
     }
 
     @Test("dates in UTC, whole seconds, before 1970 and around leap days; years before the Gregorian calendar go to JSONEncoder")
     func dates() throws {
-        let instants: [Double] = [0, -1, -86_400.5, 951_782_400, 951_868_799.999, 1_709_164_800, 4_102_444_800, 1_764_150_000.999_9,
-                                  -30_000_000_000, -12_219_292_800, -11_676_096_000, 253_402_300_799, 253_402_300_800]
+        let instants: [Double] = [
+            0, -1, -86_400.5, 951_782_400, 951_868_799.999, 1_709_164_800, 4_102_444_800, 1_764_150_000.999_9,
+            -30_000_000_000, -12_219_292_800, -11_676_096_000, 253_402_300_799, 253_402_300_800,
+        ]
         for instant in instants {
             try expectSame(["at": Date(timeIntervalSince1970: instant)])
         }
@@ -88,7 +96,10 @@ struct ResponseJSONTests {
 
     @Test("keys in .sortedKeys order (their UTF-8 bytes), ASCII and beyond")
     func keyOrder() throws {
-        try expectSame(["b": 1, "a": 2, "B": 3, "A": 4, "a10": 5, "a9": 6, "a09": 7, "_x": 8, "-y": 9, "Zeta": 10, "zeta": 11, "": 12, "item2b": 13, "item10a": 14])
+        try expectSame([
+            "b": 1, "a": 2, "B": 3, "A": 4, "a10": 5, "a9": 6, "a09": 7, "_x": 8, "-y": 9, "Zeta": 10, "zeta": 11, "": 12, "item2b": 13,
+            "item10a": 14,
+        ])
         try expectSame(["ünïcödé": 1, "apple": 2, "Éclair": 3, "e\u{301}clair": 4, "🚲": 5, "z": 6])
         let alphabet = Array("aAbBzZ09_-.19éÉü🚲")
         for _ in 0..<300 {

@@ -1,6 +1,7 @@
 import Foundation
-@testable import ServiceKit
 import Testing
+
+@testable import ServiceKit
 
 /// A first answer to an `Idempotency-Key` is stored as the JSON `JSONEncoder` would write, and
 /// read back by `JSONDecoder` when a retry replays it.

@@ -1,7 +1,8 @@
 import Foundation
 import Logging
-@testable import ServiceKit
 import Testing
+
+@testable import ServiceKit
 
 @Suite("Text log lines")
 struct TextLogHandlerTests {

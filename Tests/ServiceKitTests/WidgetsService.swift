@@ -26,30 +26,37 @@ enum WidgetsService {
 
         func registerMigrations(in migrator: inout DatabaseMigrator) {
             migrator.registerMigration("widgets-v1") { db in
-                try db.execute(sql: "CREATE TABLE widgets (id TEXT PRIMARY KEY, name TEXT NOT NULL, count INTEGER NOT NULL, version INTEGER NOT NULL)")
+                try db.execute(
+                    sql: "CREATE TABLE widgets (id TEXT PRIMARY KEY, name TEXT NOT NULL, count INTEGER NOT NULL, version INTEGER NOT NULL)")
             }
         }
 
         func apply(_ event: RecordedEvent, in db: Database) throws {
             let body = try JSONDecoder().decode([String: AnyCodableScalar].self, from: event.data)
-            try db.execute(sql: """
-                INSERT INTO widgets (id, name, count, version) VALUES (?, ?, ?, ?)
-                ON CONFLICT (id) DO UPDATE SET name = excluded.name, count = excluded.count, version = excluded.version
-                """, arguments: [String(event.stream.dropFirst("widget-".count)), body["name"]?.text ?? "", body["count"]?.number ?? 0, event.version])
+            try db.execute(
+                sql: """
+                    INSERT INTO widgets (id, name, count, version) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (id) DO UPDATE SET name = excluded.name, count = excluded.count, version = excluded.version
+                    """,
+                arguments: [String(event.stream.dropFirst("widget-".count)), body["name"]?.text ?? "", body["count"]?.number ?? 0, event.version])
         }
     }
 
     static let definition = ServiceDefinition(
         name: "widgets", defaultPort: 0, projections: [WidgetsProjection()],
-        openAPI: OpenAPIDocument(title: "Widgets", operations: [
-            .init("POST", "/v1/widgets", "Make a widget.", authenticated: true,
-                  body: .object(["name": .string(), "count": .integer], required: ["name", "count"]), responses: [201: "Made"]),
-            .init("GET", "/v1/widgets/{id}", "Read a widget."),
-            .init("PATCH", "/v1/widgets/{id}", "Rename a widget.", authenticated: true),
-            .init("POST", "/v1/slow", "Takes half a second.", authenticated: true),
-            .init("GET", "/v1/key-scope", "Whether the handler, and the stream it answers with, run in a key scope."),
-            .init("GET", "/v1/admin/widgets", "Administrators only.", authenticated: true),
-        ]).administered(as: "widgets")
+        openAPI: OpenAPIDocument(
+            title: "Widgets",
+            operations: [
+                .init(
+                    "POST", "/v1/widgets", "Make a widget.", authenticated: true,
+                    body: .object(["name": .string(), "count": .integer], required: ["name", "count"]), responses: [201: "Made"]),
+                .init("GET", "/v1/widgets/{id}", "Read a widget."),
+                .init("PATCH", "/v1/widgets/{id}", "Rename a widget.", authenticated: true),
+                .init("POST", "/v1/slow", "Takes half a second.", authenticated: true),
+                .init("GET", "/v1/key-scope", "Whether the handler, and the stream it answers with, run in a key scope."),
+                .init("GET", "/v1/admin/widgets", "Administrators only.", authenticated: true),
+            ]
+        ).administered(as: "widgets")
     ) { router, runtime in
         router.post("/v1/widgets") { request, context -> Response in
             _ = try context.requireIdentity()
@@ -63,8 +70,9 @@ enum WidgetsService {
             let result = try await runtime.store.append(
                 to: "widget-\(id.uuidString.lowercased())", expected: .noStream,
                 events: [NewEvent(id: id, type: "WidgetMade", data: data, metadata: context.eventMetadata)])
-            return try .json(Widget(id: id, name: input.name, count: input.count, version: result.streamVersion), status: .created,
-                             version: result.streamVersion, position: result.checkpoint, location: "/v1/widgets/\(id.uuidString.lowercased())")
+            return try .json(
+                Widget(id: id, name: input.name, count: input.count, version: result.streamVersion), status: .created,
+                version: result.streamVersion, position: result.checkpoint, location: "/v1/widgets/\(id.uuidString.lowercased())")
         }
         router.get("/v1/widgets/{id}") { _, context -> Response in
             let id = try context.parameters.uuid("id")
@@ -82,15 +90,19 @@ enum WidgetsService {
             let input = try await request.decodeJSON(as: CreateWidget.self, context: context)
             let data = try JSONSerialization.data(withJSONObject: ["name": input.name, "count": input.count])
             let stream = "widget-\(id.uuidString.lowercased())"
-            let result = try await CommandHandler(store: runtime.store).handle(stream, ifMatch: expected, load: {
-                let version = try await runtime.store.version(of: stream)
-                guard version > 0 else { throw Problem.notFound() }
-                return ((), version)
-            }) { _, _ in
+            let result = try await CommandHandler(store: runtime.store).handle(
+                stream, ifMatch: expected,
+                load: {
+                    let version = try await runtime.store.version(of: stream)
+                    guard version > 0 else { throw Problem.notFound() }
+                    return ((), version)
+                }
+            ) { _, _ in
                 .append([NewEvent(type: "WidgetRenamed", data: data, metadata: context.eventMetadata)]) { $0 }
             }
-            return try .json(Widget(id: id, name: input.name, count: input.count, version: result.streamVersion),
-                             version: result.streamVersion, position: result.checkpoint)
+            return try .json(
+                Widget(id: id, name: input.name, count: input.count, version: result.streamVersion),
+                version: result.streamVersion, position: result.checkpoint)
         }
         router.post("/v1/slow") { request, context -> Response in
             _ = try context.requireIdentity()

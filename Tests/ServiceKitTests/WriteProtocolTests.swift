@@ -16,16 +16,19 @@ struct WriteProtocolTests {
         try await harness.test { client, runtime, _ in
             let headers = HTTPFields.json(token: token, [.idempotencyKey: "key-1"])
             var first: [String: Any] = [:]
-            try await client.execute(uri: "/v1/widgets", method: .post, headers: headers, body: ByteBuffer(string: #"{"name": "a", "count": 1}"#)) { response in
+            try await client.execute(uri: "/v1/widgets", method: .post, headers: headers, body: ByteBuffer(string: #"{"name": "a", "count": 1}"#)) {
+                response in
                 #expect(response.status == .created)
                 first = response.json
             }
-            try await client.execute(uri: "/v1/widgets", method: .post, headers: headers, body: ByteBuffer(string: #"{"name": "a", "count": 1}"#)) { response in
+            try await client.execute(uri: "/v1/widgets", method: .post, headers: headers, body: ByteBuffer(string: #"{"name": "a", "count": 1}"#)) {
+                response in
                 #expect(response.status == .created)
                 #expect(response.json["id"] as? String == first["id"] as? String)
                 #expect(response.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
             }
-            try await client.execute(uri: "/v1/widgets", method: .post, headers: headers, body: ByteBuffer(string: #"{"name": "b", "count": 1}"#)) { response in
+            try await client.execute(uri: "/v1/widgets", method: .post, headers: headers, body: ByteBuffer(string: #"{"name": "b", "count": 1}"#)) {
+                response in
                 #expect(response.status == .unprocessableContent)
             }
             let id = try #require(first["id"] as? String).lowercased()
@@ -40,7 +43,9 @@ struct WriteProtocolTests {
         try await harness.test { client, _, _ in
             let headers = HTTPFields.json(token: token, [.idempotencyKey: "key-secret-77"])
             let body = #"{"name": "12 Harbour Lane", "count": 1}"#
-            try await client.execute(uri: "/v1/widgets", method: .post, headers: headers, body: ByteBuffer(string: body)) { #expect($0.status == .created) }
+            try await client.execute(uri: "/v1/widgets", method: .post, headers: headers, body: ByteBuffer(string: body)) {
+                #expect($0.status == .created)
+            }
             var stored = Data()
             for suffix in ["", "-wal"] {
                 stored += (try? Data(contentsOf: URL(fileURLWithPath: try #require(harness.log.sqliteFile) + ".idempotency" + suffix))) ?? Data()
@@ -64,7 +69,7 @@ struct WriteProtocolTests {
             let gate = "concurrent-duplicate-\(UUID())"
             let headers = HTTPFields.json(token: token, [.idempotencyKey: "slow-1", HTTPField.Name("X-Test-Gate")!: gate])
             async let first = client.execute(uri: "/v1/slow", method: .post, headers: headers, body: ByteBuffer(string: "{}"))
-            try await SlowGate.shared.waitUntilInside(gate)  // the first is running, its key taken
+            try await SlowGate.shared.waitUntilInside(gate) // the first is running, its key taken
             let second = try await client.execute(uri: "/v1/slow", method: .post, headers: headers, body: ByteBuffer(string: "{}"))
             await SlowGate.shared.open(gate)
             #expect(second.status == .conflict)
@@ -72,8 +77,9 @@ struct WriteProtocolTests {
         }
     }
 
-    @Test("a retry that reaches another replica gets the first answer; a duplicate running on one is 409 with Retry-After on the other",
-          arguments: Backend.allCases)
+    @Test(
+        "a retry that reaches another replica gets the first answer; a duplicate running on one is 409 with Retry-After on the other",
+        arguments: Backend.allCases)
     func idempotencyAcrossReplicas(backend: Backend) async throws {
         let harness = try await KitHarness(backend: backend)
         let token = try await harness.token()
@@ -110,7 +116,8 @@ struct WriteProtocolTests {
         let harness = try await KitHarness()
         let token = try await harness.token()
         try await harness.test { client, _, _ in
-            let created = try await client.execute(uri: "/v1/widgets", method: .post, headers: .json(token: token), body: ByteBuffer(string: #"{"name": "a", "count": 1}"#))
+            let created = try await client.execute(
+                uri: "/v1/widgets", method: .post, headers: .json(token: token), body: ByteBuffer(string: #"{"name": "a", "count": 1}"#))
             let location = try #require(created.headers[.location])
             #expect(created.headers[.eTag] == "\"1\"")
             let body = ByteBuffer(string: #"{"name": "b", "count": 2}"#)
@@ -133,7 +140,8 @@ struct WriteProtocolTests {
         let harness = try await KitHarness()
         let token = try await harness.token()
         try await harness.test { client, _, _ in
-            let created = try await client.execute(uri: "/v1/widgets", method: .post, headers: .json(token: token), body: ByteBuffer(string: #"{"name": "a", "count": 7}"#))
+            let created = try await client.execute(
+                uri: "/v1/widgets", method: .post, headers: .json(token: token), body: ByteBuffer(string: #"{"name": "a", "count": 7}"#))
             let position = try #require(created.headers[.commonsPosition])
             let location = try #require(created.headers[.location])
             try await client.execute(uri: location, method: .get, headers: [.commonsMinPosition: position]) { response in
@@ -157,11 +165,16 @@ struct WriteProtocolTests {
         let token = try await harness.token(account: account)
         try await harness.test { client, runtime, _ in
             let headers = HTTPFields.json(token: token, [HTTPField.Name("X-Request-Id")!: "req-42", HTTPField.Name("X-Correlation-Id")!: "flow-7"])
-            let response = try await client.execute(uri: "/v1/widgets", method: .post, headers: headers, body: ByteBuffer(string: #"{"name": "a", "count": 1}"#))
+            let response = try await client.execute(
+                uri: "/v1/widgets", method: .post, headers: headers, body: ByteBuffer(string: #"{"name": "a", "count": 1}"#))
             #expect(response.headers[HTTPField.Name("X-Request-Id")!] == "req-42")
             let id = try #require(response.json["id"] as? String).lowercased()
             let event = try #require(try await runtime.store.read(stream: "widget-\(id)").first)
-            #expect(event.metadata == EventMetadata(correlationId: "flow-7", causationId: "req-42", actorId: account.uuidString.lowercased(), requestId: "req-42", service: "widgets"))
+            #expect(
+                event.metadata
+                    == EventMetadata(
+                        correlationId: "flow-7", causationId: "req-42", actorId: account.uuidString.lowercased(), requestId: "req-42",
+                        service: "widgets"))
         }
     }
 

@@ -25,7 +25,9 @@ public enum APIContract {
         }
         let type = reply.headers[.contentType] ?? ""
         if status >= 400 {
-            guard type.hasPrefix("application/problem+json") else { return found + ["\(route) answered \(status) as \(type), not a problem document"] }
+            guard type.hasPrefix("application/problem+json") else {
+                return found + ["\(route) answered \(status) as \(type), not a problem document"]
+            }
             let problem = (try? JSONSerialization.jsonObject(with: reply.body)) as? [String: Any]
             if (problem?["status"] as? NSNumber)?.intValue != status { found.append("\(route): the problem document's status is not \(status)") }
             return found
@@ -62,8 +64,10 @@ public enum APIContract {
     }
 
     /// Records a test issue for each departure of `reply` from `document`.
-    public static func verify(_ reply: TestReply, method: HTTPRequest.Method, uri: String, document: OpenAPIDocument,
-                              sourceLocation: SourceLocation = #_sourceLocation) {
+    public static func verify(
+        _ reply: TestReply, method: HTTPRequest.Method, uri: String, document: OpenAPIDocument,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         for departure in departures(of: reply, method: method, uri: uri, document: document) {
             Issue.record("API document and server disagree: \(departure)", sourceLocation: sourceLocation)
         }

@@ -11,13 +11,23 @@ public enum VersionTokenCheck {
         var seen: Set<Int64> = []
         for sql in writes {
             let (before, after) = try await pool.write { db in
-                (try token.current(in: db), try { try db.execute(sql: sql); return try token.current(in: db) }())
+                (
+                    try token.current(in: db),
+                    try {
+                        try db.execute(sql: sql); return try token.current(in: db)
+                    }()
+                )
             }
             if before == nil || after == nil || before == after || seen.contains(after ?? 0) { failures.append(sql) }
             if let after { seen.insert(after) }
         }
         let (before, after) = try await pool.write { db in
-            (try token.current(in: db), try { try unrelated.forEach { try db.execute(sql: $0) }; return try token.current(in: db) }())
+            (
+                try token.current(in: db),
+                try {
+                    try unrelated.forEach { try db.execute(sql: $0) }; return try token.current(in: db)
+                }()
+            )
         }
         if before == nil || before != after { failures += unrelated }
         return failures

@@ -13,8 +13,9 @@ struct CatalogTests {
     func product(price: Int, otherPrice: Int? = nil, name: String = "Whole milk") -> CatalogFile.Product {
         var offers = [ProductOffer(storeId: store, price: Money(amountMinor: price, currency: "EUR"))]
         if let otherPrice { offers.append(ProductOffer(storeId: other, price: Money(amountMinor: otherPrice, currency: "EUR"))) }
-        return CatalogFile.Product(id: UUID(uuidString: "00000000-0000-0000-0000-000000000001")!, name: name, brand: "Polderhoeve",
-                                   category: "Dairy", unit: "1 l", image: nil, caloriesPerUnit: 640, offers: offers)
+        return CatalogFile.Product(
+            id: UUID(uuidString: "00000000-0000-0000-0000-000000000001")!, name: name, brand: "Polderhoeve",
+            category: "Dairy", unit: "1 l", image: nil, caloriesPerUnit: 640, offers: offers)
     }
 
     @Test("a new product is listed; the same entry again changes nothing; a new price is a price change that keeps the old one")
@@ -43,11 +44,15 @@ struct CatalogTests {
         bad.name = " "
         bad.caloriesPerUnit = -1
         bad.offers.append(ProductOffer(storeId: UUID(), price: Money(amountMinor: 100, currency: "euro")))
-        let file = CatalogFile(stores: [CatalogFile.Store(id: store, retailer: "Buurtmarkt", name: "B", address: "Oudegracht 1", lat: 95, lon: 5)],
-                               products: [bad])
+        let file = CatalogFile(
+            stores: [CatalogFile.Store(id: store, retailer: "Buurtmarkt", name: "B", address: "Oudegracht 1", lat: 95, lon: 5)],
+            products: [bad])
         let problems = file.problems()
-        #expect(Set(problems.keys) == ["stores[0].lat", "products[0].name", "products[0].caloriesPerUnit", "products[0].offers[0].price",
-                                       "products[0].offers[1].storeId", "products[0].offers[1].price"])
+        #expect(
+            Set(problems.keys) == [
+                "stores[0].lat", "products[0].name", "products[0].caloriesPerUnit", "products[0].offers[0].price",
+                "products[0].offers[1].storeId", "products[0].offers[1].price",
+            ])
     }
 
     @Test("the shipped catalogue is valid and large: thousands of products, several retailers and stores")
@@ -66,8 +71,10 @@ struct CatalogTests {
     func offerRanking() {
         let here = GeoCoordinate(lat: 52.0907, lon: 5.1214)!
         let near = PlacedOffer(storeId: UUID(), price: Money(amountMinor: 150, currency: "EUR"), location: GeoCoordinate(lat: 52.0920, lon: 5.1220)!)
-        let nearCheap = PlacedOffer(storeId: UUID(), price: Money(amountMinor: 120, currency: "EUR"), location: GeoCoordinate(lat: 52.1000, lon: 5.1300)!)
-        let farCheapest = PlacedOffer(storeId: UUID(), price: Money(amountMinor: 90, currency: "EUR"), location: GeoCoordinate(lat: 52.3676, lon: 4.9041)!)
+        let nearCheap = PlacedOffer(
+            storeId: UUID(), price: Money(amountMinor: 120, currency: "EUR"), location: GeoCoordinate(lat: 52.1000, lon: 5.1300)!)
+        let farCheapest = PlacedOffer(
+            storeId: UUID(), price: Money(amountMinor: 90, currency: "EUR"), location: GeoCoordinate(lat: 52.3676, lon: 4.9041)!)
         let ranked = OfferRanking.rank([farCheapest, nearCheap, near], from: here)
         #expect(ranked.map(\.offer) == [near, nearCheap, farCheapest])
         #expect(ranked.map(\.isCheapestNearby) == [false, true, false])
@@ -88,7 +95,9 @@ struct CatalogTests {
     func productQueries() throws {
         let query = try ProductQuery(parameters: ["q": "ignored: the service reads it", "limit": "5"], terms: ["Whole", "MILK"])
         #expect(query.words == ["whole", "milk"] && query.limit == 5)
-        #expect(throws: ProductQueryError.invalid(["limit": ["must be a whole number from 1 to 100"], "category": ["must be at most 100 characters"]])) {
+        #expect(
+            throws: ProductQueryError.invalid(["limit": ["must be a whole number from 1 to 100"], "category": ["must be at most 100 characters"]])
+        ) {
             try ProductQuery(parameters: ["category": String(repeating: "c", count: 101), "limit": "0"], terms: nil)
         }
         let cursor = SearchCursor.encode(.init(rank: -3.5, row: 42), queryKey: try ProductQuery(parameters: [:], terms: ["Whole", "milk"]).key)
@@ -114,16 +123,23 @@ struct PriceHistoryTests {
         let at = { (day: Double) in Date(timeIntervalSince1970: 1_800_000_000 + day * 86_400) }
         let details = ProductDetails(name: "Milk", brand: "Dairy", category: "Dairy", unit: "1 l", image: nil, caloriesPerUnit: 640)
         let events: [(event: any EventContract, at: Date)] = [
-            (ProductListed(productId: product, details: details, offers: [ProductOffer(storeId: north, price: euros(99)),
-                                                                          ProductOffer(storeId: south, price: euros(109))]), at(0)),
+            (
+                ProductListed(
+                    productId: product, details: details,
+                    offers: [
+                        ProductOffer(storeId: north, price: euros(99)),
+                        ProductOffer(storeId: south, price: euros(109)),
+                    ]), at(0)
+            ),
             (ProductDetailsChanged(productId: product, details: details), at(1)),
             (ProductPriceChanged(productId: product, storeId: north, price: euros(105), previous: euros(99)), at(2)),
             (ProductOfferWithdrawn(productId: product, storeId: south), at(3)),
         ]
-        #expect(PriceHistory.entries(events) == [
-            .init(storeId: north, price: euros(99), since: at(0)), .init(storeId: south, price: euros(109), since: at(0)),
-            .init(storeId: north, price: euros(105), since: at(2)), .init(storeId: south, price: nil, since: at(3)),
-        ])
+        #expect(
+            PriceHistory.entries(events) == [
+                .init(storeId: north, price: euros(99), since: at(0)), .init(storeId: south, price: euros(109), since: at(0)),
+                .init(storeId: north, price: euros(105), since: at(2)), .init(storeId: south, price: nil, since: at(3)),
+            ])
         #expect(PriceHistory.entries(events, store: north).map(\.price) == [euros(99), euros(105)])
     }
 }

@@ -18,14 +18,21 @@ struct PriceHistoryPageTests {
     var stream: [(event: any EventContract, at: Date)] {
         let details = ProductDetails(name: "Milk", brand: "Dairy", category: "Dairy", unit: "1 l", image: nil, caloriesPerUnit: 640)
         var events: [(event: any EventContract, at: Date)] = [
-            (ProductListed(productId: product, details: details, offers: [ProductOffer(storeId: north, price: Self.euros(99)),
-                                                                          ProductOffer(storeId: south, price: Self.euros(109)),
-                                                                          ProductOffer(storeId: east, price: Self.euros(95))]), Self.at(0)),
+            (
+                ProductListed(
+                    productId: product, details: details,
+                    offers: [
+                        ProductOffer(storeId: north, price: Self.euros(99)),
+                        ProductOffer(storeId: south, price: Self.euros(109)),
+                        ProductOffer(storeId: east, price: Self.euros(95)),
+                    ]), Self.at(0)
+            ),
             (ProductDetailsChanged(productId: product, details: details), Self.at(1)),
         ]
         for day in 2..<9 {
             let store = [north, south, east][day % 3]
-            events.append((ProductPriceChanged(productId: product, storeId: store, price: Self.euros(100 + day), previous: Self.euros(99)), Self.at(day)))
+            events.append(
+                (ProductPriceChanged(productId: product, storeId: store, price: Self.euros(100 + day), previous: Self.euros(99)), Self.at(day)))
         }
         events.append((ProductOfferWithdrawn(productId: product, storeId: south), Self.at(9)))
         return events
@@ -53,14 +60,16 @@ struct PriceHistoryPageTests {
             pages.append(page.entries)
             guard let next = page.next else { return pages }
             // What a client sends back is the cursor, not the position.
-            start = try #require(PriceHistoryPage.position(of: PriceHistoryPage.cursor(next, product: product, store: store), product: product, store: store))
+            start = try #require(
+                PriceHistoryPage.position(of: PriceHistoryPage.cursor(next, product: product, store: store), product: product, store: store))
         }
         Issue.record("the pages never ended")
         return pages
     }
 
-    @Test("pages of any size, one store's or all, end to end hold the whole history once, in order; a page ends inside an event when full",
-          arguments: [1, 2, 3, 4, 5, 100])
+    @Test(
+        "pages of any size, one store's or all, end to end hold the whole history once, in order; a page ends inside an event when full",
+        arguments: [1, 2, 3, 4, 5, 100])
     func pagesHoldTheWholeHistory(limit: Int) throws {
         let whole = PriceHistory.entries(stream)
         #expect(whole.count == 11)
@@ -77,8 +86,8 @@ struct PriceHistoryPageTests {
     func readingStopsEarly() throws {
         let pages = try pages(limit: 100, store: south, reading: 4)
         #expect(pages.flatMap { $0 } == PriceHistory.entries(stream, store: south))
-        #expect(pages.count == 3)  // 10 events, 4 a page
-        #expect(pages[0].map(\.price) == [Self.euros(109)])  // events 1-4: the first offers, then no change at this store
+        #expect(pages.count == 3) // 10 events, 4 a page
+        #expect(pages[0].map(\.price) == [Self.euros(109)]) // events 1-4: the first offers, then no change at this store
     }
 
     @Test("a cursor is refused for another product or store, and when altered")

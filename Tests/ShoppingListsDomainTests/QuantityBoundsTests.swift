@@ -10,8 +10,11 @@ struct QuantityBoundsTests {
     let milk = UUID()
 
     func given(quantity: Int, then more: ShoppingListChange...) -> ShoppingListState {
-        .replay([.created(ownerId: owner, name: nil),
-                 .itemAdded(ItemDraft(itemId: milk, authorId: owner, productId: nil, text: "milk", quantity: quantity, note: nil), rank: 1)] + more)
+        .replay(
+            [
+                .created(ownerId: owner, name: nil),
+                .itemAdded(ItemDraft(itemId: milk, authorId: owner, productId: nil, text: "milk", quantity: quantity, note: nil), rank: 1),
+            ] + more)
     }
 
     @Test("a delta outside ±1,000,000 is refused for its size, Int.max and Int.min included")
@@ -54,8 +57,10 @@ struct QuantityBoundsTests {
     @Test("totals that would overflow stay at Int.max instead of trapping")
     func totalsSaturate() {
         let dear = Money(amountMinor: Int.max / 2, currency: "EUR")
-        let totals = ListTotals.of([ListTotals.Line(quantity: 3, caloriesPerUnit: Int.max, cheapest: dear),
-                                    ListTotals.Line(quantity: 999, caloriesPerUnit: 1, cheapest: dear)])
+        let totals = ListTotals.of([
+            ListTotals.Line(quantity: 3, caloriesPerUnit: Int.max, cheapest: dear),
+            ListTotals.Line(quantity: 999, caloriesPerUnit: 1, cheapest: dear),
+        ])
         #expect(totals.calories == Int.max)
         #expect(totals.prices == [Money(amountMinor: Int.max, currency: "EUR")])
     }

@@ -15,9 +15,10 @@ struct ShoppingListDecideTests {
     func given(_ changes: ShoppingListChange...) -> ShoppingListState { .replay(changes) }
 
     var shared: ShoppingListState {
-        given(.created(ownerId: owner, name: nil), .memberAdded(member),
-              .itemAdded(ItemDraft(itemId: milk, authorId: owner, productId: UUID(), text: nil, quantity: 2, note: nil), rank: 1),
-              .itemAdded(ItemDraft(itemId: bread, authorId: member, productId: nil, text: "bread", quantity: 1, note: nil), rank: 2))
+        given(
+            .created(ownerId: owner, name: nil), .memberAdded(member),
+            .itemAdded(ItemDraft(itemId: milk, authorId: owner, productId: UUID(), text: nil, quantity: 2, note: nil), rank: 1),
+            .itemAdded(ItemDraft(itemId: bread, authorId: member, productId: nil, text: "bread", quantity: 1, note: nil), rank: 2))
     }
 
     @Test("creating trims the name; an empty or long name is refused; a list is made once")
@@ -32,8 +33,10 @@ struct ShoppingListDecideTests {
 
     @Test("a stranger learns nothing: every command is 'not found', as for a list that does not exist")
     func strangers() {
-        for command: ShoppingListCommand in [.rename(name: "x"), .delete, .addMember(stranger), .changeQuantity(itemId: milk, delta: 1),
-                                              .setChecked(itemId: milk, checked: true), .removeItem(itemId: milk)] {
+        for command: ShoppingListCommand in [
+            .rename(name: "x"), .delete, .addMember(stranger), .changeQuantity(itemId: milk, delta: 1),
+            .setChecked(itemId: milk, checked: true), .removeItem(itemId: milk),
+        ] {
             #expect(throws: ShoppingListError.listNotFound) { try shared.decide(command, by: stranger) }
             #expect(throws: ShoppingListError.listNotFound) { try ShoppingListState().decide(command, by: owner) }
         }
@@ -53,7 +56,9 @@ struct ShoppingListDecideTests {
         #expect(throws: ShoppingListError.invalid(["delta": ["would make the quantity 0; it must be from 1 to 999"]])) {
             try state.decide(.changeQuantity(itemId: milk, delta: -4), by: owner)
         }
-        #expect(throws: ShoppingListError.invalid(["delta": ["must not be 0"]])) { try state.decide(.changeQuantity(itemId: milk, delta: 0), by: owner) }
+        #expect(throws: ShoppingListError.invalid(["delta": ["must not be 0"]])) {
+            try state.decide(.changeQuantity(itemId: milk, delta: 0), by: owner)
+        }
     }
 
     @Test("checking sets a value: checking twice or by two people ends checked, in either order")
@@ -86,24 +91,30 @@ struct ShoppingListDecideTests {
             try shared.decide(.addItem(itemId: eggs, productId: nil, text: nil, quantity: 1000, note: nil), by: member)
         }
         #expect(throws: ShoppingListError.invalid(["text": ["give a productId or a text, not both"], "note": ["must be at most 500 characters"]])) {
-            try shared.decide(.addItem(itemId: eggs, productId: UUID(), text: "eggs", quantity: 1, note: String(repeating: "n", count: 501)), by: member)
+            try shared.decide(
+                .addItem(itemId: eggs, productId: UUID(), text: "eggs", quantity: 1, note: String(repeating: "n", count: 501)), by: member)
         }
         #expect(throws: ShoppingListError.itemExists) {
             try shared.decide(.addItem(itemId: milk, productId: nil, text: "milk", quantity: 1, note: nil), by: member)
         }
         let added = try shared.decide(.addItem(itemId: eggs, productId: nil, text: " eggs ", quantity: 6, note: " free range "), by: member)
-        #expect(added == [.itemAdded(ItemDraft(itemId: eggs, authorId: member, productId: nil, text: "eggs", quantity: 6, note: "free range"), rank: 3)])
+        #expect(
+            added == [.itemAdded(ItemDraft(itemId: eggs, authorId: member, productId: nil, text: "eggs", quantity: 6, note: "free range"), rank: 3)])
     }
 
     @Test("moving puts an item between its new neighbours, or on top")
     func moving() throws {
         var state = shared
-        for change in try state.decide(.addItem(itemId: eggs, productId: nil, text: "eggs", quantity: 1, note: nil), by: owner) { state.evolve(change) }
+        for change in try state.decide(.addItem(itemId: eggs, productId: nil, text: "eggs", quantity: 1, note: nil), by: owner) {
+            state.evolve(change)
+        }
         for change in try state.decide(.move(itemId: eggs, after: milk), by: member) { state.evolve(change) }
         #expect(state.orderedLiveItems.map(\.id) == [milk, eggs, bread])
         for change in try state.decide(.move(itemId: bread, after: nil), by: member) { state.evolve(change) }
         #expect(state.orderedLiveItems.map(\.id) == [bread, milk, eggs])
-        #expect(throws: ShoppingListError.invalid(["after": ["must be another item"]])) { try state.decide(.move(itemId: milk, after: milk), by: owner) }
+        #expect(throws: ShoppingListError.invalid(["after": ["must be another item"]])) {
+            try state.decide(.move(itemId: milk, after: milk), by: owner)
+        }
     }
 
     @Test("only the owner renames, deletes and manages members; members leave; the owner cannot leave")
@@ -133,8 +144,11 @@ struct ListWatchTests {
     @Test("a removed member is sent their removal and nothing after it")
     func removal() {
         var watch = ListWatch(state: shared, watcher: member)
-        let secret = ShoppingListChange.itemAdded(ItemDraft(itemId: UUID(), authorId: owner, productId: nil, text: "secret", quantity: 1, note: nil), rank: 1)
-        let admitted = [ShoppingListChange.renamed(name: nil), .memberRemoved(member, by: owner), secret, .memberAdded(member)].map { watch.admit($0) }
+        let secret = ShoppingListChange.itemAdded(
+            ItemDraft(itemId: UUID(), authorId: owner, productId: nil, text: "secret", quantity: 1, note: nil), rank: 1)
+        let admitted = [ShoppingListChange.renamed(name: nil), .memberRemoved(member, by: owner), secret, .memberAdded(member)].map {
+            watch.admit($0)
+        }
         #expect(admitted == [true, true, false, false])
         #expect(watch.isOver)
     }

@@ -40,25 +40,33 @@ struct CatalogHTTPTests {
         }
     }
 
-    @Test("price history: pages of limit follow their cursors; one store's page ends after 2,000 events read; bad fields are all listed",
-          arguments: Backend.allCases)
+    @Test(
+        "price history: pages of limit follow their cursors; one store's page ends after 2,000 events read; bad fields are all listed",
+        arguments: Backend.allCases)
     func priceHistoryPages(backend: Backend) async throws {
         try await ShoppingListsHarness(backend: backend).test { client in
             try await client.importCatalog(TestCatalog.file())
             let milk = TestCatalog.wholeMilk.key
             // After the first offers (one event, three entries): 2,100 changes at Lombok, then one in the centre.
             var changes = try (1...2_100).map { n in
-                try EventCatalog.encode(ProductPriceChanged(productId: TestCatalog.wholeMilk, storeId: TestCatalog.lombok.id,
-                                                            price: TestCatalog.euros(100 + n % 50), previous: nil))
+                try EventCatalog.encode(
+                    ProductPriceChanged(
+                        productId: TestCatalog.wholeMilk, storeId: TestCatalog.lombok.id,
+                        price: TestCatalog.euros(100 + n % 50), previous: nil))
             }
-            changes.append(try EventCatalog.encode(ProductPriceChanged(productId: TestCatalog.wholeMilk, storeId: TestCatalog.centre.id,
-                                                                       price: TestCatalog.euros(105), previous: TestCatalog.euros(119))))
+            changes.append(
+                try EventCatalog.encode(
+                    ProductPriceChanged(
+                        productId: TestCatalog.wholeMilk, storeId: TestCatalog.centre.id,
+                        price: TestCatalog.euros(105), previous: TestCatalog.euros(119))))
             _ = try await client.store.append(to: "product-\(milk)", expected: .exact(1), events: changes)
 
             let all = try await client.pages("/v1/products/\(milk)/prices?limit=100")
             #expect(all.map(\.count) == Array(repeating: 100, count: 21) + [4])
             let entries = all.flatMap { $0 }
-            #expect(Set(entries.prefix(3).compactMap { $0["storeId"] as? String }) == Set([TestCatalog.centre, TestCatalog.lombok, TestCatalog.amsterdam].map(\.id.key)))
+            #expect(
+                Set(entries.prefix(3).compactMap { $0["storeId"] as? String })
+                    == Set([TestCatalog.centre, TestCatalog.lombok, TestCatalog.amsterdam].map(\.id.key)))
             #expect(entries.dropFirst(3).dropLast().allSatisfy { $0["storeId"] as? String == TestCatalog.lombok.id.key })
             #expect((entries.last?["price"] as? [String: Any])?["amountMinor"] as? Int == 105)
 
@@ -77,7 +85,9 @@ struct CatalogHTTPTests {
         }
     }
 
-    @Test("search: prefixes match, names rank first, category filters, cursors page without repeats, bad fields are all listed", arguments: Backend.allCases)
+    @Test(
+        "search: prefixes match, names rank first, category filters, cursors page without repeats, bad fields are all listed",
+        arguments: Backend.allCases)
     func search(backend: Backend) async throws {
         try await ShoppingListsHarness(backend: backend).test { client in
             try await client.importCatalog(TestCatalog.file())
@@ -85,10 +95,10 @@ struct CatalogHTTPTests {
             #expect(milk.status == .ok)
             #expect(Set(milk.items.ids) == [TestCatalog.wholeMilk.key, TestCatalog.skimmedMilk.key, TestCatalog.chocolate.key])
             #expect(try await client.call(.get, "/v1/products?q=whole%20mil").items.ids == [TestCatalog.wholeMilk.key])
-            #expect(try await client.call(.get, "/v1/products?q=polderhoeve").items.count == 2)  // brands are searched too
+            #expect(try await client.call(.get, "/v1/products?q=polderhoeve").items.count == 2) // brands are searched too
             let dairy = try await client.call(.get, "/v1/products?q=milk&category=dairy")
             #expect(Set(dairy.items.ids) == [TestCatalog.wholeMilk.key, TestCatalog.skimmedMilk.key])
-            #expect(try await client.call(.get, "/v1/products?q=%22NEAR(%20*").items.isEmpty)  // FTS syntax is just words
+            #expect(try await client.call(.get, "/v1/products?q=%22NEAR(%20*").items.isEmpty) // FTS syntax is just words
             let first = try #require(milk.items.first)
             #expect((first["cheapestPrice"] as? [String: Any])?["currency"] as? String == "EUR")
 
@@ -125,7 +135,10 @@ struct CatalogHTTPTests {
 
             let near = try await client.call(.get, "/v1/products/\(TestCatalog.wholeMilk.key)?lat=52.0910&lon=5.1200")
             let ranked = try #require(near.json["offers"] as? [[String: Any]])
-            #expect(ranked.compactMap { $0["storeId"] as? String } == [TestCatalog.centre.id.key, TestCatalog.lombok.id.key, TestCatalog.amsterdam.id.key])
+            #expect(
+                ranked.compactMap { $0["storeId"] as? String } == [
+                    TestCatalog.centre.id.key, TestCatalog.lombok.id.key, TestCatalog.amsterdam.id.key,
+                ])
             // Amsterdam is cheapest but 35 km away: the cheapest nearby is the centre.
             #expect(ranked.compactMap { $0["cheapestNearby"] as? Bool } == [true, false, false])
             #expect((ranked.first?["distanceMeters"] as? Double).map { $0 < 200 } == true)
@@ -170,8 +183,9 @@ struct CatalogHTTPTests {
         }
     }
 
-    @Test("reviews and favourites in pages: newest first, each once, cursors of their own list only; a deleted author's review is left out",
-          arguments: Backend.allCases)
+    @Test(
+        "reviews and favourites in pages: newest first, each once, cursors of their own list only; a deleted author's review is left out",
+        arguments: Backend.allCases)
     func reviewsAndFavoritesInPages(backend: Backend) async throws {
         try await ShoppingListsHarness(backend: backend).test { client in
             try await client.importCatalog(TestCatalog.file())
@@ -221,12 +235,17 @@ struct CatalogHTTPTests {
         try await ShoppingListsHarness().test { client in
             try await client.importCatalog(TestCatalog.file())
             let plan = try await client.runtime.readModel.pool.read { db in
-                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT \(ProductQueries.summaryColumns) FROM shop_products p WHERE p.product_id = ?",
-                                 arguments: [TestCatalog.bread.key]).map { $0["detail"] as String }
+                try Row.fetchAll(
+                    db, sql: "EXPLAIN QUERY PLAN SELECT \(ProductQueries.summaryColumns) FROM shop_products p WHERE p.product_id = ?",
+                    arguments: [TestCatalog.bread.key]
+                ).map { $0["detail"] as String }
             }
             let lookups = plan.filter { $0.hasPrefix("SEARCH o ") || $0.hasPrefix("SEARCH r ") }
             #expect(lookups.count == 4, "\(plan)")
-            #expect(lookups.allSatisfy { $0.contains("USING COVERING INDEX shop_offers_by_price") || $0.contains("USING COVERING INDEX shop_reviews_by_rating") }, "\(plan)")
+            #expect(
+                lookups.allSatisfy {
+                    $0.contains("USING COVERING INDEX shop_offers_by_price") || $0.contains("USING COVERING INDEX shop_reviews_by_rating")
+                }, "\(plan)")
             // The cheapest offer's currency comes from the index's order, not from a sort.
             #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
         }
@@ -256,8 +275,14 @@ struct CatalogHTTPTests {
         try await ShoppingListsHarness().test { client in
             try await client.importCatalog(TestCatalog.file())
             #expect(try await client.call(.get, "/v1/products?q=%E0%B5%8E%22").status == .ok)
-            #expect(try await client.call(.get, "/v1/products?q=\(String(repeating: "a", count: 100_000))").fieldErrors["q"] == ["must be at most 200 characters"])
-            for q in ["%22", "%22%22", "mil%00k", "%E2%80%8F%22mil%E2%80%8E", "%CC%81%22", "%F0%9F%91%A9%E2%80%8D%F0%9F%91%A7%22", "NEAR(%22", "a%20OR%20NOT%20%5E:*"] {
+            #expect(
+                try await client.call(.get, "/v1/products?q=\(String(repeating: "a", count: 100_000))").fieldErrors["q"] == [
+                    "must be at most 200 characters"
+                ])
+            for q in [
+                "%22", "%22%22", "mil%00k", "%E2%80%8F%22mil%E2%80%8E", "%CC%81%22", "%F0%9F%91%A9%E2%80%8D%F0%9F%91%A7%22", "NEAR(%22",
+                "a%20OR%20NOT%20%5E:*",
+            ] {
                 let reply = try await client.call(.get, "/v1/products?q=\(q)")
                 #expect(reply.status == .ok || (reply.status == .badRequest && reply.fieldErrors["q"] != nil), "\(q): \(reply.text)")
             }

@@ -36,9 +36,11 @@ struct ListsHTTPTests {
             #expect(totals["calories"] as? Int == 3_180 && totals["unpricedItems"] as? Int == 1)
 
             let version = try #require(view["version"] as? Int)
-            let stale = try await client.call(.patch, "/v1/lists/\(list.key)", as: ada, json: ["name": "Sunday"], headers: [.ifMatch: "\"\(version - 1)\""])
+            let stale = try await client.call(
+                .patch, "/v1/lists/\(list.key)", as: ada, json: ["name": "Sunday"], headers: [.ifMatch: "\"\(version - 1)\""])
             #expect(stale.status == .preconditionFailed)
-            let renamed = try await client.call(.patch, "/v1/lists/\(list.key)", as: ada, json: ["name": "Sunday"], headers: [.ifMatch: "\"\(version)\""])
+            let renamed = try await client.call(
+                .patch, "/v1/lists/\(list.key)", as: ada, json: ["name": "Sunday"], headers: [.ifMatch: "\"\(version)\""])
             #expect(renamed.status == .ok)
             #expect(try await client.view(list, as: ada)["name"] as? String == "Sunday")
             let mine = try await client.call(.get, "/v1/lists", as: ada)
@@ -55,8 +57,9 @@ struct ListsHTTPTests {
             try await client.importCatalog(TestCatalog.file())
             let ada = try await client.account()
             let list = try await client.list(by: ada)
-            let both = try await client.call(.post, "/v1/lists/\(list.key)/items", as: ada,
-                                             json: ["productId": TestCatalog.bread.key, "text": "bread", "quantity": 0, "note": String(repeating: "n", count: 501)])
+            let both = try await client.call(
+                .post, "/v1/lists/\(list.key)/items", as: ada,
+                json: ["productId": TestCatalog.bread.key, "text": "bread", "quantity": 0, "note": String(repeating: "n", count: 501)])
             #expect(both.status == .unprocessableContent)
             #expect(Set(both.fieldErrors.keys) == ["text", "quantity", "note"])
             #expect(both.headers[.contentType] == "application/problem+json")
@@ -116,25 +119,30 @@ struct ListsHTTPTests {
                     try await client.call(.delete, "\(base)/items/\(item.key)", as: account),
                     try await client.call(.post, "\(base)/members", as: account, json: ["accountId": account.id.key]),
                     try await client.call(.delete, "\(base)/members/\(ada.id.key)", as: account),
-                    try await client.call(.post, "\(base)/commands", as: account, json: ["commands": [["commandId": "c1", "type": "check", "itemId": item.key]]]),
+                    try await client.call(
+                        .post, "\(base)/commands", as: account, json: ["commands": [["commandId": "c1", "type": "check", "itemId": item.key]]]),
                     try await client.call(.get, "\(base)/events?until=1", as: account),
                 ]
                 #expect(replies.map(\.status) == Array(repeating: .notFound, count: replies.count), "\(replies.map(\.text))")
                 #expect(replies.allSatisfy { !$0.text.contains("Shared shop") && !$0.text.contains("Coffee") })
             }
-            #expect(try await client.call(.get, "/v1/lists/\(UUID().key)", as: mallory).text
+            #expect(
+                try await client.call(.get, "/v1/lists/\(UUID().key)", as: mallory).text
                     == (try await client.call(.get, "/v1/lists/\(list.key)", as: mallory).text))
 
             #expect(try await client.call(.post, "/v1/lists/\(list.key)/members", as: ada, json: ["accountId": grace.id.key]).status == .ok)
-            #expect(try await client.call(.post, "/v1/lists/\(list.key)/members", as: ada, json: ["accountId": UUID().key]).status == .unprocessableContent)
+            #expect(
+                try await client.call(.post, "/v1/lists/\(list.key)/members", as: ada, json: ["accountId": UUID().key]).status
+                    == .unprocessableContent)
             let seen = try await client.view(list, as: grace)
             #expect(seen["role"] as? String == "member" && (seen["items"] as? [[String: Any]])?.first?["text"] as? String == "Coffee")
-            #expect(try await client.call(.get, "/v1/lists", as: grace).items.ids == [list.key])  // not Ada's private list
+            #expect(try await client.call(.get, "/v1/lists", as: grace).items.ids == [list.key]) // not Ada's private list
             #expect(try await client.call(.get, "/v1/lists/\(private_.key)", as: grace).status == .notFound)
             #expect(try await client.call(.patch, "/v1/lists/\(list.key)/items/\(item.key)", as: grace, json: ["quantityDelta": 1]).status == .ok)
             #expect(try await client.call(.patch, "/v1/lists/\(list.key)", as: grace, json: ["name": "mine"]).status == .forbidden)
             #expect(try await client.call(.delete, "/v1/lists/\(list.key)", as: grace).status == .forbidden)
-            #expect(try await client.call(.post, "/v1/lists/\(list.key)/members", as: grace, json: ["accountId": mallory.id.key]).status == .forbidden)
+            #expect(
+                try await client.call(.post, "/v1/lists/\(list.key)/members", as: grace, json: ["accountId": mallory.id.key]).status == .forbidden)
             #expect(try await client.call(.delete, "/v1/lists/\(list.key)/members/\(ada.id.key)", as: ada).status == .conflict)
 
             #expect(try await client.call(.delete, "/v1/lists/\(list.key)/members/\(grace.id.key)", as: grace).status == .noContent)
@@ -145,8 +153,9 @@ struct ListsHTTPTests {
         }
     }
 
-    @Test("concurrent edits by two members merge: every increment counts, checking commutes, edits to a removed item get 409",
-          arguments: Backend.allCases)
+    @Test(
+        "concurrent edits by two members merge: every increment counts, checking commutes, edits to a removed item get 409",
+        arguments: Backend.allCases)
     func concurrentEdits(backend: Backend) async throws {
         try await ShoppingListsHarness(backend: backend).test { client in
             let (ada, grace) = (try await client.account(), try await client.account())
@@ -157,8 +166,12 @@ struct ListsHTTPTests {
             let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                 for n in 0..<20 {
                     let who = n.isMultiple(of: 2) ? ada : grace
-                    group.addTask { try await client.call(.patch, "/v1/lists/\(list.key)/items/\(apples.key)", as: who, json: ["quantityDelta": 1]).status }
-                    group.addTask { try await client.call(.patch, "/v1/lists/\(list.key)/items/\(pears.key)", as: who, json: ["checked": true]).status }
+                    group.addTask {
+                        try await client.call(.patch, "/v1/lists/\(list.key)/items/\(apples.key)", as: who, json: ["quantityDelta": 1]).status
+                    }
+                    group.addTask {
+                        try await client.call(.patch, "/v1/lists/\(list.key)/items/\(pears.key)", as: who, json: ["checked": true]).status
+                    }
                 }
                 return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
             }
@@ -167,7 +180,7 @@ struct ListsHTTPTests {
             #expect(items.first { $0["id"] as? String == apples.key }?["quantity"] as? Int == 21)
             #expect(items.first { $0["id"] as? String == pears.key }?["checked"] as? Bool == true)
             let checks = try await client.events(of: list).filter { $0.type == "ShoppingListItemCheckSet" }
-            #expect(checks.count == 1)  // setting a value that is already set appends nothing
+            #expect(checks.count == 1) // setting a value that is already set appends nothing
 
             #expect(try await client.call(.delete, "/v1/lists/\(list.key)/items/\(pears.key)", as: grace).status == .noContent)
             let late = try await client.call(.patch, "/v1/lists/\(list.key)/items/\(pears.key)", as: ada, json: ["quantityDelta": 1])
@@ -186,18 +199,23 @@ struct ListsHTTPTests {
             let gone = try await client.add(["text": "Old item"], to: list, by: ada)
             _ = try await client.call(.delete, "/v1/lists/\(list.key)/items/\(gone.key)", as: ada)
             let eggs = UUID()
-            let batch: [String: Any] = ["commands": [
-                ["commandId": "a1", "type": "addItem", "itemId": eggs.key, "text": "Eggs", "quantity": 6],
-                ["commandId": "a2", "type": "changeQuantity", "itemId": eggs.key, "delta": 6],
-                ["commandId": "a3", "type": "addItem", "productId": TestCatalog.butter.key],
-                ["commandId": "a4", "type": "check", "itemId": eggs.key],
-                ["commandId": "a5", "type": "changeQuantity", "itemId": gone.key, "delta": 1],
-                ["commandId": "a6", "type": "setNote", "itemId": eggs.key, "note": "brown"],
-            ]]
+            let batch: [String: Any] = [
+                "commands": [
+                    ["commandId": "a1", "type": "addItem", "itemId": eggs.key, "text": "Eggs", "quantity": 6],
+                    ["commandId": "a2", "type": "changeQuantity", "itemId": eggs.key, "delta": 6],
+                    ["commandId": "a3", "type": "addItem", "productId": TestCatalog.butter.key],
+                    ["commandId": "a4", "type": "check", "itemId": eggs.key],
+                    ["commandId": "a5", "type": "changeQuantity", "itemId": gone.key, "delta": 1],
+                    ["commandId": "a6", "type": "setNote", "itemId": eggs.key, "note": "brown"],
+                ]
+            ]
             let first = try await client.call(.post, "/v1/lists/\(list.key)/commands", as: ada, json: batch)
             #expect(first.status == .ok, "\(first.text)")
             let results = try #require(first.json["results"] as? [String: [String: Any]])
-            #expect(["a1", "a2", "a3", "a4", "a6"].allSatisfy { results[$0]?["status"] as? String == "applied" && results[$0]?["replayed"] as? Bool == false })
+            #expect(
+                ["a1", "a2", "a3", "a4", "a6"].allSatisfy {
+                    results[$0]?["status"] as? String == "applied" && results[$0]?["replayed"] as? Bool == false
+                })
             #expect(results["a5"]?["status"] as? String == "rejected")
             #expect(((results["a5"]?["problem"] as? [String: Any])?["status"] as? Int) == 409)
             let eventsAfterFirst = try await client.events(of: list).count
@@ -205,7 +223,10 @@ struct ListsHTTPTests {
             let second = try await client.call(.post, "/v1/lists/\(list.key)/commands", as: ada, json: batch)
             #expect(second.status == .ok)
             let replayed = try #require(second.json["results"] as? [String: [String: Any]])
-            #expect(["a1", "a2", "a3", "a4", "a6"].allSatisfy { replayed[$0]?["status"] as? String == "applied" && replayed[$0]?["replayed"] as? Bool == true })
+            #expect(
+                ["a1", "a2", "a3", "a4", "a6"].allSatisfy {
+                    replayed[$0]?["status"] as? String == "applied" && replayed[$0]?["replayed"] as? Bool == true
+                })
             #expect(replayed["a5"]?["status"] as? String == "rejected")
             #expect(try await client.events(of: list).count == eventsAfterFirst)
             let items = try #require(try await client.view(list, as: ada)["items"] as? [[String: Any]])
@@ -215,34 +236,50 @@ struct ListsHTTPTests {
 
             // Two deliveries of one batch at the same time still apply it once.
             let deliver: @Sendable () async throws -> HTTPResponse.Status = {
-                try await client.call(.post, "/v1/lists/\(list.key)/commands", as: ada,
-                                      json: ["commands": [["commandId": "b1", "type": "changeQuantity", "itemId": eggs.key, "delta": 1]]]).status
+                try await client.call(
+                    .post, "/v1/lists/\(list.key)/commands", as: ada,
+                    json: ["commands": [["commandId": "b1", "type": "changeQuantity", "itemId": eggs.key, "delta": 1]]]
+                ).status
             }
             async let one = deliver()
             async let two = deliver()
             #expect(try await [one, two] == [.ok, .ok])
-            #expect((try await client.view(list, as: ada)["items"] as? [[String: Any]])?.first { $0["id"] as? String == eggs.key }?["quantity"] as? Int == 13)
+            #expect(
+                (try await client.view(list, as: ada)["items"] as? [[String: Any]])?.first { $0["id"] as? String == eggs.key }?["quantity"] as? Int
+                    == 13)
 
             // Command ids are the client's: another member's command with the same id is a
             // different command, applied in its own right.
             let grace = try await client.account()
             #expect(try await client.call(.post, "/v1/lists/\(list.key)/members", as: ada, json: ["accountId": grace.id.key]).status == .ok)
-            let hers = try await client.call(.post, "/v1/lists/\(list.key)/commands", as: grace, json: ["commands": [
-                ["commandId": "b1", "type": "changeQuantity", "itemId": eggs.key, "delta": 1],
-                ["commandId": "a3", "type": "addItem", "productId": TestCatalog.butter.key],
-            ]])
+            let hers = try await client.call(
+                .post, "/v1/lists/\(list.key)/commands", as: grace,
+                json: [
+                    "commands": [
+                        ["commandId": "b1", "type": "changeQuantity", "itemId": eggs.key, "delta": 1],
+                        ["commandId": "a3", "type": "addItem", "productId": TestCatalog.butter.key],
+                    ]
+                ])
             let herResults = try #require(hers.json["results"] as? [String: [String: Any]])
-            #expect(["b1", "a3"].allSatisfy { herResults[$0]?["status"] as? String == "applied" && herResults[$0]?["replayed"] as? Bool == false },
-                    "\(hers.text)")
+            #expect(
+                ["b1", "a3"].allSatisfy { herResults[$0]?["status"] as? String == "applied" && herResults[$0]?["replayed"] as? Bool == false },
+                "\(hers.text)")
             let shared = try #require(try await client.view(list, as: ada)["items"] as? [[String: Any]])
             #expect(shared.first { $0["id"] as? String == eggs.key }?["quantity"] as? Int == 14)
             #expect(shared.count == 3)
 
-            let malformed = try await client.call(.post, "/v1/lists/\(list.key)/commands", as: ada, json: ["commands": [
-                ["commandId": "", "type": "fly"], ["commandId": "x", "type": "check"], ["commandId": "x", "type": "rename"],
-            ]])
+            let malformed = try await client.call(
+                .post, "/v1/lists/\(list.key)/commands", as: ada,
+                json: [
+                    "commands": [
+                        ["commandId": "", "type": "fly"], ["commandId": "x", "type": "check"], ["commandId": "x", "type": "rename"],
+                    ]
+                ])
             #expect(malformed.status == .unprocessableContent)
-            #expect(Set(malformed.fieldErrors.keys) == ["commands[0].commandId", "commands[0].type", "commands[1].itemId", "commands[2].commandId", "commands[2].name"])
+            #expect(
+                Set(malformed.fieldErrors.keys) == [
+                    "commands[0].commandId", "commands[0].type", "commands[1].itemId", "commands[2].commandId", "commands[2].name",
+                ])
         }
     }
 }

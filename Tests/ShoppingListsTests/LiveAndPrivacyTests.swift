@@ -3,8 +3,8 @@ import EventLog
 import EventLogTestSupport
 import Foundation
 import HTTPTypes
-import ShoppingListsDomain
 import ServiceKit
+import ShoppingListsDomain
 import ShoppingListsService
 import Testing
 
@@ -15,8 +15,8 @@ struct LiveAndPrivacyTests {
         text.components(separatedBy: "\n\n").compactMap { block in
             let lines = block.split(separator: "\n")
             guard let id = lines.first(where: { $0.hasPrefix("id: ") })?.dropFirst(4),
-                  let data = lines.first(where: { $0.hasPrefix("data: ") })?.dropFirst(6),
-                  let json = (try? JSONSerialization.jsonObject(with: Data(data.utf8))).map(lowercasingIds) as? [String: Any]
+                let data = lines.first(where: { $0.hasPrefix("data: ") })?.dropFirst(6),
+                let json = (try? JSONSerialization.jsonObject(with: Data(data.utf8))).map(lowercasingIds) as? [String: Any]
             else { return nil }
             return (String(id), json)
         }
@@ -29,8 +29,9 @@ struct LiveAndPrivacyTests {
             let list = try await client.list("Party", by: ada)
             let session = UUID()
             let (signer, kid) = try await client.ring.signer()
-            let token = try await signer.sign(AccessTokenClaims(accountId: ada.id, sessionId: session, role: .member, issuedAt: Date(), lifetime: 900),
-                                              kid: .init(string: kid))
+            let token = try await signer.sign(
+                AccessTokenClaims(accountId: ada.id, sessionId: session, role: .member, issuedAt: Date(), lifetime: 900),
+                kid: .init(string: kid))
             let bearer: [HTTPField.Name: String] = [.authorization: "Bearer \(token)"]
             let streams = Task {
                 try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
@@ -45,12 +46,16 @@ struct LiveAndPrivacyTests {
             #expect(ninth.json["type"] as? String == "https://commons.example/problems/too-many-streams")
 
             // Signed out: the open streams end by themselves, as a request with the token would be refused.
-            _ = try await client.store.append(to: "session-\(session.uuidString.lowercased())", expected: .any, events: [
-                try EventCatalog.encode(SessionRevoked(sessionId: session, accountId: ada.id, reason: "signed out", at: Date())),
-            ])
+            _ = try await client.store.append(
+                to: "session-\(session.uuidString.lowercased())", expected: .any,
+                events: [
+                    try EventCatalog.encode(SessionRevoked(sessionId: session, accountId: ada.id, reason: "signed out", at: Date()))
+                ])
             let ended = try await withThrowingTaskGroup(of: [HTTPResponse.Status]?.self) { group in
                 group.addTask { try await streams.value }
-                group.addTask { try await Task.sleep(for: .seconds(20)); return nil }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(20)); return nil
+                }
                 defer { group.cancelAll() }
                 return try await group.next() ?? nil
             }
@@ -65,25 +70,30 @@ struct LiveAndPrivacyTests {
             let ada = try await client.account()
             let list = try await client.list("Party", by: ada)
             let (signer, kid) = try await client.ring.signer()
-            let token = try await signer.sign(AccessTokenClaims(accountId: ada.id, sessionId: UUID(), role: .member, issuedAt: Date(), lifetime: 10),
-                                              kid: .init(string: kid))
+            let token = try await signer.sign(
+                AccessTokenClaims(accountId: ada.id, sessionId: UUID(), role: .member, issuedAt: Date(), lifetime: 10),
+                kid: .init(string: kid))
             // Ten seconds leaves the request ample time to open the stream on a loaded machine.
             let stream = Task { try await client.call(.get, "/v1/lists/\(list.key)/events", headers: [.authorization: "Bearer \(token)"]) }
             let ended = try await withThrowingTaskGroup(of: ShoppingListsHarness.Reply?.self) { group in
                 group.addTask { try await stream.value }
-                group.addTask { try await Task.sleep(for: .seconds(60)); return nil }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(60)); return nil
+                }
                 defer { group.cancelAll() }
                 return try await group.next() ?? nil
             }
             #expect(ended?.status == .ok, "the stream was open, then ended by itself once its token's 10 s lifetime ran out")
             #expect(client.runtime.streams.count(of: ada.id) == 0)
-            #expect(try await client.call(.get, "/v1/lists/\(list.key)/events", headers: [.authorization: "Bearer \(token)"]).status
+            #expect(
+                try await client.call(.get, "/v1/lists/\(list.key)/events", headers: [.authorization: "Bearer \(token)"]).status
                     == .unauthorized, "and the token opens no new one")
         }
     }
 
-    @Test("live changes as server-sent events: collaborators see each change as it happens and resume after Last-Event-ID",
-          arguments: Backend.allCases)
+    @Test(
+        "live changes as server-sent events: collaborators see each change as it happens and resume after Last-Event-ID",
+        arguments: Backend.allCases)
     func liveChanges(backend: Backend) async throws {
         try await ShoppingListsHarness(backend: backend).test { client in
             let (ada, grace) = (try await client.account(), try await client.account())
@@ -111,15 +121,17 @@ struct LiveAndPrivacyTests {
             // Once she leaves, the list's events are not hers to see.
             #expect(try await client.call(.delete, "/v1/lists/\(list.key)/members/\(grace.id.key)", as: grace).status == .noContent)
             #expect(try await client.call(.get, "/v1/lists/\(list.key)/events?until=6", as: grace).status == .notFound)
-            let resumed = try await client.call(.get, "/v1/lists/\(list.key)/events?until=7", as: ada, headers: [HTTPField.Name("Last-Event-ID")!: "4"])
+            let resumed = try await client.call(
+                .get, "/v1/lists/\(list.key)/events?until=7", as: ada, headers: [HTTPField.Name("Last-Event-ID")!: "4"])
             #expect(Self.serverSentEvents(resumed.text).map(\.id) == ["5", "6", "7"])
             let bad = try await client.call(.get, "/v1/lists/\(list.key)/events", as: ada, headers: [HTTPField.Name("Last-Event-ID")!: "soon"])
             #expect(bad.status == .badRequest)
         }
     }
 
-    @Test("what people write is sealed in the log; deleting an account removes its lists, reviews, favourites and items everywhere",
-          arguments: Backend.allCases)
+    @Test(
+        "what people write is sealed in the log; deleting an account removes its lists, reviews, favourites and items everywhere",
+        arguments: Backend.allCases)
     func accountDeletion(backend: Backend) async throws {
         try await ShoppingListsHarness(backend: backend).test { client in
             try await client.importCatalog(TestCatalog.file())
@@ -165,12 +177,15 @@ struct LiveAndPrivacyTests {
             let ada = try await client.account()
             let list = try await client.list(by: ada)
             let item = try await client.add(["text": "Tea"], to: list, by: ada)
-            let bodies: [String?] = [nil, "", "{", "[]", "null", "{\"name\": {}}", "{\"commands\": 3}", "{\"rating\": \"five\"}",
-                                     "{\"quantityDelta\": 1e400}", "{\"accountId\": \"nope\"}"]
+            let bodies: [String?] = [
+                nil, "", "{", "[]", "null", "{\"name\": {}}", "{\"commands\": 3}", "{\"rating\": \"five\"}",
+                "{\"quantityDelta\": 1e400}", "{\"accountId\": \"nope\"}",
+            ]
             for route in client.routes where !route.contains("/health") && !route.contains("/metrics") && !route.contains("openapi") {
                 let parts = route.split(separator: " ", maxSplits: 1)
                 let method = HTTPRequest.Method(String(parts[0]))!
-                let path = String(parts[1]).replacingOccurrences(of: "{id}", with: route.contains("/products") ? UUID().key : list.key)
+                let path =
+                    String(parts[1]).replacingOccurrences(of: "{id}", with: route.contains("/products") ? UUID().key : list.key)
                     .replacingOccurrences(of: "{itemId}", with: item.key).replacingOccurrences(of: "{accountId}", with: "not-a-uuid")
                     + (route.hasSuffix("/events") ? "?until=1" : "")
                 for body in bodies {

@@ -17,9 +17,13 @@ struct OverflowHTTPTests {
             #expect(patched.status == .unprocessableContent && patched.headers[.contentType] == "application/problem+json")
             #expect(patched.fieldErrors["quantityDelta"] == ["must be from -1000000 to 1000000"], "\(patched.text)")
 
-            let batch = try await client.call(.post, "/v1/lists/\(list.key)/commands", as: ada, json: ["commands": [
-                ["commandId": "c1", "type": "changeQuantity", "itemId": tea.key, "delta": delta],
-            ]])
+            let batch = try await client.call(
+                .post, "/v1/lists/\(list.key)/commands", as: ada,
+                json: [
+                    "commands": [
+                        ["commandId": "c1", "type": "changeQuantity", "itemId": tea.key, "delta": delta]
+                    ]
+                ])
             #expect(batch.status == .unprocessableContent && batch.headers[.contentType] == "application/problem+json")
             #expect(batch.fieldErrors["commands[0].delta"] == ["must be from -1000000 to 1000000"], "\(batch.text)")
 
@@ -34,7 +38,8 @@ struct OverflowHTTPTests {
         try await ShoppingListsHarness().test { client in
             let ada = try await client.account()
             let list = try await client.list(by: ada)
-            let reply = try await client.call(.get, "/v1/lists/\(list.key)/events", as: ada, headers: [HTTPField.Name("Last-Event-ID")!: String(Int64.max)])
+            let reply = try await client.call(
+                .get, "/v1/lists/\(list.key)/events", as: ada, headers: [HTTPField.Name("Last-Event-ID")!: String(Int64.max)])
             #expect(reply.status == .badRequest && reply.fieldErrors["Last-Event-ID"] != nil, "\(reply.text)")
             #expect(try await client.view(list, as: ada)["version"] as? Int == 1)
         }

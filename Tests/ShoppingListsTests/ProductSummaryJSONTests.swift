@@ -1,8 +1,9 @@
 import Contracts
 import Foundation
 import ServiceKit
-@testable import ShoppingListsService
 import Testing
+
+@testable import ShoppingListsService
 
 /// A product summary writes its own JSON (issue 17); the bytes must be those its `Encodable`
 /// conformance gives under the services' `JSONEncoder`, with and without each optional.
@@ -18,7 +19,8 @@ struct ProductSummaryJSONTests {
                 brand: "Öko", category: "dairy", unit: "1 l",
                 image: Bool.random(using: &generator) ? nil : "https://images.example/milk.jpg",
                 caloriesPerUnit: Int.random(in: 0...900, using: &generator),
-                cheapestPrice: Bool.random(using: &generator) ? nil : Money(amountMinor: Int.random(in: 0...10_000, using: &generator), currency: "EUR"),
+                cheapestPrice: Bool.random(using: &generator)
+                    ? nil : Money(amountMinor: Int.random(in: 0...10_000, using: &generator), currency: "EUR"),
                 averageRating: Bool.random(using: &generator) ? nil : (Double.random(in: 1...5, using: &generator) * 100).rounded() / 100,
                 reviewCount: Int.random(in: 0...500, using: &generator))
             #expect(try ResponseJSON.encode(summary) == Array(try ServiceJSON.encoder.encode(summary)))

@@ -2,8 +2,8 @@ import Contracts
 import EventLogTestSupport
 import Foundation
 import GRDB
-import ShoppingListsService
 import ServiceTestSupport
+import ShoppingListsService
 import Testing
 
 /// Search pages are kept under the catalogue's version token (`VersionedAnswerCache`): these
@@ -58,8 +58,9 @@ struct SearchPageCacheTests {
             // Change a price behind the triggers' back: the token stays, so the kept page stays.
             try await client.runtime.readModel.pool.write { db in
                 let token = try ProductQueries.catalogVersion.current(in: db)
-                try db.execute(sql: "UPDATE shop_offers SET amount_minor = 50 WHERE product_id = ? AND store_id = ?",
-                               arguments: [TestCatalog.wholeMilk.key, TestCatalog.amsterdam.id.key])
+                try db.execute(
+                    sql: "UPDATE shop_offers SET amount_minor = 50 WHERE product_id = ? AND store_id = ?",
+                    arguments: [TestCatalog.wholeMilk.key, TestCatalog.amsterdam.id.key])
                 try db.execute(sql: "UPDATE shop_catalog_version SET token = ?", arguments: [token])
             }
             #expect(cheapest(try await client.call(.get, "/v1/products?q=milk"), TestCatalog.wholeMilk) == 99)
@@ -89,10 +90,12 @@ struct SearchPageCacheTests {
                 "UPDATE shop_reviews SET rating = 5 WHERE author_id = 'a-new'",
                 "DELETE FROM shop_reviews WHERE author_id = 'a-new'",
             ]
-            let failures = try await VersionTokenCheck.failures(of: ProductQueries.catalogVersion, in: pool, writes: writes, unrelated: [
-                "INSERT INTO shop_favorites (account_id, product_id, position) VALUES ('a-new', '\(product)', 1)",
-                "INSERT INTO shop_accounts (account_id) VALUES ('a-new')",
-            ])
+            let failures = try await VersionTokenCheck.failures(
+                of: ProductQueries.catalogVersion, in: pool, writes: writes,
+                unrelated: [
+                    "INSERT INTO shop_favorites (account_id, product_id, position) VALUES ('a-new', '\(product)', 1)",
+                    "INSERT INTO shop_accounts (account_id) VALUES ('a-new')",
+                ])
             #expect(failures.isEmpty)
         }
     }

@@ -8,9 +8,9 @@ import HummingbirdTesting
 import ServiceKit
 import ServiceTestSupport
 import ShoppingListsDomain
-import Testing
 import ShoppingListsService
 import Synchronization
+import Testing
 
 /// The shopping-lists service on a fresh log and data directory, with a key ring to mint
 /// tokens. Accounts are made by appending the events the accounts service writes.
@@ -26,8 +26,9 @@ struct ShoppingListsHarness {
 
     func test(_ body: @escaping @Sendable (Client) async throws -> Void) async throws {
         var configuration = try ServiceConfiguration(
-            service: ShoppingListsService.name, defaultPort: 0, environment: EnvironmentVariables(["COMMONS_DATA_DIR": dataDirectory].merging(log.serviceEnvironment) { $1 }))
-        configuration.readYourWritesPatience = .seconds(15)  // another test may hold a PostgreSQL transaction for 10 s
+            service: ShoppingListsService.name, defaultPort: 0,
+            environment: EnvironmentVariables(["COMMONS_DATA_DIR": dataDirectory].merging(log.serviceEnvironment) { $1 }))
+        configuration.readYourWritesPatience = .seconds(15) // another test may hold a PostgreSQL transaction for 10 s
         let ring = ring
         let (application, runtime, routes) = try await ServiceApp.build(
             try ShoppingListsService.definition(), configuration: configuration, store: log.store, publicKeys: LocalPublicKeySource { ring })
@@ -71,8 +72,10 @@ struct ShoppingListsHarness {
         }
 
         @discardableResult
-        func call(_ method: HTTPRequest.Method, _ uri: String, as account: Account? = nil, json: Any? = nil, raw: String? = nil,
-                  headers extra: [HTTPField.Name: String] = [:]) async throws -> Reply {
+        func call(
+            _ method: HTTPRequest.Method, _ uri: String, as account: Account? = nil, json: Any? = nil, raw: String? = nil,
+            headers extra: [HTTPField.Name: String] = [:]
+        ) async throws -> Reply {
             var headers = HTTPFields()
             if let account { headers[.authorization] = "Bearer \(try await token(for: account.id))" }
             if json != nil || raw != nil { headers[.contentType] = "application/json" }
@@ -82,24 +85,29 @@ struct ShoppingListsHarness {
             let response = try await client.execute(uri: uri, method: method, headers: headers, body: body)
             if let position = response.headers[.commonsPosition].flatMap(Checkpoint.init) { latest.see(position) }
             let reply = Reply(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
-            APIContract.verify(TestReply(status: reply.status, headers: reply.headers, body: reply.body), method: method, uri: uri,
-                               document: ShoppingListsService.openAPI)
+            APIContract.verify(
+                TestReply(status: reply.status, headers: reply.headers, body: reply.body), method: method, uri: uri,
+                document: ShoppingListsService.openAPI)
             return reply
         }
 
         func token(for account: UUID) async throws -> String {
             let (signer, kid) = try await ring.signer()
-            return try await signer.sign(AccessTokenClaims(accountId: account, sessionId: UUID(), role: .member, issuedAt: Date(), lifetime: 900),
-                                         kid: .init(string: kid))
+            return try await signer.sign(
+                AccessTokenClaims(accountId: account, sessionId: UUID(), role: .member, issuedAt: Date(), lifetime: 900),
+                kid: .init(string: kid))
         }
 
         /// A registered account, as the accounts service would have appended it.
         func account() async throws -> Account {
             let id = UUID()
             let dummy = Sealed(keyId: id, box: "")
-            let result = try await store.append(to: "account-\(id.uuidString.lowercased())", expected: .noStream, events: [
-                try EventCatalog.encode(AccountRegistered(accountId: id, role: "member", personal: dummy, passwordHash: dummy, registeredAt: Date())),
-            ])
+            let result = try await store.append(
+                to: "account-\(id.uuidString.lowercased())", expected: .noStream,
+                events: [
+                    try EventCatalog.encode(
+                        AccountRegistered(accountId: id, role: "member", personal: dummy, passwordHash: dummy, registeredAt: Date()))
+                ])
             latest.see(result.checkpoint)
             return Account(id: id)
         }
@@ -107,9 +115,11 @@ struct ShoppingListsHarness {
         /// Deletes an account as the accounts service does: destroys its key, appends `AccountDeleted`.
         func delete(_ account: Account) async throws {
             try await runtime.keyVault.destroyKey(for: account.id)
-            let result = try await store.append(to: "account-\(account.id.uuidString.lowercased())", expected: .any, events: [
-                try EventCatalog.encode(AccountDeleted(accountId: account.id, deletedAt: Date())),
-            ])
+            let result = try await store.append(
+                to: "account-\(account.id.uuidString.lowercased())", expected: .any,
+                events: [
+                    try EventCatalog.encode(AccountDeleted(accountId: account.id, deletedAt: Date()))
+                ])
             latest.see(result.checkpoint)
         }
 
@@ -197,8 +207,6 @@ final class Latest: Sendable {
         checkpoint.withLock { current in if current.map({ position > $0 }) ?? true { current = position } }
     }
 }
-
-
 
 extension [[String: Any]] {
     var ids: [String] { compactMap { $0["id"] as? String } }

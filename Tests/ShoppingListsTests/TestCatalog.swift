@@ -5,12 +5,15 @@ import ShoppingListsDomain
 /// A small catalogue around Utrecht for tests: three stores (two in the centre, one in
 /// Amsterdam) and a few dairy and bakery products, plus fillers for paging.
 enum TestCatalog {
-    static let centre = CatalogFile.Store(id: UUID(), retailer: "Buurtmarkt", name: "Buurtmarkt Binnenstad", address: "Oudegracht 10, Utrecht",
-                                          lat: 52.0907, lon: 5.1214)
-    static let lombok = CatalogFile.Store(id: UUID(), retailer: "Prijsknaller", name: "Prijsknaller Lombok", address: "Kanaalstraat 20, Utrecht",
-                                          lat: 52.0919, lon: 5.1030)
-    static let amsterdam = CatalogFile.Store(id: UUID(), retailer: "Versplein", name: "Versplein Centrum", address: "Damrak 1, Amsterdam",
-                                             lat: 52.3731, lon: 4.8926)
+    static let centre = CatalogFile.Store(
+        id: UUID(), retailer: "Buurtmarkt", name: "Buurtmarkt Binnenstad", address: "Oudegracht 10, Utrecht",
+        lat: 52.0907, lon: 5.1214)
+    static let lombok = CatalogFile.Store(
+        id: UUID(), retailer: "Prijsknaller", name: "Prijsknaller Lombok", address: "Kanaalstraat 20, Utrecht",
+        lat: 52.0919, lon: 5.1030)
+    static let amsterdam = CatalogFile.Store(
+        id: UUID(), retailer: "Versplein", name: "Versplein Centrum", address: "Damrak 1, Amsterdam",
+        lat: 52.3731, lon: 4.8926)
 
     static let wholeMilk = UUID()
     static let skimmedMilk = UUID()
@@ -20,9 +23,12 @@ enum TestCatalog {
 
     static func euros(_ cents: Int) -> Money { Money(amountMinor: cents, currency: "EUR") }
 
-    static func product(_ id: UUID, _ name: String, _ brand: String, _ category: String, calories: Int, prices: [(CatalogFile.Store, Int)]) -> CatalogFile.Product {
-        CatalogFile.Product(id: id, name: name, brand: brand, category: category, unit: "1 each", image: nil, caloriesPerUnit: calories,
-                            offers: prices.map { ProductOffer(storeId: $0.0.id, price: euros($0.1)) })
+    static func product(
+        _ id: UUID, _ name: String, _ brand: String, _ category: String, calories: Int, prices: [(CatalogFile.Store, Int)]
+    ) -> CatalogFile.Product {
+        CatalogFile.Product(
+            id: id, name: name, brand: brand, category: category, unit: "1 each", image: nil, caloriesPerUnit: calories,
+            offers: prices.map { ProductOffer(storeId: $0.0.id, price: euros($0.1)) })
     }
 
     /// The catalogue, with the whole milk at `milkPrice` cents in the centre.

@@ -29,12 +29,13 @@ struct TallyProjection: Projection {
 
     func apply(_ event: RecordedEvent, in db: Database) throws {
         let body = try JSONSerialization.jsonObject(with: event.data) as? [String: Int]
-        try db.execute(sql: """
-            INSERT INTO tallies (stream, events, total) VALUES (?, 1, ?)
-            ON CONFLICT (stream) DO UPDATE SET events = events + 1, total = total + excluded.total
-            """, arguments: [event.stream, body?["n"] ?? 0])
+        try db.execute(
+            sql: """
+                INSERT INTO tallies (stream, events, total) VALUES (?, 1, ?)
+                ON CONFLICT (stream) DO UPDATE SET events = events + 1, total = total + excluded.total
+                """, arguments: [event.stream, body?["n"] ?? 0])
         if let blockAt, body?["n"] == blockAt.n {
-            FileManager.default.createFile(atPath: blockAt.marker, contents: nil)
+            _ = FileManager.default.createFile(atPath: blockAt.marker, contents: nil)
             while true { sleep(3_600) }
         }
     }

@@ -1,5 +1,5 @@
-import AccountsService
 import AccountsDomain
+import AccountsService
 import Contracts
 import EventLog
 import Foundation
@@ -14,7 +14,8 @@ public enum AccountsBenchmark {
     /// the sealed hash, bcrypt, session start), for an account it registers first.
     public static func signIn(store: any EventStore, environment: EnvironmentVariables) async throws -> @Sendable () async throws -> Void {
         let commands = try AccountsCommands.live(
-            store: store, vault: try ServiceRuntime.vault(beside: store, environment: environment), environment: environment, logger: Logger(label: "bench"))
+            store: store, vault: try ServiceRuntime.vault(beside: store, environment: environment), environment: environment,
+            logger: Logger(label: "bench"))
         let email = "bench-\(UUID().uuidString.prefix(8))@example.org"
         let password = "a long enough phrase"
         _ = try await commands.register(Registration(email: email, password: password, displayName: "Bench"), device: "bench", metadata: .init())

@@ -1,6 +1,6 @@
-import DonationsService
 import Contracts
 import DonationsDomain
+import DonationsService
 import EventLog
 import Foundation
 import ServiceKit
@@ -12,20 +12,24 @@ public enum DonationsBenchmark {
     /// step per wallet, each through the service's command path (organisation lookup,
     /// wallet catch-up, decision, sealed message, append at the expected version).
     public static func donations(store: any EventStore, wallets: Int) async throws -> [@Sendable () async throws -> Void] {
-        let commands = DonationsCommands(store: store, vault: try ServiceRuntime.vault(beside: store, secrets: .throwaway()), payments: SimulatedCardProcessor())
-        let draft = OrganizationDraft(name: "Bench charity", slug: "bench-\(UUID().uuidString.prefix(8).lowercased())", kind: .charity,
-                                      mission: "Benchmarks", currency: "USD", minimumDonationMinor: 1)
+        let commands = DonationsCommands(
+            store: store, vault: try ServiceRuntime.vault(beside: store, secrets: .throwaway()), payments: SimulatedCardProcessor())
+        let draft = OrganizationDraft(
+            name: "Bench charity", slug: "bench-\(UUID().uuidString.prefix(8).lowercased())", kind: .charity,
+            mission: "Benchmarks", currency: "USD", minimumDonationMinor: 1)
         let (organization, _) = try await commands.register(draft, metadata: .init())
         let id = organization.id!
         _ = try await commands.verify(id, verified: true, metadata: .init())
         var steps: [@Sendable () async throws -> Void] = []
         for _ in 0..<wallets {
             let account = UUID()
-            _ = try await commands.topUp(TopUpRequest(amountMinor: TopUpRequest.largestMinor, currency: "USD", cardNumber: SimulatedCardProcessor.approvedCard),
-                                         account: account, topUpId: UUID(), metadata: .init())
+            _ = try await commands.topUp(
+                TopUpRequest(amountMinor: TopUpRequest.largestMinor, currency: "USD", cardNumber: SimulatedCardProcessor.approvedCard),
+                account: account, topUpId: UUID(), metadata: .init())
             steps.append {
-                _ = try await commands.donate(account: account, organization: id.uuidString, amountMinor: 1, currency: "USD", visibility: .public,
-                                              message: "thank you", donationId: UUID(), metadata: .init())
+                _ = try await commands.donate(
+                    account: account, organization: id.uuidString, amountMinor: 1, currency: "USD", visibility: .public,
+                    message: "thank you", donationId: UUID(), metadata: .init())
             }
         }
         return steps
@@ -37,12 +41,14 @@ public enum DonationsBenchmark {
         (0..<wallets).map { _ in
             let account = UUID()
             let version = Counter()
-            let donation = DonationMade(donationId: UUID(), accountId: account, organizationId: UUID(), amountMinor: 1, currency: "USD",
-                                        visibility: .public, message: Sealed(keyId: account, box: String(repeating: "A", count: 60)),
-                                        recurringId: nil, month: nil, estimateId: nil, at: Date())
+            let donation = DonationMade(
+                donationId: UUID(), accountId: account, organizationId: UUID(), amountMinor: 1, currency: "USD",
+                visibility: .public, message: Sealed(keyId: account, box: String(repeating: "A", count: 60)),
+                recurringId: nil, month: nil, estimateId: nil, at: Date())
             return {
                 let expected = version.next()
-                _ = try await store.append(to: "benchwallet-\(account.lowercasedText)", expected: .exact(expected), events: [try EventCatalog.encode(donation)])
+                _ = try await store.append(
+                    to: "benchwallet-\(account.lowercasedText)", expected: .exact(expected), events: [try EventCatalog.encode(donation)])
             }
         }
     }

@@ -1,10 +1,10 @@
-import GeoSearchService
 import Contracts
 import EventLog
 import Foundation
+import GRDB
 import Geo
 import GeoSearchDomain
-import GRDB
+import GeoSearchService
 import Hummingbird
 import ReadModel
 import ServiceKit
@@ -43,10 +43,11 @@ public enum GeoSearchBenchmark {
                     category: categories[index % categories.count], price: nil,
                     publicLocation: Coordinate(lat: publicPoint.lat, lon: publicPoint.lon), postedAt: postedAt.addingTimeInterval(Double(index)))
                 let new = try EventCatalog.encode(posted)
-                events.append(RecordedEvent(
-                    checkpoint: Checkpoint(transaction: UInt64(index + 1), position: Int64(index + 1)),
-                    stream: "listing-\(id.lowercasedText)", version: 1, id: new.id, type: new.type,
-                    schemaVersion: new.schemaVersion, data: new.data, metadata: new.metadata, recordedAt: postedAt))
+                events.append(
+                    RecordedEvent(
+                        checkpoint: Checkpoint(transaction: UInt64(index + 1), position: Int64(index + 1)),
+                        stream: "listing-\(id.lowercasedText)", version: 1, id: new.id, type: new.type,
+                        schemaVersion: new.schemaVersion, data: new.data, metadata: new.metadata, recordedAt: postedAt))
             }
             _ = try await store.importEvents(events)
             written += events.count
@@ -89,9 +90,12 @@ public enum GeoSearchBenchmark {
         public func bruteForce(lat: Double, lon: Double, radiusMeters: Double, category: String, limit: Int) async throws -> [UUID] {
             guard let center = GeoCoordinate(lat: lat, lon: lon) else { return [] }
             let rows = try await readModel.pool.read { db in
-                try Row.fetchAll(db.cachedStatement(sql: """
-                    SELECT listing_id, lat, lon FROM geo_listings WHERE status = 'available' AND category = ? COLLATE NOCASE
-                    """), arguments: [category]).map { row -> (id: String, lat: Double, lon: Double) in (row["listing_id"], row["lat"], row["lon"]) }
+                try Row.fetchAll(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT listing_id, lat, lon FROM geo_listings WHERE status = 'available' AND category = ? COLLATE NOCASE
+                            """), arguments: [category]
+                ).map { row -> (id: String, lat: Double, lon: Double) in (row["listing_id"], row["lat"], row["lon"]) }
             }
             var found: [PagePosition] = []
             for row in rows {
@@ -115,7 +119,8 @@ public enum GeoSearchBenchmark {
             ]))
         configuration.host = "127.0.0.1"
         let (application, runtime, _) = try await ServiceApp.build(
-            try GeoSearchService.definition(), configuration: configuration, store: store, publicKeys: LocalPublicKeySource { SigningKeyRing.generate() })
+            try GeoSearchService.definition(), configuration: configuration, store: store,
+            publicKeys: LocalPublicKeySource { SigningKeyRing.generate() })
         let server = Task { try await application.runService(gracefulShutdownSignals: []) }
         defer { server.cancel() }
         while !runtime.isReady { try await Task.sleep(for: .milliseconds(50)) }

@@ -1,9 +1,9 @@
-import ListingsService
 import Contracts
 import EventLog
 import Foundation
 import GRDB
 import ListingsDomain
+import ListingsService
 import ReadModel
 import ServiceKit
 
@@ -11,8 +11,10 @@ import ServiceKit
 /// filled with many listings, and the ceiling its feed is measured against.
 public enum ListingsBenchmark {
     static let adjectives = ["blue", "oak", "vintage", "small", "large", "red", "wooden", "modern", "retro", "green", "folding", "soft"]
-    static let things = ["chair", "table", "lamp", "sofa", "bicycle", "jacket", "kettle", "bookcase", "toaster", "stroller", "desk", "rug",
-                         "mirror", "puzzle", "novel", "guitar"]
+    static let things = [
+        "chair", "table", "lamp", "sofa", "bicycle", "jacket", "kettle", "bookcase", "toaster", "stroller", "desk", "rug",
+        "mirror", "puzzle", "novel", "guitar",
+    ]
 
     /// Fills the read model `listings` in `directory` with `count` listings around
     /// Amsterdam, applied through the service's own projection (as a replay would), in
@@ -20,15 +22,17 @@ public enum ListingsBenchmark {
     /// one-word search matches about one listing in twelve.
     public static func fill(directory: URL, count: Int, progress: (Int) -> Void = { _ in }) async throws {
         guard let projection = ListingsService.projections.first(where: { $0.name == "listings.listings" }) else { return }
-        let database = try ReadModelDatabase(directory: directory, name: ListingsService.name, projections: [RevocationProjection()] + ListingsService.projections)
+        let database = try ReadModelDatabase(
+            directory: directory, name: ListingsService.name, projections: [RevocationProjection()] + ListingsService.projections)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         var generator = SystemRandomNumberGenerator()
         var position: Int64 = 0
         func recorded(_ event: some EventContract, stream: String, version: Int64, at: Date) throws -> RecordedEvent {
             position += 1
-            return RecordedEvent(checkpoint: Checkpoint(transaction: 0, position: position), stream: stream, version: version, id: UUID(),
-                                 type: type(of: event).eventType, schemaVersion: 1, data: try EventJSON.encoder().encode(event),
-                                 metadata: EventMetadata(service: "bench"), recordedAt: at)
+            return RecordedEvent(
+                checkpoint: Checkpoint(transaction: 0, position: position), stream: stream, version: version, id: UUID(),
+                type: type(of: event).eventType, schemaVersion: 1, data: try EventJSON.encoder().encode(event),
+                metadata: EventMetadata(service: "bench"), recordedAt: at)
         }
         for batchStart in stride(from: 0, to: count, by: 5_000) {
             var events: [RecordedEvent] = []
@@ -38,16 +42,24 @@ public enum ListingsBenchmark {
                 let at = start.addingTimeInterval(Double(index))
                 let title = "\(adjectives.randomElement(using: &generator)!) \(things.randomElement(using: &generator)!)"
                 let price = index % 3 == 0 ? nil : Money(amountMinor: Int.random(in: 100...50_000, using: &generator), currency: "EUR")
-                let point = Coordinate(lat: 52.37 + Double.random(in: -0.05...0.05, using: &generator),
-                                       lon: 4.89 + Double.random(in: -0.08...0.08, using: &generator))
-                events.append(try recorded(ListingPosted(listingId: id, ownerId: UUID(), title: title.capitalized,
-                                                         description: "A \(title) in \(["good", "fair", "new"][index % 3]) condition, pick up any evening.",
-                                                         category: ListingCategory.allCases[index % ListingCategory.allCases.count].rawValue,
-                                                         price: price, publicLocation: point, postedAt: at), stream: stream, version: 1, at: at))
-                events.append(try recorded(ListingDetailsSet(listingId: id, condition: "good", pickupTimes: PickupTimes(note: "evenings"), imageIds: []),
-                                           stream: stream, version: 2, at: at))
-                events.append(try recorded(ListingExpirySet(listingId: id, expiresAt: Date().addingTimeInterval(365 * 86_400), renewed: false, setAt: at),
-                                           stream: stream, version: 3, at: at))
+                let point = Coordinate(
+                    lat: 52.37 + Double.random(in: -0.05...0.05, using: &generator),
+                    lon: 4.89 + Double.random(in: -0.08...0.08, using: &generator))
+                events.append(
+                    try recorded(
+                        ListingPosted(
+                            listingId: id, ownerId: UUID(), title: title.capitalized,
+                            description: "A \(title) in \(["good", "fair", "new"][index % 3]) condition, pick up any evening.",
+                            category: ListingCategory.allCases[index % ListingCategory.allCases.count].rawValue,
+                            price: price, publicLocation: point, postedAt: at), stream: stream, version: 1, at: at))
+                events.append(
+                    try recorded(
+                        ListingDetailsSet(listingId: id, condition: "good", pickupTimes: PickupTimes(note: "evenings"), imageIds: []),
+                        stream: stream, version: 2, at: at))
+                events.append(
+                    try recorded(
+                        ListingExpirySet(listingId: id, expiresAt: Date().addingTimeInterval(365 * 86_400), renewed: false, setAt: at),
+                        stream: stream, version: 3, at: at))
             }
             let batch = events
             try await database.pool.write { db in

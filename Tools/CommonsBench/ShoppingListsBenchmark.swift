@@ -1,4 +1,3 @@
-import ShoppingListsService
 import Contracts
 import EventLog
 import Foundation
@@ -7,6 +6,7 @@ import Logging
 import ReadModel
 import ServiceKit
 import ShoppingListsDomain
+import ShoppingListsService
 
 /// The pieces of shopping-lists that `commons bench shopping` times, each beside the raw
 /// operation underneath it.
@@ -28,8 +28,10 @@ public enum ShoppingListsBenchmark {
         public func rawMatch(_ text: String) throws -> Int {
             let expression = try FullTextQuery.parse(text)?.expression() ?? ""
             return try pool.read { db in
-                try Int64.fetchAll(db, sql: "SELECT rowid FROM shop_products_fts WHERE shop_products_fts MATCH ? ORDER BY rank LIMIT 20",
-                                   arguments: [expression]).count
+                try Int64.fetchAll(
+                    db, sql: "SELECT rowid FROM shop_products_fts WHERE shop_products_fts MATCH ? ORDER BY rank LIMIT 20",
+                    arguments: [expression]
+                ).count
             }
         }
     }
@@ -47,7 +49,9 @@ public enum ShoppingListsBenchmark {
     /// version seen, retry on a concurrent change): quantity changes of its list's 20 items.
     /// Every 100 edits it starts a new list, as lists are short-lived in real use.
     public static func listEditor(store: any EventStore) throws -> @Sendable () async throws -> Void {
-        let commands = ShoppingListCommands(store: store, sealer: TextSealer(vault: try ServiceRuntime.vault(beside: store, secrets: .throwaway()))) { _ in false }
+        let commands = ShoppingListCommands(store: store, sealer: TextSealer(vault: try ServiceRuntime.vault(beside: store, secrets: .throwaway()))) {
+            _ in false
+        }
         let session = EditSession(commands: commands)
         return { try await session.edit() }
     }
@@ -68,13 +72,15 @@ public enum ShoppingListsBenchmark {
                 items = (0..<20).map { _ in UUID() }
                 var setup = [ClientCommand(commandId: "create", command: .create(name: "Benchmark"))]
                 for (n, item) in items.enumerated() {
-                    setup.append(ClientCommand(commandId: "add-\(n)", command: .addItem(itemId: item, productId: UUID(), text: nil, quantity: 500, note: nil)))
+                    setup.append(
+                        ClientCommand(commandId: "add-\(n)", command: .addItem(itemId: item, productId: UUID(), text: nil, quantity: 500, note: nil)))
                 }
                 _ = try await commands.execute(setup, on: list, by: owner, metadata: .init())
             }
             edits += 1
             let change = ShoppingListCommand.changeQuantity(itemId: items[edits % items.count], delta: edits.isMultiple(of: 2) ? 1 : -1)
-            let outcome = try await commands.execute([ClientCommand(commandId: UUID().uuidString, command: change)], on: list, by: owner, metadata: .init())
+            let outcome = try await commands.execute(
+                [ClientCommand(commandId: UUID().uuidString, command: change)], on: list, by: owner, metadata: .init())
             if case .rejected(let error) = outcome.results.first { throw error }
         }
     }

@@ -8,7 +8,8 @@ public struct GatewayRoutes: Sendable {
     private let routes: [(prefix: String, service: String)]
 
     public init(_ services: [StackService]) {
-        routes = services
+        routes =
+            services
             .flatMap { service in service.prefixes.map { (prefix: $0, service: service.name) } }
             .sorted { $0.prefix.utf8.count > $1.prefix.utf8.count }
     }

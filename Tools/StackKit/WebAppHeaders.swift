@@ -4,7 +4,8 @@ public enum WebAppHeaders {
     /// Only Commons' own scripts, styles, pictures and API: no inline script or style, no
     /// other origin, no framing. Pictures may also be `data:` and `blob:` URLs (a photo chosen
     /// for upload is previewed before it is sent).
-    public static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+    public static let contentSecurityPolicy =
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
         + "connect-src 'self'; font-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
     /// Every header, by name.

@@ -2,10 +2,11 @@ import CommonsClient
 import EventLogTestSupport
 import Foundation
 import Spawn
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The production topology on this machine, started by the process that uses it (the
@@ -90,8 +91,10 @@ package actor Topology {
     /// The gateway's requests a second per client address, when not deploy/nginx.conf's.
     private var perClientRate: Int?
 
-    private init(root: URL, binDirectory: URL, gateway: Gateway, gatewayPort: Int, adminEmail: String, runDirectory: URL,
-                 started: Set<Service>, ports: [Service: [Int]]) {
+    private init(
+        root: URL, binDirectory: URL, gateway: Gateway, gatewayPort: Int, adminEmail: String, runDirectory: URL,
+        started: Set<Service>, ports: [Service: [Int]]
+    ) {
         self.root = root
         self.binDirectory = binDirectory
         self.gateway = gateway
@@ -106,7 +109,8 @@ package actor Topology {
     // MARK: Finding things
 
     /// The repository: three levels above this file.
-    package static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    package static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// `COMMONS_E2E_BIN_DIR`, else the `.build/debug` that `swift test` built into; that one is
     /// found from this test bundle's own location first (it runs from there), then from the
@@ -128,7 +132,8 @@ package actor Topology {
     package nonisolated func require(_ services: Service...) throws {
         let missing = services.filter { !started.contains($0) }
         guard missing.isEmpty else {
-            throw Failure("""
+            throw Failure(
+                """
                 this test needs \(missing.map(\.rawValue).joined(separator: ", ")), whose executable is not in \(binDirectory.path) \
                 (build it: swift build --product \(missing[0].rawValue); or set COMMONS_E2E_BIN_DIR)
                 """)
@@ -143,14 +148,18 @@ package actor Topology {
     /// defaults (below). `perClientRate` replaces the gateway's flood guard of 50 requests a
     /// second per address: a benchmark sends everything from 127.0.0.1, where real clients
     /// each have their own address.
-    package static func start(replicas: Int = 1, ownPostgres: Bool = false, settings: [String: String] = [:],
-                              perClientRate: Int? = nil) async throws -> Topology {
+    package static func start(
+        replicas: Int = 1, ownPostgres: Bool = false, settings: [String: String] = [:],
+        perClientRate: Int? = nil
+    ) async throws -> Topology {
         let environment = ProcessInfo.processInfo.environment
         let cluster = ownPostgres ? try await ThrowawayPostgres.start() : nil
         // A cluster of its own when there is one (scripts/with-postgres.sh makes it): other
         // suites' open transactions would hold back the visibility horizon of a shared one.
-        guard let postgres = [cluster?.url, environment["COMMONS_E2E_POSTGRES_URL"], environment["COMMONS_TEST_POSTGRES_URL"]]
-            .compactMap({ $0 }).first(where: { !$0.isEmpty }) else {
+        guard
+            let postgres = [cluster?.url, environment["COMMONS_E2E_POSTGRES_URL"], environment["COMMONS_TEST_POSTGRES_URL"]]
+                .compactMap({ $0 }).first(where: { !$0.isEmpty })
+        else {
             throw Failure("set COMMONS_TEST_POSTGRES_URL, e.g. scripts/with-postgres.sh swift test --filter EndToEndTests")
         }
         let root = repositoryRoot
@@ -166,11 +175,13 @@ package actor Topology {
         // Values docker-compose.yml reads from the environment (`${VAR:-default}`), set here as
         // an operator would: a cheap bcrypt cost for speed, an admin, no rate limit in the way.
         func secret() -> String { Data((0..<32).map { _ in UInt8.random(in: .min ... .max) }).base64EncodedString() }
-        let composeInputs = ["COMMONS_BCRYPT_COST": "4", "COMMONS_SIGNING_KEY_SECRET": secret(), "COMMONS_KEY_VAULT_SECRET": secret(),
-                             "COMMONS_RATE_LIMIT_PER_MINUTE": "100000", "COMMONS_CREDENTIAL_RATE_LIMIT_PER_MINUTE": "100000", "COMMONS_LOG_LEVEL": "info",
-                             "COMMONS_PAYMENTS": "simulated",
-                             // Required by the compose file; unused, as COMMONS_EVENT_STORE is replaced.
-                             "POSTGRES_PASSWORD": "unused"].merging(settings) { $1 }
+        let composeInputs = [
+            "COMMONS_BCRYPT_COST": "4", "COMMONS_SIGNING_KEY_SECRET": secret(), "COMMONS_KEY_VAULT_SECRET": secret(),
+            "COMMONS_RATE_LIMIT_PER_MINUTE": "100000", "COMMONS_CREDENTIAL_RATE_LIMIT_PER_MINUTE": "100000", "COMMONS_LOG_LEVEL": "info",
+            "COMMONS_PAYMENTS": "simulated",
+            // Required by the compose file; unused, as COMMONS_EVENT_STORE is replaced.
+            "POSTGRES_PASSWORD": "unused",
+        ].merging(settings) { $1 }
 
         let nginx = findNginx()
         if nginx == nil, environment["COMMONS_E2E_GATEWAY"] == "nginx" {
@@ -180,8 +191,9 @@ package actor Topology {
             var ports: [Service: [Int]] = [:]
             for service in Service.allCases { ports[service] = try (0..<replicas).map { _ in try FreePorts.pick() } }
             let gatewayPort = try FreePorts.pick()
-            let topology = Topology(root: root, binDirectory: bin, gateway: .nginx, gatewayPort: gatewayPort, adminEmail: admin,
-                                    runDirectory: run, started: found, ports: ports)
+            let topology = Topology(
+                root: root, binDirectory: bin, gateway: .nginx, gatewayPort: gatewayPort, adminEmail: admin,
+                runDirectory: run, started: found, ports: ports)
             try await topology.owns(databaseName.map { (postgres, $0) }, url: database, cluster: cluster)
             await topology.limitEachClient(to: perClientRate)
             Self.announce("nginx gateway on \(topology.gatewayURL), services \(found.map(\.rawValue).sorted()), run dir \(run.path)")
@@ -202,8 +214,9 @@ package actor Topology {
         let gatewayPort = try FreePorts.pick()
         var ports: [Service: [Int]] = [:]
         for service in Service.allCases { ports[service] = [service.composePort + offset] }
-        let topology = Topology(root: root, binDirectory: bin, gateway: .commonsUp, gatewayPort: gatewayPort, adminEmail: admin,
-                                runDirectory: run, started: found, ports: ports)
+        let topology = Topology(
+            root: root, binDirectory: bin, gateway: .commonsUp, gatewayPort: gatewayPort, adminEmail: admin,
+            runDirectory: run, started: found, ports: ports)
         try await topology.owns(databaseName.map { (postgres, $0) }, url: database, cluster: cluster)
         Self.announce("no nginx; commons up's gateway on \(topology.gatewayURL), services \(found.map(\.rawValue).sorted())")
         do {
@@ -268,8 +281,9 @@ package actor Topology {
         try Data((adminPassword + "\n").utf8).write(to: passwordFile)
         defer { try? FileManager.default.removeItem(at: passwordFile) }
         let log = Self.log(named: "create-admin", in: runDirectory)
-        let process = try SpawnedProcess(commons, ["accounts", "create-admin", adminEmail, "--password-stdin", "--name", "Admin"],
-                                         environment: environment, stdin: .file(passwordFile.path), stdout: log, stderr: log)
+        let process = try SpawnedProcess(
+            commons, ["accounts", "create-admin", adminEmail, "--password-stdin", "--name", "Admin"],
+            environment: environment, stdin: .file(passwordFile.path), stdout: log, stderr: log)
         let status = await process.waitUntilExit()
         guard status == .exited(0) else {
             let output = (try? String(contentsOf: runDirectory.appendingPathComponent("create-admin.log"), encoding: .utf8)) ?? ""
@@ -300,8 +314,12 @@ package actor Topology {
         let script = root.appendingPathComponent("scripts/gateway-conf.sh").path
         // Each service's upstream group has a server a replica, at the compose port, +100,
         // +200…, as scripts/run-topology.sh --replicas runs them.
-        var conf = try await Self.output(of: "/bin/bash", [script, "--port", String(gatewayURL.port!), "--run-dir", runDirectory.path,
-                                                       "--replicas", String(replicas), root.appendingPathComponent("deploy/nginx.conf").path])
+        var conf = try await Self.output(
+            of: "/bin/bash",
+            [
+                script, "--port", String(gatewayURL.port!), "--run-dir", runDirectory.path,
+                "--replicas", String(replicas), root.appendingPathComponent("deploy/nginx.conf").path,
+            ])
         for service in Service.allCases {
             // A service that is not running gets a port nothing listens on: 502, never another stack's service.
             for replica in 0..<replicas {
@@ -318,10 +336,12 @@ package actor Topology {
         let file = runDirectory.appendingPathComponent("nginx.conf")
         try conf.write(to: file, atomically: true, encoding: .utf8)
         let prefix = runDirectory.path + "/"
-        _ = try await Self.output(of: nginx, ["-t", "-q", "-p", prefix, "-e", "stderr", "-c", file.path, "-g", "pid \(runDirectory.path)/nginx.pid;"])
+        _ = try await Self.output(
+            of: nginx, ["-t", "-q", "-p", prefix, "-e", "stderr", "-c", file.path, "-g", "pid \(runDirectory.path)/nginx.pid;"])
         let log = Self.log(named: "nginx", in: runDirectory)
-        gatewayProcess = try SpawnedProcess(nginx, ["-p", prefix, "-e", "stderr", "-c", file.path, "-g", "pid \(runDirectory.path)/nginx.pid; daemon off;"],
-                                            stdout: log, stderr: log)
+        gatewayProcess = try SpawnedProcess(
+            nginx, ["-p", prefix, "-e", "stderr", "-c", file.path, "-g", "pid \(runDirectory.path)/nginx.pid; daemon off;"],
+            stdout: log, stderr: log)
         recordPids()
     }
 
@@ -334,9 +354,13 @@ package actor Topology {
         environment.merge(inputs) { $1 }
         environment["COMMONS_EVENT_STORE"] = postgres
         let log = Self.log(named: "commons-up", in: runDirectory)
-        gatewayProcess = try SpawnedProcess(commons.path, ["up", "--no-seed", "--gateway-port", String(gatewayPort), "--port-offset", String(offset),
-                                                           "--data-dir", runDirectory.appendingPathComponent("data").path],
-                                            environment: environment, stdout: log, stderr: log)
+        gatewayProcess = try SpawnedProcess(
+            commons.path,
+            [
+                "up", "--no-seed", "--gateway-port", String(gatewayPort), "--port-offset", String(offset),
+                "--data-dir", runDirectory.appendingPathComponent("data").path,
+            ],
+            environment: environment, stdout: log, stderr: log)
         recordPids()
     }
 
@@ -356,7 +380,10 @@ package actor Topology {
         while true {
             // A route of accounts through the gateway: 404 for an unknown id, from the service.
             if let status = await Self.status(gatewayURL.appendingPathComponent("v1/users/\(UUID().lowercasedText)")),
-               ![502, 503, 504].contains(status) { return }
+                ![502, 503, 504].contains(status)
+            {
+                return
+            }
             guard ContinuousClock.now < deadline else { throw Failure("the gateway did not answer in time; see \(runDirectory.path)") }
             try await Task.sleep(for: .milliseconds(300))
         }
@@ -413,9 +440,9 @@ package actor Topology {
             pid = found
         }
         #if canImport(Glibc)
-        _ = Glibc.kill(pid, SIGKILL)
+            _ = Glibc.kill(pid, SIGKILL)
         #else
-        _ = Darwin.kill(pid, SIGKILL)
+            _ = Darwin.kill(pid, SIGKILL)
         #endif
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
@@ -448,8 +475,9 @@ package actor Topology {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return nil }
         for entry in entries {
             guard let pid = pid_t(entry),
-                  let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { continue }
+                let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             let comm = stat[stat.index(after: stat.firstIndex(of: "(")!)..<close]
             if fields.count > 1, pid_t(fields[1]) == parent, name.hasPrefix(comm) { return pid }
@@ -507,7 +535,8 @@ package actor Topology {
         var processes = processIDs()
         if gateway == .nginx, let nginx = gatewayProcess, nginx.isRunning { processes["gateway"] = nginx.processIdentifier }
         if let cluster, let text = try? String(contentsOfFile: "\(cluster.directory)/data/postmaster.pid", encoding: .utf8),
-           let first = text.split(separator: "\n").first, let pid = pid_t(first) {
+            let first = text.split(separator: "\n").first, let pid = pid_t(first)
+        {
             processes["PostgreSQL"] = pid
         }
         return processes
@@ -538,7 +567,8 @@ package actor Topology {
         watchdog?.terminate()
         watchdog = nil
         if let database {
-            _ = try? await Self.output(of: "/usr/bin/env", ["psql", "-q", database.server, "-c", "DROP DATABASE IF EXISTS \(database.name) WITH (FORCE)"])
+            _ = try? await Self.output(
+                of: "/usr/bin/env", ["psql", "-q", database.server, "-c", "DROP DATABASE IF EXISTS \(database.name) WITH (FORCE)"])
             self.database = nil
         }
         if let cluster {
@@ -582,14 +612,16 @@ package actor Topology {
         var failure = ""
         for python in ["python3", "/usr/bin/python3"] where text == nil {
             do {
-                text = try await output(of: "/usr/bin/env", [python, "-c", script, root.appendingPathComponent("docker-compose.yml").path],
-                                  environment: environment)
+                text = try await output(
+                    of: "/usr/bin/env", [python, "-c", script, root.appendingPathComponent("docker-compose.yml").path],
+                    environment: environment)
             } catch {
                 failure = "\(error)"
             }
         }
         guard let text else {
-            throw Failure("reading docker-compose.yml needs python3 with PyYAML, as scripts/run-topology.sh does (apt-get install python3-yaml): \(failure)")
+            throw Failure(
+                "reading docker-compose.yml needs python3 with PyYAML, as scripts/run-topology.sh does (apt-get install python3-yaml): \(failure)")
         }
         guard let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: [String: String]] else {
             throw Failure("unexpected shape of docker-compose.yml's environments")

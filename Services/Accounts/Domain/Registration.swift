@@ -37,8 +37,8 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
         let candidate = text.trimmingWhitespaceAndNewlines().lowercased()
         let parts = candidate.split(separator: "@", omittingEmptySubsequences: false)
         guard candidate.count <= Self.maximumLength, parts.count == 2, !parts[0].isEmpty, parts[0].count <= 64,
-              parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !parts[1].contains(".."),
-              candidate.allSatisfy({ !$0.isWhitespace && $0 != "<" && $0 != ">" && $0 != "," })
+            parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !parts[1].contains(".."),
+            candidate.allSatisfy({ !$0.isWhitespace && $0 != "<" && $0 != ">" && $0 != "," })
         else { return nil }
         normalized = candidate
     }

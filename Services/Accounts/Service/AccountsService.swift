@@ -28,18 +28,22 @@ public enum AccountsService {
     public static let projections: [any Projection] = [SessionsProjection()]
 
     /// The service, configured from `environment`, reading the time from `clock`.
-    public static func definition(environment: EnvironmentVariables = EnvironmentVariables(), clock: WallClock = .system) throws -> ServiceDefinition {
+    public static func definition(environment: EnvironmentVariables = EnvironmentVariables(), clock: WallClock = .system) throws -> ServiceDefinition
+    {
         // Read now, so that a bad value stops the service before it listens.
         _ = try environment.integer("COMMONS_BCRYPT_COST", default: 11, in: 4...16)
         // It made whoever registered the address first an admin, with no proof of owning the mailbox.
         if environment.string("COMMONS_BOOTSTRAP_ADMIN_EMAIL") != nil {
-            throw ConfigurationError(key: "COMMONS_BOOTSTRAP_ADMIN_EMAIL", problem: """
-                is no longer read (registering an address proves nothing); unset it and make admins with \
-                `commons accounts create-admin EMAIL --password-stdin`
-                """)
+            throw ConfigurationError(
+                key: "COMMONS_BOOTSTRAP_ADMIN_EMAIL",
+                problem: """
+                    is no longer read (registering an address proves nothing); unset it and make admins with \
+                    `commons accounts create-admin EMAIL --password-stdin`
+                    """)
         }
         let rotationDays = try environment.integer("COMMONS_SIGNING_KEY_DAYS", default: 30, in: 1...3_650)
-        let sessionsPerAccount = try environment.integer("COMMONS_SESSIONS_PER_ACCOUNT", default: AccountsCommands.defaultSessionsPerAccount, in: 1...10_000)
+        let sessionsPerAccount = try environment.integer(
+            "COMMONS_SESSIONS_PER_ACCOUNT", default: AccountsCommands.defaultSessionsPerAccount, in: 1...10_000)
         // The keys live beside the log, which the runtime opens: attached once it exists.
         let keys = SigningKeyStore(
             sealingKey: .success(try SigningSecret.resolve(environment: environment)), rotationInterval: Double(rotationDays) * 86_400,
@@ -53,7 +57,8 @@ public enum AccountsService {
         ) { router, runtime in
             let keys = try attached(runtime)
             var commands = try AccountsCommands.live(
-                store: runtime.store, vault: runtime.keyVault, blobs: runtime.blobStore, environment: runtime.configuration.environment, logger: runtime.logger,
+                store: runtime.store, vault: runtime.keyVault, blobs: runtime.blobStore, environment: runtime.configuration.environment,
+                logger: runtime.logger,
                 keys: keys, idempotency: runtime.idempotency, waitUntilApplied: { _ = await runtime.waitUntilApplied($0) })
             commands.sessionCap = SessionCap(limit: sessionsPerAccount)
             commands.clock = clock
@@ -75,8 +80,9 @@ extension AccountsError: ProblemConvertible {
         case .emailTaken: .conflict("An account with this email exists already.", type: "email-taken")
         case .invalidCredentials: .unauthorized("The email or the password is wrong.")
         case .lockedOut(let until):
-            Problem(.tooManyRequests, type: "signin-locked", detail: "Too many failed sign-ins; try again later.",
-                    headers: ["Retry-After": String(max(1, Int(until.timeIntervalSinceNow.rounded(.up))))])
+            Problem(
+                .tooManyRequests, type: "signin-locked", detail: "Too many failed sign-ins; try again later.",
+                headers: ["Retry-After": String(max(1, Int(until.timeIntervalSinceNow.rounded(.up))))])
         case .accountNotFound: .notFound("There is no such account.")
         case .sessionNotFound: .unauthorized("This refresh token is not valid.")
         case .sessionEnded: .unauthorized("This session has ended; sign in again.")
@@ -84,8 +90,9 @@ extension AccountsError: ProblemConvertible {
         case .refreshSuperseded:
             .conflict("Another request refreshed this session a moment ago; use the tokens it received.", type: "refresh-superseded")
         case .reauthenticationRequired:
-            Problem(.forbidden, type: "reauthentication-required",
-                    detail: "Deleting an account needs a recent sign-in: sign in again, then delete within 10 minutes.")
+            Problem(
+                .forbidden, type: "reauthentication-required",
+                detail: "Deleting an account needs a recent sign-in: sign in again, then delete within 10 minutes.")
         case .resetTokenInvalid:
             Problem(.badRequest, type: "invalid-reset-token", detail: "This reset code is invalid, used or expired; ask for a new one.")
         }

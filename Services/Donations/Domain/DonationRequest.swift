@@ -42,9 +42,10 @@ public struct DonationRequest: Sendable, Equatable {
         try organization.accepts(amountMinor: amountMinor, currency: currency)
         try wallet.canPay(amountMinor: amountMinor, currency: currency)
         guard let organizationId = organization.id else { throw .organizationNotFound }
-        return DonationMade(donationId: donationId, accountId: accountId, organizationId: organizationId, amountMinor: amountMinor,
-                            currency: currency, visibility: visibility, message: message, recurringId: recurring?.id,
-                            month: recurring?.month.description, estimateId: organization.estimate(at: now)?.estimateId, at: now)
+        return DonationMade(
+            donationId: donationId, accountId: accountId, organizationId: organizationId, amountMinor: amountMinor,
+            currency: currency, visibility: visibility, message: message, recurringId: recurring?.id,
+            month: recurring?.month.description, estimateId: organization.estimate(at: now)?.estimateId, at: now)
     }
 }
 
@@ -70,8 +71,10 @@ public struct TopUpRequest: Sendable, Equatable {
         problems.currency(currency)
         let card = CardNumber(cardNumber)
         if card == nil {
-            problems.add(cardNumber.count > CardNumber.maximumLength ? "must have at most \(CardNumber.maximumLength) characters" : "is not a valid card number",
-                         to: "cardNumber")
+            problems.add(
+                cardNumber.count > CardNumber.maximumLength
+                    ? "must have at most \(CardNumber.maximumLength) characters" : "is not a valid card number",
+                to: "cardNumber")
         }
         try problems.check()
         return card!

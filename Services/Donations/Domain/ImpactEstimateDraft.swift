@@ -23,7 +23,8 @@ public struct ImpactEstimateDraft: Sendable, Equatable {
     public func decide(for organization: OrganizationState, estimateId: UUID, now: Date) throws(DonationsError) -> ImpactEstimateAdded {
         var problems = FieldProblems()
         let unit = problems.text(outcomeUnit, field: "outcomeUnit", length: 1...120)
-        problems.require((1...Amounts.largestMinor).contains(costPerOutcomeMinor), "must be a positive number of minor units", for: "costPerOutcomeMinor")
+        problems.require(
+            (1...Amounts.largestMinor).contains(costPerOutcomeMinor), "must be a positive number of minor units", for: "costPerOutcomeMinor")
         problems.currency(currency)
         let source = problems.text(self.source, field: "source", length: 1...200)
         if let sourceURL, problems.url(sourceURL, field: "sourceURL") {
@@ -33,8 +34,9 @@ public struct ImpactEstimateDraft: Sendable, Equatable {
         problems.require(OrganizationDraft.isPublicationDate(publishedOn), "must be YYYY-MM-DD, YYYY-MM or YYYY", for: "publishedOn")
         try problems.check()
         guard let id = organization.id, organization.exists else { throw .organizationNotFound }
-        return ImpactEstimateAdded(organizationId: id, estimateId: estimateId, outcomeUnit: unit, costPerOutcomeMinor: costPerOutcomeMinor,
-                                   currency: currency, source: source, sourceURL: sourceURL, publishedOn: publishedOn, addedAt: now)
+        return ImpactEstimateAdded(
+            organizationId: id, estimateId: estimateId, outcomeUnit: unit, costPerOutcomeMinor: costPerOutcomeMinor,
+            currency: currency, source: source, sourceURL: sourceURL, publishedOn: publishedOn, addedAt: now)
     }
 }
 

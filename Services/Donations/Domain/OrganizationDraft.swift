@@ -24,10 +24,12 @@ public struct OrganizationDraft: Sendable, Equatable {
     public var openingHours: [OpeningHours]
     public var acceptedCategories: [String]
 
-    public init(name: String, slug: String, kind: OrganizationKind, mission: String, description: String = "", homepage: String? = nil,
-                logoImageId: UUID? = nil, categories: [String] = [], tags: [String] = [], rating: OrganizationRating? = nil,
-                currency: String, minimumDonationMinor: Int, suggestedAmountsMinor: [Int] = [], address: String? = nil,
-                location: Coordinate? = nil, openingHours: [OpeningHours] = [], acceptedCategories: [String] = []) {
+    public init(
+        name: String, slug: String, kind: OrganizationKind, mission: String, description: String = "", homepage: String? = nil,
+        logoImageId: UUID? = nil, categories: [String] = [], tags: [String] = [], rating: OrganizationRating? = nil,
+        currency: String, minimumDonationMinor: Int, suggestedAmountsMinor: [Int] = [], address: String? = nil,
+        location: Coordinate? = nil, openingHours: [OpeningHours] = [], acceptedCategories: [String] = []
+    ) {
         self.name = name
         self.slug = slug
         self.kind = kind
@@ -76,14 +78,16 @@ public struct OrganizationDraft: Sendable, Equatable {
             problems.add("must be 1–60 characters", to: "acceptedCategories[\(index)]")
         }
         if let rating {
-            problems.require(rating.scale > 0 && rating.scale <= Self.maximumRatingScale, "must be positive, at most \(Int(Self.maximumRatingScale))",
-                             for: "rating.scale")
+            problems.require(
+                rating.scale > 0 && rating.scale <= Self.maximumRatingScale, "must be positive, at most \(Int(Self.maximumRatingScale))",
+                for: "rating.scale")
             problems.require(rating.value >= 0 && rating.value <= rating.scale, "must be between 0 and the scale", for: "rating.value")
             problems.text(rating.source, field: "rating.source", length: 1...120)
             problems.require(Self.isPublicationDate(rating.date), "must be YYYY-MM-DD", for: "rating.date")
         }
         problems.currency(currency)
-        problems.require((1...Amounts.largestMinor).contains(minimumDonationMinor), "must be a positive number of minor units", for: "minimumDonationMinor")
+        problems.require(
+            (1...Amounts.largestMinor).contains(minimumDonationMinor), "must be a positive number of minor units", for: "minimumDonationMinor")
         for (index, amount) in suggestedAmountsMinor.enumerated() where !(minimumDonationMinor...Amounts.largestMinor).contains(amount) {
             problems.add("must be at least the minimum donation", to: "suggestedAmountsMinor[\(index)]")
         }
@@ -136,7 +140,8 @@ public struct OrganizationDraft: Sendable, Equatable {
     private static func minutes(_ text: String) -> Int? {
         let parts = text.split(separator: ":")
         guard parts.count == 2, parts[0].count == 2, parts[1].count == 2, let hours = Int(parts[0]), let minutes = Int(parts[1]),
-              (0...24).contains(hours), (0...59).contains(minutes), hours * 60 + minutes <= 24 * 60 else { return nil }
+            (0...24).contains(hours), (0...59).contains(minutes), hours * 60 + minutes <= 24 * 60
+        else { return nil }
         return hours * 60 + minutes
     }
 

@@ -28,9 +28,10 @@ public struct OrganizationState: Sendable, Equatable {
             // The profile follows in the same batch; until it is read, the organisation takes
             // nothing (it is not verified), so these placeholders decide nothing.
             id = registered.organizationId
-            draft = OrganizationDraft(name: registered.name, slug: registered.slug, kind: registered.kind, mission: "", tags: registered.tags,
-                                      currency: "USD", minimumDonationMinor: 1, address: registered.address, location: registered.location,
-                                      acceptedCategories: registered.acceptedCategories)
+            draft = OrganizationDraft(
+                name: registered.name, slug: registered.slug, kind: registered.kind, mission: "", tags: registered.tags,
+                currency: "USD", minimumDonationMinor: 1, address: registered.address, location: registered.location,
+                acceptedCategories: registered.acceptedCategories)
         case let updated as OrganizationUpdated:
             draft?.name = updated.name
             draft?.kind = updated.kind
@@ -64,8 +65,9 @@ public struct OrganizationState: Sendable, Equatable {
     /// The events that register a new organisation from a checked draft.
     public static func register(_ draft: OrganizationDraft, id: UUID) -> [any EventContract] {
         [
-            OrganizationRegistered(organizationId: id, slug: draft.slug, name: draft.name, kind: draft.kind, tags: draft.tags,
-                                   acceptedCategories: draft.acceptedCategories, location: draft.location, address: draft.address),
+            OrganizationRegistered(
+                organizationId: id, slug: draft.slug, name: draft.name, kind: draft.kind, tags: draft.tags,
+                acceptedCategories: draft.acceptedCategories, location: draft.location, address: draft.address),
             profile(of: draft, id: id),
         ]
     }
@@ -78,9 +80,12 @@ public struct OrganizationState: Sendable, Equatable {
         new.slug = old.slug
         var events: [any EventContract] = []
         if (new.name, new.kind, new.tags, new.acceptedCategories, new.location, new.address)
-            != (old.name, old.kind, old.tags, old.acceptedCategories, old.location, old.address) {
-            events.append(OrganizationUpdated(organizationId: id, slug: old.slug, name: new.name, kind: new.kind, tags: new.tags,
-                                              acceptedCategories: new.acceptedCategories, location: new.location, address: new.address))
+            != (old.name, old.kind, old.tags, old.acceptedCategories, old.location, old.address)
+        {
+            events.append(
+                OrganizationUpdated(
+                    organizationId: id, slug: old.slug, name: new.name, kind: new.kind, tags: new.tags,
+                    acceptedCategories: new.acceptedCategories, location: new.location, address: new.address))
         }
         let profile = Self.profile(of: new, id: id)
         if profile != Self.profile(of: old, id: id) { events.append(profile) }
@@ -99,7 +104,9 @@ public struct OrganizationState: Sendable, Equatable {
         guard let draft else { throw .organizationNotFound }
         guard verified else { throw .organizationNotVerified }
         guard currency == draft.currency else { throw .wrongCurrency(expected: draft.currency) }
-        guard amountMinor >= draft.minimumDonationMinor else { throw .belowMinimum(minimumMinor: draft.minimumDonationMinor, currency: draft.currency) }
+        guard amountMinor >= draft.minimumDonationMinor else {
+            throw .belowMinimum(minimumMinor: draft.minimumDonationMinor, currency: draft.currency)
+        }
     }
 
     /// The estimate in force at `date`: the last one added at or before it.

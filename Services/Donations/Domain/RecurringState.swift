@@ -38,12 +38,15 @@ public struct RecurringState: Sendable, Equatable {
         return self
     }
 
-    public func changeAmount(to amountMinor: Int, organization: OrganizationState, now: Date) throws(DonationsError) -> RecurringDonationAmountChanged? {
+    public func changeAmount(
+        to amountMinor: Int, organization: OrganizationState, now: Date
+    ) throws(DonationsError) -> RecurringDonationAmountChanged? {
         guard let created else { throw .recurringNotFound }
         guard !cancelled else { throw .recurringCancelled }
         guard (1...Amounts.largestMinor).contains(amountMinor) else { throw .invalid(["amountMinor": ["must be a positive number of minor units"]]) }
         try organization.accepts(amountMinor: amountMinor, currency: created.currency)
-        return amountMinor == self.amountMinor ? nil : RecurringDonationAmountChanged(recurringId: created.recurringId, amountMinor: amountMinor, at: now)
+        return amountMinor == self.amountMinor
+            ? nil : RecurringDonationAmountChanged(recurringId: created.recurringId, amountMinor: amountMinor, at: now)
     }
 
     public func cancel(now: Date) throws(DonationsError) -> RecurringDonationCancelled? {

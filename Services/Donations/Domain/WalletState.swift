@@ -39,12 +39,15 @@ public struct WalletState: Sendable, Equatable {
         case let topUp as WalletToppedUp:
             topUps.insert(topUp.topUpId)
             balances[topUp.currency, default: 0] += topUp.amountMinor
-            entries.append(Entry(id: topUp.topUpId, kind: .topUp, amountMinor: topUp.amountMinor, currency: topUp.currency, organizationId: nil, at: topUp.at))
+            entries.append(
+                Entry(id: topUp.topUpId, kind: .topUp, amountMinor: topUp.amountMinor, currency: topUp.currency, organizationId: nil, at: topUp.at))
         case let donation as DonationMade:
             donations[donation.donationId] = donation
             balances[donation.currency, default: 0] -= donation.amountMinor
-            entries.append(Entry(id: donation.donationId, kind: .donation, amountMinor: -donation.amountMinor, currency: donation.currency,
-                                 organizationId: donation.organizationId, at: donation.at))
+            entries.append(
+                Entry(
+                    id: donation.donationId, kind: .donation, amountMinor: -donation.amountMinor, currency: donation.currency,
+                    organizationId: donation.organizationId, at: donation.at))
         default:
             break
         }

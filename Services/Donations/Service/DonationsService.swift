@@ -26,7 +26,8 @@ public enum DonationsService {
 
     /// The service, configured from `environment` (the card processor is the one
     /// `COMMONS_PAYMENTS` names), reading the time from `clock`.
-    public static func definition(environment: EnvironmentVariables = EnvironmentVariables(), clock: WallClock = .system) throws -> ServiceDefinition {
+    public static func definition(environment: EnvironmentVariables = EnvironmentVariables(), clock: WallClock = .system) throws -> ServiceDefinition
+    {
         let interval = try environment.integer("COMMONS_RECURRING_INTERVAL_SECONDS", default: 60, in: 1...86_400)
         let payments = try PaymentsSetting.provider(from: environment)
         return ServiceDefinition(

@@ -1,6 +1,6 @@
 import Codecs
-import Geo
 import Foundation
+import Geo
 
 /// A saved search: listings posted from now on within a radius of a centre, optionally in one
 /// category and containing every keyword. What `POST /v1/alerts` takes and what is sealed

@@ -1,4 +1,5 @@
 import Geo
+
 /// "What is on this map": the box from a south-west to a north-east corner
 /// (`swLat`, `swLon`, `neLat`, `neLon`). Edges count as inside. When the west edge lies east
 /// of the east edge (`swLon > neLon`), the box crosses the antimeridian.

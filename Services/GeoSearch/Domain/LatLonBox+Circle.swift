@@ -1,5 +1,5 @@
-import Geo
 import Foundation
+import Geo
 
 extension LatLonBox {
     /// The boxes that together contain every point within `radiusMeters` of `center` (by

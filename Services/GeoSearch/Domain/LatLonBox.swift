@@ -1,4 +1,5 @@
 import Geo
+
 /// A closed range of latitudes by a closed range of longitudes that does not cross the
 /// antimeridian (`west <= east`): the shape a latitude/longitude index such as an R*Tree is
 /// asked for. Edges count as inside.

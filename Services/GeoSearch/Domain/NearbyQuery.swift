@@ -1,4 +1,5 @@
 import Geo
+
 /// "What is near this point": a checked centre and radius
 /// (`lat`, `lon`, `radius`, `unit=km|mi`).
 public struct NearbyQuery: Sendable, Hashable {

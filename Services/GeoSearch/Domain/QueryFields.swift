@@ -1,6 +1,6 @@
 import Codecs
-import Geo
 import Foundation
+import Geo
 
 /// Reads raw query-string fields and collects every problem on the way, so that a request
 /// hears about all of its bad or missing fields at once.
@@ -40,7 +40,8 @@ struct QueryFields {
     /// the rest of a nearby query's parsing (issue 17).
     private static func isDecimalByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): true
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+            true
         default: false
         }
     }

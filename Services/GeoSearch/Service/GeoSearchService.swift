@@ -33,16 +33,20 @@ public enum GeoSearchService {
     public static let defaultMemoryListings = 250_000
 
     /// The service, configured from `environment`, reading the time from `clock`.
-    public static func definition(environment: EnvironmentVariables = EnvironmentVariables(), clock: WallClock = .system) throws -> ServiceDefinition {
+    public static func definition(environment: EnvironmentVariables = EnvironmentVariables(), clock: WallClock = .system) throws -> ServiceDefinition
+    {
         let scanLimit = try environment.integer("COMMONS_SEARCH_SCAN_LIMIT", default: defaultScanLimit, in: 100...10_000_000)
         let memoryListings = try environment.integer("COMMONS_SEARCH_MEMORY_LISTINGS", default: defaultMemoryListings, in: 0...10_000_000)
         var definition = ServiceDefinition(name: name, defaultPort: port, projections: projections, openAPI: openAPI) { router, runtime in
-            GeoSearchAPI(readModel: runtime.readModel, scanLimit: scanLimit, places: ListingPlaces(limit: memoryListings, logger: runtime.logger)).addRoutes(to: router)
+            GeoSearchAPI(readModel: runtime.readModel, scanLimit: scanLimit, places: ListingPlaces(limit: memoryListings, logger: runtime.logger))
+                .addRoutes(to: router)
             AlertsAPI(runtime: runtime, clock: clock).addRoutes(to: router)
         }
         // Nearby and area searches read the places alone: a search after a post waits for them,
         // not for the alerts (nor for the revocation list when it is anonymous).
-        definition.projectionsByPath = ProjectionsByPath(["/v1/nearby/": [GeoSearchProjection.projectionName], "/v1/area/": [GeoSearchProjection.projectionName]])
+        definition.projectionsByPath = ProjectionsByPath([
+            "/v1/nearby/": [GeoSearchProjection.projectionName], "/v1/area/": [GeoSearchProjection.projectionName],
+        ])
         return definition
     }
 }

@@ -61,7 +61,9 @@ public struct FeedQuery: Sendable, Hashable {
     public init(parameters: [String: String], terms: [String]?) throws(ListingError) {
         var problems: [String: [String]] = [:]
         func add(_ field: String, _ message: String) { problems[field, default: []].append(message) }
-        let known: Set<String> = ["category", "free", "minPrice", "maxPrice", "currency", "status", "author", "q", "sort", "order", "limit", "cursor"]
+        let known: Set<String> = [
+            "category", "free", "minPrice", "maxPrice", "currency", "status", "author", "q", "sort", "order", "limit", "cursor",
+        ]
         for name in parameters.keys where !known.contains(name) { add(name, "is not a parameter of this query") }
 
         if let value = parameters["category"] {
@@ -76,7 +78,11 @@ public struct FeedQuery: Sendable, Hashable {
         }
         for (name, keyPath) in [("minPrice", \FeedQuery.minPriceMinor), ("maxPrice", \FeedQuery.maxPriceMinor)] {
             guard let value = parameters[name] else { continue }
-            if let number = Int(value), number >= 0 { self[keyPath: keyPath] = number } else { add(name, "must be a whole number of minor units, 0 or more") }
+            if let number = Int(value), number >= 0 {
+                self[keyPath: keyPath] = number
+            } else {
+                add(name, "must be a whole number of minor units, 0 or more")
+            }
         }
         if let min = minPriceMinor, let max = maxPriceMinor, min > max { add("maxPrice", "must not be below minPrice") }
         if let value = parameters["currency"] {
@@ -93,7 +99,9 @@ public struct FeedQuery: Sendable, Hashable {
                 add("status", "must be a comma-separated list of \(ListingStatus.allCases.map(\.rawValue).joined(separator: ", "))")
             } else {
                 statuses = parsed.compactMap { $0 }
-                if !mine, statuses.contains(where: Self.ownerOnlyStatuses.contains) { add("status", "withdrawn and hidden listings are shown only with author=me") }
+                if !mine, statuses.contains(where: Self.ownerOnlyStatuses.contains) {
+                    add("status", "withdrawn and hidden listings are shown only with author=me")
+                }
             }
         } else if mine {
             statuses = ListingStatus.allCases
@@ -112,13 +120,21 @@ public struct FeedQuery: Sendable, Hashable {
         order = sort.naturalOrder
         if let value = parameters["order"] {
             if let parsed = Order(rawValue: value) {
-                if sort == .relevance, parsed != sort.naturalOrder { add("order", "must be desc when sorting by relevance (best match first)") } else { order = parsed }
+                if sort == .relevance, parsed != sort.naturalOrder {
+                    add("order", "must be desc when sorting by relevance (best match first)")
+                } else {
+                    order = parsed
+                }
             } else {
                 add("order", "must be asc or desc")
             }
         }
         if let value = parameters["limit"] {
-            if let number = Int(value), (1...Self.maximumLimit).contains(number) { limit = number } else { add("limit", "must be from 1 to \(Self.maximumLimit)") }
+            if let number = Int(value), (1...Self.maximumLimit).contains(number) {
+                limit = number
+            } else {
+                add("limit", "must be from 1 to \(Self.maximumLimit)")
+            }
         }
         if let value = parameters["cursor"], problems.isEmpty {
             if let parsed = FeedCursor(value, queryHash: fingerprint) { cursor = parsed } else { add("cursor", "is not a cursor of this query") }
@@ -133,8 +149,10 @@ public struct FeedQuery: Sendable, Hashable {
     /// The order counts only when reversed, so cursors made before `order` existed still
     /// continue their query.
     public var fingerprint: String {
-        var parts: [String] = [category ?? "", "\(freeOnly)", minPriceMinor.map(String.init) ?? "", maxPriceMinor.map(String.init) ?? "",
-                               currency ?? "", statuses.map(\.rawValue).joined(separator: ","), "\(mine)", terms?.joined(separator: " ") ?? "", sort.rawValue]
+        var parts: [String] = [
+            category ?? "", "\(freeOnly)", minPriceMinor.map(String.init) ?? "", maxPriceMinor.map(String.init) ?? "",
+            currency ?? "", statuses.map(\.rawValue).joined(separator: ","), "\(mine)", terms?.joined(separator: " ") ?? "", sort.rawValue,
+        ]
         if isReversed { parts.append(order.rawValue) }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in parts.joined(separator: "|").utf8 {

@@ -25,8 +25,9 @@ extension ListingState {
     ) throws(ListingError) -> [any EventContract] {
         let valid = try ValidDraft(draft, listing: id)
         return [
-            ListingPosted(listingId: id, ownerId: owner, title: valid.title, description: valid.description, category: valid.category,
-                          price: valid.draft.price, publicLocation: valid.publicLocation, postedAt: now),
+            ListingPosted(
+                listingId: id, ownerId: owner, title: valid.title, description: valid.description, category: valid.category,
+                price: valid.draft.price, publicLocation: valid.publicLocation, postedAt: now),
             valid.details(of: id),
             ListingPickupPlaceSet(listingId: id, place: place),
             ListingExpirySet(listingId: id, expiresAt: now.addingTimeInterval(lifetime.duration), renewed: false, setAt: now),
@@ -35,8 +36,9 @@ extension ListingState {
 
     /// The owner's draft as the listing stands, with the exact place opened by the caller.
     public func draft(place: PickupPlace?) -> ListingDraft {
-        ListingDraft(title: title, description: description, category: category, condition: condition, price: price,
-                     pickupTimes: pickupTimes, pickupLocation: place?.location, streetAddress: place?.streetAddress, imageIds: imageIds)
+        ListingDraft(
+            title: title, description: description, category: category, condition: condition, price: price,
+            pickupTimes: pickupTimes, pickupLocation: place?.location, streetAddress: place?.streetAddress, imageIds: imageIds)
     }
 
     /// Editing: `draft` is the whole new draft; `newPlace` is the sealed place when it changed.
@@ -46,8 +48,9 @@ extension ListingState {
         guard current == .available || current == .promised else { throw .notEditable(current) }
         let valid = try ValidDraft(draft, listing: id)
         var events: [any EventContract] = [
-            ListingEdited(listingId: id, title: valid.title, description: valid.description, category: valid.category, price: valid.draft.price,
-                          publicLocation: valid.publicLocation),
+            ListingEdited(
+                listingId: id, title: valid.title, description: valid.description, category: valid.category, price: valid.draft.price,
+                publicLocation: valid.publicLocation),
             valid.details(of: id),
         ]
         if let newPlace { events.append(ListingPickupPlaceSet(listingId: id, place: newPlace)) }
@@ -74,12 +77,13 @@ extension ListingState {
     public func changeStatus(to target: ListingStatus, by actor: UUID, now: Date) throws(ListingError) -> [any EventContract] {
         let id = try owned(by: actor)
         let current = status(at: now)
-        let allowed: Bool = switch target {
-        case .available: current == .promised
-        case .given: current == .promised && price == nil
-        case .sold: current == .promised && price != nil
-        default: false
-        }
+        let allowed: Bool =
+            switch target {
+            case .available: current == .promised
+            case .given: current == .promised && price == nil
+            case .sold: current == .promised && price != nil
+            default: false
+            }
         guard allowed else { throw .illegalTransition(from: current, to: target) }
         return [ListingStatusChanged(listingId: id, status: target)]
     }
@@ -136,7 +140,7 @@ private struct ValidDraft {
         let draft = draft.normalized
         let problems = draft.problems()
         guard problems.isEmpty, let title = draft.title, let category = draft.category, let condition = draft.condition,
-              let exact = draft.pickupLocation.flatMap({ GeoCoordinate(lat: $0.lat, lon: $0.lon) })
+            let exact = draft.pickupLocation.flatMap({ GeoCoordinate(lat: $0.lat, lon: $0.lon) })
         else { throw .invalid(problems) }
         let approximate = PublicLocation(listingId: id, exact: exact).point
         self.draft = draft

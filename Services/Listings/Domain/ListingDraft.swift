@@ -17,8 +17,10 @@ public struct ListingDraft: Sendable, Equatable {
     public var streetAddress: String?
     public var imageIds: [UUID]
 
-    public init(title: String?, description: String?, category: String?, condition: String?, price: Money?,
-                pickupTimes: PickupTimes = PickupTimes(), pickupLocation: Coordinate?, streetAddress: String? = nil, imageIds: [UUID] = []) {
+    public init(
+        title: String?, description: String?, category: String?, condition: String?, price: Money?,
+        pickupTimes: PickupTimes = PickupTimes(), pickupLocation: Coordinate?, streetAddress: String? = nil, imageIds: [UUID] = []
+    ) {
         self.title = title
         self.description = description
         self.category = category

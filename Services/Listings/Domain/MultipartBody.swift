@@ -27,7 +27,7 @@ public enum MultipartBody {
             guard let lineEnd = find([0x0D, 0x0A], in: body, from: cursor) else { return nil }
             cursor = lineEnd + 2
             guard let headerEnd = find([0x0D, 0x0A, 0x0D, 0x0A], in: body, from: cursor),
-                  let next = find([0x0D, 0x0A] + delimiter, in: body, from: headerEnd + 4)
+                let next = find([0x0D, 0x0A] + delimiter, in: body, from: headerEnd + 4)
             else { return nil }
             parts.append((String(decoding: body[cursor..<headerEnd], as: UTF8.self).lowercased(), body[(headerEnd + 4)..<next]))
             start = next + 2

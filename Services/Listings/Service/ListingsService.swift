@@ -18,7 +18,8 @@ public enum ListingsService {
     public static let projections: [any Projection] = [ListingsProjection(), ListingsModerationProjection()]
 
     /// The service, configured from `environment`, reading the time from `clock`.
-    public static func definition(environment: EnvironmentVariables = EnvironmentVariables(), clock: WallClock = .system) throws -> ServiceDefinition {
+    public static func definition(environment: EnvironmentVariables = EnvironmentVariables(), clock: WallClock = .system) throws -> ServiceDefinition
+    {
         let settings = try ListingsSettings(environment: environment)
         @Sendable func commands(_ runtime: ServiceRuntime) -> ListingsCommands {
             ListingsCommands(store: runtime.store, sealer: PersonalDataSealer(vault: runtime.keyVault), settings: settings, clock: clock)
@@ -34,8 +35,10 @@ public enum ListingsService {
 
     /// Writes down every expiry that is due now, as the background sweep does; returns how
     /// many listings it expired. For the CLI and tests.
-    public static func sweepExpiries(runtime: ServiceRuntime, environment: EnvironmentVariables = EnvironmentVariables(),
-                                     clock: WallClock = .system) async throws -> Int {
+    public static func sweepExpiries(
+        runtime: ServiceRuntime, environment: EnvironmentVariables = EnvironmentVariables(),
+        clock: WallClock = .system
+    ) async throws -> Int {
         let settings = try ListingsSettings(environment: environment)
         let commands = ListingsCommands(store: runtime.store, sealer: PersonalDataSealer(vault: runtime.keyVault), settings: settings, clock: clock)
         return try await ExpirySweeper(commands: commands, runtime: runtime, interval: settings.sweepInterval).sweepOnce()

@@ -21,7 +21,8 @@ public enum ShoppingListsService {
 
     /// The service, reading the time from `clock`. It reads no variables of its own from
     /// `environment`; the kit reads the ones every service shares.
-    public static func definition(environment: EnvironmentVariables = EnvironmentVariables(), clock: WallClock = .system) throws -> ServiceDefinition {
+    public static func definition(environment: EnvironmentVariables = EnvironmentVariables(), clock: WallClock = .system) throws -> ServiceDefinition
+    {
         ServiceDefinition(name: name, defaultPort: port, projections: projections, openAPI: openAPI) { router, runtime in
             ShoppingListsAPI(runtime: runtime, clock: clock).addRoutes(to: router)
         }

@@ -159,7 +159,8 @@ public struct SessionStarted: EventContract, Equatable {
     public var startedAt: Date
 
     public init(sessionId: UUID, accountId: UUID, device: Sealed, refreshTokenHash: String, startedAt: Date) {
-        self.init(sessionId: sessionId, accountId: accountId, device: device, clearDevice: nil, refreshTokenHash: refreshTokenHash, startedAt: startedAt)
+        self.init(
+            sessionId: sessionId, accountId: accountId, device: device, clearDevice: nil, refreshTokenHash: refreshTokenHash, startedAt: startedAt)
     }
 
     private init(sessionId: UUID, accountId: UUID, device: Sealed?, clearDevice: String?, refreshTokenHash: String, startedAt: Date) {
@@ -182,9 +183,10 @@ public struct SessionStarted: EventContract, Equatable {
 
     static let upcasters: [Upcaster<SessionStarted>] = [
         .from(version: 1, as: Version1.self) { old in
-            SessionStarted(sessionId: old.sessionId, accountId: old.accountId, device: nil, clearDevice: old.device,
-                           refreshTokenHash: old.refreshTokenHash, startedAt: old.startedAt)
-        },
+            SessionStarted(
+                sessionId: old.sessionId, accountId: old.accountId, device: nil, clearDevice: old.device,
+                refreshTokenHash: old.refreshTokenHash, startedAt: old.startedAt)
+        }
     ]
 }
 

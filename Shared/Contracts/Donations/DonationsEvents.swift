@@ -65,8 +65,10 @@ public struct DonationMade: EventContract, Equatable {
     public var estimateId: UUID?
     public var at: Date
 
-    public init(donationId: UUID, accountId: UUID, organizationId: UUID, amountMinor: Int, currency: String,
-                visibility: DonationVisibility, message: Sealed?, recurringId: UUID?, month: String?, estimateId: UUID?, at: Date) {
+    public init(
+        donationId: UUID, accountId: UUID, organizationId: UUID, amountMinor: Int, currency: String,
+        visibility: DonationVisibility, message: Sealed?, recurringId: UUID?, month: String?, estimateId: UUID?, at: Date
+    ) {
         self.donationId = donationId
         self.accountId = accountId
         self.organizationId = organizationId
@@ -94,8 +96,10 @@ public struct RecurringDonationCreated: EventContract, Equatable {
     public var startMonth: String
     public var at: Date
 
-    public init(recurringId: UUID, accountId: UUID, organizationId: UUID, amountMinor: Int, currency: String,
-                visibility: DonationVisibility, startMonth: String, at: Date) {
+    public init(
+        recurringId: UUID, accountId: UUID, organizationId: UUID, amountMinor: Int, currency: String,
+        visibility: DonationVisibility, startMonth: String, at: Date
+    ) {
         self.recurringId = recurringId
         self.accountId = accountId
         self.organizationId = organizationId

@@ -23,7 +23,8 @@ extension ListingPosted: PlainJSONReadable {
             }
         }
         guard read, let listingId, let ownerId, let category, let location, let postedAt else { return nil }
-        self.init(listingId: listingId, ownerId: ownerId, title: title ?? nil, description: description ?? nil, text: text ?? nil,
-                  category: category, price: price ?? nil, publicLocation: location, postedAt: postedAt)
+        self.init(
+            listingId: listingId, ownerId: ownerId, title: title ?? nil, description: description ?? nil, text: text ?? nil,
+            category: category, price: price ?? nil, publicLocation: location, postedAt: postedAt)
     }
 }

@@ -24,9 +24,10 @@ extension ListingPosted {
 
     static let upcasters: [Upcaster<ListingPosted>] = [
         .from(version: 1, as: Version1.self) { old in
-            ListingPosted(listingId: old.listingId, ownerId: old.ownerId, title: old.title, description: old.description, text: old.text,
-                          category: old.category, price: old.price, publicLocation: old.publicLocation, postedAt: old.postedAt)
-        },
+            ListingPosted(
+                listingId: old.listingId, ownerId: old.ownerId, title: old.title, description: old.description, text: old.text,
+                category: old.category, price: old.price, publicLocation: old.publicLocation, postedAt: old.postedAt)
+        }
     ]
 }
 
@@ -46,8 +47,9 @@ extension ListingEdited {
 
     static let upcasters: [Upcaster<ListingEdited>] = [
         .from(version: 1, as: Version1.self) { old in
-            ListingEdited(listingId: old.listingId, title: old.title, description: old.description, text: old.text, category: old.category,
-                          price: old.price, publicLocation: old.publicLocation)
-        },
+            ListingEdited(
+                listingId: old.listingId, title: old.title, description: old.description, text: old.text, category: old.category,
+                price: old.price, publicLocation: old.publicLocation)
+        }
     ]
 }

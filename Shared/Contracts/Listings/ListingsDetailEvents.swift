@@ -149,8 +149,10 @@ public struct ImageStored: EventContract, Equatable {
     /// The smaller sizes (`small`, `medium`), each its own blob; empty for schema 1.
     public var sizes: [StoredImageSize]
 
-    public init(imageId: UUID, sha256: String, contentType: String, byteCount: Int, uploaderId: UUID, storedAt: Date,
-                width: Int?, height: Int?, sizes: [StoredImageSize]) {
+    public init(
+        imageId: UUID, sha256: String, contentType: String, byteCount: Int, uploaderId: UUID, storedAt: Date,
+        width: Int?, height: Int?, sizes: [StoredImageSize]
+    ) {
         self.imageId = imageId
         self.sha256 = sha256
         self.contentType = contentType
@@ -174,9 +176,10 @@ public struct ImageStored: EventContract, Equatable {
 
     static let upcasters: [Upcaster<ImageStored>] = [
         .from(version: 1, as: Version1.self) { old in
-            ImageStored(imageId: old.imageId, sha256: old.sha256, contentType: old.contentType, byteCount: old.byteCount,
-                        uploaderId: old.uploaderId, storedAt: old.storedAt, width: nil, height: nil, sizes: [])
-        },
+            ImageStored(
+                imageId: old.imageId, sha256: old.sha256, contentType: old.contentType, byteCount: old.byteCount,
+                uploaderId: old.uploaderId, storedAt: old.storedAt, width: nil, height: nil, sizes: [])
+        }
     ]
 }
 

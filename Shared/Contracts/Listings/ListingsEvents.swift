@@ -47,8 +47,10 @@ public struct ListingPosted: EventContract, Equatable {
     public var publicLocation: Coordinate
     public var postedAt: Date
 
-    public init(listingId: UUID, ownerId: UUID, title: String?, description: String?, text: Sealed? = nil, category: String,
-                price: Money?, publicLocation: Coordinate, postedAt: Date) {
+    public init(
+        listingId: UUID, ownerId: UUID, title: String?, description: String?, text: Sealed? = nil, category: String,
+        price: Money?, publicLocation: Coordinate, postedAt: Date
+    ) {
         self.listingId = listingId
         self.ownerId = ownerId
         self.title = title
@@ -78,8 +80,10 @@ public struct ListingEdited: EventContract, Equatable {
     /// The approximate, public point (recomputed with `PublicLocation` when the pickup point moved).
     public var publicLocation: Coordinate
 
-    public init(listingId: UUID, title: String?, description: String?, text: Sealed? = nil, category: String, price: Money?,
-                publicLocation: Coordinate) {
+    public init(
+        listingId: UUID, title: String?, description: String?, text: Sealed? = nil, category: String, price: Money?,
+        publicLocation: Coordinate
+    ) {
         self.listingId = listingId
         self.title = title
         self.description = description

@@ -41,9 +41,10 @@ public struct ListingReported: EventContract, Equatable {
 
     static let upcasters: [Upcaster<ListingReported>] = [
         .from(version: 1, as: Version1.self) { old in
-            ListingReported(reportId: old.reportId, listingId: old.listingId, reporterId: old.reporterId, reason: nil, clearReason: old.reason,
-                            reportedAt: old.reportedAt)
-        },
+            ListingReported(
+                reportId: old.reportId, listingId: old.listingId, reporterId: old.reporterId, reason: nil, clearReason: old.reason,
+                reportedAt: old.reportedAt)
+        }
     ]
 }
 

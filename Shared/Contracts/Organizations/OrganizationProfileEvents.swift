@@ -59,9 +59,11 @@ public struct OrganizationProfileChanged: EventContract, Equatable {
     /// For donation centres; empty for a charity without a place.
     public var openingHours: [OpeningHours]
 
-    public init(organizationId: UUID, mission: String, description: String, homepage: String?, logoImageId: UUID?,
-                categories: [String], rating: OrganizationRating?, currency: String, minimumDonationMinor: Int,
-                suggestedAmountsMinor: [Int], openingHours: [OpeningHours]) {
+    public init(
+        organizationId: UUID, mission: String, description: String, homepage: String?, logoImageId: UUID?,
+        categories: [String], rating: OrganizationRating?, currency: String, minimumDonationMinor: Int,
+        suggestedAmountsMinor: [Int], openingHours: [OpeningHours]
+    ) {
         self.organizationId = organizationId
         self.mission = mission
         self.description = description
@@ -109,8 +111,10 @@ public struct ImpactEstimateAdded: EventContract, Equatable {
     public var publishedOn: String
     public var addedAt: Date
 
-    public init(organizationId: UUID, estimateId: UUID, outcomeUnit: String, costPerOutcomeMinor: Int, currency: String,
-                source: String, sourceURL: String?, publishedOn: String, addedAt: Date) {
+    public init(
+        organizationId: UUID, estimateId: UUID, outcomeUnit: String, costPerOutcomeMinor: Int, currency: String,
+        source: String, sourceURL: String?, publishedOn: String, addedAt: Date
+    ) {
         self.organizationId = organizationId
         self.estimateId = estimateId
         self.outcomeUnit = outcomeUnit

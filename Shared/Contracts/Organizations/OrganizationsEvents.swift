@@ -25,8 +25,10 @@ public struct OrganizationRegistered: EventContract, Equatable {
     public var location: Coordinate?
     public var address: String?
 
-    public init(organizationId: UUID, slug: String, name: String, kind: OrganizationKind, tags: [String],
-                acceptedCategories: [String], location: Coordinate?, address: String?) {
+    public init(
+        organizationId: UUID, slug: String, name: String, kind: OrganizationKind, tags: [String],
+        acceptedCategories: [String], location: Coordinate?, address: String?
+    ) {
         self.organizationId = organizationId
         self.slug = slug
         self.name = name
@@ -51,8 +53,10 @@ public struct OrganizationUpdated: EventContract, Equatable {
     public var location: Coordinate?
     public var address: String?
 
-    public init(organizationId: UUID, slug: String, name: String, kind: OrganizationKind, tags: [String],
-                acceptedCategories: [String], location: Coordinate?, address: String?) {
+    public init(
+        organizationId: UUID, slug: String, name: String, kind: OrganizationKind, tags: [String],
+        acceptedCategories: [String], location: Coordinate?, address: String?
+    ) {
         self.organizationId = organizationId
         self.slug = slug
         self.name = name

@@ -46,20 +46,22 @@ public enum EventLogBrowser {
         router.get("/v1/admin/log/events") { request, context in
             _ = try context.requireAdmin()
             var errors: [String: [String]] = [:]
-            let after = request.query("after").flatMap { text -> Checkpoint? in
-                guard let checkpoint = Checkpoint(text) else {
-                    errors["after"] = ["must be a checkpoint (transaction:position) from a page's next"]
-                    return nil
-                }
-                return checkpoint
-            } ?? .start
+            let after =
+                request.query("after").flatMap { text -> Checkpoint? in
+                    guard let checkpoint = Checkpoint(text) else {
+                        errors["after"] = ["must be a checkpoint (transaction:position) from a page's next"]
+                        return nil
+                    }
+                    return checkpoint
+                } ?? .start
             let limit = pageLimit(request, &errors)
             let categories = names(request, "category", &errors)
             let types = names(request, "type", &errors)
             guard errors.isEmpty else { throw Problem.malformed("The query has invalid fields.", errors: errors) }
             let page = try await runtime.store.readAll(after: after, limit: limit, filter: EventFilter(categories: categories, types: types))
-            return try Response.json(Page(
-                events: try await views(page.events, runtime), next: page.checkpoint.description, more: page.events.count == limit))
+            return try Response.json(
+                Page(
+                    events: try await views(page.events, runtime), next: page.checkpoint.description, more: page.events.count == limit))
         }
 
         router.get("/v1/admin/log/events/{id}") { _, context in
@@ -83,8 +85,9 @@ public enum EventLogBrowser {
             let events = try await runtime.store.read(stream: stream, from: from, direction: .forwards, limit: limit + 1)
             guard !events.isEmpty || from > 1 else { throw Problem.notFound("No stream \(stream) in the log.") }
             let shown = Array(events.prefix(limit))
-            return try Response.json(History(
-                stream: stream, events: try await views(shown, runtime), next: events.count > limit ? shown.last.map { $0.version + 1 } : nil))
+            return try Response.json(
+                History(
+                    stream: stream, events: try await views(shown, runtime), next: events.count > limit ? shown.last.map { $0.version + 1 } : nil))
         }
     }
 

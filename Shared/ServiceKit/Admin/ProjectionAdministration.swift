@@ -62,14 +62,16 @@ enum ProjectionAdministration {
             for runner in runtime.runners {
                 let status = runner.status
                 let parked = try await ProjectionParking.parked(for: runner.projection.name, in: runtime.store)
-                projections.append(ProjectionView(
-                    name: runner.projection.name, checkpoint: status.checkpoint.description, caughtUp: status.isCaughtUp,
-                    lagEvents: try await runtime.store.eventCount(after: status.checkpoint, limit: ProjectionRunner.lagCountLimit),
-                    stalledOn: status.stalledOn,
-                    parked: parked.map { ParkedView(eventId: $0.key.lowercasedText, reason: $0.value) }.sorted()))
+                projections.append(
+                    ProjectionView(
+                        name: runner.projection.name, checkpoint: status.checkpoint.description, caughtUp: status.isCaughtUp,
+                        lagEvents: try await runtime.store.eventCount(after: status.checkpoint, limit: ProjectionRunner.lagCountLimit),
+                        stalledOn: status.stalledOn,
+                        parked: parked.map { ParkedView(eventId: $0.key.lowercasedText, reason: $0.value) }.sorted()))
             }
-            return try Response.json(ProjectionsView(
-                service: service, replica: replica, head: head.description, projections: projections, replay: replay.status))
+            return try Response.json(
+                ProjectionsView(
+                    service: service, replica: replica, head: head.description, projections: projections, replay: replay.status))
         }
 
         router.post("\(base)/projections/{projection}/parked") { request, context in
@@ -83,10 +85,12 @@ enum ProjectionAdministration {
             if !(1...maximumReasonLength).contains(reason.count) { errors["reason"] = ["must be 1 to \(maximumReasonLength) characters"] }
             guard let eventId, errors.isEmpty else { throw Problem.validation(errors) }
             guard try await runtime.store.event(id: eventId) != nil else { throw Problem.notFound("No event \(body.eventId) in the log.") }
-            let result = try await ProjectionParking.park(eventId, projection: projection, reason: reason, in: runtime.store,
-                                                          metadata: context.eventMetadata)
-            return try Response.json(ParkedView(eventId: eventId.lowercasedText, reason: reason), status: .created,
-                                     position: result.checkpoint)
+            let result = try await ProjectionParking.park(
+                eventId, projection: projection, reason: reason, in: runtime.store,
+                metadata: context.eventMetadata)
+            return try Response.json(
+                ParkedView(eventId: eventId.lowercasedText, reason: reason), status: .created,
+                position: result.checkpoint)
         }
 
         router.delete("\(base)/projections/{projection}/parked/{eventId}") { _, context in

@@ -31,7 +31,7 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
     /// The identity the token proves, if its fields are well formed.
     public var identity: Identity? {
         guard let account = UUID(uuidString: sub.value), let session = UUID(uuidString: sid),
-              let role = Identity.Role(rawValue: role)
+            let role = Identity.Role(rawValue: role)
         else { return nil }
         return Identity(accountId: account, sessionId: session, role: role, expiresAt: exp.value)
     }

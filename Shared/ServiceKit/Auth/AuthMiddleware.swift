@@ -30,11 +30,13 @@ struct AuthMiddleware: RouterMiddleware {
         // anonymous, so signing in again or refreshing still works, and the page refreshes
         // its session before the token inside expires.
         guard let cookie = request.cookies[BrowserSession.accessCookie]?.value, !cookie.isEmpty,
-              let identity = try await liveIdentity(cookie)
+            let identity = try await liveIdentity(cookie)
         else { return try await next(request, context) }
         if BrowserSession.isUnsafe(request.method),
-           !BrowserSession.csrfMatches(request.headers[BrowserSession.csrfHeader], accessToken: cookie) {
-            throw Problem.forbidden("A change made with the session cookie must carry the `\(BrowserSession.csrfCookie)` cookie's value as `X-CSRF-Token`.")
+            !BrowserSession.csrfMatches(request.headers[BrowserSession.csrfHeader], accessToken: cookie)
+        {
+            throw Problem.forbidden(
+                "A change made with the session cookie must carry the `\(BrowserSession.csrfCookie)` cookie's value as `X-CSRF-Token`.")
         }
         return try await next(request, authenticated(context, as: identity))
     }

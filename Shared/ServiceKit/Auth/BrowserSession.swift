@@ -62,7 +62,8 @@ public enum BrowserSession {
         return [
             Cookie(name: accessCookie, value: accessToken, maxAge: seconds, path: "/", secure: true, httpOnly: true, sameSite: .strict),
             Cookie(name: refreshCookie, value: refreshToken, maxAge: seconds, path: refreshPath, secure: true, httpOnly: true, sameSite: .strict),
-            Cookie(name: csrfCookie, value: csrfToken(for: accessToken), maxAge: seconds, path: "/", secure: true, httpOnly: false, sameSite: .strict),
+            Cookie(
+                name: csrfCookie, value: csrfToken(for: accessToken), maxAge: seconds, path: "/", secure: true, httpOnly: false, sameSite: .strict),
         ]
     }
 

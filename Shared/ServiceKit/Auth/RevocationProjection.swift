@@ -46,10 +46,12 @@ public struct RevocationProjection: Projection {
     /// the statement is compiled once per connection.
     public static func isRevoked(_ identity: Identity, in pool: DatabasePool) async throws -> Bool {
         try await pool.read { db in
-            try Bool.fetchOne(db.cachedStatement(sql: """
-                SELECT EXISTS (SELECT 1 FROM revoked_sessions WHERE session_id = ?)
-                    OR EXISTS (SELECT 1 FROM deleted_accounts WHERE account_id = ?)
-                """), arguments: [identity.sessionId.lowercasedText, identity.accountId.lowercasedText]) ?? false
+            try Bool.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM revoked_sessions WHERE session_id = ?)
+                            OR EXISTS (SELECT 1 FROM deleted_accounts WHERE account_id = ?)
+                        """), arguments: [identity.sessionId.lowercasedText, identity.accountId.lowercasedText]) ?? false
         }
     }
 }

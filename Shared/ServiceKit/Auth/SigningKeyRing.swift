@@ -43,8 +43,10 @@ public struct SigningKeyRing: Codable, Sendable, Equatable {
     public func jwks() throws -> String {
         let entries: [[String: String]] = try keys.map { key in
             let privateKey = try Curve25519.Signing.PrivateKey(rawRepresentation: Data(base64Encoded: key.privateKey) ?? Data())
-            return ["kty": "OKP", "crv": "Ed25519", "use": "sig", "alg": "EdDSA", "kid": key.kid,
-                    "x": Base64URL.encode(privateKey.publicKey.rawRepresentation)]
+            return [
+                "kty": "OKP", "crv": "Ed25519", "use": "sig", "alg": "EdDSA", "kid": key.kid,
+                "x": Base64URL.encode(privateKey.publicKey.rawRepresentation),
+            ]
         }
         let data = try JSONSerialization.data(withJSONObject: ["keys": entries], options: [.sortedKeys])
         return String(decoding: data, as: UTF8.self)
@@ -68,4 +70,3 @@ public struct LocalPublicKeySource: PublicKeySource {
     public init(ring: @escaping @Sendable () -> SigningKeyRing) { self.ring = ring }
     public func fetchJWKS() async throws -> String { try ring().jwks() }
 }
-

@@ -72,8 +72,10 @@ public struct CommandHandler: Sendable {
     /// Appends `events` to `stream` at exactly `version`, or throws `lost` when the stream
     /// moved: for a claim that a second look must not decide again (a reservation another
     /// request took meanwhile, a single-use token spent at the same moment).
-    public func claim(_ stream: String, at version: Int64, with events: [NewEvent],
-                      orThrow lost: @autoclosure () -> any Error) async throws -> AppendResult {
+    public func claim(
+        _ stream: String, at version: Int64, with events: [NewEvent],
+        orThrow lost: @autoclosure () -> any Error
+    ) async throws -> AppendResult {
         guard let result = try await tryClaim(stream, at: version, with: events) else { throw lost() }
         return result
     }
@@ -95,8 +97,10 @@ public struct CommandHandler: Sendable {
     }
 
     /// The store's answer, or nil when the stream moved and the command may be decided again.
-    private func append(_ events: [NewEvent], to stream: String, at version: Int64, ifMatch: Int64?,
-                        retryingTakenIds: Bool) async throws -> AppendResult? {
+    private func append(
+        _ events: [NewEvent], to stream: String, at version: Int64, ifMatch: Int64?,
+        retryingTakenIds: Bool
+    ) async throws -> AppendResult? {
         do {
             return try await store.append(to: stream, expected: version == 0 ? .noStream : .exact(version), events: events)
         } catch EventStoreError.wrongExpectedVersion(_, _, let actual) {

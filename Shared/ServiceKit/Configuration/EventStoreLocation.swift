@@ -44,7 +44,8 @@ public enum EventStoreLocation: Sendable, Hashable, CustomStringConvertible {
             } catch let error as PostgresNotReachable {
                 throw error
             } catch {
-                throw ConfigurationError(key: "COMMONS_EVENT_STORE", problem: "cannot open the PostgreSQL event log at \(redacted): \(Self.describe(error))")
+                throw ConfigurationError(
+                    key: "COMMONS_EVENT_STORE", problem: "cannot open the PostgreSQL event log at \(redacted): \(Self.describe(error))")
             }
         case .sqlite(let path):
             do {

@@ -33,8 +33,10 @@ public struct OutsideSecret: Sendable {
         let embedded: Bool
         if let embeddedLog { embedded = embeddedLog } else if case .sqlite = environment.eventStore { embedded = true } else { embedded = false }
         guard embedded, let developmentFile else {
-            throw ConfigurationError(key: name, problem:
-                "required with a PostgreSQL log: 32 random bytes in base64 (openssl rand -base64 32), the same for \(sharedBy)")
+            throw ConfigurationError(
+                key: name,
+                problem:
+                    "required with a PostgreSQL log: 32 random bytes in base64 (openssl rand -base64 32), the same for \(sharedBy)")
         }
         try FileManager.default.createDirectory(atPath: environment.dataDirectory, withIntermediateDirectories: true)
         return try Self.development(at: URL(fileURLWithPath: environment.dataDirectory).appendingPathComponent(developmentFile).path)

@@ -58,7 +58,8 @@ public struct ServiceConfiguration: Sendable {
         }
         let level = environment.string("COMMONS_LOG_LEVEL", default: "info")
         guard let logLevel = Logger.Level(rawValue: level) else {
-            throw ConfigurationError(key: "COMMONS_LOG_LEVEL", problem: "'\(level)' is not one of trace, debug, info, notice, warning, error, critical")
+            throw ConfigurationError(
+                key: "COMMONS_LOG_LEVEL", problem: "'\(level)' is not one of trace, debug, info, notice, warning, error, critical")
         }
         self.logLevel = logLevel
         let format = environment.string("COMMONS_LOG_FORMAT", default: LogFormat.json.rawValue)
@@ -76,7 +77,8 @@ public struct ServiceConfiguration: Sendable {
         requestDeadline = .seconds(try environment.integer("COMMONS_REQUEST_DEADLINE_SECONDS", default: 30, in: 1...3_600))
         readYourWritesPatience = .milliseconds(try environment.integer("COMMONS_MIN_POSITION_PATIENCE_MS", default: 2_000, in: 10...60_000))
         startupPatience = .seconds(try environment.integer("COMMONS_STARTUP_PATIENCE_SECONDS", default: 300, in: 1...86_400))
-        trustedProxies = Set(environment.string("COMMONS_TRUSTED_PROXIES", default: "127.0.0.1,::1")
-            .split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty })
+        trustedProxies = Set(
+            environment.string("COMMONS_TRUSTED_PROXIES", default: "127.0.0.1,::1")
+                .split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty })
     }
 }

@@ -17,7 +17,7 @@ public enum ClientDeparture {
         do {
             try await connection.pipeline.addHandler(Handler(departed: departed), name: name, position: .first).get()
         } catch {
-            departed()  // no pipeline left to add to: the connection has closed
+            departed() // no pipeline left to add to: the connection has closed
         }
         return Watch(connection: connection, name: name)
     }

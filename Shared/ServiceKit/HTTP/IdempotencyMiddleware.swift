@@ -58,15 +58,18 @@ struct IdempotencyMiddleware: RouterMiddleware {
         }
         switch claim {
         case .inProgress:
-            throw Problem(.conflict, type: "idempotency-in-progress", detail: "A request with this Idempotency-Key is still being processed.",
-                          headers: ["Retry-After": "1"])
+            throw Problem(
+                .conflict, type: "idempotency-in-progress", detail: "A request with this Idempotency-Key is still being processed.",
+                headers: ["Retry-After": "1"])
         case .differentRequest:
-            throw Problem(.unprocessableContent, type: "idempotency-key-reused",
-                          detail: "This Idempotency-Key was used with a different request body.")
+            throw Problem(
+                .unprocessableContent, type: "idempotency-key-reused",
+                detail: "This Idempotency-Key was used with a different request body.")
         case .replay(let data):
             guard let opened = try? seal.open(data) else {
-                throw Problem(.conflict, type: "idempotency-record-unreadable",
-                              detail: "The first answer to this Idempotency-Key cannot be replayed; send the request with a new key.")
+                throw Problem(
+                    .conflict, type: "idempotency-record-unreadable",
+                    detail: "The first answer to this Idempotency-Key cannot be replayed; send the request with a new key.")
             }
             let stored = try JSONDecoder().decode(StoredResponse.self, from: opened)
             var headers = HTTPFields()

@@ -13,8 +13,9 @@ struct IdempotencySeal {
 
     init(idempotencyKey: String, scope: String) {
         storedKey = SHA256.hash(data: Data("commons idempotency key\n\(idempotencyKey)".utf8)).lowercaseHex
-        key = HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: Data(idempotencyKey.utf8)), salt: Data(scope.utf8),
-                                     info: Data("commons idempotency response".utf8), outputByteCount: 32)
+        key = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: Data(idempotencyKey.utf8)), salt: Data(scope.utf8),
+            info: Data("commons idempotency response".utf8), outputByteCount: 32)
     }
 
     func seal(_ data: Data) throws -> Data {

@@ -18,7 +18,7 @@ public struct JSONObjectWriter {
     fileprivate let writer: JSONByteWriter
     private var count = 0
     #if DEBUG
-    private var lastKey = ""
+        private var lastKey = ""
     #endif
 
     fileprivate init(writer: JSONByteWriter) {
@@ -27,9 +27,9 @@ public struct JSONObjectWriter {
 
     private mutating func key(_ key: StaticString) {
         #if DEBUG
-        let text = key.description
-        assert(count == 0 || lastKey.utf8.lexicographicallyPrecedes(text.utf8), "\(text) written after \(lastKey)")
-        lastKey = text
+            let text = key.description
+            assert(count == 0 || lastKey.utf8.lexicographicallyPrecedes(text.utf8), "\(text) written after \(lastKey)")
+            lastKey = text
         #endif
         writer.writeKey(key, first: count == 0)
         count += 1

@@ -36,8 +36,10 @@ public struct OpenAPIDocument: Sendable {
         /// as browser cookies (``BrowserSession``).
         public var deliversTokens = false
 
-        public init(_ method: String, _ path: String, _ summary: String, authenticated: Bool = false, query: [Parameter] = [],
-                    body: Schema? = nil, responses: [Int: String] = [200: "OK"], returns: [Int: Schema] = [:]) {
+        public init(
+            _ method: String, _ path: String, _ summary: String, authenticated: Bool = false, query: [Parameter] = [],
+            body: Schema? = nil, responses: [Int: String] = [200: "OK"], returns: [Int: Schema] = [:]
+        ) {
             self.method = method
             self.path = path
             self.summary = summary
@@ -192,15 +194,16 @@ public struct OpenAPIDocument: Sendable {
         var optionalsNullable: Schema {
             switch self {
             case let .object(properties, required):
-                return .object(properties.mapValues { $0.optionalsNullable }.reduce(into: [:]) { fields, field in
-                    if required.contains(field.key) {
-                        fields[field.key] = field.value
-                    } else if case .nullable = field.value {
-                        fields[field.key] = field.value
-                    } else {
-                        fields[field.key] = .nullable(field.value)
-                    }
-                }, required: required)
+                return .object(
+                    properties.mapValues { $0.optionalsNullable }.reduce(into: [:]) { fields, field in
+                        if required.contains(field.key) {
+                            fields[field.key] = field.value
+                        } else if case .nullable = field.value {
+                            fields[field.key] = field.value
+                        } else {
+                            fields[field.key] = .nullable(field.value)
+                        }
+                    }, required: required)
             case let .array(items, maxItems, minItems): return .array(items.optionalsNullable, maxItems: maxItems, minItems: minItems)
             case .map(let values): return .map(values.optionalsNullable)
             case .nullable(let wrapped): return .nullable(wrapped.optionalsNullable)
@@ -289,22 +292,32 @@ public struct OpenAPIDocument: Sendable {
         for operation in operations {
             var entry: [String: Any] = ["summary": operation.summary]
             if let tag { entry["tags"] = [tag] }
-            let parameters = operation.path.split(separator: "/").filter { $0.hasPrefix("{") }.map { name -> [String: Any] in
-                ["name": String(name.dropFirst().dropLast()), "in": "path", "required": true, "schema": ["type": "string"]]
-            } + operation.query.map { ["name": $0.name, "in": "query", "required": $0.required, "schema": $0.schema.json] }
+            let parameters =
+                operation.path.split(separator: "/").filter { $0.hasPrefix("{") }.map { name -> [String: Any] in
+                    ["name": String(name.dropFirst().dropLast()), "in": "path", "required": true, "schema": ["type": "string"]]
+                } + operation.query.map { ["name": $0.name, "in": "query", "required": $0.required, "schema": $0.schema.json] }
                 + Self.requestHeaders(of: operation)
             if !parameters.isEmpty { entry["parameters"] = parameters }
             if operation.authenticated { entry["security"] = [["bearer": [String]()], ["sessionCookie": [String]()]] }
             if let body = operation.requestBody {
-                entry["requestBody"] = ["required": true, "content": ["application/json": [
-                    "schema": body.optionalsNullable.json, "example": body.example(),
-                ]]]
+                entry["requestBody"] = [
+                    "required": true,
+                    "content": [
+                        "application/json": [
+                            "schema": body.optionalsNullable.json, "example": body.example(),
+                        ]
+                    ],
+                ]
             } else if !operation.uploadTypes.isEmpty {
                 let bytes: [String: Any] = ["schema": ["type": "string", "format": "binary"]]
                 var content = Dictionary(uniqueKeysWithValues: operation.uploadTypes.map { ($0, bytes) })
                 if let part = operation.multipartFile {
-                    content["multipart/form-data"] = ["schema": ["type": "object", "properties": [part: ["type": "string", "format": "binary"]],
-                                                                 "required": [part]]]
+                    content["multipart/form-data"] = [
+                        "schema": [
+                            "type": "object", "properties": [part: ["type": "string", "format": "binary"]],
+                            "required": [part],
+                        ]
+                    ]
                 }
                 entry["requestBody"] = ["required": true, "content": content]
             }
@@ -318,8 +331,10 @@ public struct OpenAPIDocument: Sendable {
                 }
                 responses[String(status)] = response
             }
-            responses["default"] = ["description": "A problem document (RFC 9457)",
-                                    "content": ["application/problem+json": ["schema": ["$ref": "#/components/schemas/Problem"]]]]
+            responses["default"] = [
+                "description": "A problem document (RFC 9457)",
+                "content": ["application/problem+json": ["schema": ["$ref": "#/components/schemas/Problem"]]],
+            ]
             entry["responses"] = responses
             paths[operation.path, default: [:]][operation.method.lowercased()] = entry
         }
@@ -361,22 +376,30 @@ public struct OpenAPIDocument: Sendable {
             ["name": name, "in": "header", "required": required, "schema": schema, "description": description]
         }
         return [
-            "XRequestId": header("X-Request-Id", id, "Your id for this request (1-128 letters, digits and -_.:), logged and returned; "
-                                 + "one is made if absent or not of that form."),
-            "XCorrelationId": header("X-Correlation-Id", id, "Ties the requests of one user action together across services "
-                                     + "(default: the request id; the same form)."),
-            "CommonsMinPosition": header("Commons-Min-Position", ["type": "string", "pattern": "^([0-9]{1,18}:)?[0-9]{1,18}$"],
-                                         "A write's Commons-Position: the answer waits (up to 2 s, then 503) until this service has read it."),
+            "XRequestId": header(
+                "X-Request-Id", id,
+                "Your id for this request (1-128 letters, digits and -_.:), logged and returned; "
+                    + "one is made if absent or not of that form."),
+            "XCorrelationId": header(
+                "X-Correlation-Id", id,
+                "Ties the requests of one user action together across services "
+                    + "(default: the request id; the same form)."),
+            "CommonsMinPosition": header(
+                "Commons-Min-Position", ["type": "string", "pattern": "^([0-9]{1,18}:)?[0-9]{1,18}$"],
+                "A write's Commons-Position: the answer waits (up to 2 s, then 503) until this service has read it."),
             "IdempotencyKey": header("Idempotency-Key", key, keyUse),
-            "IfMatch": header("If-Match", ["type": "string", "pattern": "^\"[0-9]{1,18}\"$"],
-                              "The ETag you read: the change is refused with 412 if the thing changed since."),
-            "IfMatchRequired": header("If-Match", ["type": "string", "pattern": "^\"[0-9]{1,18}\"$"],
-                                      "The ETag you read: the change is refused with 412 if the thing changed since, and with 428 without it.",
-                                      required: true),
+            "IfMatch": header(
+                "If-Match", ["type": "string", "pattern": "^\"[0-9]{1,18}\"$"],
+                "The ETag you read: the change is refused with 412 if the thing changed since."),
+            "IfMatchRequired": header(
+                "If-Match", ["type": "string", "pattern": "^\"[0-9]{1,18}\"$"],
+                "The ETag you read: the change is refused with 412 if the thing changed since, and with 428 without it.",
+                required: true),
             "IdempotencyKeyRequired": header("Idempotency-Key", key, keyUse + " This route refuses a request without one.", required: true),
-            "CommonsTokenDelivery": header("Commons-Token-Delivery", ["type": "string", "enum": ["body", "cookie"]],
-                                           "`cookie` (for browsers): the tokens are set as HttpOnly cookies instead of being in the body, "
-                                           + "and a refresh reads the refresh cookie when the body has no token."),
+            "CommonsTokenDelivery": header(
+                "Commons-Token-Delivery", ["type": "string", "enum": ["body", "cookie"]],
+                "`cookie` (for browsers): the tokens are set as HttpOnly cookies instead of being in the body, "
+                    + "and a refresh reads the refresh cookie when the body has no token."),
         ]
     }
 
@@ -393,8 +416,10 @@ public struct OpenAPIDocument: Sendable {
     }
 
     /// A whole document around `paths`, with the components every operation refers to.
-    static func serialize(title: String, description: String? = nil, tags: [[String: Any]]? = nil, paths: [String: [String: Any]],
-                          schemas: [String: Any] = [:]) throws -> Data {
+    static func serialize(
+        title: String, description: String? = nil, tags: [[String: Any]]? = nil, paths: [String: [String: Any]],
+        schemas: [String: Any] = [:]
+    ) throws -> Data {
         var info: [String: Any] = ["title": title, "version": "1"]
         if let description { info["description"] = description }
         var document: [String: Any] = [
@@ -404,17 +429,23 @@ public struct OpenAPIDocument: Sendable {
             "components": [
                 "securitySchemes": [
                     "bearer": ["type": "http", "scheme": "bearer", "bearerFormat": "JWT"],
-                    "sessionCookie": ["type": "apiKey", "in": "cookie", "name": BrowserSession.accessCookie,
-                                      "description": "A browser's session (Commons-Token-Delivery: cookie). A request that changes anything "
-                                        + "must echo the \(BrowserSession.csrfCookie) cookie as X-CSRF-Token, or it is refused with 403."],
+                    "sessionCookie": [
+                        "type": "apiKey", "in": "cookie", "name": BrowserSession.accessCookie,
+                        "description": "A browser's session (Commons-Token-Delivery: cookie). A request that changes anything "
+                            + "must echo the \(BrowserSession.csrfCookie) cookie as X-CSRF-Token, or it is refused with 403.",
+                    ],
                 ],
                 "parameters": headerParameters,
                 "headers": answerHeaders,
-                "schemas": schemas.merging(["Problem": [
-                    "type": "object",
-                    "properties": ["type": ["type": "string"], "title": ["type": "string"], "status": ["type": "integer"],
-                                   "detail": ["type": "string"], "errors": ["type": "object"]],
-                ]]) { mine, _ in mine },
+                "schemas": schemas.merging([
+                    "Problem": [
+                        "type": "object",
+                        "properties": [
+                            "type": ["type": "string"], "title": ["type": "string"], "status": ["type": "integer"],
+                            "detail": ["type": "string"], "errors": ["type": "object"],
+                        ],
+                    ]
+                ]) { mine, _ in mine },
             ],
         ]
         if let tags { document["tags"] = tags }

@@ -73,8 +73,9 @@ extension Problem {
     }
 
     public static func methodNotAllowed(allowed: [String]) -> Problem {
-        Problem(.methodNotAllowed, type: "method-not-allowed",
-                detail: "This address accepts \(allowed.joined(separator: ", ")).", headers: ["Allow": allowed.joined(separator: ", ")])
+        Problem(
+            .methodNotAllowed, type: "method-not-allowed",
+            detail: "This address accepts \(allowed.joined(separator: ", ")).", headers: ["Allow": allowed.joined(separator: ", ")])
     }
 
     public static func unauthorized(_ detail: String = "Sign in to do this.") -> Problem {
@@ -90,9 +91,10 @@ extension Problem {
     }
 
     public static func preconditionFailed(currentVersion: Int64) -> Problem {
-        Problem(.preconditionFailed, type: "stale-version",
-                detail: "The resource has changed since you read it; it is at version \(currentVersion).",
-                extensions: ["version": String(currentVersion)], headers: ["ETag": "\"\(currentVersion)\""])
+        Problem(
+            .preconditionFailed, type: "stale-version",
+            detail: "The resource has changed since you read it; it is at version \(currentVersion).",
+            extensions: ["version": String(currentVersion)], headers: ["ETag": "\"\(currentVersion)\""])
     }
 
     public static func preconditionRequired() -> Problem {
@@ -108,8 +110,9 @@ extension Problem {
     }
 
     public static func rateLimited(retryAfter seconds: Int) -> Problem {
-        Problem(.tooManyRequests, type: "rate-limited", detail: "Too many requests; try again in \(seconds) s.",
-                headers: ["Retry-After": String(seconds)])
+        Problem(
+            .tooManyRequests, type: "rate-limited", detail: "Too many requests; try again in \(seconds) s.",
+            headers: ["Retry-After": String(seconds)])
     }
 
     public static func notReady(_ detail: String) -> Problem {

@@ -32,8 +32,9 @@ struct ProblemMiddleware: RouterMiddleware {
         let fields = QueryNUL.fields(inQuery: query[...])
         guard !fields.isEmpty else { return }
         let names = fields.map { String($0).removingPercentEncoding ?? String($0) }
-        throw Problem.malformed("The query holds a NUL character (U+0000), which no field accepts.",
-                                errors: Dictionary(names.map { ($0, ["must not contain NUL (U+0000)"]) }) { first, _ in first })
+        throw Problem.malformed(
+            "The query holds a NUL character (U+0000), which no field accepts.",
+            errors: Dictionary(names.map { ($0, ["must not contain NUL (U+0000)"]) }) { first, _ in first })
     }
 
     /// The problem document for `error`; an error no input should cause is logged in full.
@@ -61,12 +62,14 @@ struct ProblemMiddleware: RouterMiddleware {
             }
         case is DeadlinePassed:
             context.logger.warning("request passed its deadline", metadata: ["path": "\(request.uri.path)"])
-            return Problem(.serviceUnavailable, type: "deadline", detail: "The answer took too long; try again shortly.",
-                           headers: ["Retry-After": "1"])
+            return Problem(
+                .serviceUnavailable, type: "deadline", detail: "The answer took too long; try again shortly.",
+                headers: ["Retry-After": "1"])
         case _ where StoreAvailability.isUnavailable(error):
             context.logger.warning("a store is unavailable", metadata: ["error": "\(String(reflecting: error))"])
-            return Problem(.serviceUnavailable, type: "store-unavailable",
-                           detail: "The service cannot reach its storage right now; try again shortly.", headers: ["Retry-After": "2"])
+            return Problem(
+                .serviceUnavailable, type: "store-unavailable",
+                detail: "The service cannot reach its storage right now; try again shortly.", headers: ["Retry-After": "2"])
         default:
             context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
             return Problem(.internalServerError, type: "internal", detail: "Something went wrong on our side; it has been logged.")

@@ -16,8 +16,9 @@ struct ReadYourWritesMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let value = request.headers[.commonsMinPosition] else { return try await next(request, context) }
         guard let checkpoint = Checkpoint(value) else {
-            throw Problem.malformed("Commons-Min-Position must be a value from a Commons-Position header.",
-                                   errors: ["Commons-Min-Position": ["is not a position"]])
+            throw Problem.malformed(
+                "Commons-Min-Position must be a value from a Commons-Position header.",
+                errors: ["Commons-Min-Position": ["is not a position"]])
         }
         guard await ProjectionRunner.waitUntilApplied(waited(by: request), checkpoint, timeout: patience) else {
             throw Problem.notReady("This service has not yet caught up with position \(value); try again shortly.")

@@ -21,22 +21,25 @@ struct RequestIdentityMiddleware: RouterMiddleware {
         context.correlationId = Self.acceptable(request.headers[.correlationId]) ?? context.requestId
         context.logger[metadataKey: "requestId"] = "\(context.requestId)"
         context.logger[metadataKey: "correlationId"] = "\(context.correlationId)"
-        context.clientAddress = ClientAddress.resolve(peer: context.clientAddress, forwardedFor: request.headers[values: .forwardedFor], trusted: trustedProxies)
+        context.clientAddress = ClientAddress.resolve(
+            peer: context.clientAddress, forwardedFor: request.headers[values: .forwardedFor], trusted: trustedProxies)
         let start = ContinuousClock.now
         var response = try await next(request, context)
         response.headers[.requestId] = context.requestId
         let elapsed = ContinuousClock.now - start
-        context.logger.info("request", metadata: [
-            "method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(response.status.code)",
-            "ms": "\(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)",
-        ])
+        context.logger.info(
+            "request",
+            metadata: [
+                "method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(response.status.code)",
+                "ms": "\(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)",
+            ])
         return response
     }
 
     /// Client-supplied ids are echoed into logs, so only short, plain ones are taken.
     private static func acceptable(_ value: String?) -> String? {
         guard let value, (1...128).contains(value.count),
-              value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.:".contains($0)) })
+            value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.:".contains($0)) })
         else { return nil }
         return value
     }

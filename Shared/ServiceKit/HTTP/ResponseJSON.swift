@@ -35,7 +35,7 @@ final class JSONByteWriter: Encoder {
     private enum Opened {
         case none
         case single
-        case keyed(Int)  // index into `objects`
+        case keyed(Int) // index into `objects`
         case unkeyed(count: Int)
     }
 
@@ -200,7 +200,11 @@ final class JSONByteWriter: Encoder {
     func writeNull() { state.pointee.bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
 
     func writeBool(_ value: Bool) {
-        if value { state.pointee.bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65]) } else { state.pointee.bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65]) }
+        if value {
+            state.pointee.bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
+        } else {
+            state.pointee.bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
+        }
     }
 
     func writeInteger(_ value: some BinaryInteger) { state.pointee.bytes.appendJSONInteger(value) }

@@ -41,7 +41,7 @@ extension Request {
         guard let value = headers[.ifMatch] else { return nil }
         let trimmed = value.trimmingWhitespace().replacingOccurrences(of: "W/", with: "")
         guard trimmed.hasPrefix("\""), trimmed.hasSuffix("\""), trimmed.count > 2,
-              let version = Int64(trimmed.dropFirst().dropLast()), version >= 0
+            let version = Int64(trimmed.dropFirst().dropLast()), version >= 0
         else { throw Problem.malformed("If-Match must be an ETag this service sent.", errors: ["If-Match": ["is not an ETag"]]) }
         return version
     }

@@ -88,8 +88,9 @@ extension OpenAPIDocument.Schema {
     private static func conforms(_ text: String, to format: String) -> Bool {
         switch format {
         case "uuid": return UUID(uuidString: text) != nil
-        case "date-time": return (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)) != nil
-            || (try? Date.ISO8601FormatStyle().parse(text)) != nil
+        case "date-time":
+            return (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)) != nil
+                || (try? Date.ISO8601FormatStyle().parse(text)) != nil
         default: return true
         }
     }

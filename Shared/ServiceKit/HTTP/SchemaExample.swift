@@ -8,12 +8,13 @@ extension OpenAPIDocument.Schema {
     public func example(named name: String = "") -> Any {
         switch self {
         case let .string(format, minLength, maxLength):
-            let text: String = switch format {
-            case "uuid": Self.exampleId
-            case "date-time": "2026-12-05T10:00:00Z"
-            case "email": "ada@example.com"
-            default: Self.exampleTexts[name] ?? "An example"
-            }
+            let text: String =
+                switch format {
+                case "uuid": Self.exampleId
+                case "date-time": "2026-12-05T10:00:00Z"
+                case "email": "ada@example.com"
+                default: Self.exampleTexts[name] ?? "An example"
+                }
             return Self.fit(text, minLength: minLength ?? 0, maxLength: maxLength ?? Int.max)
         case .oneOf(let values):
             return values.first ?? ""

@@ -82,16 +82,18 @@ extension Response {
         headers[.contentType] = "text/event-stream; charset=utf-8"
         headers[.cacheControl] = "no-store"
         headers[HTTPField.Name("X-Accel-Buffering")!] = "no"
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            try await writer.write(ByteBuffer(string: "retry: \(retryMilliseconds)\n\n"))
-            var sink = ServerSentEventSink(writer: writer, end: end)
-            do {
-                try await produce(&sink)
-            } catch is CancellationError {
-                // The client went away or the server is stopping: the stream just ends.
-            }
-            try await sink.writer.finish(nil)
-        })
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: "retry: \(retryMilliseconds)\n\n"))
+                var sink = ServerSentEventSink(writer: writer, end: end)
+                do {
+                    try await produce(&sink)
+                } catch is CancellationError {
+                    // The client went away or the server is stopping: the stream just ends.
+                }
+                try await sink.writer.finish(nil)
+            })
     }
 }
 

@@ -59,9 +59,10 @@ extension ServiceRuntime {
     ) async throws -> Response {
         let streams = streams
         guard streams.enter(identity.accountId) else {
-            throw Problem(.tooManyRequests, type: "too-many-streams",
-                          detail: "This account has \(streams.perAccount) live streams open here already; close one first.",
-                          headers: ["Retry-After": "5"])
+            throw Problem(
+                .tooManyRequests, type: "too-many-streams",
+                detail: "This account has \(streams.perAccount) live streams open here already; close one first.",
+                headers: ["Retry-After": "5"])
         }
         let readModel = readModel
         let end = StreamEnd()

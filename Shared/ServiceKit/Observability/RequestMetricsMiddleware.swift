@@ -11,9 +11,12 @@ struct RequestMetricsMiddleware: RouterMiddleware {
         let start = ContinuousClock.now
         let response = try await next(request, context)
         let route = context.endpointPath ?? "unmatched"
-        Timer(label: "commons_http_request_duration_seconds", dimensions: [
-            ("service", service), ("route", route), ("method", request.method.rawValue), ("status", String(response.status.code)),
-        ], preferredDisplayUnit: .seconds).recordInterval(since: start)
+        Timer(
+            label: "commons_http_request_duration_seconds",
+            dimensions: [
+                ("service", service), ("route", route), ("method", request.method.rawValue), ("status", String(response.status.code)),
+            ], preferredDisplayUnit: .seconds
+        ).recordInterval(since: start)
         return response
     }
 }

@@ -40,14 +40,17 @@ public struct TextLogHandler: LogHandler {
     }
 
     private static let timeStyle = Date.VerbatimFormatStyle(
-        format: "\(hour: .twoDigits(clock: .twentyFourHour, hourCycle: .zeroBased)):\(minute: .twoDigits):\(second: .twoDigits).\(secondFraction: .fractional(3))",
+        format:
+            "\(hour: .twoDigits(clock: .twentyFourHour, hourCycle: .zeroBased)):\(minute: .twoDigits):\(second: .twoDigits).\(secondFraction: .fractional(3))",
         timeZone: .current, calendar: Calendar(identifier: .gregorian))
 
     /// Metadata shown in a request's own words rather than as `key=value`.
     private static let requestKeys: Set<String> = ["method", "path", "status", "ms", "requestId", "correlationId"]
 
     /// The line for one event (without its newline), or nil for a probe that is not shown.
-    static func line(level: Logger.Level, message: String, metadata: Logger.Metadata, at time: Date, showsProbes: Bool, timeZone: TimeZone = .current) -> String? {
+    static func line(
+        level: Logger.Level, message: String, metadata: Logger.Metadata, at time: Date, showsProbes: Bool, timeZone: TimeZone = .current
+    ) -> String? {
         var style = timeStyle
         style.timeZone = timeZone
         var parts = [time.formatted(style)]
@@ -62,7 +65,8 @@ public struct TextLogHandler: LogHandler {
         } else {
             parts.append(message)
         }
-        let details = metadata
+        let details =
+            metadata
             .filter { !(isRequest && requestKeys.contains($0.key)) && $0.key != "requestId" && $0.key != "correlationId" }
             .sorted { $0.key < $1.key }
             .map { "\($0.key)=\($0.value)" }

@@ -13,10 +13,12 @@ import Foundation
 /// wrapped: once the secret that wrapped it is rotated away (``WrappedKeyVault/rewrap(progress:)``,
 /// `commons keys rewrap`) and forgotten, no copy anywhere opens.
 public struct KeyVaultSecrets: Sendable {
-    public static let current = OutsideSecret(name: "COMMONS_KEY_VAULT_SECRET", developmentFile: nil,
-                                              sharedBy: "every service and replica (and the commons CLI) on this log")
-    public static let previous = OutsideSecret(name: "COMMONS_KEY_VAULT_PREVIOUS_SECRET", developmentFile: nil,
-                                               sharedBy: "every service during a rotation")
+    public static let current = OutsideSecret(
+        name: "COMMONS_KEY_VAULT_SECRET", developmentFile: nil,
+        sharedBy: "every service and replica (and the commons CLI) on this log")
+    public static let previous = OutsideSecret(
+        name: "COMMONS_KEY_VAULT_PREVIOUS_SECRET", developmentFile: nil,
+        sharedBy: "every service during a rotation")
 
     /// Wraps new keys; opens keys it wrapped.
     public let wrapping: SymmetricKey
@@ -42,8 +44,10 @@ public struct KeyVaultSecrets: Sendable {
         } else if let developmentFile {
             wrapping = try OutsideSecret.development(at: developmentFile)
         } else {
-            throw ConfigurationError(key: current.name, problem:
-                "required with a PostgreSQL log: 32 random bytes in base64 (openssl rand -base64 32), the same for \(current.sharedBy)")
+            throw ConfigurationError(
+                key: current.name,
+                problem:
+                    "required with a PostgreSQL log: 32 random bytes in base64 (openssl rand -base64 32), the same for \(current.sharedBy)")
         }
         return KeyVaultSecrets(wrapping: wrapping, previous: try previous.given(environment: environment))
     }

@@ -25,9 +25,9 @@ public struct PersonalDataSealer: Sendable {
     /// either way nobody can read it.
     public func open<T: Decodable>(_ sealed: Sealed, as type: T.Type) async throws -> T? {
         guard let material = try await vault.existingKey(for: sealed.keyId),
-              let combined = Data(base64Encoded: sealed.box),
-              let box = try? AES.GCM.SealedBox(combined: combined),
-              let plaintext = try? AES.GCM.open(box, using: SymmetricKey(data: material))
+            let combined = Data(base64Encoded: sealed.box),
+            let box = try? AES.GCM.SealedBox(combined: combined),
+            let plaintext = try? AES.GCM.open(box, using: SymmetricKey(data: material))
         else { return nil }
         return try? JSONDecoder().decode(T.self, from: plaintext)
     }

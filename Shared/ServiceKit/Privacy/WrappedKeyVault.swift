@@ -130,7 +130,7 @@ public struct WrappedKeyVault: KeyVault {
         case .previous: secret = secrets.previous ?? secrets.wrapping
         }
         guard let box = try? AES.GCM.SealedBox(combined: value.dropFirst(9)),
-              let material = try? AES.GCM.open(box, using: secret, authenticating: owner.wrappingContext)
+            let material = try? AES.GCM.open(box, using: secret, authenticating: owner.wrappingContext)
         else { throw DamagedKeyError(owner: owner) }
         return material
     }
@@ -143,10 +143,12 @@ public struct WrappedKeyVault: KeyVault {
         let identifier = value.dropFirst().prefix(8)
         if identifier == currentIdentifier { return .current }
         if let previousIdentifier, identifier == previousIdentifier { return .previous }
-        throw ConfigurationError(key: KeyVaultSecrets.current.name, problem: """
-            the personal-data keys were wrapped by a secret this process was not given: set \(KeyVaultSecrets.current.name) \
-            (and, during a rotation, \(KeyVaultSecrets.previous.name)) to the secret the other services use
-            """)
+        throw ConfigurationError(
+            key: KeyVaultSecrets.current.name,
+            problem: """
+                the personal-data keys were wrapped by a secret this process was not given: set \(KeyVaultSecrets.current.name) \
+                (and, during a rotation, \(KeyVaultSecrets.previous.name)) to the secret the other services use
+                """)
     }
 
     /// Names a secret without revealing it: the first 8 bytes of an HMAC under it.

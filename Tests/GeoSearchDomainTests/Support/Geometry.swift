@@ -1,5 +1,5 @@
-import Geo
 import Foundation
+import Geo
 import GeoSearchDomain
 
 /// A coordinate that the test knows to be valid.
@@ -73,8 +73,11 @@ extension SeededGenerator {
             bytes[index] = UInt8(truncatingIfNeeded: high >> (8 * UInt64(index)))
             bytes[8 + index] = UInt8(truncatingIfNeeded: low >> (8 * UInt64(index)))
         }
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 
     /// A point anywhere on the globe, uniform in latitude and longitude.

@@ -1,5 +1,5 @@
-import Geo
 import Foundation
+import Geo
 import GeoSearchDomain
 
 /// The reference geodesic of these tests: Vincenty's inverse formula on the WGS-84
@@ -19,7 +19,8 @@ enum Vincenty {
         var lambda = l
         for _ in 0..<200 {
             let (sinLambda, cosLambda) = (sin(lambda), cos(lambda))
-            let sinSigma = ((cosU2 * sinLambda) * (cosU2 * sinLambda)
+            let sinSigma =
+                ((cosU2 * sinLambda) * (cosU2 * sinLambda)
                 + (cosU1 * sinU2 - sinU1 * cosU2 * cosLambda) * (cosU1 * sinU2 - sinU1 * cosU2 * cosLambda)).squareRoot()
             if sinSigma == 0 { return 0 }
             let cosSigma = sinU1 * sinU2 + cosU1 * cosU2 * cosLambda
@@ -30,14 +31,18 @@ enum Vincenty {
             let cos2SigmaM = cos2Alpha == 0 ? 0 : cosSigma - 2 * sinU1 * sinU2 / cos2Alpha
             let c = f / 16 * cos2Alpha * (4 + f * (4 - 3 * cos2Alpha))
             let previous = lambda
-            lambda = l + (1 - c) * f * sinAlpha
+            lambda =
+                l + (1 - c) * f * sinAlpha
                 * (sigma + c * sinSigma * (cos2SigmaM + c * cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)))
             if abs(lambda - previous) < 1e-12 {
                 let uSquared = cos2Alpha * (a * a - b * b) / (b * b)
                 let bigA = 1 + uSquared / 16384 * (4096 + uSquared * (-768 + uSquared * (320 - 175 * uSquared)))
                 let bigB = uSquared / 1024 * (256 + uSquared * (-128 + uSquared * (74 - 47 * uSquared)))
-                let deltaSigma = bigB * sinSigma * (cos2SigmaM + bigB / 4 * (cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)
-                    - bigB / 6 * cos2SigmaM * (-3 + 4 * sinSigma * sinSigma) * (-3 + 4 * cos2SigmaM * cos2SigmaM)))
+                let deltaSigma =
+                    bigB * sinSigma
+                    * (cos2SigmaM + bigB / 4
+                        * (cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)
+                            - bigB / 6 * cos2SigmaM * (-3 + 4 * sinSigma * sinSigma) * (-3 + 4 * cos2SigmaM * cos2SigmaM)))
                 return b * bigA * (sigma - deltaSigma)
             }
         }

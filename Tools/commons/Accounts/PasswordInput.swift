@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A password read from stdin: the first line, without its line ending. On a terminal the

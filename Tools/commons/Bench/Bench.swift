@@ -67,19 +67,23 @@ struct BenchEventLog: AsyncParsableCommand {
         configuration.statementConnections = statementConnections
         configuration.concurrentAppends = concurrentAppends
 
-        let (serverVersion, postgresRows) = try await PostgresBench.run(configuration: configuration, duration: duration, readWindow: readWindow) { bench in
+        let (serverVersion, postgresRows) = try await PostgresBench.run(configuration: configuration, duration: duration, readWindow: readWindow) {
+            bench in
             let pgbench = Pgbench(
                 executable: self.pgbench, configuration: configuration, table: "\(configuration.schema).pgbench_events", duration: duration)
             return (try await bench.serverVersion(), try await bench.cases(pgbench: pgbench, rounds: rounds, groups: cases))
         }
 
-        let directory = sqliteDirectory.map { URL(fileURLWithPath: $0) }
+        let directory =
+            sqliteDirectory.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("commons-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { if sqliteDirectory == nil { try? FileManager.default.removeItem(at: directory) } }
         let sqliteRows = cases.contains(.sqlite) ? try await SQLiteBench(directory: directory, duration: duration).cases() : []
 
-        print("machine: \(await shell("uname", "-srm")), \(await shell("nproc")) CPUs, PostgreSQL \(serverVersion); \(seconds) s per measurement, \(rounds) round\(rounds == 1 ? "" : "s") of each PostgreSQL case")
+        print(
+            "machine: \(await shell("uname", "-srm")), \(await shell("nproc")) CPUs, PostgreSQL \(serverVersion); \(seconds) s per measurement, \(rounds) round\(rounds == 1 ? "" : "s") of each PostgreSQL case"
+        )
         print(BenchRow.table(postgresRows, ceiling: "pgbench ev/s"))
         let (reads, appends) = (postgresRows.filter(\.isRead), postgresRows.filter { !$0.isRead })
         if let cpu = BenchRow.cpuTable(appends, ceiling: "pgbench's") { print(cpu) }
@@ -286,9 +290,11 @@ struct BenchRow {
         guard !measured.isEmpty else { return nil }
         func micros(_ value: Double?) -> String { value.map { String(format: "%.1f", $0) } ?? "-" }
         let header = ["CPU per event (µs)", "client", "PostgreSQL", "\(ceiling) client", "PostgreSQL"]
-        let cells = [header] + measured.map { name, cpu in
-            ["  " + name, micros(cpu.ours.client), micros(cpu.ours.server), micros(cpu.ceiling.client), micros(cpu.ceiling.server)]
-        }
+        let cells =
+            [header]
+            + measured.map { name, cpu in
+                ["  " + name, micros(cpu.ours.client), micros(cpu.ours.server), micros(cpu.ceiling.client), micros(cpu.ceiling.server)]
+            }
         let widths = header.indices.map { column in cells.map { $0[column].count }.max() ?? 0 }
         return cells.map { line in
             line.indices.map { column in

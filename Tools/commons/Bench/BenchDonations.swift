@@ -1,5 +1,5 @@
-import CommonsBench
 import ArgumentParser
+import CommonsBench
 import DonationsService
 import EventLog
 import EventLogPostgres
@@ -47,9 +47,17 @@ struct BenchDonations: AsyncParsableCommand {
         }
         Bench.note("donations: setting up \(clients) wallets")
         let donations = try await DonationsBenchmark.donations(store: store, wallets: clients)
-        let ours = try await Bench.measure(workers: clients, for: duration) { worker in { try await donations[worker](); return 1 } }
+        let ours = try await Bench.measure(workers: clients, for: duration) { worker in
+            {
+                try await donations[worker](); return 1
+            }
+        }
         let appends = DonationsBenchmark.rawAppends(store: store, wallets: clients)
-        let ceiling = try await Bench.measure(workers: clients, for: duration) { worker in { try await appends[worker](); return 1 } }
+        let ceiling = try await Bench.measure(workers: clients, for: duration) { worker in
+            {
+                try await appends[worker](); return 1
+            }
+        }
         await store.shutdown()
         print("donations, \(clients) concurrent clients on distinct wallets, \(backend) log, \(seconds) s per measurement")
         print(BenchRow.table([BenchRow(name: "donations (command path)", ours: ours, ceiling: ceiling)]))

@@ -41,7 +41,8 @@ struct DriverInsert: Sendable {
                 if batch == 1 {
                     for try await _ in try await connection.execute(InsertOne(stream: stream, version: version + 1), logger: Self.logger) {}
                 } else {
-                    for try await _ in try await connection.execute(InsertBatch(stream: stream, version: version, count: batch), logger: Self.logger) {}
+                    for try await _ in try await connection.execute(InsertBatch(stream: stream, version: version, count: batch), logger: Self.logger)
+                    {}
                 }
                 return batch
             }
@@ -57,7 +58,9 @@ struct DriverInsert: Sendable {
         func connection(_ worker: Int) -> PostgresConnection { connections.withLock { $0[worker] } }
 
         func closeAll() async {
-            for connection in connections.withLock({ list in defer { list = [] }; return list }) {
+            for connection in connections.withLock({ list in
+                defer { list = [] }; return list
+            }) {
                 try? await connection.close()
             }
         }

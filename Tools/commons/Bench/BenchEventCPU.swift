@@ -2,8 +2,9 @@ import Foundation
 import Logging
 import PostgresNIO
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The CPU one event cost on each side of a measured stretch, in microseconds: the client
@@ -86,14 +87,16 @@ enum PostgresCluster {
             return nil
         }
         guard let (backend, directory) = answer,
-              let file = try? String(contentsOfFile: directory + "/postmaster.pid", encoding: .utf8) else { return nil }
+            let file = try? String(contentsOfFile: directory + "/postmaster.pid", encoding: .utf8)
+        else { return nil }
         return matchingPostmaster(backend: backend, parent: ProcessTreeCPU.parent(of: backend), pidFile: file)
     }
 
     /// The postmaster named by `pidFile` (its first line) when it is `backend`'s parent.
     static func matchingPostmaster(backend: pid_t, parent: pid_t?, pidFile: String) -> pid_t? {
         guard let first = pidFile.split(separator: "\n", omittingEmptySubsequences: false).first,
-              let named = pid_t(first.trimmingCharacters(in: .whitespaces)), named == parent else { return nil }
+            let named = pid_t(first.trimmingCharacters(in: .whitespaces)), named == parent
+        else { return nil }
         return named
     }
 }

@@ -1,5 +1,5 @@
-import CommonsBench
 import ArgumentParser
+import CommonsBench
 import EventLog
 import EventLogSQLite
 import Foundation
@@ -70,7 +70,9 @@ struct BenchGeoSearch: AsyncParsableCommand {
             }
         }
         let ending = clock.now - lastLoad.withLock { $0.at }
-        Bench.note(String(format: "rows loaded in %.1f s, the indexes built at the end in %.1f s", (rebuildTime - ending) / .seconds(1), ending / .seconds(1)))
+        Bench.note(
+            String(
+                format: "rows loaded in %.1f s, the indexes built at the end in %.1f s", (rebuildTime - ending) / .seconds(1), ending / .seconds(1)))
 
         Bench.note("timing \(queries) in-process queries")
         let queries = try GeoSearchBenchmark.Queries(directory: directory)
@@ -84,13 +86,14 @@ struct BenchGeoSearch: AsyncParsableCommand {
             let took = try await clock.measure {
                 ours = try await queries.nearest(lat: lat, lon: lon, radiusMeters: 5_000, category: category, limit: 20)
             }
-            guard index >= 50 else { continue }  // warm-up
+            guard index >= 50 else { continue } // warm-up
             indexed.append(took)
             if index % 10 == 0 {
                 var theirs: [UUID] = []
-                brute.append(try await clock.measure {
-                    theirs = try await queries.bruteForce(lat: lat, lon: lon, radiusMeters: 5_000, category: category, limit: 20)
-                })
+                brute.append(
+                    try await clock.measure {
+                        theirs = try await queries.bruteForce(lat: lat, lon: lon, radiusMeters: 5_000, category: category, limit: 20)
+                    })
                 if theirs != ours || ours.count < 20 { mismatches += 1 }
             }
         }
@@ -111,17 +114,20 @@ struct BenchGeoSearch: AsyncParsableCommand {
 
         let perSecond = { (durations: [Duration]) in Double(durations.count) / (durations.reduce(.zero, +) / .seconds(1)) }
         print("geo-search, \(count) listings over a 44 km × 44 km metro area, SQLite log, \(ProcessInfo.processInfo.activeProcessorCount) cores")
-        print(BenchRow.table([
-            BenchRow(name: "read-model rebuild from zero", ours: Double(applied) / (rebuildTime / .seconds(1)),
-                     ceiling: Double(read) / (readTime / .seconds(1)), aim: .rate(60_000)),  // issue 17's goal
-            BenchRow(name: "5 km + category, in process (q/s)", ours: perSecond(indexed), ceiling: perSecond(brute)),
-            BenchRow(name: "5 km + category, HTTP, 8 connections (req/s)", ours: overHTTP, ceiling: health),
-            BenchRow(name: "  the same over HTTP vs brute force in process", ours: overHTTP, ceiling: perSecond(brute)),
-        ]))
+        print(
+            BenchRow.table([
+                BenchRow(
+                    name: "read-model rebuild from zero", ours: Double(applied) / (rebuildTime / .seconds(1)),
+                    ceiling: Double(read) / (readTime / .seconds(1)), aim: .rate(60_000)), // issue 17's goal
+                BenchRow(name: "5 km + category, in process (q/s)", ours: perSecond(indexed), ceiling: perSecond(brute)),
+                BenchRow(name: "5 km + category, HTTP, 8 connections (req/s)", ours: overHTTP, ceiling: health),
+                BenchRow(name: "  the same over HTTP vs brute force in process", ours: overHTTP, ceiling: perSecond(brute)),
+            ]))
         print("")
         print("latency of a 5 km query with a category filter, first page of 20, in process:")
-        print("  index (band and Hilbert range, growing circle): p50 \(Self.ms(indexed, 0.50)) ms, p99 \(Self.ms(indexed, 0.99)) ms over \(indexed.count) queries"
-              + " (aim: p99 ≤ 2 ms)")
+        print(
+            "  index (band and Hilbert range, growing circle): p50 \(Self.ms(indexed, 0.50)) ms, p99 \(Self.ms(indexed, 0.99)) ms over \(indexed.count) queries"
+                + " (aim: p99 ≤ 2 ms)")
         print("  brute-force scan of the same rows: p50 \(Self.ms(brute, 0.50)) ms, p99 \(Self.ms(brute, 0.99)) ms over \(brute.count) queries")
         print("  answers different from brute force: \(mismatches) of \(brute.count)")
         print("  (brute force is the slower side: those ratios are the index's speed-up; the first HTTP ceiling is GET /health/live)")

@@ -61,25 +61,33 @@ struct BenchHTTP: AsyncParsableCommand {
         if let collector { settings["OTEL_EXPORTER_OTLP_ENDPOINT"] = collector.url }
         defer { collector?.stop() }
         let (rows, cpu) = try await Topology.measuring(replicas: 1, settings: settings, connections: clients + 4) { try await measure($0, $1) }
-        print("HTTP read paths, \(clients) requests in flight, \(ProcessInfo.processInfo.activeProcessorCount) cores, "
-              + "every service on one PostgreSQL; \(listings) listings, \(donations) donations a person"
-              + (collector.map { "; traced, \($0.received) span exports received" } ?? ""))
-        print("(ceiling: GET /health/live of the same process, the same requests in flight; load from wrk, "
-              + "\(Wrk.threads(connections: clients)) thread\(Wrk.threads(connections: clients) == 1 ? "" : "s"); \(rounds) round\(rounds == 1 ? "" : "s") of both, "
-              + "medians, the ratios' range in brackets)")
+        print(
+            "HTTP read paths, \(clients) requests in flight, \(ProcessInfo.processInfo.activeProcessorCount) cores, "
+                + "every service on one PostgreSQL; \(listings) listings, \(donations) donations a person"
+                + (collector.map { "; traced, \($0.received) span exports received" } ?? ""))
+        print(
+            "(ceiling: GET /health/live of the same process, the same requests in flight; load from wrk, "
+                + "\(Wrk.threads(connections: clients)) thread\(Wrk.threads(connections: clients) == 1 ? "" : "s"); \(rounds) round\(rounds == 1 ? "" : "s") of both, "
+                + "medians, the ratios' range in brackets)")
         print(BenchRow.table(rows, ours: "ours req/s", ceiling: "ceiling req/s"))
         guard !cpu.isEmpty else { return }
         // Less at the mercy of a shared machine than a rate: what one request costs the service.
         print("\nthe service's CPU time per request (µs, medians of the rounds; the whole process, over the measured runs)")
-        let cells = [["case", "ours", "/health/live", "ours − live"]]
-            + cpu.map { [$0.name.replacingOccurrences(of: " (req/s)", with: ""), String(Int($0.ours.rounded())), String(Int($0.live.rounded())),
-                         String(Int(($0.ours - $0.live).rounded()))] }
+        let cells =
+            [["case", "ours", "/health/live", "ours − live"]]
+            + cpu.map {
+                [
+                    $0.name.replacingOccurrences(of: " (req/s)", with: ""), String(Int($0.ours.rounded())), String(Int($0.live.rounded())),
+                    String(Int(($0.ours - $0.live).rounded())),
+                ]
+            }
         let widths = cells[0].indices.map { column in cells.map { $0[column].count }.max() ?? 0 }
         for line in cells {
-            print(line.indices.map { column in
-                let padding = String(repeating: " ", count: widths[column] - line[column].count)
-                return column == 0 ? line[column] + padding : padding + line[column]
-            }.joined(separator: "  "))
+            print(
+                line.indices.map { column in
+                    let padding = String(repeating: " ", count: widths[column] - line[column].count)
+                    return column == 0 ? line[column] + padding : padding + line[column]
+                }.joined(separator: "  "))
         }
     }
 
@@ -109,8 +117,9 @@ struct BenchHTTP: AsyncParsableCommand {
                         await newest.note(posted.position)
                     }
                     for _ in 0..<donations {
-                        let made = try await api.post("/v1/donations", Donation(organization: organization, amountMinor: 100, currency: "USD"),
-                                                      token: person.token, idempotencyKey: UUID().uuidString)
+                        let made = try await api.post(
+                            "/v1/donations", Donation(organization: organization, amountMinor: 100, currency: "USD"),
+                            token: person.token, idempotencyKey: UUID().uuidString)
                         guard made.status == 201 else { throw CommandFailure("donating: \(made.status) \(made.detail)") }
                         await newest.note(made.position)
                     }
@@ -126,8 +135,10 @@ struct BenchHTTP: AsyncParsableCommand {
             SeedClient(gateway: "http://127.0.0.1:\(topology.port(service))", client: client)
         }
         let (listingsAPI, geo, shopping, donationsAPI) = (direct(.listings), direct(.geoSearch), direct(.shoppingLists), direct(.donations))
-        for (service, path) in [(listingsAPI, "/v1/listings?limit=1"), (geo, "/v1/nearby/listings?lat=52.3676&lon=4.9041&radius=5&limit=1"),
-                                (donationsAPI, "/v1/organizations?limit=1")] {
+        for (service, path) in [
+            (listingsAPI, "/v1/listings?limit=1"), (geo, "/v1/nearby/listings?lat=52.3676&lon=4.9041&radius=5&limit=1"),
+            (donationsAPI, "/v1/organizations?limit=1"),
+        ] {
             let answer = try await service.get(path, headers: seen)
             guard answer.status == 200 else { throw CommandFailure("\(path) did not catch up: \(answer.status) \(answer.detail)") }
         }
@@ -137,20 +148,26 @@ struct BenchHTTP: AsyncParsableCommand {
         var cpu: [CPURow] = []
         /// Requests a second, and the service's CPU time per request (µs) when its process is
         /// known: the CPU it used over the measurement over the requests wrk counted in it.
-        func rate(_ service: Topology.Service, pid: pid_t?, tokens: [String] = [], headers: [String: String] = [:],
-                  _ path: () -> String) async throws -> (rate: Double, cpu: Double?) {
+        func rate(
+            _ service: Topology.Service, pid: pid_t?, tokens: [String] = [], headers: [String: String] = [:],
+            _ path: () -> String
+        ) async throws -> (rate: Double, cpu: Double?) {
             let paths = (0..<Wrk.requestsPerScript).map { _ in path() }
             let fields = paths.indices.map { index in
                 tokens.isEmpty ? headers : headers.merging(["Authorization": "Bearer \(tokens[index % tokens.count])"]) { $1 }
             }
             var cpuBefore: Double?
-            let run = try await wrk.measure(base: "http://127.0.0.1:\(topology.port(service))", paths: paths, headers: fields,
-                                            connections: clients, seconds: seconds) { cpuBefore = pid.flatMap(Bench.cpuSeconds) }
+            let run = try await wrk.measure(
+                base: "http://127.0.0.1:\(topology.port(service))", paths: paths, headers: fields,
+                connections: clients, seconds: seconds
+            ) { cpuBefore = pid.flatMap(Bench.cpuSeconds) }
             guard let cpuBefore, let cpuAfter = pid.flatMap(Bench.cpuSeconds), run.requests > 0 else { return (run.rate, nil) }
             return (run.rate, (cpuAfter - cpuBefore) / Double(run.requests) * 1_000_000)
         }
-        func row(_ name: String, _ which: Topology.Service, tokens: [String] = [], headers: [String: String] = [:],
-                 aim: BenchRow.Aim = .ratio(0.5), _ path: @escaping @Sendable () -> String) async throws -> BenchRow {
+        func row(
+            _ name: String, _ which: Topology.Service, tokens: [String] = [], headers: [String: String] = [:],
+            aim: BenchRow.Aim = .ratio(0.5), _ path: @escaping @Sendable () -> String
+        ) async throws -> BenchRow {
             Bench.note(name)
             let pid = await topology.processIdentifier(which)
             var (oursCPU, liveCPU) = ([Double](), [Double]())

@@ -79,21 +79,30 @@ struct BenchImages: AsyncParsableCommand {
         let clients = 4 * cores
         Bench.note("serving the small size")
         let served = try await Bench.measure(workers: clients, for: duration) { _ in
-            { try await Self.get(client, small); return 1 }
+            {
+                try await Self.get(client, small); return 1
+            }
         }
         let live = try await Bench.measure(workers: clients, for: duration) { _ in
-            { try await Self.get(client, "\(base)/health/live"); return 1 }
+            {
+                try await Self.get(client, "\(base)/health/live"); return 1
+            }
         }
         try await service.stop()
 
         let megabytes = Double(photos.map(\.count).reduce(0, +)) / Double(photos.count) / 1_000_000
-        print(String(format: "images: %.1f MB phone photos (4000 × 3000 JPEG), %d uploading clients; small size %d bytes, %d reading clients; %.0f s per measurement",
-                     megabytes, cores, smallBytes, clients, seconds))
+        print(
+            String(
+                format:
+                    "images: %.1f MB phone photos (4000 × 3000 JPEG), %d uploading clients; small size %d bytes, %d reading clients; %.0f s per measurement",
+                megabytes, cores, smallBytes, clients, seconds))
         print("(ceilings: libvips cleaning the same photo into the same sizes in process; /health/live on the same server)")
-        print(BenchRow.table([
-            BenchRow(name: "upload a phone photo, with small and medium sizes (photos/s)", ours: uploads, ceiling: cleanings),
-            BenchRow(name: "serve the small size (requests/s)", ours: served, ceiling: live),
-        ], ours: "ours /s", ceiling: "ceiling /s"))
+        print(
+            BenchRow.table(
+                [
+                    BenchRow(name: "upload a phone photo, with small and medium sizes (photos/s)", ours: uploads, ceiling: cleanings),
+                    BenchRow(name: "serve the small size (requests/s)", ours: served, ceiling: live),
+                ], ours: "ours /s", ceiling: "ceiling /s"))
         print(String(format: "small size served: %.1f MB/s", served * Double(smallBytes) / 1_000_000))
     }
 

@@ -1,6 +1,6 @@
-import CommonsBench
 import ArgumentParser
 import AsyncHTTPClient
+import CommonsBench
 import EventLog
 import EventLogSQLite
 import Foundation

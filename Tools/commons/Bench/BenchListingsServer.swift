@@ -17,8 +17,10 @@ struct BenchListingsServer {
 
     /// Starts the service on `port` and waits until it is ready.
     static func start(directory: URL, port: Int) async throws -> BenchListingsServer {
-        let environment = EnvironmentVariables(["COMMONS_DATA_DIR": directory.path, "COMMONS_PORT": String(port),
-                                                "COMMONS_RATE_LIMIT_PER_MINUTE": "1000000", "COMMONS_LOG_LEVEL": "error"])
+        let environment = EnvironmentVariables([
+            "COMMONS_DATA_DIR": directory.path, "COMMONS_PORT": String(port),
+            "COMMONS_RATE_LIMIT_PER_MINUTE": "1000000", "COMMONS_LOG_LEVEL": "error",
+        ])
         let configuration = try ServiceConfiguration(service: ListingsService.name, defaultPort: ListingsService.port, environment: environment)
         let store = try SQLiteEventStore(path: directory.appendingPathComponent("events.sqlite").path)
         let ring = SigningKeyRing.generate()

@@ -32,7 +32,8 @@ struct Pgbench: Sendable {
         ]
         let (status, stdout, stderr) = try await SpawnedProcess.output(of: executable, arguments, environment: environment)
         guard status == .exited(0), let rate = Self.transactionsPerSecond(in: stdout),
-              let transactions = Self.transactionsProcessed(in: stdout) else {
+            let transactions = Self.transactionsProcessed(in: stdout)
+        else {
             throw CommandFailure("pgbench \(status): \(stderr.isEmpty ? stdout : stderr)")
         }
         if let failed = Self.failedTransactions(in: stdout), failed > 0 {

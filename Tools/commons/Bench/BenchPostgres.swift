@@ -81,7 +81,9 @@ struct PostgresBench: Sendable {
             let name = "append, \(writers) writer\(writers > 1 ? "s" : ""), \(batch) event\(batch > 1 ? "s" : "") per append"
             Bench.note(name)
             let tag = "w\(writers)b\(batch)"
-            let (oursCPU, pgbenchCPU, driverCPU) = (CPUTally(postmaster: postmaster), CPUTally(postmaster: postmaster), CPUTally(postmaster: postmaster))
+            let (oursCPU, pgbenchCPU, driverCPU) = (
+                CPUTally(postmaster: postmaster), CPUTally(postmaster: postmaster), CPUTally(postmaster: postmaster)
+            )
             // Each round appends to streams of its own: a stream's versions start where the
             // cursor does, at 0.
             let groupsBefore = store.appendGroups
@@ -95,8 +97,9 @@ struct PostgresBench: Sendable {
             if batch == 1 {
                 // Grouping is what lets single-event appends share a round trip and a commit.
                 let groups = store.appendGroups
-                Bench.note("\(name): \(groups.appends - groupsBefore.appends) of \(oursCPU.events) appends went in "
-                    + "\(groups.statements - groupsBefore.statements) group statements")
+                Bench.note(
+                    "\(name): \(groups.appends - groupsBefore.appends) of \(oursCPU.events) appends went in "
+                        + "\(groups.statements - groupsBefore.statements) group statements")
             }
             let opened = try await driver.open(writers: writers)
             let measured: Double

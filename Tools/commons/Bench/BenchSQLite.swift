@@ -106,13 +106,15 @@ struct SQLiteBench: Sendable {
                 let id = UUID().lowercasedText
                 let now = Date().timeIntervalSince1970
                 try await pool.write { db in
-                    try db.cachedStatement(sql: """
-                        INSERT INTO ceiling (stream, category, version, id, type, schema_version, data, metadata, recorded_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """).execute(arguments: [
-                            stream, BenchEvent.category, version + 1, id, BenchEvent.type, 1,
-                            BenchEvent.body, BenchEvent.metadataJSON, now,
-                        ])
+                    try db.cachedStatement(
+                        sql: """
+                            INSERT INTO ceiling (stream, category, version, id, type, schema_version, data, metadata, recorded_at)
+                            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            """
+                    ).execute(arguments: [
+                        stream, BenchEvent.category, version + 1, id, BenchEvent.type, 1,
+                        BenchEvent.body, BenchEvent.metadataJSON, now,
+                    ])
                 }
                 return 1
             }

@@ -1,5 +1,5 @@
-import CommonsBench
 import ArgumentParser
+import CommonsBench
 import EventLog
 import EventLogSQLite
 import Foundation
@@ -41,29 +41,38 @@ struct BenchShopping: AsyncParsableCommand {
         Bench.note("searching")
         let searches = try await Bench.measure(workers: searchers, for: duration) { worker in
             var n = worker
-            return { n += 1; _ = try catalogue.search(words[n % words.count]); return 1 }
+            return {
+                n += 1; _ = try catalogue.search(words[n % words.count]); return 1
+            }
         }
         let matches = try await Bench.measure(workers: searchers, for: duration) { worker in
             var n = worker
-            return { n += 1; _ = try catalogue.rawMatch(words[n % words.count]); return 1 }
+            return {
+                n += 1; _ = try catalogue.rawMatch(words[n % words.count]); return 1
+            }
         }
         Bench.note("editing")
         let editors = try (0..<clients).map { _ in try ShoppingListsBenchmark.listEditor(store: store) }
         let edits = try await Bench.measure(workers: clients, for: duration) { worker in
             let edit = editors[worker]
-            return { try await edit(); return 1 }
+            return {
+                try await edit(); return 1
+            }
         }
         let appends = try await Bench.measure(workers: clients, for: duration) { _ in
             let append = ShoppingListsBenchmark.rawAppend(store: store)
-            return { try await append(); return 1 }
+            return {
+                try await append(); return 1
+            }
         }
         await store.shutdown()
 
         print("shopping lists: \(catalogue.products) products; \(searchers) searchers, \(clients) editors (SQLite log); \(seconds) s per measurement")
-        print(BenchRow.table([
-            BenchRow(name: "product searches (first page of 20)", ours: searches, ceiling: matches),
-            BenchRow(name: "list edits, \(clients) clients", ours: edits, ceiling: appends),
-        ]))
+        print(
+            BenchRow.table([
+                BenchRow(name: "product searches (first page of 20)", ours: searches, ceiling: matches),
+                BenchRow(name: "list edits, \(clients) clients", ours: edits, ceiling: appends),
+            ]))
         print("ceilings: a bare FTS5 MATCH of the same words (row ids only); an append of the same event with no load, decision or version check")
     }
 }

@@ -43,22 +43,32 @@ struct BenchTopology: AsyncParsableCommand {
             results.append((count, try await measure(replicas: count)))
         }
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        print("topology: nginx (deploy/nginx.conf) in front of every service, PostgreSQL of the run's own, \(cores) CPUs; "
-              + "\(people) signed-in people, \(Int(seconds)) s a topology")
+        print(
+            "topology: nginx (deploy/nginx.conf) in front of every service, PostgreSQL of the run's own, \(cores) CPUs; "
+                + "\(people) signed-in people, \(Int(seconds)) s a topology")
         print("mix: " + MixedWorkload.Operation.allCases.map { "\($0.rawValue) \($0.share) %" }.joined(separator: ", "))
         print("(ceiling: GET /health answered by nginx itself, the same people at once)")
-        print(BenchRow.table(results.map { BenchRow(name: "mixed workload, \($0.replicas) of each service (req/s)", ours: $0.run.outcome.perSecond,
-                                                    ceiling: $0.run.ceiling) }, ours: "ours req/s", ceiling: "ceiling req/s"))
+        print(
+            BenchRow.table(
+                results.map {
+                    BenchRow(
+                        name: "mixed workload, \($0.replicas) of each service (req/s)", ours: $0.run.outcome.perSecond,
+                        ceiling: $0.run.ceiling)
+                }, ours: "ours req/s", ceiling: "ceiling req/s"))
         for (count, run) in results {
             let outcome = run.outcome
-            print("\n\(count) of each service: \(outcome.requests) requests, \(outcome.failed) not 2xx; "
-                  + String(format: "p50 %.1f ms, p99 %.1f ms", outcome.milliseconds(0.5), outcome.milliseconds(0.99)))
+            print(
+                "\n\(count) of each service: \(outcome.requests) requests, \(outcome.failed) not 2xx; "
+                    + String(format: "p50 %.1f ms, p99 %.1f ms", outcome.milliseconds(0.5), outcome.milliseconds(0.99)))
             for operation in MixedWorkload.Operation.allCases {
                 let failures = (outcome.failures[operation] ?? [:]).sorted { $0.key < $1.key }.map { "\($1)× \($0)" }.joined(separator: ", ")
                 let name = operation.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)
-                print("  \(name)" + String(format: "%6d requests  p50 %7.1f ms  p99 %7.1f ms", outcome.latencies[operation]?.count ?? 0,
-                                          outcome.milliseconds(0.5, of: operation), outcome.milliseconds(0.99, of: operation))
-                      + (failures.isEmpty ? "" : "  not 2xx: \(failures)"))
+                print(
+                    "  \(name)"
+                        + String(
+                            format: "%6d requests  p50 %7.1f ms  p99 %7.1f ms", outcome.latencies[operation]?.count ?? 0,
+                            outcome.milliseconds(0.5, of: operation), outcome.milliseconds(0.99, of: operation))
+                        + (failures.isEmpty ? "" : "  not 2xx: \(failures)"))
             }
             if !run.recoveries.isEmpty {
                 let times = run.recoveries.map { String(format: "%.2f s", $0 / .seconds(1)) }.joined(separator: ", ")

@@ -84,7 +84,8 @@ struct BenchVisible: AsyncParsableCommand {
             paced.stop()
             let pacedOthers = try await pacing.value
             let rate = Double(pacedOthers) / ((ContinuousClock.now - pacedBegan) / .seconds(1))
-            pacedLine = "\n" + Self.line("while \(writers) others post \(pacedRate)/s each", samples.visible, floorLoaded, aim: nil)
+            pacedLine =
+                "\n" + Self.line("while \(writers) others post \(pacedRate)/s each", samples.visible, floorLoaded, aim: nil)
                 + String(format: "    (they posted %.0f a second; no aim)", rate)
         }
 
@@ -105,7 +106,8 @@ struct BenchVisible: AsyncParsableCommand {
     }
 
     private static func line(_ name: String, _ ours: Latencies, _ floor: Latencies, aim: Double?) -> String {
-        let figures = name.padding(toLength: 40, withPad: " ", startingAt: 0)
+        let figures =
+            name.padding(toLength: 40, withPad: " ", startingAt: 0)
             + String(format: "%8.2f %8.2f %7.1f", ours.milliseconds(0.5), ours.milliseconds(0.99), ours.milliseconds(1))
         guard let aim else { return figures }
         let met = ours.milliseconds(0.99) <= aim ? "met" : "MISSED"
@@ -177,8 +179,9 @@ private final class VisibilityTimer: Sendable {
         guard posted.status == 201, let position = posted.position else {
             throw CommandFailure("posting a listing: \(posted.status) \(posted.detail)")
         }
-        let found = try await api.get("/v1/nearby/listings?lat=\(lat)&lon=\(lon)&radius=1&limit=50",
-                                      headers: ["Commons-Min-Position": position])
+        let found = try await api.get(
+            "/v1/nearby/listings?lat=\(lat)&lon=\(lon)&radius=1&limit=50",
+            headers: ["Commons-Min-Position": position])
         let elapsed = clock.now - start
         guard found.status == 200 else { throw CommandFailure("nearby: \(found.status) \(found.detail)") }
         let id = try posted.decode(Identified.self).id.lowercased()
@@ -224,8 +227,9 @@ private final class BackgroundPosters: Sendable {
                     let start = began + (interval ?? .zero) * order / people.count
                     while !self.stopped.load(ordering: .relaxed) {
                         if let interval = self.interval { try await Task.sleep(until: start + interval * posted, clock: .continuous) }
-                        let answer = try await self.api.post("/v1/listings", MixedWorkload.listing(10_000 + person.index * 100_000 + posted),
-                                                        token: person.token, idempotencyKey: UUID().uuidString)
+                        let answer = try await self.api.post(
+                            "/v1/listings", MixedWorkload.listing(10_000 + person.index * 100_000 + posted),
+                            token: person.token, idempotencyKey: UUID().uuidString)
                         guard answer.status == 201 else { throw CommandFailure("posting a listing: \(answer.status) \(answer.detail)") }
                         posted += 1
                         self.count.add(1, ordering: .relaxed)

@@ -30,7 +30,9 @@ final class DiscardingCollector: Sendable {
         let (port, reported) = AsyncStream.makeStream(of: Int.self)
         let application = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in reported.yield(channel.localAddress?.port ?? 0); reported.finish() })
+            onServerRunning: { channel in
+                reported.yield(channel.localAddress?.port ?? 0); reported.finish()
+            })
         let server = Task { try await application.runService(gracefulShutdownSignals: []) }
         var listening = 0
         for await value in port { listening = value }

@@ -86,8 +86,9 @@ struct MixedWorkload: Sendable {
             throw CommandFailure("bench: Data/organizations.json not found (set COMMONS_ORGANIZATIONS_FILE)")
         }
         try expect(201, try await api.post("/v1/organizations", first.body, token: admin), "registering an organisation")
-        try expect(200, try await api.put("/v1/organizations/\(first.slug)/verification", ["verified": true], token: admin),
-                   "verifying the organisation")
+        try expect(
+            200, try await api.put("/v1/organizations/\(first.slug)/verification", ["verified": true], token: admin),
+            "verifying the organisation")
 
         let pool = ListingPool(people: count)
         let people = try await withThrowingTaskGroup(of: Person.self) { group in
@@ -95,8 +96,11 @@ struct MixedWorkload: Sendable {
                 group.addTask {
                     let email = "bench-\(index)-\(UUID().uuidString.prefix(8).lowercased())@bench.commons.test"
                     let me = try await register(api, email: email, password: password)
-                    try expect(201, try await api.post("/v1/wallet/top-ups", TopUp(amountMinor: 1_000_000, currency: "USD", cardNumber: "4242 4242 4242 4242"),
-                                                       token: me, idempotencyKey: UUID().uuidString), "topping up a wallet")
+                    try expect(
+                        201,
+                        try await api.post(
+                            "/v1/wallet/top-ups", TopUp(amountMinor: 1_000_000, currency: "USD", cardNumber: "4242 4242 4242 4242"),
+                            token: me, idempotencyKey: UUID().uuidString), "topping up a wallet")
                     let list = try await api.post("/v1/lists", ["name": "Groceries"], token: me)
                     try expect(201, list, "making a list")
                     let listId = try list.decode(Identified.self).id
@@ -129,9 +133,10 @@ struct MixedWorkload: Sendable {
     static func listing(_ number: Int) -> BenchListing {
         let angle = Double(number) * 2.399963
         let distance = 0.002 * Double(number % 40)
-        return BenchListing(title: "Bench chair \(number)", description: "Sturdy, a few scratches.", category: "Furniture", condition: "good",
-                            pickupTimes: ["note": "Evenings"],
-                            pickupLocation: ["lat": centre.lat + distance * cos(angle), "lon": centre.lon + distance * sin(angle)])
+        return BenchListing(
+            title: "Bench chair \(number)", description: "Sturdy, a few scratches.", category: "Furniture", condition: "good",
+            pickupTimes: ["note": "Evenings"],
+            pickupLocation: ["lat": centre.lat + distance * cos(angle), "lon": centre.lon + distance * sin(angle)])
     }
 
     // MARK: Running
@@ -170,8 +175,10 @@ struct MixedWorkload: Sendable {
     }
 
     /// Sends one request of `operation`; returns its status.
-    private func perform(_ operation: Operation, as person: Person, position: inout String?, posted: inout Int,
-                         pool: ListingPool) async throws -> Int {
+    private func perform(
+        _ operation: Operation, as person: Person, position: inout String?, posted: inout Int,
+        pool: ListingPool
+    ) async throws -> Int {
         let seen = position.map { ["Commons-Min-Position": $0] } ?? [:]
         let answer: SeedClient.Answer
         switch operation {
@@ -181,8 +188,9 @@ struct MixedWorkload: Sendable {
             answer = try await api.get("/v1/nearby/listings?lat=\(lat)&lon=\(lon)&radius=5&limit=20", token: person.token, headers: seen)
         case .post:
             posted += 1
-            answer = try await api.post("/v1/listings", Self.listing(person.index * 100_000 + posted), token: person.token,
-                                        idempotencyKey: UUID().uuidString, headers: seen)
+            answer = try await api.post(
+                "/v1/listings", Self.listing(person.index * 100_000 + posted), token: person.token,
+                idempotencyKey: UUID().uuidString, headers: seen)
             if answer.status == 201, let id = try? answer.decode(Identified.self).id {
                 await pool.add(id, by: person.index, position: answer.position)
             }
@@ -192,13 +200,16 @@ struct MixedWorkload: Sendable {
                 return try await perform(.browse, as: person, position: &position, posted: &posted, pool: pool)
             }
             let after = [wanted.position, position].compactMap { $0 }.max { (Int64($0) ?? 0) < (Int64($1) ?? 0) }
-            answer = try await api.post("/v1/listings/\(wanted.id)/requests", ["message": "Could I pick it up tomorrow?"], token: person.token,
-                                        idempotencyKey: UUID().uuidString, headers: after.map { ["Commons-Min-Position": $0] } ?? [:])
+            answer = try await api.post(
+                "/v1/listings/\(wanted.id)/requests", ["message": "Could I pick it up tomorrow?"], token: person.token,
+                idempotencyKey: UUID().uuidString, headers: after.map { ["Commons-Min-Position": $0] } ?? [:])
         case .donate:
-            answer = try await api.post("/v1/donations", Donation(organization: organization, amountMinor: 100, currency: "USD"), token: person.token,
-                                        idempotencyKey: UUID().uuidString, headers: seen)
+            answer = try await api.post(
+                "/v1/donations", Donation(organization: organization, amountMinor: 100, currency: "USD"), token: person.token,
+                idempotencyKey: UUID().uuidString, headers: seen)
         case .editList:
-            answer = try await api.patch("/v1/lists/\(person.listId)/items/\(person.itemId)", ["quantityDelta": 1], token: person.token, headers: seen)
+            answer = try await api.patch(
+                "/v1/lists/\(person.listId)/items/\(person.itemId)", ["quantityDelta": 1], token: person.token, headers: seen)
         }
         if let newer = answer.position, (Int64(newer) ?? 0) > (position.flatMap { Int64($0) } ?? 0) { position = newer }
         return answer.status

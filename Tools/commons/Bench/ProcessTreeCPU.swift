@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The CPU time of whole process trees, from Linux's `/proc`: a PostgreSQL cluster is a
@@ -59,13 +60,15 @@ enum ProcessTreeCPU {
     /// of the children it has waited for.
     private static func stat(of pid: pid_t) -> (parent: pid_t, own: Double, waitedFor: Double)? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
         // After the command's closing bracket: the parent is field 4; utime, stime,
         // cutime and cstime are fields 14 to 17.
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 14, let parent = pid_t(fields[1]),
-              let user = Double(fields[11]), let system = Double(fields[12]),
-              let childrenUser = Double(fields[13]), let childrenSystem = Double(fields[14]) else { return nil }
+            let user = Double(fields[11]), let system = Double(fields[12]),
+            let childrenUser = Double(fields[13]), let childrenSystem = Double(fields[14])
+        else { return nil }
         let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
         return (parent, (user + system) / ticks, (childrenUser + childrenSystem) / ticks)
     }

@@ -34,8 +34,10 @@ struct Wrk: Sendable {
 
     /// A warm-up of a second, then the measured run of ``run(base:paths:headers:connections:threads:seconds:)``
     /// (threads by ``threads(connections:)``); `beforeMeasuring` is called between the two.
-    func measure(base: String, paths: [String], headers: [[String: String]]? = nil, connections: Int, seconds: Int,
-                 beforeMeasuring: () -> Void = {}) async throws -> Run {
+    func measure(
+        base: String, paths: [String], headers: [[String: String]]? = nil, connections: Int, seconds: Int,
+        beforeMeasuring: () -> Void = {}
+    ) async throws -> Run {
         let headers = headers ?? Array(repeating: [:], count: paths.count)
         let threads = Self.threads(connections: connections)
         _ = try await run(base: base, paths: paths, headers: headers, connections: connections, threads: threads, seconds: 1)
@@ -52,7 +54,9 @@ struct Wrk: Sendable {
         defer { try? FileManager.default.removeItem(at: directory) }
         let script = directory.appendingPathComponent("requests.lua")
         try Data(Self.script(paths: paths, headers: headers).utf8).write(to: script)
-        let arguments = ["--threads", String(threads), "--connections", String(connections), "--duration", "\(seconds)s", "--script", script.path, base]
+        let arguments = [
+            "--threads", String(threads), "--connections", String(connections), "--duration", "\(seconds)s", "--script", script.path, base,
+        ]
         let (status, stdout, stderr) = try await SpawnedProcess.output(of: executable, arguments)
         guard status == .exited(0), let run = Self.parse(stdout) else { throw CommandFailure("wrk \(status): \(stderr.isEmpty ? stdout : stderr)") }
         if let failed = Self.count(after: "Non-2xx or 3xx responses:", in: stdout), failed > 0 {
@@ -105,8 +109,9 @@ struct Wrk: Sendable {
 
     /// The rate and the count of requests in wrk's summary.
     static func parse(_ output: String) -> Run? {
-        guard let rate = output.split(separator: "\n").first(where: { $0.hasPrefix("Requests/sec:") })
-            .flatMap({ Double($0.dropFirst("Requests/sec:".count).trimmingCharacters(in: .whitespaces)) }),
+        guard
+            let rate = output.split(separator: "\n").first(where: { $0.hasPrefix("Requests/sec:") })
+                .flatMap({ Double($0.dropFirst("Requests/sec:".count).trimmingCharacters(in: .whitespaces)) }),
             let line = output.split(separator: "\n").first(where: { $0.contains(" requests in ") }),
             let requests = Int(line.trimmingCharacters(in: .whitespaces).prefix { $0.isNumber })
         else { return nil }

@@ -48,8 +48,10 @@ struct ExportCount {
 /// Writes every blob of `blobs` (if given), then the events after `checkpoint`, through
 /// `last` if given, as export lines; returns how many of each.
 @discardableResult
-func exportEvents(from store: any EventStore, after checkpoint: Checkpoint, through last: Checkpoint?, blobs: (any BlobStore)?,
-                  to output: LineOutput) async throws -> ExportCount {
+func exportEvents(
+    from store: any EventStore, after checkpoint: Checkpoint, through last: Checkpoint?, blobs: (any BlobStore)?,
+    to output: LineOutput
+) async throws -> ExportCount {
     let encoder = ExportedEvent.encoder()
     var count = ExportCount()
     if let blobs {
@@ -76,8 +78,10 @@ func exportEvents(from store: any EventStore, after checkpoint: Checkpoint, thro
 
 /// Exports into a file at `path`, through a temporary file beside it, so that a failed
 /// export never leaves a file that looks complete.
-func exportEvents(from store: any EventStore, after checkpoint: Checkpoint, through last: Checkpoint?, blobs: (any BlobStore)?,
-                  toFile path: String) async throws -> ExportCount {
+func exportEvents(
+    from store: any EventStore, after checkpoint: Checkpoint, through last: Checkpoint?, blobs: (any BlobStore)?,
+    toFile path: String
+) async throws -> ExportCount {
     let temporary = path + ".partial"
     guard FileManager.default.createFile(atPath: temporary, contents: nil), let handle = FileHandle(forWritingAtPath: temporary) else {
         throw CommandFailure("cannot create \(temporary)")

@@ -21,8 +21,9 @@ struct EventsImport: AsyncParsableCommand {
         guard let input else { throw CommandFailure("cannot open \(file)") }
         try await store.withStore { store in
             let result = try await importEvents(from: input, into: store, blobs: try ServiceRuntime.blobStore(beside: store))
-            print("imported \(result.events.imported) events, \(result.events.alreadyPresent) already present; "
-                  + "\(result.blobsImported) blobs, \(result.blobsPresent) already present")
+            print(
+                "imported \(result.events.imported) events, \(result.events.alreadyPresent) already present; "
+                    + "\(result.blobsImported) blobs, \(result.blobsPresent) already present")
         }
     }
 }
@@ -71,7 +72,9 @@ func importEvents(from input: FileHandle, into store: any EventStore, blobs: any
             batch.append(try decoder.decode(ExportedEvent.self, from: line).recordedEvent())
         } catch {
             try await flush()
-            throw CommandFailure("line \(lineNumber): \(describe(error)) (imported \(total.imported) events and found \(total.alreadyPresent) already present before it)")
+            throw CommandFailure(
+                "line \(lineNumber): \(describe(error)) (imported \(total.imported) events and found \(total.alreadyPresent) already present before it)"
+            )
         }
         if batch.count == batchSize { try await flush() }
     }
@@ -126,7 +129,7 @@ struct LineReader {
                 defer { start = buffer.endIndex }
                 return buffer[start...]
             }
-            buffer = Data(buffer[start...])  // keep only the unfinished line
+            buffer = Data(buffer[start...]) // keep only the unfinished line
             start = buffer.startIndex
             guard let chunk = try handle.read(upToCount: 1 << 16), !chunk.isEmpty else {
                 atEnd = true

@@ -19,7 +19,8 @@ func readModelCheckpoints(in directory: URL) -> [ReadModelCheckpoints] {
         .sorted()
     return names.map { pointer in
         let name = String(pointer.dropLast(".current".count))
-        let file = (try? String(contentsOf: directory.appendingPathComponent(pointer), encoding: .utf8))?
+        let file =
+            (try? String(contentsOf: directory.appendingPathComponent(pointer), encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         let projections = Result { try storedCheckpoints(path: directory.appendingPathComponent(file).path) }
         return ReadModelCheckpoints(name: name, file: file, projections: projections)

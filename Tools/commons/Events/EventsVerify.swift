@@ -67,7 +67,8 @@ func verifyLog(_ store: any EventStore, catalog: EventCatalog) async throws -> V
     for (type, unknown) in unknownTypes.sorted(by: { $0.key < $1.key }) {
         let first = unknown.first
         report.problems.append(
-            "unknown event type \(type): \(unknown.count) event\(unknown.count == 1 ? "" : "s"), first \(first.id.lowercasedText) at \(first.stream)@\(first.version)")
+            "unknown event type \(type): \(unknown.count) event\(unknown.count == 1 ? "" : "s"), first \(first.id.lowercasedText) at \(first.stream)@\(first.version)"
+        )
     }
     return report
 }

@@ -15,8 +15,9 @@ struct GatewayDocs: Sendable {
     /// The page's files, from the `deploy/docs` of the checkout that `executables` was
     /// built in, or of the working directory.
     static func load(near executables: URL) throws -> GatewayDocs {
-        GatewayDocs(document: try CommonsAPI.document(),
-                    site: StaticFiles.find(firstOf: StaticFiles.deployFolder("docs", near: executables), skipping: ["openapi.json"]))
+        GatewayDocs(
+            document: try CommonsAPI.document(),
+            site: StaticFiles.find(firstOf: StaticFiles.deployFolder("docs", near: executables), skipping: ["openapi.json"]))
     }
 
     /// The answer to a documentation path, or nil when `path` is not one.
@@ -24,15 +25,17 @@ struct GatewayDocs: Sendable {
         guard path == "/openapi.json" || path == "/docs" || path.hasPrefix("/docs/") else { return nil }
         guard method == .get || method == .head else { throw Problem.methodNotAllowed(allowed: ["GET", "HEAD"]) }
         if path == "/openapi.json" {
-            return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-cache"], body: .init(byteBuffer: .init(data: document)))
+            return Response(
+                status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-cache"], body: .init(byteBuffer: .init(data: document)))
         }
         // The page's links are relative to /docs/.
         if path == "/docs" { return Response(status: .movedPermanently, headers: [.location: "/docs/"]) }
         let name = path == "/docs/" ? "index.html" : String(path.dropFirst("/docs/".count))
         guard let page = site.response(for: name) else {
-            throw Problem.notFound(site.root == nil
-                ? "The docs page is served from a checkout's deploy/docs, and none was found beside this commons."
-                : "The docs page has no \(name).")
+            throw Problem.notFound(
+                site.root == nil
+                    ? "The docs page is served from a checkout's deploy/docs, and none was found beside this commons."
+                    : "The docs page has no \(name).")
         }
         return page
     }

@@ -1,4 +1,3 @@
-import StackKit
 import AsyncHTTPClient
 import Foundation
 import HTTPTypes
@@ -8,6 +7,7 @@ import NIOCore
 import NIOHTTP1
 import ReadModel
 import ServiceKit
+import StackKit
 import Tracing
 
 /// What the gateway knows of a request beyond the request itself: the client's address and connection.

@@ -18,15 +18,17 @@ struct StaticFiles: Sendable {
     /// The checkout's `deploy/<folder>` beside `executables` (`.build/debug`, two levels
     /// below it), or in the working directory.
     static func deployFolder(_ folder: String, near executables: URL) -> [URL] {
-        [executables.appendingPathComponent("../../deploy/\(folder)"),
-         URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("deploy/\(folder)")]
+        [
+            executables.appendingPathComponent("../../deploy/\(folder)"),
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("deploy/\(folder)"),
+        ]
     }
 
     /// The bytes of the file at the relative path `name`, or nil when there is no such file
     /// of a type the gateway serves, or the name leaves the folder.
     func contents(of name: String) -> Data? {
         guard let root, !skipped.contains(name), Self.contentType(of: name) != nil,
-              !name.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0.isEmpty || $0.hasPrefix(".") })
+            !name.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0.isEmpty || $0.hasPrefix(".") })
         else { return nil }
         let file = root.appendingPathComponent(name).standardizedFileURL
         guard file.path.hasPrefix(root.path + "/") else { return nil }

@@ -1,13 +1,13 @@
 import AccountsService
-import DonationsService
-import GeoSearchService
-import ShoppingListsService
-import ListingsService
 import ArgumentParser
+import DonationsService
 import EventLog
 import Foundation
+import GeoSearchService
+import ListingsService
 import ReadModel
 import ServiceKit
+import ShoppingListsService
 
 /// `commons replay SERVICE`: rebuilds a service's read model from the log into a new file,
 /// optionally as it was at a time or checkpoint, and optionally swaps it in.
@@ -44,8 +44,10 @@ struct Replay: AsyncParsableCommand {
             let path = into ?? database.newFilePath()
             let head = try await log.head()
             let meter = ProgressMeter(total: head.position)
-            let applied = try await ReadModelRebuild.rebuild(projections: projections, from: log, into: path, until: limit,
-                                                             keys: keyVault(beside: log)) { applied, checkpoint in
+            let applied = try await ReadModelRebuild.rebuild(
+                projections: projections, from: log, into: path, until: limit,
+                keys: keyVault(beside: log)
+            ) { applied, checkpoint in
                 meter.report(applied: applied, position: checkpoint.position)
             }
             meter.finish(applied: applied)
@@ -110,13 +112,19 @@ final class ProgressMeter: @unchecked Sendable {
             let width = 30
             let bar = String(repeating: "#", count: Int(fraction * Double(width))).padding(toLength: width, withPad: " ", startingAt: 0)
             let left = fraction > 0 ? seconds * (1 - fraction) / fraction : 0
-            FileHandle.standardError.write(Data(String(format: "\r[%@] %3.0f%%  %d events  %.0f events/s  ETA %.0f s ", bar, fraction * 100, applied, rate, left).utf8))
+            FileHandle.standardError.write(
+                Data(String(format: "\r[%@] %3.0f%%  %d events  %.0f events/s  ETA %.0f s ", bar, fraction * 100, applied, rate, left).utf8))
         }
     }
 
     func finish(applied: Int) {
         let seconds = max(Self.seconds(ContinuousClock.now - start), 0.001)
-        FileHandle.standardError.write(Data(String(format: "\rapplied %d events in %.1f s (%.0f events/s)%@\n", applied, seconds, Double(applied) / seconds, String(repeating: " ", count: 30)).utf8))
+        FileHandle.standardError.write(
+            Data(
+                String(
+                    format: "\rapplied %d events in %.1f s (%.0f events/s)%@\n", applied, seconds, Double(applied) / seconds,
+                    String(repeating: " ", count: 30)
+                ).utf8))
     }
 
     private static func seconds(_ duration: Duration) -> Double {

@@ -23,7 +23,8 @@ struct Seed: AsyncParsableCommand {
 
     func validate() throws {
         guard demo else {
-            throw ValidationError("""
+            throw ValidationError(
+                """
                 commons seed makes demo accounts and an admin whose password is published in the README; \
                 pass --demo to mean it (commons up does, for its development stack)
                 """)

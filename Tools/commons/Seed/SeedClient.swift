@@ -35,8 +35,10 @@ struct SeedClient: Sendable {
     }
 
     /// `POST path` with `body` as JSON, as the holder of `token` if one is given.
-    func post(_ path: String, _ body: some Encodable, token: String? = nil, idempotencyKey: String? = nil,
-              headers: [String: String] = [:]) async throws -> Answer {
+    func post(
+        _ path: String, _ body: some Encodable, token: String? = nil, idempotencyKey: String? = nil,
+        headers: [String: String] = [:]
+    ) async throws -> Answer {
         var headers = headers
         if let idempotencyKey { headers["Idempotency-Key"] = idempotencyKey }
         return try await send(.POST, path, body, token: token, headers: headers)
@@ -52,7 +54,9 @@ struct SeedClient: Sendable {
         try await send(.PATCH, path, body, token: token, headers: headers)
     }
 
-    private func send(_ method: HTTPMethod, _ path: String, _ body: some Encodable, token: String?, headers: [String: String] = [:]) async throws -> Answer {
+    private func send(
+        _ method: HTTPMethod, _ path: String, _ body: some Encodable, token: String?, headers: [String: String] = [:]
+    ) async throws -> Answer {
         var request = HTTPClientRequest(url: gateway + path)
         request.method = method
         request.headers.add(name: "Content-Type", value: "application/json")
@@ -76,7 +80,8 @@ struct SeedClient: Sendable {
         do {
             let response = try await client.execute(request, timeout: .seconds(30))
             let body = try await response.body.collect(upTo: 1 << 20)
-            return Answer(status: Int(response.status.code), body: Data(body.readableBytesView), position: response.headers.first(name: "Commons-Position"))
+            return Answer(
+                status: Int(response.status.code), body: Data(body.readableBytesView), position: response.headers.first(name: "Commons-Position"))
         } catch {
             throw CommandFailure("cannot reach \(gateway) (is `commons up` running?): \(error)")
         }

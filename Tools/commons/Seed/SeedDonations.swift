@@ -1,5 +1,5 @@
-import Codecs
 import AccountsService
+import Codecs
 import Foundation
 import Logging
 import ServiceKit
@@ -36,10 +36,13 @@ func seedDonations(_ api: SeedClient, _ state: inout SeedState, _ report: (Strin
             outcome = created.status == 201 ? "registered" : "already registered"
         }
         let verified = try await api.put("/v1/organizations/\(organization.slug)/verification", ["verified": organization.verified], token: admin)
-        guard verified.status == 200 else { throw CommandFailure("donations: verifying \(organization.slug) answered \(verified.status): \(verified.detail)") }
+        guard verified.status == 200 else {
+            throw CommandFailure("donations: verifying \(organization.slug) answered \(verified.status): \(verified.detail)")
+        }
         for (index, estimate) in organization.impactEstimates.enumerated() {
-            let added = try await api.post("/v1/organizations/\(organization.slug)/impact-estimates", estimate, token: admin,
-                                           idempotencyKey: "seed \(organization.slug) estimate \(index)")
+            let added = try await api.post(
+                "/v1/organizations/\(organization.slug)/impact-estimates", estimate, token: admin,
+                idempotencyKey: "seed \(organization.slug) estimate \(index)")
             guard added.status == 201 else {
                 throw CommandFailure("donations: estimate \(index) of \(organization.slug) answered \(added.status): \(added.detail)")
             }
@@ -96,8 +99,9 @@ enum SeedData {
         logger.logLevel = .critical
         let store = try await location.open(logger: logger)
         do {
-            _ = try await AccountsAdministration.makeAdmin(email: DemoAdmin.email, password: state.password, displayName: DemoAdmin.displayName,
-                                                           store: store, environment: state.environment)
+            _ = try await AccountsAdministration.makeAdmin(
+                email: DemoAdmin.email, password: state.password, displayName: DemoAdmin.displayName,
+                store: store, environment: state.environment)
         } catch {
             await store.shutdown()
             throw CommandFailure("donations: cannot make the demo admin: \(error)")
@@ -121,7 +125,8 @@ enum SeedData {
     private static func isAdmin(_ token: String) -> Bool {
         let parts = token.split(separator: ".")
         guard parts.count == 3, let payload = Base64URL.decode(String(parts[1])).map({ Data($0) }),
-              let claims = try? JSONSerialization.jsonObject(with: payload) as? [String: Any] else { return false }
+            let claims = try? JSONSerialization.jsonObject(with: payload) as? [String: Any]
+        else { return false }
         return claims["role"] as? String == "admin"
     }
 }
@@ -132,12 +137,19 @@ enum JSONValue: Codable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Double.self) { self = .number(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
     }
 
     func encode(to encoder: any Encoder) throws {

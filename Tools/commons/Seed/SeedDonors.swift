@@ -29,8 +29,10 @@ struct DemoDonationFile: Decodable, Sendable {
 /// have entries. Skipped when the first demo account has donated already, and said so (not
 /// failed) when the stack takes no card payments.
 func seedDonors(_ api: SeedClient, _ state: inout SeedState, _ report: (String) -> Void) async throws {
-    guard let (file, url) = try state.demoFile(DemoDonationFile.self, "donations.json", overriddenBy: "COMMONS_DONATIONS_FILE", step: "donations",
-                                               report: report)
+    guard
+        let (file, url) = try state.demoFile(
+            DemoDonationFile.self, "donations.json", overriddenBy: "COMMONS_DONATIONS_FILE", step: "donations",
+            report: report)
     else { return }
     let first = try await state.accessToken(of: DemoAccounts.people[0].email, api: api)
     let made = try await api.get("/v1/donations?limit=1", token: first)
@@ -40,8 +42,9 @@ func seedDonors(_ api: SeedClient, _ state: inout SeedState, _ report: (String) 
     }
     for (index, topUp) in file.topUps.enumerated() {
         let token = try await state.accessToken(of: topUp.who, api: api)
-        let answer = try await api.post("/v1/wallet/top-ups", TopUpBody(amountMinor: topUp.amountMinor, currency: topUp.currency),
-                                        token: token, idempotencyKey: "seed top-up \(index)")
+        let answer = try await api.post(
+            "/v1/wallet/top-ups", TopUpBody(amountMinor: topUp.amountMinor, currency: topUp.currency),
+            token: token, idempotencyKey: "seed top-up \(index)")
         guard answer.status == 201 else {
             report("donations: topping up a wallet answered \(answer.status) (\(answer.detail)); no demo donations")
             return
@@ -50,9 +53,12 @@ func seedDonors(_ api: SeedClient, _ state: inout SeedState, _ report: (String) 
     var shared = 0
     for (index, donation) in file.donations.enumerated() {
         let token = try await state.accessToken(of: donation.who, api: api)
-        let answer = try await api.post("/v1/donations", DonationBody(organization: donation.organization, amountMinor: donation.amountMinor,
-                                                                      currency: donation.currency, message: donation.message, visibility: donation.visibility),
-                                        token: token, idempotencyKey: "seed donation \(index)")
+        let answer = try await api.post(
+            "/v1/donations",
+            DonationBody(
+                organization: donation.organization, amountMinor: donation.amountMinor,
+                currency: donation.currency, message: donation.message, visibility: donation.visibility),
+            token: token, idempotencyKey: "seed donation \(index)")
         guard answer.status == 201 else {
             throw CommandFailure("donations: \(donation.who) donating to \(donation.organization) answered \(answer.status): \(answer.detail)")
         }

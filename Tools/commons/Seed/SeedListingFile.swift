@@ -70,8 +70,8 @@ extension DemoListingFile.Window {
             return parts.count == 2 ? (parts[0], parts[1]) : nil
         }
         guard let from = time(from), let to = time(to), let day = calendar.date(byAdding: .day, value: inDays, to: calendar.startOfDay(for: now)),
-              var start = calendar.date(bySettingHour: from.hour, minute: from.minute, second: 0, of: day),
-              var end = calendar.date(bySettingHour: to.hour, minute: to.minute, second: 0, of: day)
+            var start = calendar.date(bySettingHour: from.hour, minute: from.minute, second: 0, of: day),
+            var end = calendar.date(bySettingHour: to.hour, minute: to.minute, second: 0, of: day)
         else { return nil }
         if end <= now {
             start = calendar.date(byAdding: .day, value: 1, to: start) ?? start

@@ -3,8 +3,10 @@ import Foundation
 /// What the demo accounts say about the demo listings just posted: requests (each opens a
 /// conversation, where the owner replies), a promise to a requester, and public comments,
 /// so that "my items", messages and comments have something to show.
-func seedListingTalk(_ api: SeedClient, _ state: inout SeedState, posted: [(id: String, listing: DemoListingFile.Listing)],
-                     _ report: (String) -> Void) async throws {
+func seedListingTalk(
+    _ api: SeedClient, _ state: inout SeedState, posted: [(id: String, listing: DemoListingFile.Listing)],
+    _ report: (String) -> Void
+) async throws {
     var counts = (requests: 0, replies: 0, promises: 0, comments: 0)
     for (id, listing) in posted {
         let owner = try await state.accessToken(of: listing.owner, api: api)
@@ -15,22 +17,30 @@ func seedListingTalk(_ api: SeedClient, _ state: inout SeedState, posted: [(id: 
             counts.requests += 1
             let opened = try made.decode(OpenedRequest.self)
             if let reply = request.reply {
-                let sent = try await api.post("/v1/conversations/\(opened.conversationId)/messages", ["text": reply], token: owner,
-                                              headers: made.position.map { ["Commons-Min-Position": $0] } ?? [:])
-                guard sent.status == 201 else { throw CommandFailure("listings: replying about \(listing.title) answered \(sent.status): \(sent.detail)") }
+                let sent = try await api.post(
+                    "/v1/conversations/\(opened.conversationId)/messages", ["text": reply], token: owner,
+                    headers: made.position.map { ["Commons-Min-Position": $0] } ?? [:])
+                guard sent.status == 201 else {
+                    throw CommandFailure("listings: replying about \(listing.title) answered \(sent.status): \(sent.detail)")
+                }
                 counts.replies += 1
             }
             if listing.promisedTo == request.from {
-                let promised = try await api.post("/v1/listings/\(id)/promise", ["requestId": opened.id], token: owner,
-                                                  headers: made.position.map { ["Commons-Min-Position": $0] } ?? [:])
-                guard promised.status == 200 else { throw CommandFailure("listings: promising \(listing.title) answered \(promised.status): \(promised.detail)") }
+                let promised = try await api.post(
+                    "/v1/listings/\(id)/promise", ["requestId": opened.id], token: owner,
+                    headers: made.position.map { ["Commons-Min-Position": $0] } ?? [:])
+                guard promised.status == 200 else {
+                    throw CommandFailure("listings: promising \(listing.title) answered \(promised.status): \(promised.detail)")
+                }
                 counts.promises += 1
             }
         }
         for comment in listing.comments ?? [] {
             let author = try await state.accessToken(of: comment.from, api: api)
             let answer = try await api.post("/v1/listings/\(id)/comments", ["text": comment.text], token: author)
-            guard answer.status == 201 else { throw CommandFailure("listings: commenting on \(listing.title) answered \(answer.status): \(answer.detail)") }
+            guard answer.status == 201 else {
+                throw CommandFailure("listings: commenting on \(listing.title) answered \(answer.status): \(answer.detail)")
+            }
             counts.comments += 1
         }
     }

@@ -7,8 +7,10 @@ import NIOCore
 /// requested, answered, promised and commented on (see ``seedListingTalk``). Skipped when
 /// the first demo account has listings already.
 func seedListings(_ api: SeedClient, _ state: inout SeedState, _ report: (String) -> Void) async throws {
-    guard let (file, url) = try state.demoFile(DemoListingFile.self, "listings.json", overriddenBy: "COMMONS_LISTINGS_FILE", step: "listings",
-                                               report: report)
+    guard
+        let (file, url) = try state.demoFile(
+            DemoListingFile.self, "listings.json", overriddenBy: "COMMONS_LISTINGS_FILE", step: "listings",
+            report: report)
     else { return }
     let first = try await state.accessToken(of: DemoAccounts.people[0].email, api: api)
     let existing = try await api.get("/v1/listings?author=me&limit=1", token: first)
@@ -18,7 +20,9 @@ func seedListings(_ api: SeedClient, _ state: inout SeedState, _ report: (String
     }
     let pictures = url.deletingLastPathComponent().appendingPathComponent("pictures")
     let forSale = file.listings.filter { $0.priceMinor != nil }.count
-    report("listings: \(file.listings.count) demo listings around Amsterdam (\(forSale) for sale, \(file.listings.count - forSale) free) from \(url.path)")
+    report(
+        "listings: \(file.listings.count) demo listings around Amsterdam (\(forSale) for sale, \(file.listings.count - forSale) free) from \(url.path)"
+    )
     var tokens: [String: String] = [:]
     for email in Set(file.listings.map(\.owner)) { tokens[email] = try await state.accessToken(of: email, api: api) }
     let owners = tokens
@@ -46,7 +50,8 @@ func seedListings(_ api: SeedClient, _ state: inout SeedState, _ report: (String
 }
 
 /// Posts one demo listing as its owner (the holder of `token`), with its photos; returns its id.
-private func postListing(_ demo: DemoListingFile.Listing, seed: Int, api: SeedClient, token: String, pictures: URL, now: Date) async throws -> String {
+private func postListing(_ demo: DemoListingFile.Listing, seed: Int, api: SeedClient, token: String, pictures: URL, now: Date) async throws -> String
+{
     let drawing: String
     do {
         drawing = try String(contentsOf: pictures.appendingPathComponent("\(demo.picture).svg"), encoding: .utf8)
@@ -62,10 +67,11 @@ private func postListing(_ demo: DemoListingFile.Listing, seed: Int, api: SeedCl
     }
     let amsterdam = TimeZone(identifier: "Europe/Amsterdam") ?? .current
     let windows = demo.pickup.windows.compactMap { $0.dates(after: now, in: amsterdam) }.map { SeedWindow(startsAt: $0.startsAt, endsAt: $0.endsAt) }
-    let body = SeedListing(title: demo.title, description: demo.description, category: demo.category, condition: demo.condition,
-                           price: demo.priceMinor.map { SeedMoney(amountMinor: $0, currency: "EUR") },
-                           pickupTimes: SeedPickupTimes(note: demo.pickup.note, windows: windows),
-                           pickupLocation: SeedPoint(lat: demo.place.lat, lon: demo.place.lon), streetAddress: demo.spot, imageIds: imageIds)
+    let body = SeedListing(
+        title: demo.title, description: demo.description, category: demo.category, condition: demo.condition,
+        price: demo.priceMinor.map { SeedMoney(amountMinor: $0, currency: "EUR") },
+        pickupTimes: SeedPickupTimes(note: demo.pickup.note, windows: windows),
+        pickupLocation: SeedPoint(lat: demo.place.lat, lon: demo.place.lon), streetAddress: demo.spot, imageIds: imageIds)
     let answer = try await api.post("/v1/listings", body, token: token)
     guard answer.status == 201 else { throw CommandFailure("listings: posting \(demo.title) answered \(answer.status): \(answer.detail)") }
     return try answer.decode(SeedImage.self).id

@@ -50,7 +50,8 @@ enum DemoPicture {
             var buffer = [CChar](repeating: 0, count: 512)
             photo_codec_last_error(&buffer, buffer.count)
             let reason = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw CommandFailure("libvips could not render a demo picture (is librsvg there?): \(reason.isEmpty ? "status \(status.rawValue)" : reason)")
+            throw CommandFailure(
+                "libvips could not render a demo picture (is librsvg there?): \(reason.isEmpty ? "status \(status.rawValue)" : reason)")
         }
         return [UInt8](UnsafeRawBufferPointer(start: output.data, count: output.length))
     }

@@ -9,8 +9,10 @@ import ShoppingListsService
 /// as it says, unless the first demo account has lists already.
 func seedShoppingLists(_ api: SeedClient, _ state: inout SeedState, _ report: (String) -> Void) async throws {
     if try await !seedCatalogue(api, eventStore: state.eventStore, report: report) { state.missing.append("Data/catalog.json") }
-    guard let (file, _) = try state.demoFile(DemoListsFile.self, "lists.json", overriddenBy: "COMMONS_LISTS_FILE", step: "shopping-lists",
-                                             report: report)
+    guard
+        let (file, _) = try state.demoFile(
+            DemoListsFile.self, "lists.json", overriddenBy: "COMMONS_LISTS_FILE", step: "shopping-lists",
+            report: report)
     else { return }
     let first = try await state.accessToken(of: DemoAccounts.people[0].email, api: api)
     let existing = try await api.get("/v1/lists", token: first)
@@ -34,7 +36,8 @@ func seedShoppingLists(_ api: SeedClient, _ state: inout SeedState, _ report: (S
                 productId = product.id
             }
             let text = productId == nil ? item.text : nil
-            let made = try await api.post("/v1/lists/\(listId)/items", NewItem(productId: productId, text: text, quantity: item.quantity), token: owner)
+            let made = try await api.post(
+                "/v1/lists/\(listId)/items", NewItem(productId: productId, text: text, quantity: item.quantity), token: owner)
             if made.status == 201 { added += 1 }
         }
         for email in demo.sharedWith {
@@ -78,7 +81,7 @@ private func seedCatalogue(_ api: SeedClient, eventStore: EventStoreLocation, re
         return true
     }
     guard let file = DemoDataFile.locate("catalog.json", overriddenBy: "COMMONS_CATALOG_FILE"),
-          let data = FileManager.default.contents(atPath: file.path)
+        let data = FileManager.default.contents(atPath: file.path)
     else {
         report("shopping-lists: Data/catalog.json not found (set COMMONS_CATALOG_FILE); the catalogue stays empty")
         return false

@@ -102,8 +102,10 @@ extension SeedState {
     /// The demo data file `name` decoded (see ``DemoDataFile/load(_:_:overriddenBy:)``); nil
     /// when there is none, after reporting that `step` skips its data and recording the file
     /// as missing, so that the data directory is not marked as seeded.
-    mutating func demoFile<T: Decodable>(_ type: T.Type, _ name: String, overriddenBy variable: String, step: String,
-                                         report: (String) -> Void) throws -> (value: T, file: URL)? {
+    mutating func demoFile<T: Decodable>(
+        _ type: T.Type, _ name: String, overriddenBy variable: String, step: String,
+        report: (String) -> Void
+    ) throws -> (value: T, file: URL)? {
         guard let found = try DemoDataFile.load(type, name, overriddenBy: variable) else {
             report("\(step): Data/\(name) not found (set \(variable)); skipped")
             missing.append("Data/\(name)")

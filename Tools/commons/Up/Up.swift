@@ -1,6 +1,6 @@
-import StackKit
 import ArgumentParser
 import Foundation
+import StackKit
 
 /// `commons up`: every service that is built, as child processes, with a gateway in front
 /// of them and demo data on first start, until interrupted.
@@ -17,9 +17,10 @@ struct Up: AsyncParsableCommand {
             SQLite log <data dir>/events.sqlite. The rest of the environment passes through to them.
             """)
 
-    @Option(help: ArgumentHelp(
-        "Where the event log, read models and local files go.",
-        discussion: "Default: COMMONS_DATA_DIR, else ./.commons.", valueName: "directory"))
+    @Option(
+        help: ArgumentHelp(
+            "Where the event log, read models and local files go.",
+            discussion: "Default: COMMONS_DATA_DIR, else ./.commons.", valueName: "directory"))
     var dataDir: String?
 
     @Option(help: "The gateway's port.")
@@ -31,9 +32,12 @@ struct Up: AsyncParsableCommand {
     @Flag(help: "Do not create demo data on the first start.")
     var noSeed = false
 
-    @Flag(help: ArgumentHelp(
-        "Show health checks and metrics scrapes in the services' readable log.",
-        discussion: "At a terminal the services log one readable line per request (COMMONS_LOG_FORMAT=text) and leave out the probes the stack polls every few seconds."))
+    @Flag(
+        help: ArgumentHelp(
+            "Show health checks and metrics scrapes in the services' readable log.",
+            discussion:
+                "At a terminal the services log one readable line per request (COMMONS_LOG_FORMAT=text) and leave out the probes the stack polls every few seconds."
+        ))
     var showProbes = false
 
     func validate() throws {

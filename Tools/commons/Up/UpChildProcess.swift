@@ -3,7 +3,7 @@ import Spawn
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A child process of `commons up`, with its stdout and stderr coming through pipes.
@@ -79,9 +79,11 @@ private func forkAndExec(executable: String, environment: [String: String]) thro
         close(stderr.write)
     }
     do {
-        let pid = try ForkExec.start(.init(executable: executable, environment: environment, stdin: .null,
-                                           stdout: .descriptor(stdout.write), stderr: .descriptor(stderr.write),
-                                           parentDeathSignal: SIGTERM))
+        let pid = try ForkExec.start(
+            .init(
+                executable: executable, environment: environment, stdin: .null,
+                stdout: .descriptor(stdout.write), stderr: .descriptor(stderr.write),
+                parentDeathSignal: SIGTERM))
         return ChildProcess(pid: pid, stdout: stdout.read, stderr: stderr.read)
     } catch {
         close(stdout.read)

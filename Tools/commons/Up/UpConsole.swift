@@ -3,7 +3,7 @@ import Logging
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where `commons up` writes: its own lines and every child's, each line prefixed with

@@ -1,6 +1,6 @@
-import StackKit
 import Foundation
 import ServiceKit
+import StackKit
 
 /// What `commons up` runs, worked out before anything starts: which services have an
 /// executable, on which ports, and the environment each child gets.
@@ -39,11 +39,14 @@ struct UpPlan {
     ///   - logsForPeople: whether the output is a terminal: the children then log readable
     ///     lines (`COMMONS_LOG_FORMAT=text`) unless the environment says otherwise.
     ///   - showProbes: whether those lines include health checks and metrics scrapes.
-    init(dataDirectory: String?, gatewayPort: Int, portOffset: Int, executables: URL, environment: [String: String],
-         logsForPeople: Bool = false, showProbes: Bool = false) {
+    init(
+        dataDirectory: String?, gatewayPort: Int, portOffset: Int, executables: URL, environment: [String: String],
+        logsForPeople: Bool = false, showProbes: Bool = false
+    ) {
         let inherited = EnvironmentVariables(environment)
         self.dataDirectory = URL(fileURLWithPath: dataDirectory ?? inherited.dataDirectory).standardizedFileURL.path
-        eventStore = inherited.string("COMMONS_EVENT_STORE")
+        eventStore =
+            inherited.string("COMMONS_EVENT_STORE")
             ?? URL(fileURLWithPath: self.dataDirectory).appendingPathComponent("events.sqlite").path
         self.gatewayPort = gatewayPort
 

@@ -1,7 +1,7 @@
 import Dispatch
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// SIGINT and SIGTERM as they arrive, instead of their default of ending the process at once.
@@ -15,7 +15,7 @@ struct InterruptSignals {
         let (received, arrived) = AsyncStream.makeStream(of: Int32.self)
         self.received = received
         sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)  // so that the dispatch source, not the default action, sees it
+            signal(number, SIG_IGN) // so that the dispatch source, not the default action, sees it
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { arrived.yield(number) }
             source.resume()

@@ -1,4 +1,3 @@
-import StackKit
 import AsyncHTTPClient
 import Foundation
 import Logging
@@ -6,9 +5,10 @@ import NIOCore
 import ServiceKit
 import ServiceLifecycle
 import Spawn
+import StackKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One run of `commons up`: start the gateway and the services, announce them once they
@@ -78,7 +78,7 @@ struct UpStack {
         console.say("\(signalName(received)): stopping (a second Ctrl-C kills at once)")
         startup.cancel()
         for supervisor in supervisors { supervisor.stop(with: SIGTERM) }
-        services.cancel()  // cuts restart back-offs short
+        services.cancel() // cuts restart back-offs short
         let escalation = Task { await killWhenImpatient(supervisors, signals: interrupts.received, console: console) }
         await services.value
         escalation.cancel()
@@ -152,9 +152,10 @@ struct UpStack {
     private func seedFirstStart(client: HTTPClient, console: UpConsole) async {
         console.say("first start in this data directory: creating demo data (--no-seed skips this)")
         // A development stack on this machine: the published demo password, so anyone trying it can sign in.
-        let seeder = Seeder(api: SeedClient(gateway: plan.gatewayURL, client: client),
-                            eventStore: EventStoreLocation(plan.eventStore, dataDirectory: plan.dataDirectory), environment: plan.sharedEnvironment,
-                            password: DemoAccounts.password)
+        let seeder = Seeder(
+            api: SeedClient(gateway: plan.gatewayURL, client: client),
+            eventStore: EventStoreLocation(plan.eventStore, dataDirectory: plan.dataDirectory), environment: plan.sharedEnvironment,
+            password: DemoAccounts.password)
         // Printed in one piece at the end, rather than between the services' log lines.
         var report: [String] = []
         let missing: [String]

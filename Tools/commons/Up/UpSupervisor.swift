@@ -4,7 +4,7 @@ import Spawn
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Keeps one service running: starts its executable, relays its output, restarts it with
@@ -86,7 +86,7 @@ final class ServiceSupervisor: Sendable {
             state.child = child
             return !state.stopping
         }
-        if !adopted { child.send(SIGTERM) }  // stop(with:) came while it was starting
+        if !adopted { child.send(SIGTERM) } // stop(with:) came while it was starting
         console.say("\(name) started, pid \(child.pid)")
         async let exit = child.waitForExit()
         async let stdout: Void = console.relay(child.stdout, from: name, to: .standardOutput)

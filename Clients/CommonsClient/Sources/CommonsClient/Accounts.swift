@@ -35,8 +35,10 @@ public struct ProfileChange: Codable, Sendable, Equatable {
     public var avatarImageId: PatchValue<UUID>?
     public var homeLocation: PatchValue<Coordinate>?
 
-    public init(displayName: String? = nil, phone: PatchValue<String>? = nil, avatarImageId: PatchValue<UUID>? = nil,
-                homeLocation: PatchValue<Coordinate>? = nil) {
+    public init(
+        displayName: String? = nil, phone: PatchValue<String>? = nil, avatarImageId: PatchValue<UUID>? = nil,
+        homeLocation: PatchValue<Coordinate>? = nil
+    ) {
         self.displayName = displayName
         self.phone = phone
         self.avatarImageId = avatarImageId

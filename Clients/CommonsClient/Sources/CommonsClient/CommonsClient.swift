@@ -183,7 +183,8 @@ public actor CommonsClient {
             }
             // 409 "idempotency-in-progress": the first try with this key is still running (or
             // ran on a server that died, until its lease ends); the same key is retried.
-            let stillRunning = response.status == 409 && key != nil
+            let stillRunning =
+                response.status == 409 && key != nil
                 && (try? JSONDecoder().decode(ProblemKind.self, from: response.body))?.type.hasSuffix("/idempotency-in-progress") == true
             if [502, 503, 504].contains(response.status) || stillRunning, repeatable, attempt < retry.attempts {
                 let retryAfter = response.header("Retry-After").flatMap { Int($0) }

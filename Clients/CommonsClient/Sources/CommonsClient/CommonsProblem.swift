@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// An RFC 9457 problem document a Commons service answered with (DESIGN.md §6): the
@@ -19,8 +20,10 @@ public struct CommonsProblem: Error, Sendable, Equatable, CustomStringConvertibl
     /// `Retry-After`, in seconds, when the response had one.
     public var retryAfter: Int?
 
-    public init(status: Int, type: String = "about:blank", title: String = "", detail: String = "",
-                errors: [String: [String]] = [:], extensions: [String: String] = [:], retryAfter: Int? = nil) {
+    public init(
+        status: Int, type: String = "about:blank", title: String = "", detail: String = "",
+        errors: [String: [String]] = [:], extensions: [String: String] = [:], retryAfter: Int? = nil
+    ) {
         self.status = status
         self.type = type
         self.title = title
@@ -47,12 +50,14 @@ public struct CommonsProblem: Error, Sendable, Equatable, CustomStringConvertibl
         let seconds = retryAfter.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard let document = try? JSONDecoder().decode(Document.self, from: body) else {
             let text = String(decoding: body.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            return CommonsProblem(status: status, title: HTTPURLResponse.localizedString(forStatusCode: status),
-                                  detail: text.hasPrefix("<") ? "" : text, retryAfter: seconds)
+            return CommonsProblem(
+                status: status, title: HTTPURLResponse.localizedString(forStatusCode: status),
+                detail: text.hasPrefix("<") ? "" : text, retryAfter: seconds)
         }
-        return CommonsProblem(status: document.status ?? status, type: document.type ?? "about:blank", title: document.title ?? "",
-                              detail: document.detail ?? "", errors: document.errors ?? [:], extensions: document.extensions ?? [:],
-                              retryAfter: seconds)
+        return CommonsProblem(
+            status: document.status ?? status, type: document.type ?? "about:blank", title: document.title ?? "",
+            detail: document.detail ?? "", errors: document.errors ?? [:], extensions: document.extensions ?? [:],
+            retryAfter: seconds)
     }
 
     private struct Document: Decodable {

@@ -56,11 +56,13 @@ public struct OrganizationFields: Codable, Sendable, Equatable {
     /// The kinds of listed items a donation centre takes.
     public var acceptedCategories: [ListingCategory]?
 
-    public init(name: String? = nil, slug: String? = nil, kind: String? = nil, mission: String? = nil, description: String? = nil,
-                homepage: String? = nil, logoImageId: UUID? = nil, categories: [String]? = nil, tags: [String]? = nil,
-                rating: OrganizationRating? = nil, currency: CurrencyCode? = nil, minimumDonationMinor: Int? = nil,
-                suggestedAmountsMinor: [Int]? = nil, address: String? = nil, location: Coordinate? = nil,
-                openingHours: [OpeningHours]? = nil, acceptedCategories: [ListingCategory]? = nil) {
+    public init(
+        name: String? = nil, slug: String? = nil, kind: String? = nil, mission: String? = nil, description: String? = nil,
+        homepage: String? = nil, logoImageId: UUID? = nil, categories: [String]? = nil, tags: [String]? = nil,
+        rating: OrganizationRating? = nil, currency: CurrencyCode? = nil, minimumDonationMinor: Int? = nil,
+        suggestedAmountsMinor: [Int]? = nil, address: String? = nil, location: Coordinate? = nil,
+        openingHours: [OpeningHours]? = nil, acceptedCategories: [ListingCategory]? = nil
+    ) {
         self.name = name
         self.slug = slug
         self.kind = kind
@@ -102,8 +104,10 @@ public struct NewImpactEstimate: Codable, Sendable, Equatable {
     public var sourceURL: String?
     public var publishedOn: String
 
-    public init(outcomeUnit: String, costPerOutcomeMinor: Int, currency: CurrencyCode, source: String, sourceURL: String? = nil,
-                publishedOn: String) {
+    public init(
+        outcomeUnit: String, costPerOutcomeMinor: Int, currency: CurrencyCode, source: String, sourceURL: String? = nil,
+        publishedOn: String
+    ) {
         self.outcomeUnit = outcomeUnit
         self.costPerOutcomeMinor = costPerOutcomeMinor
         self.currency = currency
@@ -160,8 +164,10 @@ public struct OrganizationQuery: Sendable, Equatable {
     public var limit: Int?
     public var cursor: String?
 
-    public init(category: String? = nil, tag: String? = nil, kind: String? = nil, verified: Bool? = nil, q: String? = nil,
-                limit: Int? = nil, cursor: String? = nil) {
+    public init(
+        category: String? = nil, tag: String? = nil, kind: String? = nil, verified: Bool? = nil, q: String? = nil,
+        limit: Int? = nil, cursor: String? = nil
+    ) {
         self.category = category
         self.tag = tag
         self.kind = kind
@@ -343,10 +349,13 @@ public struct DonationsEndpoints: Sendable {
 
     /// Browses and searches organisations, by name.
     public func organizations(_ filter: OrganizationQuery = .init()) async throws -> Page<Organization> {
-        try await client.call(Endpoint(.get, "/v1/organizations", query: query([
-            ("category", filter.category), ("tag", filter.tag), ("kind", filter.kind), ("verified", filter.verified), ("q", filter.q),
-            ("limit", filter.limit), ("cursor", filter.cursor),
-        ]), auth: .none))
+        try await client.call(
+            Endpoint(
+                .get, "/v1/organizations",
+                query: query([
+                    ("category", filter.category), ("tag", filter.tag), ("kind", filter.kind), ("verified", filter.verified), ("q", filter.q),
+                    ("limit", filter.limit), ("cursor", filter.cursor),
+                ]), auth: .none))
     }
 
     /// One organisation by id or slug, with every impact estimate.
@@ -376,8 +385,10 @@ public struct DonationsEndpoints: Sendable {
 
     /// People who donated publicly, most recent first.
     public func supporters(_ organization: String, limit: Int? = nil, cursor: String? = nil) async throws -> Page<Supporter> {
-        try await client.call(Endpoint(.get, "/v1/organizations/\(segment(organization))/supporters",
-                                       query: query([("limit", limit), ("cursor", cursor)]), auth: .none))
+        try await client.call(
+            Endpoint(
+                .get, "/v1/organizations/\(segment(organization))/supporters",
+                query: query([("limit", limit), ("cursor", cursor)]), auth: .none))
     }
 
     /// My balances and most recent movements.
@@ -388,8 +399,12 @@ public struct DonationsEndpoints: Sendable {
     /// Adds money from a card (402 when declined).
     public func topUp(amountMinor: Int, currency: CurrencyCode, cardNumber: String) async throws -> TopUp {
         struct Body: Codable, Sendable { var amountMinor: Int; var currency: CurrencyCode; var cardNumber: String }
-        return try await client.call(try Endpoint(.post, "/v1/wallet/top-ups", json: Body(amountMinor: amountMinor, currency: currency,
-                                                                                          cardNumber: cardNumber), idempotent: true))
+        return try await client.call(
+            try Endpoint(
+                .post, "/v1/wallet/top-ups",
+                json: Body(
+                    amountMinor: amountMinor, currency: currency,
+                    cardNumber: cardNumber), idempotent: true))
     }
 
     /// Donates from my wallet (409 with the balance when it is short).
@@ -420,8 +435,10 @@ public struct DonationsEndpoints: Sendable {
     /// Shares one of my public donations in the feed.
     public func share(_ donation: UUID, caption: String, imageId: UUID? = nil) async throws -> DonationPost {
         struct Body: Codable, Sendable { var caption: String; var imageId: UUID? }
-        return try await client.call(try Endpoint(.post, "/v1/donations/\(segment(donation))/posts", json: Body(caption: caption, imageId: imageId),
-                                                  idempotent: true))
+        return try await client.call(
+            try Endpoint(
+                .post, "/v1/donations/\(segment(donation))/posts", json: Body(caption: caption, imageId: imageId),
+                idempotent: true))
     }
 
     /// The public feed of shared donations, newest first.
@@ -430,12 +447,18 @@ public struct DonationsEndpoints: Sendable {
     }
 
     /// Sets up a monthly donation; the first is made this month.
-    public func startRecurring(organization: String, amountMinor: Int, currency: CurrencyCode,
-                               visibility: String? = nil) async throws -> RecurringDonation {
+    public func startRecurring(
+        organization: String, amountMinor: Int, currency: CurrencyCode,
+        visibility: String? = nil
+    ) async throws -> RecurringDonation {
         struct Body: Codable, Sendable { var organization: String; var amountMinor: Int; var currency: CurrencyCode; var visibility: String? }
-        return try await client.call(try Endpoint(.post, "/v1/donations/recurring", json: Body(organization: organization, amountMinor: amountMinor,
-                                                                                               currency: currency, visibility: visibility),
-                                                  idempotent: true))
+        return try await client.call(
+            try Endpoint(
+                .post, "/v1/donations/recurring",
+                json: Body(
+                    organization: organization, amountMinor: amountMinor,
+                    currency: currency, visibility: visibility),
+                idempotent: true))
     }
 
     /// My monthly donations.

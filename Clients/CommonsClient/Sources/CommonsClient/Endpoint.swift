@@ -34,8 +34,10 @@ struct Endpoint: Sendable {
         self.ifMatch = ifMatch
     }
 
-    init(_ method: Method, _ path: String, json: some Encodable & Sendable, query: [URLQueryItem] = [], auth: Auth = .required,
-         idempotent: Bool = false, ifMatch: ETag? = nil) throws {
+    init(
+        _ method: Method, _ path: String, json: some Encodable & Sendable, query: [URLQueryItem] = [], auth: Auth = .required,
+        idempotent: Bool = false, ifMatch: ETag? = nil
+    ) throws {
         self.init(method, path, query: query, auth: auth, idempotent: idempotent, ifMatch: ifMatch)
         body = try CommonsJSON.encoder.encode(json)
     }

@@ -40,8 +40,10 @@ public struct ListingSearchFilters: Sendable, Equatable {
     public var limit: Int?
     public var cursor: String?
 
-    public init(category: ListingCategory? = nil, q: String? = nil, free: Bool? = nil, status: ListingStatus? = nil, sort: String? = nil,
-                limit: Int? = nil, cursor: String? = nil) {
+    public init(
+        category: ListingCategory? = nil, q: String? = nil, free: Bool? = nil, status: ListingStatus? = nil, sort: String? = nil,
+        limit: Int? = nil, cursor: String? = nil
+    ) {
         self.category = category
         self.q = q
         self.free = free
@@ -122,8 +124,10 @@ public struct NewAlert: Codable, Sendable, Equatable {
     public var q: String?
     public var name: String?
 
-    public init(lat: Double, lon: Double, radius: Double? = nil, unit: DistanceUnit? = nil, category: ListingCategory? = nil, q: String? = nil,
-                name: String? = nil) {
+    public init(
+        lat: Double, lon: Double, radius: Double? = nil, unit: DistanceUnit? = nil, category: ListingCategory? = nil, q: String? = nil,
+        name: String? = nil
+    ) {
         self.lat = lat
         self.lon = lon
         self.radius = radius
@@ -176,15 +180,20 @@ public struct GeoEndpoints: Sendable {
     }
 
     /// Listings within `radius` of a point.
-    public func nearbyListings(lat: Double, lon: Double, radius: Double? = nil, unit: DistanceUnit? = nil,
-                               _ filters: ListingSearchFilters = .init()) async throws -> Page<ListingHit> {
+    public func nearbyListings(
+        lat: Double, lon: Double, radius: Double? = nil, unit: DistanceUnit? = nil,
+        _ filters: ListingSearchFilters = .init()
+    ) async throws -> Page<ListingHit> {
         try await listings(.nearby(lat: lat, lon: lon, radius: radius, unit: unit), filters)
     }
 
     /// How many listings a search would find.
     public func countListings(_ place: SearchPlace, _ filters: ListingSearchFilters = .init()) async throws -> Int {
-        try await client.call(Endpoint(.get, "/v1/\(place.path)/listings", query: query(place.items + filters.items + [("count", true)]),
-                                       auth: .none), as: Count.self).count
+        try await client.call(
+            Endpoint(
+                .get, "/v1/\(place.path)/listings", query: query(place.items + filters.items + [("count", true)]),
+                auth: .none), as: Count.self
+        ).count
     }
 
     /// Charities and donation centres around a point or in a box.
@@ -193,15 +202,20 @@ public struct GeoEndpoints: Sendable {
     }
 
     /// Organisations within `radius` of a point.
-    public func nearbyOrganizations(lat: Double, lon: Double, radius: Double? = nil, unit: DistanceUnit? = nil,
-                                    _ filters: OrganizationSearchFilters = .init()) async throws -> Page<OrganizationHit> {
+    public func nearbyOrganizations(
+        lat: Double, lon: Double, radius: Double? = nil, unit: DistanceUnit? = nil,
+        _ filters: OrganizationSearchFilters = .init()
+    ) async throws -> Page<OrganizationHit> {
         try await organizations(.nearby(lat: lat, lon: lon, radius: radius, unit: unit), filters)
     }
 
     /// How many organisations a search would find.
     public func countOrganizations(_ place: SearchPlace, _ filters: OrganizationSearchFilters = .init()) async throws -> Int {
-        try await client.call(Endpoint(.get, "/v1/\(place.path)/organizations", query: query(place.items + filters.items + [("count", true)]),
-                                       auth: .none), as: Count.self).count
+        try await client.call(
+            Endpoint(
+                .get, "/v1/\(place.path)/organizations", query: query(place.items + filters.items + [("count", true)]),
+                auth: .none), as: Count.self
+        ).count
     }
 
     /// Saves a search (at most 20 per account).

@@ -38,8 +38,10 @@ public struct NewListing: Codable, Sendable, Equatable {
     /// Ids from ``ListingsEndpoints/uploadImage(_:contentType:)``.
     public var imageIds: [UUID]
 
-    public init(title: String, description: String? = nil, category: ListingCategory, condition: ItemCondition, price: Money? = nil,
-                pickupTimes: PickupTimes? = nil, pickupLocation: Coordinate, streetAddress: String? = nil, imageIds: [UUID] = []) {
+    public init(
+        title: String, description: String? = nil, category: ListingCategory, condition: ItemCondition, price: Money? = nil,
+        pickupTimes: PickupTimes? = nil, pickupLocation: Coordinate, streetAddress: String? = nil, imageIds: [UUID] = []
+    ) {
         self.title = title
         self.description = description
         self.category = category
@@ -65,9 +67,11 @@ public struct ListingChange: Codable, Sendable, Equatable {
     public var streetAddress: PatchValue<String>?
     public var imageIds: [UUID]?
 
-    public init(title: String? = nil, description: PatchValue<String>? = nil, category: ListingCategory? = nil, condition: ItemCondition? = nil,
-                price: PatchValue<Money>? = nil, pickupTimes: PickupTimes? = nil, pickupLocation: Coordinate? = nil,
-                streetAddress: PatchValue<String>? = nil, imageIds: [UUID]? = nil) {
+    public init(
+        title: String? = nil, description: PatchValue<String>? = nil, category: ListingCategory? = nil, condition: ItemCondition? = nil,
+        price: PatchValue<Money>? = nil, pickupTimes: PickupTimes? = nil, pickupLocation: Coordinate? = nil,
+        streetAddress: PatchValue<String>? = nil, imageIds: [UUID]? = nil
+    ) {
         self.title = title
         self.description = description
         self.category = category
@@ -129,9 +133,11 @@ public struct ListingFeedQuery: Sendable, Equatable {
     public var limit: Int?
     public var cursor: String?
 
-    public init(category: ListingCategory? = nil, free: Bool? = nil, minPrice: Int? = nil, maxPrice: Int? = nil, currency: CurrencyCode? = nil,
-                statuses: [ListingStatus]? = nil, author: String? = nil, q: String? = nil, sort: String? = nil, order: String? = nil,
-                limit: Int? = nil, cursor: String? = nil) {
+    public init(
+        category: ListingCategory? = nil, free: Bool? = nil, minPrice: Int? = nil, maxPrice: Int? = nil, currency: CurrencyCode? = nil,
+        statuses: [ListingStatus]? = nil, author: String? = nil, q: String? = nil, sort: String? = nil, order: String? = nil,
+        limit: Int? = nil, cursor: String? = nil
+    ) {
         self.category = category
         self.free = free
         self.minPrice = minPrice
@@ -147,9 +153,11 @@ public struct ListingFeedQuery: Sendable, Equatable {
     }
 
     var items: [URLQueryItem] {
-        query([("category", category), ("free", free), ("minPrice", minPrice), ("maxPrice", maxPrice), ("currency", currency),
-               ("status", statuses?.map(\.rawValue).joined(separator: ",")), ("author", author), ("q", q), ("sort", sort),
-               ("order", order), ("limit", limit), ("cursor", cursor)])
+        query([
+            ("category", category), ("free", free), ("minPrice", minPrice), ("maxPrice", maxPrice), ("currency", currency),
+            ("status", statuses?.map(\.rawValue).joined(separator: ",")), ("author", author), ("q", q), ("sort", sort),
+            ("order", order), ("limit", limit), ("cursor", cursor),
+        ])
     }
 }
 
@@ -357,8 +365,10 @@ public struct ListingsEndpoints: Sendable {
 
     /// A listing's comments, oldest first.
     public func comments(_ id: UUID, limit: Int? = nil, cursor: String? = nil) async throws -> Page<Comment> {
-        try await client.call(Endpoint(.get, "/v1/listings/\(segment(id))/comments", query: query([("limit", limit), ("cursor", cursor)]),
-                                       auth: .none))
+        try await client.call(
+            Endpoint(
+                .get, "/v1/listings/\(segment(id))/comments", query: query([("limit", limit), ("cursor", cursor)]),
+                auth: .none))
     }
 
     /// Deletes a comment (its author or the listing's owner).
@@ -369,8 +379,10 @@ public struct ListingsEndpoints: Sendable {
     /// My conversations, newest message first, with unread counts: a page of `limit` (1–100,
     /// the server's default 50) after `cursor`; only those about `listing` when given.
     public func conversations(listing: UUID? = nil, limit: Int? = nil, cursor: String? = nil) async throws -> Conversations {
-        try await client.call(Endpoint(.get, "/v1/conversations",
-                                       query: query([("listing", listing?.uuidString.lowercased()), ("limit", limit), ("cursor", cursor)])))
+        try await client.call(
+            Endpoint(
+                .get, "/v1/conversations",
+                query: query([("listing", listing?.uuidString.lowercased()), ("limit", limit), ("cursor", cursor)])))
     }
 
     /// Every conversation of mine (about `listing` when given), page after page.
@@ -388,8 +400,10 @@ public struct ListingsEndpoints: Sendable {
 
     /// A conversation's messages, oldest first.
     public func messages(_ conversation: String, limit: Int? = nil, cursor: String? = nil) async throws -> Page<Message> {
-        try await client.call(Endpoint(.get, "/v1/conversations/\(segment(conversation))/messages",
-                                       query: query([("limit", limit), ("cursor", cursor)])))
+        try await client.call(
+            Endpoint(
+                .get, "/v1/conversations/\(segment(conversation))/messages",
+                query: query([("limit", limit), ("cursor", cursor)])))
     }
 
     /// Writes in a conversation.

@@ -20,8 +20,10 @@ extension CommonsClient {
     /// It ends when the consuming task is cancelled or the sequence is dropped (which cancels
     /// the connection and any wait), when the stream is complete, and by throwing on any
     /// other refusal (``CommonsProblem``), when not signed in, or when an event does not decode.
-    nonisolated func live<Event: Decodable & Sendable>(_ stream: LiveStream, after lastEventId: String?,
-                                                        as type: Event.Type = Event.self) -> AsyncThrowingStream<Event, any Error> {
+    nonisolated func live<Event: Decodable & Sendable>(
+        _ stream: LiveStream, after lastEventId: String?,
+        as type: Event.Type = Event.self
+    ) -> AsyncThrowingStream<Event, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {
@@ -37,8 +39,10 @@ extension CommonsClient {
         }
     }
 
-    private nonisolated func follow<Event: Decodable & Sendable>(_ stream: LiveStream, after resumeAfter: String?,
-                                                                 yield: (Event) -> Void) async throws {
+    private nonisolated func follow<Event: Decodable & Sendable>(
+        _ stream: LiveStream, after resumeAfter: String?,
+        yield: (Event) -> Void
+    ) async throws {
         var lastEventId = resumeAfter
         var waits = reconnection.attempts()
         var serverRetry: Duration?
@@ -52,7 +56,8 @@ extension CommonsClient {
                     waits.reset()
                     for event in parser.feed(chunk) {
                         if event.type == stream.eventType {
-                            yield(try decode(Event.self, from: HTTPResponseData(status: 200, body: Data(event.data.utf8)), path: stream.endpoint.path))
+                            yield(
+                                try decode(Event.self, from: HTTPResponseData(status: 200, body: Data(event.data.utf8)), path: stream.endpoint.path))
                         }
                         lastEventId = event.lastEventId
                         if stream.isComplete(lastEventId) { return }
@@ -68,7 +73,7 @@ extension CommonsClient {
                 case is CommonsProblem, CommonsTransportError.notSignedIn, CommonsTransportError.undecodable:
                     throw error
                 default:
-                    break  // the connection broke or never came: try again
+                    break // the connection broke or never came: try again
                 }
             }
             if stream.isComplete(lastEventId) { return }

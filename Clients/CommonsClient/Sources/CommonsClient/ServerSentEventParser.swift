@@ -95,7 +95,8 @@ struct ServerSentEventParser: Sendable {
             dataLines = []
         }
         guard !dataLines.isEmpty else { return nil }
-        return ServerSentEvent(type: eventType.isEmpty ? "message" : eventType, data: dataLines.joined(separator: "\n"),
-                               lastEventId: lastEventId)
+        return ServerSentEvent(
+            type: eventType.isEmpty ? "message" : eventType, data: dataLines.joined(separator: "\n"),
+            lastEventId: lastEventId)
     }
 }

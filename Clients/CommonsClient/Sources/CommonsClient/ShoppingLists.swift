@@ -197,9 +197,11 @@ public struct ListCommand: Codable, Sendable, Equatable {
     public var after: UUID?
     public var name: String?
 
-    public init(commandId: String = UUID().uuidString.lowercased(), type: String, itemId: UUID? = nil, productId: UUID? = nil,
-                text: String? = nil, quantity: Int? = nil, note: String? = nil, delta: Int? = nil, checked: Bool? = nil,
-                after: UUID? = nil, name: String? = nil) {
+    public init(
+        commandId: String = UUID().uuidString.lowercased(), type: String, itemId: UUID? = nil, productId: UUID? = nil,
+        text: String? = nil, quantity: Int? = nil, note: String? = nil, delta: Int? = nil, checked: Bool? = nil,
+        after: UUID? = nil, name: String? = nil
+    ) {
         self.commandId = commandId
         self.type = type
         self.itemId = itemId
@@ -261,15 +263,19 @@ public struct ShoppingListsEndpoints: Sendable {
 
     /// Searches the catalogue by name (words as prefixes, ranked) and category.
     public func products(q: String? = nil, category: String? = nil, limit: Int? = nil, cursor: String? = nil) async throws -> Page<Product> {
-        try await client.call(Endpoint(.get, "/v1/products", query: query([("q", q), ("category", category), ("limit", limit), ("cursor", cursor)]),
-                                       auth: .optional))
+        try await client.call(
+            Endpoint(
+                .get, "/v1/products", query: query([("q", q), ("category", category), ("limit", limit), ("cursor", cursor)]),
+                auth: .optional))
     }
 
     /// A product with its offers; near a point (radius in km, default 5) they are sorted by
     /// distance and the cheapest nearby is marked.
     public func product(_ id: UUID, near point: Coordinate? = nil, radiusKm: Double? = nil) async throws -> ProductDetail {
-        try await client.call(Endpoint(.get, "/v1/products/\(segment(id))",
-                                       query: query([("lat", point?.lat), ("lon", point?.lon), ("radius", radiusKm)]), auth: .optional))
+        try await client.call(
+            Endpoint(
+                .get, "/v1/products/\(segment(id))",
+                query: query([("lat", point?.lat), ("lon", point?.lon), ("radius", radiusKm)]), auth: .optional))
     }
 
     /// Every price each store asked for a product, oldest first, page after page; of one store when given.
@@ -282,14 +288,18 @@ public struct ShoppingListsEndpoints: Sendable {
     /// prices may hold fewer than `limit` and still have a `nextCursor` (the server reads at
     /// most 2,000 of the product's events a page).
     public func pricePage(_ id: UUID, store: UUID? = nil, limit: Int? = nil, cursor: String? = nil) async throws -> Page<PricePoint> {
-        try await client.call(Endpoint(.get, "/v1/products/\(segment(id))/prices",
-                                       query: query([("storeId", store?.uuidString.lowercased()), ("limit", limit), ("cursor", cursor)]), auth: .none))
+        try await client.call(
+            Endpoint(
+                .get, "/v1/products/\(segment(id))/prices",
+                query: query([("storeId", store?.uuidString.lowercased()), ("limit", limit), ("cursor", cursor)]), auth: .none))
     }
 
     /// Products most often on the same lists.
     public func related(_ id: UUID, limit: Int? = nil) async throws -> [RelatedProduct] {
-        try await client.call(Endpoint(.get, "/v1/products/\(segment(id))/related", query: query([("limit", limit)]), auth: .none),
-                              as: Items<RelatedProduct>.self).items
+        try await client.call(
+            Endpoint(.get, "/v1/products/\(segment(id))/related", query: query([("limit", limit)]), auth: .none),
+            as: Items<RelatedProduct>.self
+        ).items
     }
 
     /// Writes or edits my review.
@@ -306,8 +316,10 @@ public struct ShoppingListsEndpoints: Sendable {
     /// A page of a product's reviews, newest first: `limit` (1–100, the server's default 50)
     /// after `cursor`. Reviews of deleted accounts are left out, so a page may hold fewer.
     public func reviewPage(_ product: UUID, limit: Int? = nil, cursor: String? = nil) async throws -> Page<Review> {
-        try await client.call(Endpoint(.get, "/v1/products/\(segment(product))/reviews", query: query([("limit", limit), ("cursor", cursor)]),
-                                       auth: .none))
+        try await client.call(
+            Endpoint(
+                .get, "/v1/products/\(segment(product))/reviews", query: query([("limit", limit), ("cursor", cursor)]),
+                auth: .none))
     }
 
     /// Marks a product as a favourite.
@@ -380,8 +392,10 @@ public struct ShoppingListsEndpoints: Sendable {
     @discardableResult
     public func share(_ list: UUID, with account: UUID) async throws -> [UUID] {
         struct Members: Codable, Sendable { var members: [UUID] }
-        return try await client.call(try Endpoint(.post, "/v1/lists/\(segment(list))/members", json: ["accountId": account], idempotent: true),
-                                     as: Members.self).members
+        return try await client.call(
+            try Endpoint(.post, "/v1/lists/\(segment(list))/members", json: ["accountId": account], idempotent: true),
+            as: Members.self
+        ).members
     }
 
     /// Leaves a list (myself) or removes a member (owner).
@@ -410,8 +424,10 @@ public struct ShoppingListsEndpoints: Sendable {
     /// for try await change in commons.lists.liveChanges(list.id, after: list.version) { apply(change) }
     /// ```
     public func liveChanges(_ list: UUID, after version: Int64? = nil, until: Int64? = nil) -> AsyncThrowingStream<ListChange, any Error> {
-        let stream = LiveStream(endpoint: Endpoint(.get, "/v1/lists/\(segment(list))/events", query: query([("until", until)])),
-                                eventType: "change") { lastEventId in
+        let stream = LiveStream(
+            endpoint: Endpoint(.get, "/v1/lists/\(segment(list))/events", query: query([("until", until)])),
+            eventType: "change"
+        ) { lastEventId in
             guard let until else { return false }
             return (lastEventId.flatMap { Int64($0) } ?? 0) >= until
         }

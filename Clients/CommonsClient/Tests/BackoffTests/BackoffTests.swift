@@ -13,9 +13,10 @@ struct BackoffTests {
 
     @Test("each retry's longest wait doubles from the first, up to the cap")
     func ceilings() {
-        #expect((1...6).map { policy.ceiling(forAttempt: $0) } == [
-            .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .seconds(1), .seconds(1),
-        ])
+        #expect(
+            (1...6).map { policy.ceiling(forAttempt: $0) } == [
+                .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .seconds(1), .seconds(1),
+            ])
         #expect(policy.ceiling(forAttempt: 10_000) == .seconds(1), "no overflow however long it fails")
     }
 

@@ -1,6 +1,7 @@
-@testable import CommonsClient
 import Foundation
 import Testing
+
+@testable import CommonsClient
 
 @Suite("cancellation")
 struct CancellationTests {

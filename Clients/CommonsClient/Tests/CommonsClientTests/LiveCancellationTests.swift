@@ -1,9 +1,10 @@
 import CommonsClient
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite("cancelling live requests")
 struct LiveCancellationTests {

@@ -1,14 +1,16 @@
 import Backoff
-@testable import CommonsClient
 import Foundation
 import Testing
+
+@testable import CommonsClient
 
 /// Live streams over `URLSession` against a local server that drops connections.
 @Suite("live streams over a real connection")
 struct LiveStreamServerTests {
     static func streamClient(_ server: SSEServer) -> CommonsClient {
-        CommonsClient(baseURL: server.url, tokenStore: InMemoryTokenStore(signedIn), transport: URLSessionTransport(timeout: 30),
-                      reconnection: Backoff(initial: .milliseconds(10), maximum: .milliseconds(50)))
+        CommonsClient(
+            baseURL: server.url, tokenStore: InMemoryTokenStore(signedIn), transport: URLSessionTransport(timeout: 30),
+            reconnection: Backoff(initial: .milliseconds(10), maximum: .milliseconds(50)))
     }
 
     static let change = LiveStreamTests.change
@@ -16,8 +18,10 @@ struct LiveStreamServerTests {
     @Test("after a cut connection and a stream the server ended, it reconnects with Last-Event-ID and yields every event once, in order")
     func reconnects() async throws {
         let server = try SSEServer([
-            [.send("retry: 20\n\n"), .send(Self.change(1)), .send(": keep-alive\n\n" + Self.change(2)),
-             .send("id: 3\nevent: change\ndata: {\"version\":3,"), .cut],
+            [
+                .send("retry: 20\n\n"), .send(Self.change(1)), .send(": keep-alive\n\n" + Self.change(2)),
+                .send("id: 3\nevent: change\ndata: {\"version\":3,"), .cut,
+            ],
             [.send("retry: 20\n\n" + Self.change(3)), .send(Self.change(4)), .end],
             [.send(Self.change(5)), .hold],
         ])
@@ -48,9 +52,10 @@ struct LiveStreamServerTests {
             [.send(Self.change(1)), pause, keepAlive, pause, keepAlive, pause, keepAlive, pause, .send(Self.change(2)), .hold],
             [.send(Self.change(3)), .hold],
         ])
-        let commons = CommonsClient(baseURL: server.url, tokenStore: InMemoryTokenStore(signedIn),
-                                    transport: URLSessionTransport(timeout: 30, streamIdleTimeout: 1),
-                                    reconnection: Backoff(initial: .milliseconds(10), maximum: .milliseconds(50)))
+        let commons = CommonsClient(
+            baseURL: server.url, tokenStore: InMemoryTokenStore(signedIn),
+            transport: URLSessionTransport(timeout: 30, streamIdleTimeout: 1),
+            reconnection: Backoff(initial: .milliseconds(10), maximum: .milliseconds(50)))
         let reader = Task {
             var versions: [Int64] = []
             for try await change in commons.lists.liveChanges(LiveStreamTests.listId) {

@@ -1,7 +1,8 @@
 import Backoff
-@testable import CommonsClient
 import Foundation
 import Testing
+
+@testable import CommonsClient
 
 /// Live streams over a transport that cannot stream: each answer's body comes whole, then
 /// the client reconnects, as after a stream the server ended.
@@ -10,8 +11,9 @@ struct LiveStreamTests {
     static let listId = UUID(uuidString: "3c1f0e2d-7b6a-4c5d-8e9f-0a1b2c3d4e5f")!
 
     static func streamClient(_ transport: ScriptedTransport, tokens: Tokens? = signedIn) -> CommonsClient {
-        CommonsClient(baseURL: URL(string: "http://gateway.test")!, tokenStore: InMemoryTokenStore(tokens), transport: transport,
-                      retry: .immediate, reconnection: Backoff(initial: .zero, maximum: .zero))
+        CommonsClient(
+            baseURL: URL(string: "http://gateway.test")!, tokenStore: InMemoryTokenStore(tokens), transport: transport,
+            retry: .immediate, reconnection: Backoff(initial: .zero, maximum: .zero))
     }
 
     static func events(_ text: String) -> HTTPResponseData {
@@ -34,14 +36,18 @@ struct LiveStreamTests {
         """
     }
 
-    static let unauthorized = HTTPResponseData.problem(401, #"{"type":"https://commons.example/problems/unauthorized","title":"Unauthorized","status":401}"#)
+    static let unauthorized = HTTPResponseData.problem(
+        401, #"{"type":"https://commons.example/problems/unauthorized","title":"Unauthorized","status":401}"#)
 
     @Test("a 401 before the stream refreshes the session and opens it again; a reconnection resumes after the last id")
     func refreshAndResume() async throws {
-        let body = "retry: 0\n\n" + Self.match("7:41", title: "Chair") + ": keep-alive\n\nid: 7:50\nevent: newer-kind\ndata: {}\n\n"
+        let body =
+            "retry: 0\n\n" + Self.match("7:41", title: "Chair") + ": keep-alive\n\nid: 7:50\nevent: newer-kind\ndata: {}\n\n"
             + Self.match("7:52", title: "Table")
-        let transport = ScriptedTransport([.respond(Self.unauthorized), .respond(Answers.tokens("access-2", "refresh-2")),
-                                           .respond(Self.events(body)), .hang])
+        let transport = ScriptedTransport([
+            .respond(Self.unauthorized), .respond(Answers.tokens("access-2", "refresh-2")),
+            .respond(Self.events(body)), .hang,
+        ])
         let commons = Self.streamClient(transport)
         let reader = Task {
             var titles: [String] = []
@@ -79,8 +85,9 @@ struct LiveStreamTests {
 
     @Test("a 503 or 429 is waited out and retried; a list that is gone (404) ends the stream with the problem")
     func gone() async throws {
-        let busy = HTTPResponseData.problem(429, #"{"type":"https://commons.example/problems/too-many-streams","title":"Too Many Requests","status":429}"#,
-                                            headers: ["Retry-After": "0"])
+        let busy = HTTPResponseData.problem(
+            429, #"{"type":"https://commons.example/problems/too-many-streams","title":"Too Many Requests","status":429}"#,
+            headers: ["Retry-After": "0"])
         let notFound = HTTPResponseData.problem(404, #"{"type":"https://commons.example/problems/not-found","title":"Not Found","status":404}"#)
         let transport = ScriptedTransport([.respond(Answers.notReady), .respond(busy), .respond(Self.events(Self.change(1))), .respond(notFound)])
         var versions: [Int64] = []

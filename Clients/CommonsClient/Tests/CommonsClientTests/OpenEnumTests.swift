@@ -1,6 +1,7 @@
-@testable import CommonsClient
 import Foundation
 import Testing
+
+@testable import CommonsClient
 
 @Suite("open enums")
 struct OpenEnumTests {
@@ -35,8 +36,9 @@ struct OpenEnumTests {
 
     @Test("on the wire a value is a bare JSON string, exactly as a String field was")
     func wireFormat() throws {
-        let listing = NewListing(title: "Chair", category: .furniture, condition: .likeNew, price: Money(amountMinor: 900, currency: .eur),
-                                 pickupLocation: Coordinate(lat: 52.5, lon: 13.4))
+        let listing = NewListing(
+            title: "Chair", category: .furniture, condition: .likeNew, price: Money(amountMinor: 900, currency: .eur),
+            pickupLocation: Coordinate(lat: 52.5, lon: 13.4))
         let text = String(decoding: try CommonsJSON.encoder.encode(listing), as: UTF8.self)
         #expect(text.contains(#""category":"Furniture""#))
         #expect(text.contains(#""condition":"likeNew""#))
@@ -48,8 +50,11 @@ struct OpenEnumTests {
 
     @Test("the known values are the services' own, and a literal is the value it names")
     func knownValues() {
-        #expect(ListingCategory.known.map(\.rawValue) == ["Clothes", "Electronics", "Food", "Furniture", "Sports", "Toys", "Books",
-                                                          "Household", "Other"])
+        #expect(
+            ListingCategory.known.map(\.rawValue) == [
+                "Clothes", "Electronics", "Food", "Furniture", "Sports", "Toys", "Books",
+                "Household", "Other",
+            ])
         #expect(ItemCondition.known.map(\.rawValue) == ["new", "likeNew", "good", "fair", "forParts"])
         #expect(ListingStatus.known.map(\.rawValue) == ["available", "promised", "given", "sold", "withdrawn", "expired", "hidden"])
         #expect(CurrencyCode.known.allSatisfy { $0.isWellFormed })
@@ -66,8 +71,10 @@ struct OpenEnumTests {
         let page = #"{"items":[],"nextCursor":null}"#
         let transport = ScriptedTransport([.respond(.json(200, page)), .respond(.json(200, page))])
         let commons = client(transport)
-        _ = try await commons.listings.feed(ListingFeedQuery(category: .books, currency: .eur, statuses: [.available, .promised],
-                                                             sort: "price", order: "desc"))
+        _ = try await commons.listings.feed(
+            ListingFeedQuery(
+                category: .books, currency: .eur, statuses: [.available, .promised],
+                sort: "price", order: "desc"))
         let feed = try #require(URLComponents(url: transport.sent[0].url, resolvingAgainstBaseURL: false)?.queryItems)
         #expect(feed.first { $0.name == "category" }?.value == "Books")
         #expect(feed.first { $0.name == "sort" }?.value == "price" && feed.first { $0.name == "order" }?.value == "desc")

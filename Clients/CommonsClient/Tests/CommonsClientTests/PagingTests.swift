@@ -12,9 +12,11 @@ struct PagingTests {
     @Test("every reported listing is read page after page, each page asked for with the cursor the one before gave")
     func allReportsFollowsCursors() async throws {
         let transport = ScriptedTransport([
-            .respond(Self.reportsPage(["a", "b"], next: "c1")), .respond(Self.reportsPage(["c"], next: "c2")), .respond(Self.reportsPage([], next: nil)),
+            .respond(Self.reportsPage(["a", "b"], next: "c1")), .respond(Self.reportsPage(["c"], next: "c2")),
+            .respond(Self.reportsPage([], next: nil)),
         ])
-        let commons = CommonsClient(baseURL: URL(string: "http://gateway.test")!, tokenStore: RecordingTokenStore(signedIn), transport: transport, retry: .immediate)
+        let commons = CommonsClient(
+            baseURL: URL(string: "http://gateway.test")!, tokenStore: RecordingTokenStore(signedIn), transport: transport, retry: .immediate)
         let listings = try await commons.listings.allReports()
         #expect(listings.map(\.listingId) == ["a", "b", "c"])
         let queries = transport.sent.map { URLComponents(url: $0.url, resolvingAgainstBaseURL: false)?.queryItems ?? [] }
@@ -25,11 +27,14 @@ struct PagingTests {
     @Test("every conversation about a listing is read page after page, with the listing and each cursor asked for")
     func allConversationsFollowsCursors() async throws {
         func page(_ ids: [String], next: String?) -> String {
-            let items = ids.map { #"{"id":"\#($0)","listingId":"l","ownerId":"o","requesterId":"r","lastMessageAt":"2026-11-29T07:00:00Z","unreadCount":1}"# }
+            let items = ids.map {
+                #"{"id":"\#($0)","listingId":"l","ownerId":"o","requesterId":"r","lastMessageAt":"2026-11-29T07:00:00Z","unreadCount":1}"#
+            }
             return #"{"items":[\#(items.joined(separator: ","))],"unreadCount":3"# + (next.map { #","nextCursor":"\#($0)"}"# } ?? "}")
         }
         let transport = ScriptedTransport([.respond(.json(200, page(["a", "b"], next: "c1"))), .respond(.json(200, page(["c"], next: nil)))])
-        let commons = CommonsClient(baseURL: URL(string: "http://gateway.test")!, tokenStore: RecordingTokenStore(signedIn), transport: transport, retry: .immediate)
+        let commons = CommonsClient(
+            baseURL: URL(string: "http://gateway.test")!, tokenStore: RecordingTokenStore(signedIn), transport: transport, retry: .immediate)
         let listing = UUID()
         let conversations = try await commons.listings.allConversations(listing: listing)
         #expect(conversations.map(\.id) == ["a", "b", "c"])
@@ -42,12 +47,17 @@ struct PagingTests {
     func pricesFollowCursors() async throws {
         let store = UUID()
         func page(_ amounts: [Int], next: String?) -> String {
-            let items = amounts.map { #"{"storeId":"\#(store.uuidString.lowercased())","price":{"amountMinor":\#($0),"currency":"EUR"},"since":"2026-12-01T07:00:00Z"}"# }
+            let items = amounts.map {
+                #"{"storeId":"\#(store.uuidString.lowercased())","price":{"amountMinor":\#($0),"currency":"EUR"},"since":"2026-12-01T07:00:00Z"}"#
+            }
             return #"{"items":[\#(items.joined(separator: ","))]"# + (next.map { #","nextCursor":"\#($0)"}"# } ?? "}")
         }
-        let transport = ScriptedTransport([.respond(.json(200, page([119, 105], next: "p1"))), .respond(.json(200, page([], next: "p2"))),
-                                           .respond(.json(200, page([99], next: nil)))])
-        let commons = CommonsClient(baseURL: URL(string: "http://gateway.test")!, tokenStore: RecordingTokenStore(signedIn), transport: transport, retry: .immediate)
+        let transport = ScriptedTransport([
+            .respond(.json(200, page([119, 105], next: "p1"))), .respond(.json(200, page([], next: "p2"))),
+            .respond(.json(200, page([99], next: nil))),
+        ])
+        let commons = CommonsClient(
+            baseURL: URL(string: "http://gateway.test")!, tokenStore: RecordingTokenStore(signedIn), transport: transport, retry: .immediate)
         let prices = try await commons.lists.prices(UUID(), store: store)
         #expect(prices.map { $0.price?.amountMinor } == [119, 105, 99])
         let queries = transport.sent.map { URLComponents(url: $0.url, resolvingAgainstBaseURL: false)?.queryItems ?? [] }

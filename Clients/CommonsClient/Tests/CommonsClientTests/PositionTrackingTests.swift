@@ -1,6 +1,7 @@
-@testable import CommonsClient
 import Foundation
 import Testing
+
+@testable import CommonsClient
 
 @Suite("read-your-writes positions")
 struct PositionTrackingTests {
@@ -9,9 +10,9 @@ struct PositionTrackingTests {
         let tracker = PositionTracker()
         #expect(tracker.current == nil)
         tracker.observe("812:1042")
-        tracker.observe("812:999")  // lower: ignored
+        tracker.observe("812:999") // lower: ignored
         #expect(tracker.current == "812:1042")
-        tracker.observe("1000:5")  // "1000" < "812" as text, higher as a number
+        tracker.observe("1000:5") // "1000" < "812" as text, higher as a number
         #expect(tracker.current == "1000:5")
         tracker.observe("999:99999")
         #expect(tracker.current == "1000:5")
@@ -31,8 +32,8 @@ struct PositionTrackingTests {
     @Test("a write's position is sent as Commons-Min-Position on later reads of any service")
     func carriedAcrossServices() async throws {
         let transport = ScriptedTransport([
-            .respond(Answers.topUp),  // donations, a write at 9:120
-            .respond(.json(200, #"{"items":[],"nextCursor":null}"#)),  // geo-search, a read
+            .respond(Answers.topUp), // donations, a write at 9:120
+            .respond(.json(200, #"{"items":[],"nextCursor":null}"#)), // geo-search, a read
             .respond(.json(200, #"{"items":[],"nextCursor":null}"#)),
         ])
         let commons = client(transport, tokens: signedIn)

@@ -6,7 +6,8 @@ import Testing
 struct ProblemDecodingTests {
     @Test("a validation problem keeps its type, status, detail and every field's messages")
     func validation() {
-        let body = Data("""
+        let body = Data(
+            """
             {"type":"https://commons.example/problems/validation","title":"Invalid request","status":422,
              "detail":"The request has invalid fields.","errors":{"title":["is required"],"price.amountMinor":["must be positive","too big"]}}
             """.utf8)
@@ -20,7 +21,8 @@ struct ProblemDecodingTests {
 
     @Test("extensions and Retry-After are kept")
     func extensions() {
-        let body = Data("""
+        let body = Data(
+            """
             {"type":"https://commons.example/problems/stale-version","title":"Precondition Failed","status":412,
              "detail":"changed","extensions":{"version":"4"}}
             """.utf8)
@@ -41,10 +43,15 @@ struct ProblemDecodingTests {
 
     @Test("a refused call throws the problem; a dead connection throws a transport error")
     func thrownKinds() async throws {
-        let refused = ScriptedTransport([.respond(.problem(409, """
-            {"type":"https://commons.example/problems/insufficient-funds","title":"Conflict","status":409,"detail":"short",
-             "extensions":{"balanceMinor":"100"}}
-            """))])
+        let refused = ScriptedTransport([
+            .respond(
+                .problem(
+                    409,
+                    """
+                    {"type":"https://commons.example/problems/insufficient-funds","title":"Conflict","status":409,"detail":"short",
+                     "extensions":{"balanceMinor":"100"}}
+                    """))
+        ])
         let error = await #expect(throws: CommonsProblem.self) {
             _ = try await client(refused, tokens: signedIn).donations.donate(NewDonation(organization: "nets", amountMinor: 500, currency: "USD"))
         }

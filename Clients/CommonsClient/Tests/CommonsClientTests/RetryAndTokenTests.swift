@@ -1,6 +1,7 @@
-@testable import CommonsClient
 import Foundation
 import Testing
+
+@testable import CommonsClient
 
 @Suite("idempotency keys, retries and tokens")
 struct RetryAndTokenTests {
@@ -22,15 +23,18 @@ struct RetryAndTokenTests {
 
     @Test("a 409 'still being processed' is retried with the same key (after its Retry-After); any other 409 reaches the caller")
     func inProgressRetried() async throws {
-        let running = HTTPResponseData.problem(409, #"{"type":"https:\/\/commons.example\/problems\/idempotency-in-progress","title":"Conflict","status":409,"detail":"A request with this Idempotency-Key is still being processed."}"#,
-                                               headers: ["Retry-After": "1"])
+        let running = HTTPResponseData.problem(
+            409,
+            #"{"type":"https:\/\/commons.example\/problems\/idempotency-in-progress","title":"Conflict","status":409,"detail":"A request with this Idempotency-Key is still being processed."}"#,
+            headers: ["Retry-After": "1"])
         let transport = ScriptedTransport([.respond(running), .respond(running), .respond(Answers.topUp)])
         let first = try await client(transport, tokens: signedIn).donations.topUp(amountMinor: 2_500, currency: "USD", cardNumber: "4242424242424242")
         #expect(first.balanceMinor == 2_500)
         #expect(transport.sent.count == 3)
         #expect(Set(transport.sent.map { $0.headers["Idempotency-Key"] }).count == 1)
 
-        let other = HTTPResponseData.problem(409, #"{"type":"https://commons.example/problems/conflict","title":"Conflict","status":409,"detail":"No."}"#)
+        let other = HTTPResponseData.problem(
+            409, #"{"type":"https://commons.example/problems/conflict","title":"Conflict","status":409,"detail":"No."}"#)
         let refused = ScriptedTransport([.respond(other), .respond(Answers.topUp)])
         let error = await #expect(throws: CommonsProblem.self) {
             _ = try await client(refused, tokens: signedIn).donations.topUp(amountMinor: 2_500, currency: "USD", cardNumber: "4242424242424242")
@@ -50,11 +54,14 @@ struct RetryAndTokenTests {
 
     @Test("a 401 refreshes once with the rotating token, saves the new tokens and sends the call again")
     func refreshOnce() async throws {
-        let me = HTTPResponseData.json(200, """
+        let me = HTTPResponseData.json(
+            200,
+            """
             {"id":"\(Answers.accountId.uuidString)","email":"ada@example.com","displayName":"Ada","role":"member",\
             "memberSince":"2026-11-22T10:00:00Z"}
             """, headers: ["ETag": "\"3\""])
-        let unauthorized = HTTPResponseData.problem(401, #"{"type":"https://commons.example/problems/unauthorized","title":"Unauthorized","status":401,"detail":"expired"}"#)
+        let unauthorized = HTTPResponseData.problem(
+            401, #"{"type":"https://commons.example/problems/unauthorized","title":"Unauthorized","status":401,"detail":"expired"}"#)
         let transport = ScriptedTransport([.respond(unauthorized), .respond(Answers.tokens("access-2", "refresh-2")), .respond(me)])
         let store = InMemoryTokenStore(signedIn)
         let commons = CommonsClient(baseURL: URL(string: "http://gateway.test")!, tokenStore: store, transport: transport, retry: .immediate)
@@ -70,7 +77,8 @@ struct RetryAndTokenTests {
 
     @Test("a refused refresh signs out and the 401 reaches the caller")
     func refreshRefused() async throws {
-        let unauthorized = HTTPResponseData.problem(401, #"{"type":"https://commons.example/problems/unauthorized","title":"Unauthorized","status":401,"detail":"x"}"#)
+        let unauthorized = HTTPResponseData.problem(
+            401, #"{"type":"https://commons.example/problems/unauthorized","title":"Unauthorized","status":401,"detail":"x"}"#)
         let transport = ScriptedTransport([.respond(unauthorized), .respond(unauthorized)])
         let store = InMemoryTokenStore(signedIn)
         let commons = CommonsClient(baseURL: URL(string: "http://gateway.test")!, tokenStore: store, transport: transport, retry: .immediate)
@@ -82,7 +90,9 @@ struct RetryAndTokenTests {
 
     @Test("If-Match carries the ETag read, and a PATCH sends null only for what it clears")
     func ifMatch() async throws {
-        let me = HTTPResponseData.json(200, """
+        let me = HTTPResponseData.json(
+            200,
+            """
             {"id":"\(Answers.accountId.uuidString)","email":"ada@example.com","displayName":"Ada L","role":"member"}
             """, headers: ["ETag": "\"4\""])
         let transport = ScriptedTransport([.respond(me)])

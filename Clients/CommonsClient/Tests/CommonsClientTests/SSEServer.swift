@@ -1,12 +1,14 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-@testable import CommonsClient
 import Foundation
+
+@testable import CommonsClient
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// An HTTP server on 127.0.0.1 that answers every request with a `text/event-stream` (chunked)
 /// and plays one script per connection, in the order they come: it writes, cuts the
@@ -73,16 +75,18 @@ final class SSEServer: Sendable {
     private static func serve(_ connection: Int32, _ record: Locked<Record>) {
         defer { close(connection) }
         #if canImport(Darwin)
-        var on: Int32 = 1
-        setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+            var on: Int32 = 1
+            setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
         #endif
         guard let request = readHead(connection) else { return }
         let script = record.withLock { record in
             record.requests.append(request)
             return record.scripts.isEmpty ? [.hold] : record.scripts.removeFirst()
         }
-        write(connection, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\nCache-Control: no-store\r\n"
-            + "X-Content-Type-Options: nosniff\r\nTransfer-Encoding: chunked\r\n\r\n")
+        write(
+            connection,
+            "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\nCache-Control: no-store\r\n"
+                + "X-Content-Type-Options: nosniff\r\nTransfer-Encoding: chunked\r\n\r\n")
         for step in script {
             switch step {
             case .send(let text): write(connection, String(Data(text.utf8).count, radix: 16) + "\r\n" + text + "\r\n")
@@ -120,10 +124,10 @@ final class SSEServer: Sendable {
 
     private static func write(_ connection: Int32, _ text: String) {
         #if canImport(Darwin)
-        let flags: Int32 = 0
+            let flags: Int32 = 0
         #else
-        // A client that went away must not end the test process with SIGPIPE.
-        let flags = Int32(MSG_NOSIGNAL)
+            // A client that went away must not end the test process with SIGPIPE.
+            let flags = Int32(MSG_NOSIGNAL)
         #endif
         let bytes = Array(text.utf8)
         var sent = 0

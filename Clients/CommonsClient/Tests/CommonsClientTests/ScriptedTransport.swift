@@ -1,5 +1,6 @@
-@testable import CommonsClient
 import Foundation
+
+@testable import CommonsClient
 
 /// A transport that answers from a script, one step per request, and records what it was sent.
 final class ScriptedTransport: HTTPTransport {
@@ -50,17 +51,23 @@ enum Answers {
     static let sessionId = UUID(uuidString: "0f3c2b1a-9d8e-4f7a-8b6c-5d4e3f2a1b00")!
 
     static func tokens(_ access: String, _ refresh: String, position: String = "7:41") -> HTTPResponseData {
-        .json(201, """
+        .json(
+            201,
+            """
             {"accountId":"\(accountId.uuidString)","sessionId":"\(sessionId.uuidString)","accessToken":"\(access)",\
             "refreshToken":"\(refresh)","tokenType":"Bearer","expiresIn":900}
             """, headers: ["Commons-Position": position])
     }
 
-    static let topUp = HTTPResponseData.json(201, """
+    static let topUp = HTTPResponseData.json(
+        201,
+        """
         {"id":"2b7c0a61-8d5e-4f1a-9c3b-7e6d5c4b3a21","amountMinor":2500,"currency":"USD","balanceMinor":2500,"at":"2026-11-22T10:00:00Z"}
         """, headers: ["Commons-Position": "9:120"])
 
-    static let notReady = HTTPResponseData.problem(503, """
+    static let notReady = HTTPResponseData.problem(
+        503,
+        """
         {"type":"https://commons.example/problems/not-ready","title":"Service Unavailable","status":503,"detail":"not yet"}
         """, headers: ["Retry-After": "0"])
 }

@@ -1,6 +1,7 @@
-@testable import CommonsClient
 import Foundation
 import Testing
+
+@testable import CommonsClient
 
 @Suite("server-sent event parser")
 struct ServerSentEventParserTests {
@@ -23,10 +24,11 @@ struct ServerSentEventParserTests {
     @Test("fields make events: the name, data lines joined with \\n, the id; comments are skipped")
     func fields() {
         let (events, parser) = Self.parse(Self.stream)
-        #expect(events == [
-            ServerSentEvent(type: "change", data: "{\"a\":1}", lastEventId: "2"),
-            ServerSentEvent(type: "message", data: "{\"b\":\n2}", lastEventId: "3"),
-        ])
+        #expect(
+            events == [
+                ServerSentEvent(type: "change", data: "{\"a\":1}", lastEventId: "2"),
+                ServerSentEvent(type: "message", data: "{\"b\":\n2}", lastEventId: "3"),
+            ])
         #expect(parser.lastEventId == "3")
         #expect(parser.reconnectionTime == .milliseconds(3_000))
     }

@@ -1,11 +1,12 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// A TCP socket on 127.0.0.1 that takes connections and never answers: a request to it
 /// waits until its timeout, unless it is cancelled. Closed when released.
@@ -27,15 +28,15 @@ final class SilentServer: Sendable {
     /// A socket listening on 127.0.0.1, on a port the system chose.
     static func listening() throws -> (descriptor: Int32, port: UInt16) {
         #if canImport(Glibc)
-        let stream = Int32(SOCK_STREAM.rawValue)
+            let stream = Int32(SOCK_STREAM.rawValue)
         #else
-        let stream = SOCK_STREAM
+            let stream = SOCK_STREAM
         #endif
         let descriptor = socket(AF_INET, stream, 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         var address = sockaddr_in()
         #if canImport(Darwin)
-        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+            address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
         #endif
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0

@@ -4,7 +4,9 @@ import Testing
 
 @Suite("token store")
 struct TokenStoreTests {
-    static let me = HTTPResponseData.json(200, """
+    static let me = HTTPResponseData.json(
+        200,
+        """
         {"id":"\(Answers.accountId.uuidString)","email":"ada@example.com","displayName":"Ada","role":"member"}
         """)
     static let unauthorized = HTTPResponseData.problem(
@@ -76,8 +78,9 @@ struct TokenStoreTests {
 
     @Test("a sign-in that ends while the store is still being read wins over what was read")
     func signInDuringLoad() async throws {
-        let store = RecordingTokenStore(Tokens(accountId: UUID(), sessionId: UUID(), accessToken: "old", refreshToken: "old", expiresIn: 900),
-                                        holding: [.load])
+        let store = RecordingTokenStore(
+            Tokens(accountId: UUID(), sessionId: UUID(), accessToken: "old", refreshToken: "old", expiresIn: 900),
+            holding: [.load])
         let transport = ScriptedTransport([.respond(Answers.tokens("access-1", "refresh-1"))])
         let commons = Self.client(transport, store)
         let reading = Task { await commons.currentTokens() }

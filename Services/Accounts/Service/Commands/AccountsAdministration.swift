@@ -23,7 +23,9 @@ public enum AccountsAdministration {
                 _ = try await commands.setRole(of: existing, to: .admin, metadata: metadata)
                 return existing
             }
-            guard let password else { throw AdministrationError("no account has \(normalized); give its password on stdin (--password-stdin) to create it") }
+            guard let password else {
+                throw AdministrationError("no account has \(normalized); give its password on stdin (--password-stdin) to create it")
+            }
             let (accountId, _) = try await commands.createAccount(
                 Registration(email: email, password: password, displayName: displayName), metadata: metadata)
             _ = try await commands.setRole(of: accountId, to: .admin, metadata: metadata)

@@ -5,7 +5,6 @@ import EventLog
 import Foundation
 import GRDB
 import Logging
-
 import ServiceKit
 
 /// A reused refresh token ended its session at `position`.
@@ -54,7 +53,8 @@ package struct AccountsCommands: Sendable {
     /// `environment` (`COMMONS_BCRYPT_COST`, `COMMONS_DATA_DIR` for the signing keys and
     /// the outbox) on the log `store` and the key vault beside it.
     /// The commands as an operator tool or a benchmark uses them: no signing keys of their own.
-    package static func live(store: any EventStore, vault: any KeyVault, environment: EnvironmentVariables, logger: Logger) throws -> AccountsCommands {
+    package static func live(store: any EventStore, vault: any KeyVault, environment: EnvironmentVariables, logger: Logger) throws -> AccountsCommands
+    {
         try live(store: store, vault: vault, blobs: nil, environment: environment, logger: logger, keys: nil)
     }
 
@@ -127,8 +127,9 @@ package struct AccountsCommands: Sendable {
             personal: try await sealer.seal(personal, for: accountId),
             passwordHash: try await sealer.seal(try await hasher.hash(registration.password), for: accountId),
             registeredAt: now)
-        _ = try await handler.start(Streams.account(accountId), with: [try EventCatalog.encode(registered, metadata: metadata)],
-                                    orThrow: WriteConflict(stream: Streams.account(accountId)))
+        _ = try await handler.start(
+            Streams.account(accountId), with: [try EventCatalog.encode(registered, metadata: metadata)],
+            orThrow: WriteConflict(stream: Streams.account(accountId)))
         return (accountId, role)
     }
 
@@ -143,7 +144,8 @@ package struct AccountsCommands: Sendable {
             guard try await store.version(of: Streams.account(reserved.accountId)) == 0 else { throw AccountsError.emailTaken }
             batch.insert(try EventCatalog.encode(EmailReleased(accountId: reserved.accountId), metadata: metadata), at: 0)
         } else if version == 0, let holder = try await unkeyedReservation(of: email.normalized),
-                  try await store.version(of: Streams.account(holder)) > 0 {
+            try await store.version(of: Streams.account(holder)) > 0
+        {
             throw AccountsError.emailTaken
         }
         _ = try await handler.claim(stream, at: version, with: batch, orThrow: AccountsError.emailTaken)
@@ -177,13 +179,14 @@ package struct AccountsCommands: Sendable {
         }
         let account = AccountState.replay(try await Streams.load(Streams.account(accountId), from: store).events)
         guard !account.isDeleted, let sealedHash = account.passwordHash,
-              let hash = try await sealer.open(sealedHash, as: String.self), try await hasher.verify(password, hash: hash)
+            let hash = try await sealer.open(sealedHash, as: String.self), try await hasher.verify(password, hash: hash)
         else {
             if account.isDeleted { try await hasher.verifyAgainstNothing(password) }
-            throw AccountsError.invalidCredentials  // the reserved attempt stays counted as a failure
+            throw AccountsError.invalidCredentials // the reserved attempt stays counted as a failure
         }
         _ = try await handler.record([try EventCatalog.encode(SignInSucceeded(accountId: accountId, at: now), metadata: metadata)], to: throttle)
-        return try await startSession(accountId: accountId, role: Identity.Role(rawValue: account.role) ?? .member, device: device, metadata: metadata, now: now)
+        return try await startSession(
+            accountId: accountId, role: Identity.Role(rawValue: account.role) ?? .member, device: device, metadata: metadata, now: now)
     }
 
     /// Counts a sign-in attempt before its password is checked (``SignInAttempted``), at the
@@ -193,9 +196,12 @@ package struct AccountsCommands: Sendable {
         let attempted = try EventCatalog.encode(SignInAttempted(accountId: accountId, at: now), metadata: metadata)
         do {
             // Another attempt that went first is counted before the lockout is looked at again.
-            try await CommandHandler(store: store, attempts: Self.signInRaces).handle(stream, load: {
-                try await Streams.load(stream, from: store)
-            }) { attempts, _ in
+            try await CommandHandler(store: store, attempts: Self.signInRaces).handle(
+                stream,
+                load: {
+                    try await Streams.load(stream, from: store)
+                }
+            ) { attempts, _ in
                 if let until = SignInLockout.replay(attempts).lockedUntil(now: now) { throw AccountsError.lockedOut(until: until) }
                 return .append([attempted]) { _ in }
             }
@@ -210,14 +216,19 @@ package struct AccountsCommands: Sendable {
         return (events.last as? EmailReserved)?.accountId
     }
 
-    private func startSession(accountId: UUID, role: Identity.Role, device: String, metadata: EventMetadata, now: Date) async throws -> (Tokens, Checkpoint) {
+    private func startSession(
+        accountId: UUID, role: Identity.Role, device: String, metadata: EventMetadata, now: Date
+    ) async throws -> (Tokens, Checkpoint) {
         let refresh = BearerSecret.new()
-        let started = SessionStarted(sessionId: refresh.id, accountId: accountId, device: try await sealer.seal(device, for: accountId),
-                                     refreshTokenHash: refresh.hash, startedAt: now)
-        let result = try await handler.start(Streams.session(refresh.id), with: [try EventCatalog.encode(started, metadata: metadata)],
-                                             orThrow: WriteConflict(stream: Streams.session(refresh.id)))
-        _ = try await handler.record([try EventCatalog.encode(SessionOpened(sessionId: refresh.id), metadata: metadata)],
-                                     to: Streams.accountSessions(accountId))
+        let started = SessionStarted(
+            sessionId: refresh.id, accountId: accountId, device: try await sealer.seal(device, for: accountId),
+            refreshTokenHash: refresh.hash, startedAt: now)
+        let result = try await handler.start(
+            Streams.session(refresh.id), with: [try EventCatalog.encode(started, metadata: metadata)],
+            orThrow: WriteConflict(stream: Streams.session(refresh.id)))
+        _ = try await handler.record(
+            [try EventCatalog.encode(SessionOpened(sessionId: refresh.id), metadata: metadata)],
+            to: Streams.accountSessions(accountId))
         // Past the cap the oldest end. The read model may not hold the newest sessions yet, so
         // sign-ins at the same moment may leave a few more open until the next one. The
         // position answered covers the ends too, so a read that waits for it sees them.
@@ -234,7 +245,8 @@ package struct AccountsCommands: Sendable {
         let (signer, kid) = try await keys.ring().signer()
         let claims = AccessTokenClaims(accountId: accountId, sessionId: refresh.id, role: role, issuedAt: now, lifetime: accessTokenLifetime)
         let access = try await signer.sign(claims, kid: .init(string: kid))
-        return Tokens(accountId: accountId, sessionId: refresh.id, accessToken: access, refreshToken: refresh.token, expiresIn: Int(accessTokenLifetime))
+        return Tokens(
+            accountId: accountId, sessionId: refresh.id, accessToken: access, refreshToken: refresh.token, expiresIn: Int(accessTokenLifetime))
     }
 
     // MARK: Sessions
@@ -314,11 +326,14 @@ package struct AccountsCommands: Sendable {
         of accountId: UUID, expectedVersion: Int64?, change: (inout PersonalData, inout UUID?) throws -> Void, metadata: EventMetadata
     ) async throws -> (AccountState, PersonalData, Checkpoint) {
         var updated = PersonalData(email: "", displayName: "")
-        return try await handler.handle(Streams.account(accountId), ifMatch: expectedVersion, load: {
-            let (account, personal) = try await profile(of: accountId)
-            updated = personal
-            return (account, account.version)
-        }) { account, _ in
+        return try await handler.handle(
+            Streams.account(accountId), ifMatch: expectedVersion,
+            load: {
+                let (account, personal) = try await profile(of: accountId)
+                updated = personal
+                return (account, account.version)
+            }
+        ) { account, _ in
             var avatar = account.avatarImageId
             try change(&updated, &avatar)
             let event = ProfileChanged(accountId: accountId, personal: try await sealer.seal(updated, for: accountId), avatarImageId: avatar)
@@ -339,9 +354,10 @@ package struct AccountsCommands: Sendable {
         guard problems.isEmpty else { throw AccountsError.invalid(problems) }
         let account = try AccountState.replay(try await Streams.load(Streams.account(accountId), from: store).events).requireActive()
         guard let sealed = account.passwordHash, let hash = try await sealer.open(sealed, as: String.self),
-              try await hasher.verify(current, hash: hash)
+            try await hasher.verify(current, hash: hash)
         else { throw AccountsError.invalid(["currentPassword": ["is not your current password"]]) }
-        let changed = PasswordChanged(accountId: accountId, passwordHash: try await sealer.seal(try await hasher.hash(new), for: accountId), keptSessionId: session)
+        let changed = PasswordChanged(
+            accountId: accountId, passwordHash: try await sealer.seal(try await hasher.hash(new), for: accountId), keptSessionId: session)
         let position = try await appendToAccount(accountId, changed, metadata: metadata)
         return try await revokeSessions(of: accountId, except: session, reason: "password changed", metadata: metadata) ?? position
     }
@@ -357,11 +373,14 @@ package struct AccountsCommands: Sendable {
         }
         guard let email = EmailAddress(text), let accountId = try await accountId(for: email) else { return }
         let token = BearerSecret.new()
-        let requested = PasswordResetRequested(resetId: token.id, accountId: accountId, tokenHash: token.hash, expiresAt: now.addingTimeInterval(resetTokenLifetime))
-        _ = try await handler.start(Streams.passwordReset(token.id), with: [try EventCatalog.encode(requested, metadata: metadata)],
-                                    orThrow: WriteConflict(stream: Streams.passwordReset(token.id)))
-        try await mailer.send(to: email.normalized, subject: "Reset your Commons password",
-                              body: "Use this code within an hour to choose a new password:\n\n\(token.token)\n\nIf you did not ask for this, ignore this message.")
+        let requested = PasswordResetRequested(
+            resetId: token.id, accountId: accountId, tokenHash: token.hash, expiresAt: now.addingTimeInterval(resetTokenLifetime))
+        _ = try await handler.start(
+            Streams.passwordReset(token.id), with: [try EventCatalog.encode(requested, metadata: metadata)],
+            orThrow: WriteConflict(stream: Streams.passwordReset(token.id)))
+        try await mailer.send(
+            to: email.normalized, subject: "Reset your Commons password",
+            body: "Use this code within an hour to choose a new password:\n\n\(token.token)\n\nIf you did not ask for this, ignore this message.")
     }
 
     func confirmPasswordReset(token text: String, newPassword: String, metadata: EventMetadata) async throws -> Checkpoint {
@@ -370,15 +389,19 @@ package struct AccountsCommands: Sendable {
         guard problems.isEmpty else { throw AccountsError.invalid(["newPassword": problems]) }
         guard let token = BearerSecret(text) else { throw AccountsError.resetTokenInvalid }
         let (events, version) = try await Streams.load(Streams.passwordReset(token.id), from: store)
-        guard version == 1, let requested = events.first as? PasswordResetRequested, requested.tokenHash == token.hash, requested.expiresAt > now else {
+        guard version == 1, let requested = events.first as? PasswordResetRequested, requested.tokenHash == token.hash, requested.expiresAt > now
+        else {
             throw AccountsError.resetTokenInvalid
         }
         // Used at the same moment by another request: this one is refused.
-        _ = try await handler.claim(Streams.passwordReset(token.id), at: 1, with: [
-            try EventCatalog.encode(PasswordResetCompleted(resetId: token.id, at: now), metadata: metadata),
-        ], orThrow: AccountsError.resetTokenInvalid)
+        _ = try await handler.claim(
+            Streams.passwordReset(token.id), at: 1,
+            with: [
+                try EventCatalog.encode(PasswordResetCompleted(resetId: token.id, at: now), metadata: metadata)
+            ], orThrow: AccountsError.resetTokenInvalid)
         let accountId = requested.accountId
-        let changed = PasswordChanged(accountId: accountId, passwordHash: try await sealer.seal(try await hasher.hash(newPassword), for: accountId), keptSessionId: nil)
+        let changed = PasswordChanged(
+            accountId: accountId, passwordHash: try await sealer.seal(try await hasher.hash(newPassword), for: accountId), keptSessionId: nil)
         let position = try await appendToAccount(accountId, changed, metadata: metadata)
         return try await revokeSessions(of: accountId, except: nil, reason: "password reset", metadata: metadata) ?? position
     }

@@ -17,15 +17,20 @@ extension AccountsAPI {
 
     /// A session's tokens in the body, or, `asCookies` (``BrowserSession/wantsCookies(_:)``,
     /// read before the command runs), as cookies beside a body that names the session only.
-    func deliver(_ tokens: AccountsCommands.Tokens, asCookies: Bool, status: HTTPResponse.Status = .ok,
-                 position: Checkpoint, location: String? = nil) throws -> Response {
+    func deliver(
+        _ tokens: AccountsCommands.Tokens, asCookies: Bool, status: HTTPResponse.Status = .ok,
+        position: Checkpoint, location: String? = nil
+    ) throws -> Response {
         guard asCookies else {
             return try Response.json(tokens, status: status, position: position, location: location)
         }
-        var response = try Response.json(CookieSession(accountId: tokens.accountId, sessionId: tokens.sessionId, expiresIn: tokens.expiresIn),
-                                         status: status, position: position, location: location)
-        response.setCookies(BrowserSession.cookies(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
-                                                   lifetime: SessionState.idleLifetime))
+        var response = try Response.json(
+            CookieSession(accountId: tokens.accountId, sessionId: tokens.sessionId, expiresIn: tokens.expiresIn),
+            status: status, position: position, location: location)
+        response.setCookies(
+            BrowserSession.cookies(
+                accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
+                lifetime: SessionState.idleLifetime))
         return response
     }
 
@@ -37,7 +42,8 @@ extension AccountsAPI {
             throw Problem.validation(["refreshToken": ["Send the refresh token, or the refresh cookie of a browser session."]])
         }
         guard let csrf = request.cookies[BrowserSession.csrfCookie]?.value, request.headers[BrowserSession.csrfHeader] == csrf else {
-            throw Problem.forbidden("A refresh with the session cookie must carry the `\(BrowserSession.csrfCookie)` cookie's value as `X-CSRF-Token`.")
+            throw Problem.forbidden(
+                "A refresh with the session cookie must carry the `\(BrowserSession.csrfCookie)` cookie's value as `X-CSRF-Token`.")
         }
         return cookie
     }

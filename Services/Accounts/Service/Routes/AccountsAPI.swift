@@ -24,14 +24,16 @@ struct AccountsAPI: Sendable {
         router.post("/v1/accounts") { request, context in
             let asCookies = try BrowserSession.wantsCookies(request)
             let body = try await request.decodeJSON(as: RegisterBody.self, context: context)
-            let (tokens, position) = try await commands.register(Registration(email: body.email, password: body.password, displayName: body.displayName),
-                                                                 device: device(request), metadata: context.eventMetadata)
+            let (tokens, position) = try await commands.register(
+                Registration(email: body.email, password: body.password, displayName: body.displayName),
+                device: device(request), metadata: context.eventMetadata)
             return try deliver(tokens, asCookies: asCookies, status: .created, position: position, location: "/v1/me")
         }
         router.post("/v1/sessions") { request, context in
             let asCookies = try BrowserSession.wantsCookies(request)
             let body = try await request.decodeJSON(as: SignInBody.self, context: context)
-            let (tokens, position) = try await commands.signIn(email: body.email, password: body.password, device: device(request), metadata: context.eventMetadata)
+            let (tokens, position) = try await commands.signIn(
+                email: body.email, password: body.password, device: device(request), metadata: context.eventMetadata)
             return try deliver(tokens, asCookies: asCookies, status: .created, position: position)
         }
         router.post("/v1/sessions/refresh") { request, context in
@@ -44,26 +46,34 @@ struct AccountsAPI: Sendable {
         router.get("/v1/sessions") { _, context in
             let identity = try context.requireIdentity()
             let rows = try await runtime.readModel.pool.read { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT session_id, device, sealed_device, started_at, last_used_at FROM sessions
-                    WHERE account_id = ? AND revoked = 0 ORDER BY started_at DESC
-                    """, arguments: [identity.accountId.lowercasedText]).map { row in
-                    (id: UUID(uuidString: row["session_id"]) ?? UUID(), device: row["device"] as String, sealed: row["sealed_device"] as String?,
-                     startedAt: row["started_at"] as Double, lastUsedAt: row["last_used_at"] as Double)
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT session_id, device, sealed_device, started_at, last_used_at FROM sessions
+                        WHERE account_id = ? AND revoked = 0 ORDER BY started_at DESC
+                        """, arguments: [identity.accountId.lowercasedText]
+                ).map { row in
+                    (
+                        id: UUID(uuidString: row["session_id"]) ?? UUID(), device: row["device"] as String, sealed: row["sealed_device"] as String?,
+                        startedAt: row["started_at"] as Double, lastUsedAt: row["last_used_at"] as Double
+                    )
                 }
             }
             let sealer = PersonalDataSealer(vault: runtime.keyVault)
             var sessions: [SessionView] = []
             for row in rows {
                 let device = row.sealed == nil ? row.device : try await sealer.open(json: row.sealed, as: String.self) ?? ""
-                sessions.append(SessionView(id: row.id, device: device, createdAt: Date(timeIntervalSince1970: row.startedAt),
-                                            lastUsedAt: Date(timeIntervalSince1970: row.lastUsedAt), current: row.id == identity.sessionId))
+                sessions.append(
+                    SessionView(
+                        id: row.id, device: device, createdAt: Date(timeIntervalSince1970: row.startedAt),
+                        lastUsedAt: Date(timeIntervalSince1970: row.lastUsedAt), current: row.id == identity.sessionId))
             }
             return try Response.json(["items": sessions])
         }
         router.delete("/v1/sessions/current") { _, context in
             let identity = try context.requireIdentity()
-            let position = try await commands.revokeSession(identity.sessionId, of: identity.accountId, reason: "signed out", metadata: context.eventMetadata)
+            let position = try await commands.revokeSession(
+                identity.sessionId, of: identity.accountId, reason: "signed out", metadata: context.eventMetadata)
             var response = await settled(position)
             response.setCookies(BrowserSession.clearingCookies)
             return response
@@ -73,7 +83,8 @@ struct AccountsAPI: Sendable {
             let session = try context.parameters.uuid("id")
             let position: Checkpoint?
             do {
-                position = try await commands.revokeSession(session, of: identity.accountId, reason: "revoked by owner", metadata: context.eventMetadata)
+                position = try await commands.revokeSession(
+                    session, of: identity.accountId, reason: "revoked by owner", metadata: context.eventMetadata)
             } catch AccountsError.sessionNotFound {
                 // Here the session is one the caller names, not the one they present.
                 throw Problem.notFound("You have no such session.")
@@ -94,8 +105,9 @@ struct AccountsAPI: Sendable {
         router.put("/v1/me/password") { request, context in
             let identity = try context.requireIdentity()
             let body = try await request.decodeJSON(as: PasswordBody.self, context: context)
-            let position = try await commands.changePassword(of: identity.accountId, current: body.currentPassword, new: body.newPassword,
-                                                             keeping: identity.sessionId, metadata: context.eventMetadata)
+            let position = try await commands.changePassword(
+                of: identity.accountId, current: body.currentPassword, new: body.newPassword,
+                keeping: identity.sessionId, metadata: context.eventMetadata)
             return await settled(position)
         }
         router.get("/.well-known/jwks.json") { _, _ in
@@ -128,7 +140,8 @@ struct AccountsAPI: Sendable {
     }
 
     /// The body of a 202 from ``settled(_:)``.
-    static let notYetInEffect = Array(#"{"status":"Saved. It takes effect in moments: until then the sessions it ends may still be used here."}"#.utf8)
+    static let notYetInEffect = Array(
+        #"{"status":"Saved. It takes effect in moments: until then the sessions it ends may still be used here."}"#.utf8)
 
     /// The device a session is named after: the User-Agent, shortened.
     func device(_ request: Request) -> String {

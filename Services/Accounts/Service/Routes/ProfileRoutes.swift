@@ -65,12 +65,14 @@ extension AccountsAPI {
             let patch = try await request.decodeJSON(as: ProfilePatch.self, context: context)
             let problems = patch.problems()
             guard problems.isEmpty else { throw Problem.validation(problems) }
-            let (account, personal, position) = try await commands.updateProfile(of: identity.accountId, expectedVersion: expected, change: { personal, avatar in
-                if let name = patch.displayName { personal.displayName = name.trimmingWhitespaceAndNewlines() }
-                patch.phone.apply(to: &personal.phone)
-                patch.homeLocation.apply(to: &personal.homeLocation)
-                patch.avatarImageId.apply(to: &avatar)
-            }, metadata: context.eventMetadata)
+            let (account, personal, position) = try await commands.updateProfile(
+                of: identity.accountId, expectedVersion: expected,
+                change: { personal, avatar in
+                    if let name = patch.displayName { personal.displayName = name.trimmingWhitespaceAndNewlines() }
+                    patch.phone.apply(to: &personal.phone)
+                    patch.homeLocation.apply(to: &personal.homeLocation)
+                    patch.avatarImageId.apply(to: &avatar)
+                }, metadata: context.eventMetadata)
             return try Response.json(meView(identity.accountId, account, personal), version: account.version, position: position)
         }
         router.delete("/v1/me") { _, context in
@@ -84,13 +86,15 @@ extension AccountsAPI {
         router.get("/v1/users/{id}") { _, context in
             let id = try context.parameters.uuid("id")
             let (account, personal) = try await commands.profile(of: id)
-            return try Response.json(PublicProfile(id: id, displayName: personal.displayName, avatarImageId: account.avatarImageId, memberSince: account.registeredAt))
+            return try Response.json(
+                PublicProfile(id: id, displayName: personal.displayName, avatarImageId: account.avatarImageId, memberSince: account.registeredAt))
         }
     }
 
     func meView(_ id: UUID, _ account: AccountState, _ personal: PersonalData) -> MeView {
-        MeView(id: id, email: personal.email, displayName: personal.displayName, phone: personal.phone, homeLocation: personal.homeLocation,
-               avatarImageId: account.avatarImageId, role: account.role, memberSince: account.registeredAt)
+        MeView(
+            id: id, email: personal.email, displayName: personal.displayName, phone: personal.phone, homeLocation: personal.homeLocation,
+            avatarImageId: account.avatarImageId, role: account.role, memberSince: account.registeredAt)
     }
 }
 
@@ -101,7 +105,11 @@ enum Patch<Value: Decodable & Sendable>: Sendable {
     case set(Value)
 
     init<Key: CodingKey>(_ container: KeyedDecodingContainer<Key>, _ key: Key) throws {
-        if !container.contains(key) { self = .keep } else if try container.decodeNil(forKey: key) { self = .clear } else {
+        if !container.contains(key) {
+            self = .keep
+        } else if try container.decodeNil(forKey: key) {
+            self = .clear
+        } else {
             self = .set(try container.decode(Value.self, forKey: key))
         }
     }

@@ -30,8 +30,10 @@ final class SigningKeyStore: PublicKeySource, Sendable {
 
     /// `sealingKey` may be a configuration error, thrown when the keys are first used (the
     /// CLI's account commands never sign, so they need no secret).
-    init(sealingKey: Result<SymmetricKey, any Error>, rotationInterval: TimeInterval, refreshInterval: TimeInterval = 30,
-         legacyFile: String? = nil) {
+    init(
+        sealingKey: Result<SymmetricKey, any Error>, rotationInterval: TimeInterval, refreshInterval: TimeInterval = 30,
+        legacyFile: String? = nil
+    ) {
         self.sealingKey = sealingKey
         self.rotationInterval = rotationInterval
         self.refreshInterval = refreshInterval
@@ -118,11 +120,15 @@ final class SigningKeyStore: PublicKeySource, Sendable {
     }
 
     private func remember(_ ring: SigningKeyRing, version: Int64, at now: Date) {
-        state.withLock { $0.ring = ring; $0.version = version; $0.readAt = now }
+        state.withLock {
+            $0.ring = ring; $0.version = version; $0.readAt = now
+        }
     }
 
     private func seal(_ ring: SigningKeyRing) throws -> Data {
-        guard let combined = try AES.GCM.seal(try JSONEncoder().encode(ring), using: try sealingKey.get()).combined else { throw SigningKeysUnavailable() }
+        guard let combined = try AES.GCM.seal(try JSONEncoder().encode(ring), using: try sealingKey.get()).combined else {
+            throw SigningKeysUnavailable()
+        }
         return combined
     }
 
@@ -131,8 +137,9 @@ final class SigningKeyStore: PublicKeySource, Sendable {
         do {
             return try JSONDecoder().decode(SigningKeyRing.self, from: try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: key))
         } catch {
-            throw ConfigurationError(key: "COMMONS_SIGNING_KEY_SECRET",
-                                     problem: "the shared signing keys do not open with this secret: every accounts replica needs the same one")
+            throw ConfigurationError(
+                key: "COMMONS_SIGNING_KEY_SECRET",
+                problem: "the shared signing keys do not open with this secret: every accounts replica needs the same one")
         }
     }
 

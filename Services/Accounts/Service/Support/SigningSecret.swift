@@ -7,8 +7,9 @@ import ServiceKit
 /// ``OutsideSecret``: `COMMONS_SIGNING_KEY_SECRET` or `COMMONS_SIGNING_KEY_SECRET_FILE`, the
 /// same for every replica; `<data dir>/accounts-signing-secret` in development.
 enum SigningSecret {
-    static let secret = OutsideSecret(name: "COMMONS_SIGNING_KEY_SECRET", developmentFile: "accounts-signing-secret",
-                                      sharedBy: "every accounts replica")
+    static let secret = OutsideSecret(
+        name: "COMMONS_SIGNING_KEY_SECRET", developmentFile: "accounts-signing-secret",
+        sharedBy: "every accounts replica")
 
     static func resolve(environment: EnvironmentVariables) throws -> SymmetricKey {
         try secret.resolve(environment: environment)

@@ -20,8 +20,10 @@ package struct DonationsCommands: Sendable {
     var handler: CommandHandler { CommandHandler(store: store, attempts: attempts) }
 
     /// The commands over `store` and the key vault beside it.
-    package init(store: any EventStore, vault: any KeyVault, clock: WallClock = .system,
-                payments: (any PaymentProvider)? = nil) {
+    package init(
+        store: any EventStore, vault: any KeyVault, clock: WallClock = .system,
+        payments: (any PaymentProvider)? = nil
+    ) {
         self.store = store
         sealer = PersonalDataSealer(vault: vault)
         self.clock = clock
@@ -48,9 +50,11 @@ package struct DonationsCommands: Sendable {
     /// Registers an organisation; its slug is reserved first, so two never share one.
     package func register(_ draft: OrganizationDraft, id: UUID = .random(), metadata: EventMetadata) async throws -> (OrganizationState, Checkpoint) {
         let draft = try draft.validated()
-        _ = try await handler.start(Streams.slug(draft.slug), with: [
-            try EventCatalog.encode(OrganizationSlugReserved(organizationId: id, slug: draft.slug), metadata: metadata),
-        ], orThrow: DonationsError.slugTaken)
+        _ = try await handler.start(
+            Streams.slug(draft.slug),
+            with: [
+                try EventCatalog.encode(OrganizationSlugReserved(organizationId: id, slug: draft.slug), metadata: metadata)
+            ], orThrow: DonationsError.slugTaken)
         let events = try OrganizationState.register(draft, id: id).map { try EventCatalog.encode($0, metadata: metadata) }
         let result = try await handler.start(Streams.organization(id), with: events, orThrow: WriteConflict(stream: Streams.organization(id)))
         return (try await organization(id), result.checkpoint)
@@ -58,8 +62,10 @@ package struct DonationsCommands: Sendable {
 
     /// Changes an organisation with `change` applied to its current draft, if it is still at
     /// `expectedVersion`; 412 otherwise.
-    func update(_ id: UUID, expectedVersion: Int64, metadata: EventMetadata,
-                change: (inout OrganizationDraft) -> Void) async throws -> (OrganizationState, Checkpoint?) {
+    func update(
+        _ id: UUID, expectedVersion: Int64, metadata: EventMetadata,
+        change: (inout OrganizationDraft) -> Void
+    ) async throws -> (OrganizationState, Checkpoint?) {
         try await changeOrganization(id, ifMatch: expectedVersion, metadata: metadata) { state in
             guard var draft = state.draft else { throw DonationsError.organizationNotFound }
             change(&draft)
@@ -75,12 +81,17 @@ package struct DonationsCommands: Sendable {
     }
 
     /// Appends what `decide` makes of the organisation's state; nothing when it makes nothing.
-    private func changeOrganization(_ id: UUID, ifMatch: Int64? = nil, metadata: EventMetadata,
-                                    _ decide: (OrganizationState) throws -> [any EventContract]) async throws -> (OrganizationState, Checkpoint?) {
-        try await handler.handle(Streams.organization(id), ifMatch: ifMatch, load: {
-            let state = try await organization(id)
-            return (state, state.version)
-        }) { state, _ in
+    private func changeOrganization(
+        _ id: UUID, ifMatch: Int64? = nil, metadata: EventMetadata,
+        _ decide: (OrganizationState) throws -> [any EventContract]
+    ) async throws -> (OrganizationState, Checkpoint?) {
+        try await handler.handle(
+            Streams.organization(id), ifMatch: ifMatch,
+            load: {
+                let state = try await organization(id)
+                return (state, state.version)
+            }
+        ) { state, _ in
             let events = try decide(state)
             guard !events.isEmpty else { return .answer((state, nil)) }
             return .append(try events.map { try EventCatalog.encode($0, metadata: metadata) }) { result in
@@ -90,11 +101,16 @@ package struct DonationsCommands: Sendable {
     }
 
     /// Adds a new impact estimate; earlier ones stay as they were.
-    func addEstimate(_ draft: ImpactEstimateDraft, to id: UUID, estimateId: UUID, metadata: EventMetadata) async throws -> (ImpactEstimateAdded, Checkpoint) {
-        try await handler.handle(Streams.organization(id), load: {
-            let state = try await organization(id)
-            return (state, state.version)
-        }) { state, _ in
+    func addEstimate(
+        _ draft: ImpactEstimateDraft, to id: UUID, estimateId: UUID, metadata: EventMetadata
+    ) async throws -> (ImpactEstimateAdded, Checkpoint) {
+        try await handler.handle(
+            Streams.organization(id),
+            load: {
+                let state = try await organization(id)
+                return (state, state.version)
+            }
+        ) { state, _ in
             if let existing = state.estimates.first(where: { $0.estimateId == estimateId }) {
                 return .answer((existing, try await store.head()))
             }

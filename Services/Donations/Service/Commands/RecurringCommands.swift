@@ -19,15 +19,20 @@ extension DonationsCommands {
         problems.require((1...Amounts.largestMinor).contains(amountMinor), "must be a positive number of minor units", for: "amountMinor")
         problems.currency(currency)
         try problems.check()
-        guard let organizationId = try await organizationId(idOrSlug) else { throw DonationsError.invalid(["organization": ["names no organisation"]]) }
+        guard let organizationId = try await organizationId(idOrSlug) else {
+            throw DonationsError.invalid(["organization": ["names no organisation"]])
+        }
         let organization = try await organization(organizationId)
         guard organization.exists else { throw DonationsError.invalid(["organization": ["names no organisation"]]) }
         try organization.accepts(amountMinor: amountMinor, currency: currency)
         let now = clock.now()
-        let created = RecurringDonationCreated(recurringId: recurringId, accountId: account, organizationId: organizationId, amountMinor: amountMinor,
-                                               currency: currency, visibility: visibility, startMonth: Month(containing: now).description, at: now)
-        if let result = try await handler.tryClaim(Streams.recurring(recurringId), at: 0,
-                                                   with: [try EventCatalog.encode(created, id: recurringId, metadata: metadata)]) {
+        let created = RecurringDonationCreated(
+            recurringId: recurringId, accountId: account, organizationId: organizationId, amountMinor: amountMinor,
+            currency: currency, visibility: visibility, startMonth: Month(containing: now).description, at: now)
+        if let result = try await handler.tryClaim(
+            Streams.recurring(recurringId), at: 0,
+            with: [try EventCatalog.encode(created, id: recurringId, metadata: metadata)])
+        {
             return (RecurringState.replay([created]), result.checkpoint)
         }
         // The same Idempotency-Key again, from another replica: the one set up first stands.
@@ -48,12 +53,17 @@ extension DonationsCommands {
     }
 
     /// Appends what `decide` makes of `account`'s monthly donation; nothing when it makes nothing.
-    private func changeRecurring<Event: EventContract>(_ id: UUID, of account: UUID, metadata: EventMetadata,
-                                                       _ decide: (RecurringState) async throws -> Event?) async throws -> (RecurringState, Checkpoint?) {
-        try await handler.handle(Streams.recurring(id), load: {
-            let state = try await recurring(id, of: account)
-            return (state, state.version)
-        }) { state, _ in
+    private func changeRecurring<Event: EventContract>(
+        _ id: UUID, of account: UUID, metadata: EventMetadata,
+        _ decide: (RecurringState) async throws -> Event?
+    ) async throws -> (RecurringState, Checkpoint?) {
+        try await handler.handle(
+            Streams.recurring(id),
+            load: {
+                let state = try await recurring(id, of: account)
+                return (state, state.version)
+            }
+        ) { state, _ in
             guard let event = try await decide(state) else { return .answer((state, nil)) }
             return .append([try EventCatalog.encode(event, metadata: metadata)]) { result in
                 var state = state
@@ -77,17 +87,19 @@ extension DonationsCommands {
         let metadata = EventMetadata(correlationId: donationId.lowercasedText, actorId: created.accountId.lowercasedText, service: "donations")
         let outcome: RecurringDonationRun.Outcome
         do {
-            _ = try await donate(account: created.accountId, organization: created.organizationId.lowercasedText, amountMinor: state.amountMinor,
-                                 currency: created.currency, visibility: created.visibility, message: nil, donationId: donationId,
-                                 recurring: (id, month), metadata: metadata)
+            _ = try await donate(
+                account: created.accountId, organization: created.organizationId.lowercasedText, amountMinor: state.amountMinor,
+                currency: created.currency, visibility: created.visibility, message: nil, donationId: donationId,
+                recurring: (id, month), metadata: metadata)
             outcome = .donated
         } catch DonationsError.insufficientFunds {
             outcome = .insufficientFunds
         } catch is DonationsError {
             outcome = .refused
         }
-        let run = RecurringDonationRun(recurringId: id, month: month.description, outcome: outcome,
-                                       donationId: outcome == .donated ? donationId : nil, at: clock.now())
+        let run = RecurringDonationRun(
+            recurringId: id, month: month.description, outcome: outcome,
+            donationId: outcome == .donated ? donationId : nil, at: clock.now())
         // Nil when another replica recorded this month first.
         return try await handler.tryClaim(runStream, at: 0, with: [try EventCatalog.encode(run, metadata: metadata)]).map { _ in run }
     }

@@ -20,7 +20,9 @@ extension DonationsCommands {
 
     /// Charges the card and adds the money to the wallet. `topUpId` comes from the request's
     /// Idempotency-Key: a top-up found made already is returned as it was, not charged again.
-    package func topUp(_ request: TopUpRequest, account: UUID, topUpId: UUID, metadata: EventMetadata) async throws -> (WalletToppedUp, Checkpoint, balance: Int) {
+    package func topUp(
+        _ request: TopUpRequest, account: UUID, topUpId: UUID, metadata: EventMetadata
+    ) async throws -> (WalletToppedUp, Checkpoint, balance: Int) {
         let card = try request.validated()
         guard let payments else { throw DonationsError.paymentsNotConfigured }
         return try await wallets.withWallet(account) { state -> (WalletToppedUp, Checkpoint, balance: Int) in
@@ -30,8 +32,9 @@ extension DonationsCommands {
                 throw DonationsError.cardDeclined(reason: reason)
             case .approved(let reference):
                 let charge = CardCharge(brand: card.brand, last4: card.last4, reference: reference)
-                let event = WalletToppedUp(accountId: account, topUpId: topUpId, amountMinor: request.amountMinor, currency: request.currency,
-                                           charge: try await sealer.seal(charge, for: account), at: clock.now())
+                let event = WalletToppedUp(
+                    accountId: account, topUpId: topUpId, amountMinor: request.amountMinor, currency: request.currency,
+                    charge: try await sealer.seal(charge, for: account), at: clock.now())
                 // Another process appended to this wallet meanwhile: money in needs no new decision, only the new version.
                 return try await changeWallet(of: account, starting: state) { state in
                     if state.hasTopUp(topUpId) { return .answer(try await existingTopUp(topUpId, account: account)) }
@@ -48,7 +51,7 @@ extension DonationsCommands {
 
     private func existingTopUp(_ id: UUID, account: UUID) async throws -> (WalletToppedUp, Checkpoint, balance: Int) {
         guard let recorded = try await store.event(id: id), let event = try CommonsEvents.catalog.decode(recorded) as? WalletToppedUp,
-              event.accountId == account
+            event.accountId == account
         else { throw DonationsError.donationNotFound }
         return (event, recorded.checkpoint, try await wallets.current(account).balance(in: event.currency))
     }
@@ -60,7 +63,9 @@ extension DonationsCommands {
         account: UUID, organization idOrSlug: String, amountMinor: Int, currency: String, visibility: DonationVisibility, message: String?,
         donationId: UUID, recurring: (id: UUID, month: Month)? = nil, metadata: EventMetadata
     ) async throws -> DonationOutcome {
-        guard let organizationId = try await organizationId(idOrSlug) else { throw DonationsError.invalid(["organization": ["names no organisation"]]) }
+        guard let organizationId = try await organizationId(idOrSlug) else {
+            throw DonationsError.invalid(["organization": ["names no organisation"]])
+        }
         let organization = try await organization(organizationId)
         guard organization.exists else { throw DonationsError.invalid(["organization": ["names no organisation"]]) }
         let sealedMessage = try await message.asyncMap { try await sealer.seal($0, for: account) }
@@ -74,7 +79,8 @@ extension DonationsCommands {
                     var state = state
                     state.evolve(donation)
                     wallets.remember(state, of: account)
-                    return DonationOutcome(donation: donation, position: result.checkpoint, balanceMinor: state.balance(in: currency), madeBefore: false)
+                    return DonationOutcome(
+                        donation: donation, position: result.checkpoint, balanceMinor: state.balance(in: currency), madeBefore: false)
                 }
             }
         }
@@ -82,12 +88,17 @@ extension DonationsCommands {
 
     /// Decides on `account`'s wallet, starting from the `state` known; when another process
     /// moved the wallet (or delivered the same request), reads what it did and decides again.
-    private func changeWallet<Answer>(of account: UUID, starting state: WalletState,
-                                      _ decide: (WalletState) async throws -> CommandHandler.Decision<Answer>) async throws -> Answer {
-        try await handler.handle(Streams.wallet(account), retryingTakenIds: true, starting: (state, state.version), load: {
-            let state = try await wallets.current(account)
-            return (state, state.version)
-        }) { state, _ in try await decide(state) }
+    private func changeWallet<Answer>(
+        of account: UUID, starting state: WalletState,
+        _ decide: (WalletState) async throws -> CommandHandler.Decision<Answer>
+    ) async throws -> Answer {
+        try await handler.handle(
+            Streams.wallet(account), retryingTakenIds: true, starting: (state, state.version),
+            load: {
+                let state = try await wallets.current(account)
+                return (state, state.version)
+            }
+        ) { state, _ in try await decide(state) }
     }
 
     private func existing(_ donation: DonationMade, state: WalletState) async throws -> DonationOutcome {

@@ -72,9 +72,11 @@ package struct DonationQueries: Sendable {
                 Self.record(columns).map { ($0, columns.int64(13)) }
             }
             let page = rows.prefix(limit).compactMap { $0 }
-            let next = rows.count > limit ? page.last.map { record, rowid in
-                ListCursor.encode(sortKey: "\(record.donatedAt.timeIntervalSince1970) \(rowid)", id: record.id, list: list)
-            } : nil
+            let next =
+                rows.count > limit
+                ? page.last.map { record, rowid in
+                    ListCursor.encode(sortKey: "\(record.donatedAt.timeIntervalSince1970) \(rowid)", id: record.id, list: list)
+                } : nil
             return .read(records: page.map(\.0), next: next, version: version)
         }
     }
@@ -100,7 +102,8 @@ package struct DonationQueries: Sendable {
         try await pool.read { db in
             var result: [UUID: [String]] = [:]
             for id in ids {
-                let text = try String.fetchOne(db, sql: "SELECT categories FROM organizations WHERE organization_id = ?", arguments: [id.lowercasedText])
+                let text = try String.fetchOne(
+                    db, sql: "SELECT categories FROM organizations WHERE organization_id = ?", arguments: [id.lowercasedText])
                 result[id] = decode(text) ?? []
             }
             return result
@@ -132,10 +135,13 @@ package struct DonationQueries: Sendable {
             let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments + [limit + 1]))
             let items = rows.prefix(limit).compactMap { row -> SupporterView? in
                 guard let id = UUID(text: row["account_id"]) else { return nil }
-                return SupporterView(accountId: id, profile: "/v1/users/\(id.lowercasedText)", donations: row["donations"],
-                                     lastDonatedAt: Date(timeIntervalSince1970: row["last"]))
+                return SupporterView(
+                    accountId: id, profile: "/v1/users/\(id.lowercasedText)", donations: row["donations"],
+                    lastDonatedAt: Date(timeIntervalSince1970: row["last"]))
             }
-            let next = rows.count > limit ? items.last.map { ListCursor.encode(sortKey: String($0.lastDonatedAt.timeIntervalSince1970), id: $0.accountId, list: list) } : nil
+            let next =
+                rows.count > limit
+                ? items.last.map { ListCursor.encode(sortKey: String($0.lastDonatedAt.timeIntervalSince1970), id: $0.accountId, list: list) } : nil
             return Page(items: items, nextCursor: next)
         }
     }
@@ -164,14 +170,17 @@ package struct DonationQueries: Sendable {
             let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments + [limit + 1]))
             let records = rows.prefix(limit).compactMap { row -> PostRecord? in
                 guard let id = UUID(text: row["post_id"]), let donation = UUID(text: row["donation_id"]),
-                      let account = UUID(text: row["account_id"]), let organization = UUID(text: row["organization_id"])
+                    let account = UUID(text: row["account_id"]), let organization = UUID(text: row["organization_id"])
                 else { return nil }
-                return PostRecord(id: id, donationId: donation, accountId: account,
-                                  organization: OrganizationRef(id: organization, slug: row["slug"], name: row["name"]),
-                                  sealedCaption: row["caption"], imageId: (row["image_id"] as String?).flatMap(UUID.init(uuidString:)),
-                                  sharedAt: Date(timeIntervalSince1970: row["shared_at"]))
+                return PostRecord(
+                    id: id, donationId: donation, accountId: account,
+                    organization: OrganizationRef(id: organization, slug: row["slug"], name: row["name"]),
+                    sealedCaption: row["caption"], imageId: (row["image_id"] as String?).flatMap(UUID.init(uuidString:)),
+                    sharedAt: Date(timeIntervalSince1970: row["shared_at"]))
             }
-            let next = rows.count > limit ? records.last.map { ListCursor.encode(sortKey: String($0.sharedAt.timeIntervalSince1970), id: $0.id, list: list) } : nil
+            let next =
+                rows.count > limit
+                ? records.last.map { ListCursor.encode(sortKey: String($0.sharedAt.timeIntervalSince1970), id: $0.id, list: list) } : nil
             return (Array(records), next)
         }
     }
@@ -179,26 +188,32 @@ package struct DonationQueries: Sendable {
     /// `account`'s monthly donations.
     func recurring(of account: UUID) async throws -> [RecurringView] {
         try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM recurring_donations WHERE account_id = ? ORDER BY created_at", arguments: [account.lowercasedText])
-                .compactMap(Self.recurringView)
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM recurring_donations WHERE account_id = ? ORDER BY created_at", arguments: [account.lowercasedText]
+            )
+            .compactMap(Self.recurringView)
         }
     }
 
     /// Active monthly donations whose `month` has not been run: what the scheduler does next.
     func due(in month: Month) async throws -> [UUID] {
         try await pool.read { db in
-            try String.fetchAll(db, sql: """
-                SELECT recurring_id FROM recurring_donations
-                WHERE status = 'active' AND start_month <= ? AND (last_run_month IS NULL OR last_run_month < ?)
-                """, arguments: [month.description, month.description]).compactMap(UUID.init(uuidString:))
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT recurring_id FROM recurring_donations
+                    WHERE status = 'active' AND start_month <= ? AND (last_run_month IS NULL OR last_run_month < ?)
+                    """, arguments: [month.description, month.description]
+            ).compactMap(UUID.init(uuidString:))
         }
     }
 
     static func recurringView(_ row: Row) -> RecurringView? {
         guard let id = UUID(text: row["recurring_id"]), let organization = UUID(text: row["organization_id"]) else { return nil }
-        return RecurringView(id: id, organizationId: organization, amountMinor: row["amount_minor"], currency: row["currency"],
-                             visibility: DonationVisibility(rawValue: row["visibility"]) ?? .anonymous, startMonth: row["start_month"],
-                             status: row["status"], lastRunMonth: row["last_run_month"], lastOutcome: row["last_outcome"])
+        return RecurringView(
+            id: id, organizationId: organization, amountMinor: row["amount_minor"], currency: row["currency"],
+            visibility: DonationVisibility(rawValue: row["visibility"]) ?? .anonymous, startMonth: row["start_month"],
+            status: row["status"], lastRunMonth: row["last_run_month"], lastOutcome: row["last_outcome"])
     }
 
     private static func record(_ columns: borrowing SQLiteColumns) -> DonationRecord? {

@@ -1,8 +1,8 @@
 import Contracts
 import DonationsDomain
 import Foundation
-import Geo
 import GRDB
+import Geo
 
 /// How `GET /v1/organizations` narrows the list.
 struct OrganizationFilter: Sendable {
@@ -24,7 +24,9 @@ struct OrganizationQueries: Sendable {
     let pool: DatabasePool
 
     /// A page ordered by name, after `cursor`; the next cursor is tied to `list`.
-    func list(_ filter: OrganizationFilter, limit: Int, after cursor: (sortKey: String, id: UUID)?, list: String) async throws -> Page<OrganizationView> {
+    func list(
+        _ filter: OrganizationFilter, limit: Int, after cursor: (sortKey: String, id: UUID)?, list: String
+    ) async throws -> Page<OrganizationView> {
         try await pool.read { db in
             var conditions: [String] = []
             var arguments: [(any DatabaseValueConvertible)?] = []
@@ -54,8 +56,9 @@ struct OrganizationQueries: Sendable {
                 arguments += [cursor.sortKey, cursor.id.lowercasedText]
             }
             let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-            let rows = try Row.fetchAll(db, sql: "SELECT o.* FROM organizations o \(whereClause) ORDER BY o.name, o.organization_id LIMIT ?",
-                                        arguments: StatementArguments(arguments + [limit + 1]))
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT o.* FROM organizations o \(whereClause) ORDER BY o.name, o.organization_id LIMIT ?",
+                arguments: StatementArguments(arguments + [limit + 1]))
             let views = try rows.prefix(limit).map { try Self.view($0, estimates: [], in: db) }
             let next = rows.count > limit ? views.last.map { ListCursor.encode(sortKey: $0.name, id: $0.id, list: list) } : nil
             return Page(items: views, nextCursor: next)
@@ -77,7 +80,8 @@ struct OrganizationQueries: Sendable {
         var refs: [String: OrganizationRef] = [:]
         for id in ids {
             if let row = try Row.fetchOne(db, sql: "SELECT slug, name FROM organizations WHERE organization_id = ?", arguments: [id]),
-               let uuid = UUID(uuidString: id) {
+                let uuid = UUID(uuidString: id)
+            {
                 refs[id] = OrganizationRef(id: uuid, slug: row["slug"], name: row["name"])
             }
         }
@@ -86,12 +90,15 @@ struct OrganizationQueries: Sendable {
 
     /// Every estimate of an organisation, newest first.
     static func estimates(of organizationId: String, in db: Database) throws -> [EstimateView] {
-        try Row.fetchAll(db, sql: "SELECT * FROM impact_estimates WHERE organization_id = ? ORDER BY added_at DESC, rowid DESC",
-                         arguments: [organizationId]).compactMap { row in
+        try Row.fetchAll(
+            db, sql: "SELECT * FROM impact_estimates WHERE organization_id = ? ORDER BY added_at DESC, rowid DESC",
+            arguments: [organizationId]
+        ).compactMap { row in
             guard let id = UUID(uuidString: row["estimate_id"]) else { return nil }
-            return EstimateView(id: id, outcomeUnit: row["outcome_unit"], costPerOutcomeMinor: row["cost_per_outcome_minor"], currency: row["currency"],
-                                source: row["source"], sourceURL: row["source_url"], publishedOn: row["published_on"],
-                                addedAt: Date(timeIntervalSince1970: row["added_at"]))
+            return EstimateView(
+                id: id, outcomeUnit: row["outcome_unit"], costPerOutcomeMinor: row["cost_per_outcome_minor"], currency: row["currency"],
+                source: row["source"], sourceURL: row["source_url"], publishedOn: row["published_on"],
+                addedAt: Date(timeIntervalSince1970: row["added_at"]))
         }
     }
 

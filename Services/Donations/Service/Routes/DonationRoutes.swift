@@ -59,18 +59,23 @@ extension DonationsAPI {
             let identity = try context.requireIdentity()
             let key = try idempotencyKey(request)
             let body = try await request.decodeJSON(as: DonationBody.self, context: context)
-            let checked = try DonationRequest(organization: body.organization, amountMinor: body.amountMinor, currency: body.currency,
-                                              message: body.message, visibility: body.visibility ?? .public).validated()
-            let outcome = try await commands.donate(account: identity.accountId, organization: checked.organization, amountMinor: checked.amountMinor,
-                                                    currency: checked.currency, visibility: checked.visibility, message: checked.message,
-                                                    donationId: context.idempotentEventId(key, salt: "donation"), metadata: context.eventMetadata)
+            let checked = try DonationRequest(
+                organization: body.organization, amountMinor: body.amountMinor, currency: body.currency,
+                message: body.message, visibility: body.visibility ?? .public
+            ).validated()
+            let outcome = try await commands.donate(
+                account: identity.accountId, organization: checked.organization, amountMinor: checked.amountMinor,
+                currency: checked.currency, visibility: checked.visibility, message: checked.message,
+                donationId: context.idempotentEventId(key, salt: "donation"), metadata: context.eventMetadata)
             let organization = try await commands.organization(outcome.donation.organizationId)
             let ref = OrganizationRef(id: outcome.donation.organizationId, slug: organization.draft?.slug ?? "", name: organization.draft?.name ?? "")
-            let view = DonationView(id: outcome.donation.donationId, organization: ref, amountMinor: outcome.donation.amountMinor,
-                                    currency: outcome.donation.currency, visibility: outcome.donation.visibility, message: checked.message,
-                                    recurringId: nil, month: nil, donatedAt: outcome.donation.at)
-            return try Response.json(MadeDonationView(donation: view, balanceMinor: outcome.balanceMinor), status: .created,
-                                     position: outcome.position, location: "/v1/donations/\(view.id.lowercasedText)")
+            let view = DonationView(
+                id: outcome.donation.donationId, organization: ref, amountMinor: outcome.donation.amountMinor,
+                currency: outcome.donation.currency, visibility: outcome.donation.visibility, message: checked.message,
+                recurringId: nil, month: nil, donatedAt: outcome.donation.at)
+            return try Response.json(
+                MadeDonationView(donation: view, balanceMinor: outcome.balanceMinor), status: .created,
+                position: outcome.position, location: "/v1/donations/\(view.id.lowercasedText)")
         }
         router.get("/v1/donations") { request, context in
             let identity = try context.requireIdentity()
@@ -84,8 +89,10 @@ extension DonationsAPI {
             if !fresh, let page = try DonationQueries.historyVersion.kept(in: runtime.readModel, { pages.answer(for: key, version: $0) }) {
                 return Response.json(encoded: page)
             }
-            switch try await donations.history(of: identity.accountId, limit: limit, after: cursor, list: list,
-                                               kept: { fresh ? nil : pages.answer(for: key, version: $0) }) {
+            switch try await donations.history(
+                of: identity.accountId, limit: limit, after: cursor, list: list,
+                kept: { fresh ? nil : pages.answer(for: key, version: $0) })
+            {
             case .kept(let page):
                 return Response.json(encoded: page)
             case let .read(records, next, version):
@@ -115,14 +122,17 @@ extension DonationsAPI {
             guard let record = try await donations.donation(try context.parameters.uuid("id"), of: identity.accountId) else {
                 throw DonationsError.donationNotFound
             }
-            return try Response.json(ReceiptView(
-                receiptNumber: "CMN-\(Month(containing: record.donatedAt).year)-\(record.id.lowercasedText.prefix(8).uppercased())", donationId: record.id,
-                donorAccountId: record.accountId, organization: record.organization, amountMinor: record.amountMinor, currency: record.currency,
-                donatedAt: record.donatedAt, statement: simulated ? Self.simulatedStatement : Self.statement, simulated: simulated))
+            return try Response.json(
+                ReceiptView(
+                    receiptNumber: "CMN-\(Month(containing: record.donatedAt).year)-\(record.id.lowercasedText.prefix(8).uppercased())",
+                    donationId: record.id,
+                    donorAccountId: record.accountId, organization: record.organization, amountMinor: record.amountMinor, currency: record.currency,
+                    donatedAt: record.donatedAt, statement: simulated ? Self.simulatedStatement : Self.statement, simulated: simulated))
         }
     }
 
-    static let statement = "Commons received this donation and passes it on in full to the organisation named; no goods or services were given in return."
+    static let statement =
+        "Commons received this donation and passes it on in full to the organisation named; no goods or services were given in return."
     static let simulatedStatement = """
         SIMULATED: this deployment runs the simulated card processor, so no money was received and nothing is passed on. \
         This receipt is not evidence of a donation.
@@ -132,9 +142,10 @@ extension DonationsAPI {
     var simulated: Bool { commands.payments?.isSimulated ?? false }
 
     func view(_ record: DonationRecord) async throws -> DonationView {
-        DonationView(id: record.id, organization: record.organization, amountMinor: record.amountMinor, currency: record.currency,
-                     visibility: record.visibility, message: try await open(record.sealedMessage), recurringId: record.recurringId,
-                     month: record.month, donatedAt: record.donatedAt)
+        DonationView(
+            id: record.id, organization: record.organization, amountMinor: record.amountMinor, currency: record.currency,
+            visibility: record.visibility, message: try await open(record.sealedMessage), recurringId: record.recurringId,
+            month: record.month, donatedAt: record.donatedAt)
     }
 
     private func totals(of account: UUID, year: Int) async throws -> YearlyTotalsView {

@@ -39,8 +39,9 @@ struct DonationsAPI: Sendable {
     /// The request's `Idempotency-Key`, which moving money and creating things require.
     func idempotencyKey(_ request: Request) throws -> String {
         guard let key = request.headers[.idempotencyKey], !key.isEmpty else {
-            throw Problem.malformed("Send an Idempotency-Key header, so that a retry cannot do this twice.",
-                                    errors: ["Idempotency-Key": ["is required"]])
+            throw Problem.malformed(
+                "Send an Idempotency-Key header, so that a retry cannot do this twice.",
+                errors: ["Idempotency-Key": ["is required"]])
         }
         return key
     }
@@ -62,23 +63,30 @@ extension DonationsError: ProblemConvertible {
         case .slugTaken:
             .conflict("Another organisation has this slug.", type: "slug-taken")
         case .organizationNotVerified:
-            Problem(.unprocessableContent, type: "organization-not-verified", title: "Invalid request",
-                    detail: "This organisation is not verified, so it takes no donations.", errors: ["organization": ["is not verified"]])
+            Problem(
+                .unprocessableContent, type: "organization-not-verified", title: "Invalid request",
+                detail: "This organisation is not verified, so it takes no donations.", errors: ["organization": ["is not verified"]])
         case let .belowMinimum(minimum, currency):
-            Problem(.unprocessableContent, type: "below-minimum", title: "Invalid request",
-                    detail: "This organisation takes donations of at least \(minimum) minor units of \(currency).",
-                    errors: ["amountMinor": ["must be at least \(minimum)"]], extensions: ["minimumDonationMinor": String(minimum), "currency": currency])
+            Problem(
+                .unprocessableContent, type: "below-minimum", title: "Invalid request",
+                detail: "This organisation takes donations of at least \(minimum) minor units of \(currency).",
+                errors: ["amountMinor": ["must be at least \(minimum)"]], extensions: ["minimumDonationMinor": String(minimum), "currency": currency])
         case .wrongCurrency(let expected):
-            Problem(.unprocessableContent, type: "wrong-currency", title: "Invalid request",
-                    detail: "This organisation takes donations in \(expected).", errors: ["currency": ["must be \(expected)"]])
+            Problem(
+                .unprocessableContent, type: "wrong-currency", title: "Invalid request",
+                detail: "This organisation takes donations in \(expected).", errors: ["currency": ["must be \(expected)"]])
         case let .insufficientFunds(balance, currency):
-            .conflict("Your wallet holds \(balance) minor units of \(currency), less than this donation; top it up first.",
-                      type: "insufficient-funds", extensions: ["balanceMinor": String(balance), "currency": currency])
+            .conflict(
+                "Your wallet holds \(balance) minor units of \(currency), less than this donation; top it up first.",
+                type: "insufficient-funds", extensions: ["balanceMinor": String(balance), "currency": currency])
         case .cardDeclined(let reason):
-            Problem(HTTPResponse.Status(code: 402, reasonPhrase: "Payment Required"), type: "card-declined", detail: "The card was not charged: \(reason).")
+            Problem(
+                HTTPResponse.Status(code: 402, reasonPhrase: "Payment Required"), type: "card-declined",
+                detail: "The card was not charged: \(reason).")
         case .paymentsNotConfigured:
-            Problem(.serviceUnavailable, type: "payments-not-configured",
-                    detail: "This deployment takes no card payments: its operator has configured no card processor (COMMONS_PAYMENTS).")
+            Problem(
+                .serviceUnavailable, type: "payments-not-configured",
+                detail: "This deployment takes no card payments: its operator has configured no card processor (COMMONS_PAYMENTS).")
         case .donationNotFound:
             .notFound("You have no such donation.")
         case .recurringNotFound:
@@ -86,8 +94,9 @@ extension DonationsError: ProblemConvertible {
         case .recurringCancelled:
             .conflict("This monthly donation is cancelled.", type: "recurring-cancelled")
         case .anonymousDonation:
-            Problem(.unprocessableContent, type: "anonymous-donation", title: "Invalid request",
-                    detail: "Only public donations can be shared.", errors: ["donation": ["is anonymous"]])
+            Problem(
+                .unprocessableContent, type: "anonymous-donation", title: "Invalid request",
+                detail: "Only public donations can be shared.", errors: ["donation": ["is anonymous"]])
         }
     }
 }

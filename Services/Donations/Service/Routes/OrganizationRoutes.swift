@@ -30,14 +30,17 @@ struct OrganizationBody: Decodable {
     /// A new organisation's draft; the required fields are listed when missing.
     func draft() throws -> OrganizationDraft {
         var missing = FieldProblems()
-        for (field, present) in [("name", name != nil), ("slug", slug != nil), ("kind", kind != nil), ("mission", mission != nil),
-                                 ("currency", currency != nil), ("minimumDonationMinor", minimumDonationMinor != nil)] where !present {
+        for (field, present) in [
+            ("name", name != nil), ("slug", slug != nil), ("kind", kind != nil), ("mission", mission != nil),
+            ("currency", currency != nil), ("minimumDonationMinor", minimumDonationMinor != nil),
+        ] where !present {
             missing.add("is required", to: field)
         }
         guard missing.isEmpty, let name, let slug, let kind, let mission, let currency, let minimumDonationMinor else {
             throw Problem.malformed("Required fields are missing.", errors: missing.byField)
         }
-        var draft = OrganizationDraft(name: name, slug: slug, kind: kind, mission: mission, currency: currency, minimumDonationMinor: minimumDonationMinor)
+        var draft = OrganizationDraft(
+            name: name, slug: slug, kind: kind, mission: mission, currency: currency, minimumDonationMinor: minimumDonationMinor)
         apply(to: &draft)
         return draft
     }
@@ -78,8 +81,9 @@ extension DonationsAPI {
     func addOrganizationRoutes(to router: Router<AppRequestContext>) {
         router.get("/v1/organizations") { request, _ in
             var query = QueryReader(request)
-            var filter = OrganizationFilter(category: query.filter("category"), tag: query.filter("tag"),
-                                            kind: query.choice("kind", as: OrganizationKind.self), verified: query.bool("verified"))
+            var filter = OrganizationFilter(
+                category: query.filter("category"), tag: query.filter("tag"),
+                kind: query.choice("kind", as: OrganizationKind.self), verified: query.bool("verified"))
             do throws(FullTextQuery.Invalid) {
                 filter.match = try FullTextQuery.parse(query.text("q"))?.expression()
             } catch {
@@ -92,7 +96,9 @@ extension DonationsAPI {
             return try Response.json(try await organizations.list(filter, limit: limit, after: cursor, list: list))
         }
         router.get("/v1/organizations/{id}") { _, context in
-            guard let id = context.parameters.get("id"), let view = try await organizations.one(id) else { throw Problem.notFound("There is no such organisation.") }
+            guard let id = context.parameters.get("id"), let view = try await organizations.one(id) else {
+                throw Problem.notFound("There is no such organisation.")
+            }
             return try Response.json(view, version: view.version)
         }
         router.post("/v1/organizations") { request, context in
@@ -124,11 +130,14 @@ extension DonationsAPI {
             let id = try await organizationId(context)
             let key = try idempotencyKey(request)
             let body = try await request.decodeJSON(as: EstimateBody.self, context: context)
-            let draft = ImpactEstimateDraft(outcomeUnit: body.outcomeUnit, costPerOutcomeMinor: body.costPerOutcomeMinor, currency: body.currency,
-                                            source: body.source, sourceURL: body.sourceURL, publishedOn: body.publishedOn)
-            let (estimate, position) = try await commands.addEstimate(draft, to: id, estimateId: context.idempotentEventId(key, salt: "estimate \(id.lowercasedText)"), metadata: context.eventMetadata)
-            return try Response.json(EstimateView(estimate), status: .created, position: position,
-                                     location: "/v1/organizations/\(id.lowercasedText)")
+            let draft = ImpactEstimateDraft(
+                outcomeUnit: body.outcomeUnit, costPerOutcomeMinor: body.costPerOutcomeMinor, currency: body.currency,
+                source: body.source, sourceURL: body.sourceURL, publishedOn: body.publishedOn)
+            let (estimate, position) = try await commands.addEstimate(
+                draft, to: id, estimateId: context.idempotentEventId(key, salt: "estimate \(id.lowercasedText)"), metadata: context.eventMetadata)
+            return try Response.json(
+                EstimateView(estimate), status: .created, position: position,
+                location: "/v1/organizations/\(id.lowercasedText)")
         }
     }
 
@@ -143,7 +152,8 @@ extension DonationsAPI {
     /// The organisation after a write, from its stream (the read model may not have it yet).
     private func answer(_ state: OrganizationState, position: Checkpoint?, status: HTTPResponse.Status = .ok) async throws -> Response {
         guard let view = OrganizationView(state) else { throw Problem.notFound("There is no such organisation.") }
-        return try Response.json(view, status: status, version: state.version, position: position,
-                                 location: status == .created ? "/v1/organizations/\(view.slug)" : nil)
+        return try Response.json(
+            view, status: status, version: state.version, position: position,
+            location: status == .created ? "/v1/organizations/\(view.slug)" : nil)
     }
 }

@@ -19,11 +19,13 @@ extension DonationsAPI {
             let identity = try context.requireIdentity()
             let key = try idempotencyKey(request)
             let body = try await request.decodeJSON(as: RecurringBody.self, context: context)
-            let (state, position) = try await commands.createRecurring(account: identity.accountId, organization: body.organization, amountMinor: body.amountMinor,
-                                                                       currency: body.currency, visibility: body.visibility ?? .public,
-                                                                       recurringId: context.idempotentEventId(key, salt: "recurring"), metadata: context.eventMetadata)
+            let (state, position) = try await commands.createRecurring(
+                account: identity.accountId, organization: body.organization, amountMinor: body.amountMinor,
+                currency: body.currency, visibility: body.visibility ?? .public,
+                recurringId: context.idempotentEventId(key, salt: "recurring"), metadata: context.eventMetadata)
             let view = try Self.recurringView(state)
-            return try Response.json(view, status: .created, version: state.version, position: position, location: "/v1/donations/recurring/\(view.id.lowercasedText)")
+            return try Response.json(
+                view, status: .created, version: state.version, position: position, location: "/v1/donations/recurring/\(view.id.lowercasedText)")
         }
         router.get("/v1/donations/recurring") { _, context in
             let identity = try context.requireIdentity()
@@ -33,7 +35,8 @@ extension DonationsAPI {
             let identity = try context.requireIdentity()
             let id = try context.parameters.uuid("id")
             let body = try await request.decodeJSON(as: RecurringChangeBody.self, context: context)
-            let (state, position) = try await commands.changeRecurring(id, of: identity.accountId, amountMinor: body.amountMinor, metadata: context.eventMetadata)
+            let (state, position) = try await commands.changeRecurring(
+                id, of: identity.accountId, amountMinor: body.amountMinor, metadata: context.eventMetadata)
             return try Response.json(try Self.recurringView(state), version: state.version, position: position)
         }
         router.delete("/v1/donations/recurring/{id}") { _, context in
@@ -46,8 +49,9 @@ extension DonationsAPI {
 
     static func recurringView(_ state: RecurringState) throws -> RecurringView {
         guard let created = state.created else { throw DonationsError.recurringNotFound }
-        return RecurringView(id: created.recurringId, organizationId: created.organizationId, amountMinor: state.amountMinor, currency: created.currency,
-                             visibility: created.visibility, startMonth: created.startMonth, status: state.cancelled ? "cancelled" : "active",
-                             lastRunMonth: nil, lastOutcome: nil)
+        return RecurringView(
+            id: created.recurringId, organizationId: created.organizationId, amountMinor: state.amountMinor, currency: created.currency,
+            visibility: created.visibility, startMonth: created.startMonth, status: state.cancelled ? "cancelled" : "active",
+            lastRunMonth: nil, lastOutcome: nil)
     }
 }

@@ -37,13 +37,16 @@ extension DonationsAPI {
             let donation = try context.parameters.uuid("id")
             let key = try idempotencyKey(request)
             let body = try await request.decodeJSON(as: ShareBody.self, context: context)
-            let (shared, position) = try await commands.share(donation: donation, account: identity.accountId, caption: body.caption, imageId: body.imageId,
-                                                              postId: context.idempotentEventId(key, salt: "post \(donation.lowercasedText)"), metadata: context.eventMetadata)
+            let (shared, position) = try await commands.share(
+                donation: donation, account: identity.accountId, caption: body.caption, imageId: body.imageId,
+                postId: context.idempotentEventId(key, salt: "post \(donation.lowercasedText)"), metadata: context.eventMetadata)
             let organization = try await commands.organization(shared.organizationId)
-            return try Response.json(PostView(
-                id: shared.postId, donationId: shared.donationId, accountId: shared.accountId,
-                organization: OrganizationRef(id: shared.organizationId, slug: organization.draft?.slug ?? "", name: organization.draft?.name ?? ""),
-                caption: body.caption.trimmingWhitespaceAndNewlines(), imageId: shared.imageId, sharedAt: shared.at),
+            return try Response.json(
+                PostView(
+                    id: shared.postId, donationId: shared.donationId, accountId: shared.accountId,
+                    organization: OrganizationRef(
+                        id: shared.organizationId, slug: organization.draft?.slug ?? "", name: organization.draft?.name ?? ""),
+                    caption: body.caption.trimmingWhitespaceAndNewlines(), imageId: shared.imageId, sharedAt: shared.at),
                 status: .created, position: position, location: "/v1/donation-posts")
         }
         router.get("/v1/donation-posts") { request, _ in
@@ -56,8 +59,10 @@ extension DonationsAPI {
             for record in records {
                 // A caption whose author's key is gone cannot be shown; the post goes with it.
                 guard let caption = try await open(record.sealedCaption) else { continue }
-                items.append(PostView(id: record.id, donationId: record.donationId, accountId: record.accountId, organization: record.organization,
-                                      caption: caption, imageId: record.imageId, sharedAt: record.sharedAt))
+                items.append(
+                    PostView(
+                        id: record.id, donationId: record.donationId, accountId: record.accountId, organization: record.organization,
+                        caption: caption, imageId: record.imageId, sharedAt: record.sharedAt))
             }
             return try Response.json(Page(items: items, nextCursor: next))
         }
@@ -88,8 +93,9 @@ extension DonationsAPI {
             let group = groups[key]!
             let first = group[0]
             let history = estimates[first.organization.id] ?? []
-            var view = ImpactView(organization: first.organization, currency: first.currency, donatedMinor: group.reduce(0) { $0 + $1.amountMinor },
-                                  donations: group.count, outcomeUnit: history.first?.outcomeUnit)
+            var view = ImpactView(
+                organization: first.organization, currency: first.currency, donatedMinor: group.reduce(0) { $0 + $1.amountMinor },
+                donations: group.count, outcomeUnit: history.first?.outcomeUnit)
             if let current = history.first {
                 view.today = current.outcomes(amountMinor: view.donatedMinor, currency: first.currency)
                     .map { ImpactView.Achieved(outcomes: $0, estimates: [current]) }
@@ -97,7 +103,7 @@ extension DonationsAPI {
                 var used: [EstimateView] = []
                 for record in group {
                     guard let estimate = history.first(where: { $0.id.lowercasedText == record.estimateId }),
-                          let achieved = estimate.outcomes(amountMinor: record.amountMinor, currency: record.currency)
+                        let achieved = estimate.outcomes(amountMinor: record.amountMinor, currency: record.currency)
                     else { continue }
                     outcomes += achieved
                     if !used.contains(where: { $0.id == estimate.id }) { used.append(estimate) }

@@ -39,13 +39,14 @@ extension OrganizationView {
     init?(_ state: OrganizationState) {
         guard let id = state.id, let draft = state.draft else { return nil }
         let point = draft.location.flatMap { GeoCoordinate(lat: $0.lat, lon: $0.lon) }
-        self.init(id: id, slug: draft.slug, name: draft.name, kind: draft.kind, mission: draft.mission, description: draft.description,
-                  homepage: draft.homepage, logoImageId: draft.logoImageId, categories: draft.categories, tags: draft.tags, rating: draft.rating,
-                  verified: state.verified, currency: draft.currency, minimumDonationMinor: draft.minimumDonationMinor,
-                  suggestedAmountsMinor: draft.suggestedAmountsMinor, address: draft.address, location: draft.location,
-                  directionsURL: point?.directionsLink, openingHours: draft.openingHours,
-                  acceptedCategories: draft.acceptedCategories, impactEstimates: state.estimates.reversed().map(EstimateView.init),
-                  version: state.version)
+        self.init(
+            id: id, slug: draft.slug, name: draft.name, kind: draft.kind, mission: draft.mission, description: draft.description,
+            homepage: draft.homepage, logoImageId: draft.logoImageId, categories: draft.categories, tags: draft.tags, rating: draft.rating,
+            verified: state.verified, currency: draft.currency, minimumDonationMinor: draft.minimumDonationMinor,
+            suggestedAmountsMinor: draft.suggestedAmountsMinor, address: draft.address, location: draft.location,
+            directionsURL: point?.directionsLink, openingHours: draft.openingHours,
+            acceptedCategories: draft.acceptedCategories, impactEstimates: state.estimates.reversed().map(EstimateView.init),
+            version: state.version)
     }
 }
 
@@ -78,7 +79,10 @@ struct EstimateView: Codable, Sendable {
         addedAt = event.addedAt
     }
 
-    init(id: UUID, outcomeUnit: String, costPerOutcomeMinor: Int, currency: String, source: String, sourceURL: String?, publishedOn: String, addedAt: Date) {
+    init(
+        id: UUID, outcomeUnit: String, costPerOutcomeMinor: Int, currency: String, source: String, sourceURL: String?, publishedOn: String,
+        addedAt: Date
+    ) {
         self.id = id
         self.outcomeUnit = outcomeUnit
         self.costPerOutcomeMinor = costPerOutcomeMinor

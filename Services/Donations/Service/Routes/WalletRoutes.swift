@@ -33,11 +33,14 @@ extension DonationsAPI {
             let key = try idempotencyKey(request)
             let body = try await request.decodeJSON(as: TopUpBody.self, context: context)
             let topUpId = context.idempotentEventId(key, salt: "top-up")
-            let (event, position, balance) = try await commands.topUp(TopUpRequest(amountMinor: body.amountMinor, currency: body.currency, cardNumber: body.cardNumber),
-                                                                      account: identity.accountId, topUpId: topUpId, metadata: context.eventMetadata)
-            return try Response.json(TopUpView(id: event.topUpId, amountMinor: event.amountMinor, currency: event.currency, balanceMinor: balance, at: event.at,
-                                                  simulated: commands.payments?.isSimulated ?? false),
-                                     status: .created, position: position, location: "/v1/wallet")
+            let (event, position, balance) = try await commands.topUp(
+                TopUpRequest(amountMinor: body.amountMinor, currency: body.currency, cardNumber: body.cardNumber),
+                account: identity.accountId, topUpId: topUpId, metadata: context.eventMetadata)
+            return try Response.json(
+                TopUpView(
+                    id: event.topUpId, amountMinor: event.amountMinor, currency: event.currency, balanceMinor: balance, at: event.at,
+                    simulated: commands.payments?.isSimulated ?? false),
+                status: .created, position: position, location: "/v1/wallet")
         }
     }
 }

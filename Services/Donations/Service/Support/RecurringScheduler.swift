@@ -37,7 +37,9 @@ public struct RecurringScheduler: Service {
         var runs: [RecurringDonationRun] = []
         for id in try await queries.due(in: month) {
             if let run = try await commands.runRecurring(id, month: month) {
-                logger.info("monthly donation run", metadata: ["recurringId": "\(id.lowercasedText)", "month": "\(month)", "outcome": "\(run.outcome.rawValue)"])
+                logger.info(
+                    "monthly donation run",
+                    metadata: ["recurringId": "\(id.lowercasedText)", "month": "\(month)", "outcome": "\(run.outcome.rawValue)"])
                 runs.append(run)
             }
         }

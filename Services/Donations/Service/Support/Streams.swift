@@ -17,7 +17,9 @@ enum Streams {
 
     /// The decoded events of `stream` from `version` on (nil where a type is unknown), with
     /// the stream's last version.
-    static func load(_ stream: String, from version: Int64 = 1, store: any EventStore) async throws -> (events: [(any EventContract)?], version: Int64) {
+    static func load(
+        _ stream: String, from version: Int64 = 1, store: any EventStore
+    ) async throws -> (events: [(any EventContract)?], version: Int64) {
         let recorded = try await store.read(stream: stream, from: version, direction: .forwards, limit: .max)
         return (try recorded.map { try CommonsEvents.catalog.decode($0) }, recorded.last?.version ?? version - 1)
     }

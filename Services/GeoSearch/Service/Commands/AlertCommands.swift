@@ -16,13 +16,16 @@ package struct AlertCommands: Sendable {
     }
 
     /// Saves a search whose criteria are already sealed for `owner`; the alert's stream must be new.
-    func create(_ alertId: UUID, owner: UUID, criteria: Sealed, at now: Date, metadata: EventMetadata) async throws
+    func create(
+        _ alertId: UUID, owner: UUID, criteria: Sealed, at now: Date, metadata: EventMetadata
+    ) async throws
         -> (event: AlertCreated, result: AppendResult)
     {
         let created = AlertCreated(alertId: alertId, ownerId: owner, criteria: criteria, createdAt: now)
         let stream = Self.alertStream(alertId)
-        let result = try await handler.start(stream, with: [try EventCatalog.encode(created, metadata: metadata)],
-                                             orThrow: WriteConflict(stream: stream))
+        let result = try await handler.start(
+            stream, with: [try EventCatalog.encode(created, metadata: metadata)],
+            orThrow: WriteConflict(stream: stream))
         return (created, result)
     }
 
@@ -34,8 +37,9 @@ package struct AlertCommands: Sendable {
 
     /// Moves `owner`'s read marker of alert matches up to the match `upTo`.
     func markRead(owner: UUID, upTo: String, metadata: EventMetadata) async throws -> AppendResult {
-        try await handler.record([try EventCatalog.encode(AlertMatchesRead(ownerId: owner, upTo: upTo), metadata: metadata)],
-                                 to: "alertreads-\(owner.lowercasedText)")
+        try await handler.record(
+            [try EventCatalog.encode(AlertMatchesRead(ownerId: owner, upTo: upTo), metadata: metadata)],
+            to: "alertreads-\(owner.lowercasedText)")
     }
 
     private static func alertStream(_ alertId: UUID) -> String { "alert-\(alertId.lowercasedText)" }

@@ -1,9 +1,9 @@
 import Contracts
 import EventLog
 import Foundation
+import GRDB
 import Geo
 import GeoSearchDomain
-import GRDB
 import ReadModel
 import ServiceKit
 import Synchronization
@@ -44,15 +44,19 @@ final class AlertMatcher: Sendable {
     /// The owner's live alerts, oldest first.
     func alerts(of owner: UUID) async throws -> [StoredAlert] {
         try await readModel.pool.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT alert_id, criteria, created_tx, created_pos, created_at FROM geo_alerts
-                WHERE owner_id = ? ORDER BY created_tx, created_pos
-                """, arguments: [owner.lowercasedText]).compactMap { row in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT alert_id, criteria, created_tx, created_pos, created_at FROM geo_alerts
+                    WHERE owner_id = ? ORDER BY created_tx, created_pos
+                    """, arguments: [owner.lowercasedText]
+            ).compactMap { row in
                 guard let id = UUID(uuidString: row["alert_id"]),
-                      let sealed = try? JSONDecoder().decode(Sealed.self, from: Data((row["criteria"] as String).utf8))
+                    let sealed = try? JSONDecoder().decode(Sealed.self, from: Data((row["criteria"] as String).utf8))
                 else { return nil }
-                return StoredAlert(id: id, sealed: sealed, created: Self.checkpoint(row, "created"),
-                                   createdAt: Date(timeIntervalSince1970: row["created_at"]))
+                return StoredAlert(
+                    id: id, sealed: sealed, created: Self.checkpoint(row, "created"),
+                    createdAt: Date(timeIntervalSince1970: row["created_at"]))
             }
         }
     }
@@ -68,8 +72,10 @@ final class AlertMatcher: Sendable {
     /// The checkpoint of the last match the owner read, if any.
     func readMarker(of owner: UUID) async throws -> Checkpoint? {
         try await readModel.pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT read_tx, read_pos FROM geo_alert_reads WHERE owner_id = ?",
-                             arguments: [owner.lowercasedText]).map { Self.checkpoint($0, "read") }
+            try Row.fetchOne(
+                db, sql: "SELECT read_tx, read_pos FROM geo_alert_reads WHERE owner_id = ?",
+                arguments: [owner.lowercasedText]
+            ).map { Self.checkpoint($0, "read") }
         }
     }
 

@@ -17,22 +17,23 @@ struct AlertsProjection: Projection {
 
     func registerMigrations(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("geo-search-alerts-v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE geo_alerts (
-                    alert_id TEXT PRIMARY KEY,
-                    owner_id TEXT NOT NULL,
-                    criteria TEXT NOT NULL,
-                    created_tx INTEGER NOT NULL,
-                    created_pos INTEGER NOT NULL,
-                    created_at REAL NOT NULL
-                );
-                CREATE INDEX geo_alerts_by_owner ON geo_alerts (owner_id);
-                CREATE TABLE geo_alert_reads (
-                    owner_id TEXT PRIMARY KEY,
-                    read_tx INTEGER NOT NULL,
-                    read_pos INTEGER NOT NULL
-                );
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE geo_alerts (
+                        alert_id TEXT PRIMARY KEY,
+                        owner_id TEXT NOT NULL,
+                        criteria TEXT NOT NULL,
+                        created_tx INTEGER NOT NULL,
+                        created_pos INTEGER NOT NULL,
+                        created_at REAL NOT NULL
+                    );
+                    CREATE INDEX geo_alerts_by_owner ON geo_alerts (owner_id);
+                    CREATE TABLE geo_alert_reads (
+                        owner_id TEXT PRIMARY KEY,
+                        read_tx INTEGER NOT NULL,
+                        read_pos INTEGER NOT NULL
+                    );
+                    """)
         }
     }
 
@@ -40,22 +41,27 @@ struct AlertsProjection: Projection {
         switch try CommonsEvents.catalog.decode(event) {
         case let created as AlertCreated:
             let criteria = String(decoding: try JSONEncoder().encode(created.criteria), as: UTF8.self)
-            try db.execute(sql: """
-                INSERT INTO geo_alerts (alert_id, owner_id, criteria, created_tx, created_pos, created_at)
-                VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (alert_id) DO NOTHING
-                """, arguments: [key(created.alertId), key(created.ownerId), criteria,
-                                 Int64(bitPattern: event.checkpoint.transaction), event.checkpoint.position,
-                                 created.createdAt.timeIntervalSince1970])
+            try db.execute(
+                sql: """
+                    INSERT INTO geo_alerts (alert_id, owner_id, criteria, created_tx, created_pos, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (alert_id) DO NOTHING
+                    """,
+                arguments: [
+                    key(created.alertId), key(created.ownerId), criteria,
+                    Int64(bitPattern: event.checkpoint.transaction), event.checkpoint.position,
+                    created.createdAt.timeIntervalSince1970,
+                ])
         case let deleted as AlertDeleted:
             try db.execute(sql: "DELETE FROM geo_alerts WHERE alert_id = ?", arguments: [key(deleted.alertId)])
         case let read as AlertMatchesRead:
             // A marker that does not parse was not written by geo-search; it moves nothing.
             guard let upTo = Checkpoint(read.upTo) else { return }
-            try db.execute(sql: """
-                INSERT INTO geo_alert_reads (owner_id, read_tx, read_pos) VALUES (?, ?, ?)
-                ON CONFLICT (owner_id) DO UPDATE SET read_tx = excluded.read_tx, read_pos = excluded.read_pos
-                WHERE (excluded.read_tx, excluded.read_pos) > (geo_alert_reads.read_tx, geo_alert_reads.read_pos)
-                """, arguments: [key(read.ownerId), Int64(bitPattern: upTo.transaction), upTo.position])
+            try db.execute(
+                sql: """
+                    INSERT INTO geo_alert_reads (owner_id, read_tx, read_pos) VALUES (?, ?, ?)
+                    ON CONFLICT (owner_id) DO UPDATE SET read_tx = excluded.read_tx, read_pos = excluded.read_pos
+                    WHERE (excluded.read_tx, excluded.read_pos) > (geo_alert_reads.read_tx, geo_alert_reads.read_pos)
+                    """, arguments: [key(read.ownerId), Int64(bitPattern: upTo.transaction), upTo.position])
         case let deleted as AccountDeleted:
             try db.execute(sql: "DELETE FROM geo_alerts WHERE owner_id = ?", arguments: [key(deleted.accountId)])
             try db.execute(sql: "DELETE FROM geo_alert_reads WHERE owner_id = ?", arguments: [key(deleted.accountId)])

@@ -2,8 +2,8 @@ import Codecs
 import Contracts
 import EventLog
 import Foundation
-import GeoSearchDomain
 import GRDB
+import GeoSearchDomain
 import ReadModel
 import ServiceKit
 
@@ -30,64 +30,67 @@ struct GeoSearchProjection: Projection {
 
     func registerMigrations(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("geo-search-places-v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE geo_listings (
-                    id INTEGER PRIMARY KEY,
-                    listing_id TEXT NOT NULL UNIQUE,
-                    owner_id TEXT NOT NULL,
-                    title TEXT NOT NULL,
-                    description TEXT NOT NULL,
-                    category TEXT NOT NULL,
-                    is_free INTEGER NOT NULL,
-                    price_minor INTEGER,
-                    price_currency TEXT,
-                    status TEXT NOT NULL,
-                    lat REAL NOT NULL,
-                    lon REAL NOT NULL,
-                    posted_at REAL NOT NULL
-                );
-                CREATE INDEX geo_listings_by_owner ON geo_listings (owner_id);
-                CREATE VIRTUAL TABLE geo_listings_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon);
-                CREATE VIRTUAL TABLE geo_listings_fts USING fts5(title, description, tokenize = 'unicode61 remove_diacritics 2');
-                CREATE TABLE geo_deleted_owners (owner_id TEXT PRIMARY KEY);
-                CREATE TABLE geo_organizations (
-                    id INTEGER PRIMARY KEY,
-                    organization_id TEXT NOT NULL UNIQUE,
-                    slug TEXT NOT NULL,
-                    name TEXT NOT NULL,
-                    kind TEXT NOT NULL,
-                    tags TEXT NOT NULL,
-                    accepted_categories TEXT NOT NULL,
-                    address TEXT,
-                    lat REAL,
-                    lon REAL
-                );
-                CREATE VIRTUAL TABLE geo_organizations_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE geo_listings (
+                        id INTEGER PRIMARY KEY,
+                        listing_id TEXT NOT NULL UNIQUE,
+                        owner_id TEXT NOT NULL,
+                        title TEXT NOT NULL,
+                        description TEXT NOT NULL,
+                        category TEXT NOT NULL,
+                        is_free INTEGER NOT NULL,
+                        price_minor INTEGER,
+                        price_currency TEXT,
+                        status TEXT NOT NULL,
+                        lat REAL NOT NULL,
+                        lon REAL NOT NULL,
+                        posted_at REAL NOT NULL
+                    );
+                    CREATE INDEX geo_listings_by_owner ON geo_listings (owner_id);
+                    CREATE VIRTUAL TABLE geo_listings_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon);
+                    CREATE VIRTUAL TABLE geo_listings_fts USING fts5(title, description, tokenize = 'unicode61 remove_diacritics 2');
+                    CREATE TABLE geo_deleted_owners (owner_id TEXT PRIMARY KEY);
+                    CREATE TABLE geo_organizations (
+                        id INTEGER PRIMARY KEY,
+                        organization_id TEXT NOT NULL UNIQUE,
+                        slug TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        kind TEXT NOT NULL,
+                        tags TEXT NOT NULL,
+                        accepted_categories TEXT NOT NULL,
+                        address TEXT,
+                        lat REAL,
+                        lon REAL
+                    );
+                    CREATE VIRTUAL TABLE geo_organizations_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon);
+                    """)
         }
         // Where in the log each listing was posted, so that alerts can ask for what is new
         // since a point that means the same on every replica.
         migrator.registerMigration("geo-search-places-v2") { db in
-            try db.execute(sql: """
-                ALTER TABLE geo_listings ADD COLUMN posted_tx INTEGER NOT NULL DEFAULT 0;
-                ALTER TABLE geo_listings ADD COLUMN posted_pos INTEGER NOT NULL DEFAULT 0;
-                CREATE INDEX geo_listings_by_posting ON geo_listings (posted_tx, posted_pos);
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE geo_listings ADD COLUMN posted_tx INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE geo_listings ADD COLUMN posted_pos INTEGER NOT NULL DEFAULT 0;
+                    CREATE INDEX geo_listings_by_posting ON geo_listings (posted_tx, posted_pos);
+                    """)
         }
         // The R*Tree carries each entry's category and status as auxiliary columns, so that a
         // filtered query rejects its neighbours of other categories without reading their rows.
         // (A third dimension for the category was tried: it wrecked the tree's spatial
         // clustering and made small-radius queries 10× slower.)
         migrator.registerMigration("geo-search-places-v3") { db in
-            try db.execute(sql: """
-                CREATE TABLE geo_categories (code INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE COLLATE NOCASE);
-                INSERT OR IGNORE INTO geo_categories (name) SELECT category FROM geo_listings ORDER BY id;
-                DROP TABLE geo_listings_rtree;
-                CREATE VIRTUAL TABLE geo_listings_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon, +category, +status);
-                INSERT INTO geo_listings_rtree (id, min_lat, max_lat, min_lon, max_lon, category, status)
-                    SELECT l.id, l.lat, l.lat, l.lon, l.lon, c.code, l.status FROM geo_listings l JOIN geo_categories c ON c.name = l.category
-                    WHERE l.status IN ('available', 'promised') AND l.lat BETWEEN -90 AND 90 AND l.lon BETWEEN -180 AND 180;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE geo_categories (code INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE COLLATE NOCASE);
+                    INSERT OR IGNORE INTO geo_categories (name) SELECT category FROM geo_listings ORDER BY id;
+                    DROP TABLE geo_listings_rtree;
+                    CREATE VIRTUAL TABLE geo_listings_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon, +category, +status);
+                    INSERT INTO geo_listings_rtree (id, min_lat, max_lat, min_lon, max_lon, category, status)
+                        SELECT l.id, l.lat, l.lat, l.lon, l.lon, c.code, l.status FROM geo_listings l JOIN geo_categories c ON c.name = l.category
+                        WHERE l.status IN ('available', 'promised') AND l.lat BETWEEN -90 AND 90 AND l.lon BETWEEN -180 AND 180;
+                    """)
         }
         // Auxiliary columns are read from a side table for every entry the walk meets (about
         // 1 µs each), so a filtered query paid for its neighbours of other categories after
@@ -96,10 +99,11 @@ struct GeoSearchProjection: Projection {
         // in space within each band.
         migrator.registerMigration("geo-search-places-v4") { db in
             // (Filled here once; v7 replaced the R*Tree and fills its index from the rows.)
-            try db.execute(sql: """
-                DROP TABLE geo_listings_rtree;
-                CREATE VIRTUAL TABLE geo_listings_rtree USING rtree(id, min_y, max_y, min_lon, max_lon);
-                """)
+            try db.execute(
+                sql: """
+                    DROP TABLE geo_listings_rtree;
+                    CREATE VIRTUAL TABLE geo_listings_rtree USING rtree(id, min_y, max_y, min_lon, max_lon);
+                    """)
         }
         // Whether a bulk load is under way is asked for every listing; a row in a table of its
         // own answers that faster than looking for a table in the schema.
@@ -116,14 +120,16 @@ struct GeoSearchProjection: Projection {
         // listing), and a box is a few ranges of the curve. The index also holds the point and
         // the id, so that the growing circle of a nearest search reads no rows.
         migrator.registerMigration("geo-search-places-v7") { db in
-            try db.execute(sql: """
-                DROP TABLE geo_listings_rtree;
-                ALTER TABLE geo_listings ADD COLUMN band INTEGER;
-                """)
+            try db.execute(
+                sql: """
+                    DROP TABLE geo_listings_rtree;
+                    ALTER TABLE geo_listings ADD COLUMN band INTEGER;
+                    """)
             let points = try Row.fetchAll(db, sql: "SELECT id, lat, lon FROM geo_listings")
             for point in points {
-                try db.execute(sql: "UPDATE geo_listings SET hilbert = ? WHERE id = ?",
-                               arguments: [HilbertOrder.index(lat: point["lat"], lon: point["lon"]), point["id"] as Int64])
+                try db.execute(
+                    sql: "UPDATE geo_listings SET hilbert = ? WHERE id = ?",
+                    arguments: [HilbertOrder.index(lat: point["lat"], lon: point["lon"]), point["id"] as Int64])
             }
             try Self.fillBands(in: db)
             try db.execute(sql: Self.placeIndex)
@@ -132,11 +138,12 @@ struct GeoSearchProjection: Projection {
         // title and description (``searchableText``): a rebuild wrote each text twice, and the
         // index's copy was a second place a deleted account's words stayed in the file.
         migrator.registerMigration("geo-search-places-v8") { db in
-            try db.execute(sql: """
-                DROP TABLE geo_listings_fts;
-                \(Self.searchableText)
-                INSERT INTO geo_listings_fts (rowid, title, description) SELECT id, title, description FROM geo_searchable_text ORDER BY id;
-                """)
+            try db.execute(
+                sql: """
+                    DROP TABLE geo_listings_fts;
+                    \(Self.searchableText)
+                    INSERT INTO geo_listings_fts (rowid, title, description) SELECT id, title, description FROM geo_searchable_text ORDER BY id;
+                    """)
         }
     }
 
@@ -171,9 +178,10 @@ struct GeoSearchProjection: Projection {
     /// account's listings are removed then (in one statement rather than one scan each).
     func beginBulkLoad(in db: Database) throws {
         try db.execute(sql: "INSERT INTO geo_bulk_load (started) VALUES (julianday('now'))")
-        try db.execute(sql: """
-            DROP INDEX IF EXISTS geo_listings_by_owner; DROP INDEX IF EXISTS geo_listings_by_posting; DROP INDEX IF EXISTS geo_listings_by_place
-            """)
+        try db.execute(
+            sql: """
+                DROP INDEX IF EXISTS geo_listings_by_owner; DROP INDEX IF EXISTS geo_listings_by_posting; DROP INDEX IF EXISTS geo_listings_by_place
+                """)
     }
 
     /// The keyword index keeps a deleted listing's words in its segments until they merge:
@@ -183,31 +191,34 @@ struct GeoSearchProjection: Projection {
     }
 
     func endBulkLoad(in db: Database) throws {
-        try db.execute(sql: """
-            DELETE FROM geo_listings WHERE owner_id IN (SELECT owner_id FROM geo_deleted_owners);
-            CREATE INDEX IF NOT EXISTS geo_listings_by_owner ON geo_listings (owner_id);
-            CREATE INDEX IF NOT EXISTS geo_listings_by_posting ON geo_listings (posted_tx, posted_pos);
-            INSERT INTO geo_listings_fts (geo_listings_fts) VALUES ('delete-all');
-            """)
+        try db.execute(
+            sql: """
+                DELETE FROM geo_listings WHERE owner_id IN (SELECT owner_id FROM geo_deleted_owners);
+                CREATE INDEX IF NOT EXISTS geo_listings_by_owner ON geo_listings (owner_id);
+                CREATE INDEX IF NOT EXISTS geo_listings_by_posting ON geo_listings (posted_tx, posted_pos);
+                INSERT INTO geo_listings_fts (geo_listings_fts) VALUES ('delete-all');
+                """)
         try Self.fillBands(in: db)
         try db.execute(sql: Self.placeIndex)
         // In rowid order: FTS5 writes out what it holds whenever a rowid comes lower than the
         // last, and the view's own order (the place index's) made this fill six times slower.
-        try db.execute(sql: """
-            INSERT INTO geo_listings_fts (rowid, title, description) SELECT id, title, description FROM geo_searchable_text ORDER BY id;
-            DELETE FROM geo_bulk_load;
-            """)
+        try db.execute(
+            sql: """
+                INSERT INTO geo_listings_fts (rowid, title, description) SELECT id, title, description FROM geo_searchable_text ORDER BY id;
+                DELETE FROM geo_bulk_load;
+                """)
     }
 
     /// Codes every category and gives every searchable listing without a band its band, in
     /// one pass: a bulk load posts listings with theirs, and an edit or a change of status
     /// during it takes the band away (`unindex`) for this to set again if it is still searchable.
     private static func fillBands(in db: Database) throws {
-        try db.execute(sql: """
-            INSERT OR IGNORE INTO geo_categories (name) SELECT category FROM geo_listings ORDER BY id;
-            UPDATE geo_listings SET band = (SELECT code FROM geo_categories c WHERE c.name = geo_listings.category) * 2 + (status = 'promised')
-                WHERE band IS NULL AND status IN ('available', 'promised') AND lat BETWEEN -90 AND 90 AND lon BETWEEN -180 AND 180;
-            """)
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO geo_categories (name) SELECT category FROM geo_listings ORDER BY id;
+                UPDATE geo_listings SET band = (SELECT code FROM geo_categories c WHERE c.name = geo_listings.category) * 2 + (status = 'promised')
+                    WHERE band IS NULL AND status IN ('available', 'promised') AND lat BETWEEN -90 AND 90 AND lon BETWEEN -180 AND 180;
+                """)
     }
 
     private func isBulkLoading(_ db: Database) throws -> Bool {
@@ -275,13 +286,17 @@ struct GeoSearchProjection: Projection {
         case let edited as ListingEdited:
             guard let rowid = try rowid(of: edited.listingId, in: db) else { return }
             try unindex(rowid: rowid, in: db)
-            try db.execute(sql: """
-                UPDATE geo_listings SET title = ?, description = ?, category = ?, is_free = ?, price_minor = ?, price_currency = ?,
-                                        lat = ?, lon = ?, hilbert = ?
-                WHERE id = ?
-                """, arguments: [edited.title, edited.description, edited.category, edited.price == nil, edited.price?.amountMinor,
-                                 edited.price?.currency, edited.publicLocation.lat, edited.publicLocation.lon,
-                                 HilbertOrder.index(lat: edited.publicLocation.lat, lon: edited.publicLocation.lon), rowid])
+            try db.execute(
+                sql: """
+                    UPDATE geo_listings SET title = ?, description = ?, category = ?, is_free = ?, price_minor = ?, price_currency = ?,
+                                            lat = ?, lon = ?, hilbert = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    edited.title, edited.description, edited.category, edited.price == nil, edited.price?.amountMinor,
+                    edited.price?.currency, edited.publicLocation.lat, edited.publicLocation.lon,
+                    HilbertOrder.index(lat: edited.publicLocation.lat, lon: edited.publicLocation.lon), rowid,
+                ])
             try index(rowid: rowid, in: db)
         case let changed as ListingStatusChanged:
             guard let rowid = try rowid(of: changed.listingId, in: db) else { return }
@@ -291,18 +306,20 @@ struct GeoSearchProjection: Projection {
         case let deleted as AccountDeleted:
             let owner = key(deleted.accountId)
             try db.execute(sql: "INSERT OR IGNORE INTO geo_deleted_owners (owner_id) VALUES (?)", arguments: [owner])
-            guard try !isBulkLoading(db) else { return }  // endBulkLoad removes them
+            guard try !isBulkLoading(db) else { return } // endBulkLoad removes them
             let rowids = try Int64.fetchAll(db, sql: "SELECT id FROM geo_listings WHERE owner_id = ?", arguments: [owner])
             for rowid in rowids { try unindex(rowid: rowid, in: db) }
             try db.execute(sql: "DELETE FROM geo_listings WHERE owner_id = ?", arguments: [owner])
         case let registered as OrganizationRegistered:
-            try upsertOrganization(id: registered.organizationId, slug: registered.slug, name: registered.name, kind: registered.kind,
-                                   tags: registered.tags, accepted: registered.acceptedCategories, location: registered.location,
-                                   address: registered.address, in: db)
+            try upsertOrganization(
+                id: registered.organizationId, slug: registered.slug, name: registered.name, kind: registered.kind,
+                tags: registered.tags, accepted: registered.acceptedCategories, location: registered.location,
+                address: registered.address, in: db)
         case let updated as OrganizationUpdated:
-            try upsertOrganization(id: updated.organizationId, slug: updated.slug, name: updated.name, kind: updated.kind,
-                                   tags: updated.tags, accepted: updated.acceptedCategories, location: updated.location,
-                                   address: updated.address, in: db)
+            try upsertOrganization(
+                id: updated.organizationId, slug: updated.slug, name: updated.name, kind: updated.kind,
+                tags: updated.tags, accepted: updated.acceptedCategories, location: updated.location,
+                address: updated.address, in: db)
         default:
             break
         }
@@ -314,10 +331,12 @@ struct GeoSearchProjection: Projection {
         // What the insert depends on, asked in one statement: a statement's binding, step and
         // reset cost a rebuild more than the lookups in it (three statements a post were one
         // in seven of its events' time).
-        let (bulk, ownerDeleted, knownCode) = try db.cachedStatement(sql: """
-            SELECT EXISTS (SELECT 1 FROM geo_bulk_load), EXISTS (SELECT 1 FROM geo_deleted_owners WHERE owner_id = ?),
-                   (SELECT code FROM geo_categories WHERE name = ?)
-            """).map(arguments: [post.owner, post.category]) { ($0.int64(0) != 0, $0.int64(1) != 0, $0.optionalInt64(2)) }[0]
+        let (bulk, ownerDeleted, knownCode) = try db.cachedStatement(
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM geo_bulk_load), EXISTS (SELECT 1 FROM geo_deleted_owners WHERE owner_id = ?),
+                       (SELECT code FROM geo_categories WHERE name = ?)
+                """
+        ).map(arguments: [post.owner, post.category]) { ($0.int64(0) != 0, $0.int64(1) != 0, $0.optionalInt64(2)) }[0]
         // A listing appended after its owner's account was deleted is not shown either (a
         // bulk load removes every deleted owner's listings at its end).
         if !bulk, ownerDeleted { return }
@@ -329,12 +348,14 @@ struct GeoSearchProjection: Projection {
         } else {
             arguments += [nil]
         }
-        try db.cachedStatement(sql: """
-            INSERT INTO geo_listings (listing_id, owner_id, title, description, category, is_free, price_minor, price_currency,
-                                      status, lat, lon, hilbert, posted_at, posted_tx, posted_pos, band)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'available', ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (listing_id) DO NOTHING
-            """).execute(arguments: arguments)
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO geo_listings (listing_id, owner_id, title, description, category, is_free, price_minor, price_currency,
+                                          status, lat, lon, hilbert, posted_at, posted_tx, posted_pos, band)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'available', ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (listing_id) DO NOTHING
+                """
+        ).execute(arguments: arguments)
         guard db.changesCount > 0, !bulk, post.findable else { return }
         // A new row is searchable as written (available, on the globe, its band in it): only
         // its words are left to index, without reading it back as an edit's `index` does.
@@ -350,17 +371,20 @@ struct GeoSearchProjection: Projection {
     /// status is searchable (unless a bulk load will do it at its end).
     private func index(rowid: Int64, in db: Database) throws {
         guard try !isBulkLoading(db) else { return }
-        guard let row = try Row.fetchOne(db, sql: "SELECT title, description, category, status, lat, lon FROM geo_listings WHERE id = ?",
-                                         arguments: [rowid]),
-              let status = ListingStatus(rawValue: row["status"]), Self.searchableStatuses.contains(status)
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT title, description, category, status, lat, lon FROM geo_listings WHERE id = ?",
+                arguments: [rowid]),
+            let status = ListingStatus(rawValue: row["status"]), Self.searchableStatuses.contains(status)
         else { return }
         let (lat, lon): (Double, Double) = (row["lat"], row["lon"])
         // A point out of range (never written by the listings service) cannot be found, nor break a query.
         guard (-90...90).contains(lat), (-180...180).contains(lon) else { return }
         let band = Self.band(code: try Self.categoryCode(row["category"], in: db), status: status)
         try db.execute(sql: "UPDATE geo_listings SET band = ? WHERE id = ?", arguments: [band, rowid])
-        try db.execute(sql: "INSERT INTO geo_listings_fts (rowid, title, description) VALUES (?, ?, ?)",
-                       arguments: [rowid, row["title"] as String, row["description"] as String])
+        try db.execute(
+            sql: "INSERT INTO geo_listings_fts (rowid, title, description) VALUES (?, ?, ?)",
+            arguments: [rowid, row["title"] as String, row["description"] as String])
     }
 
     /// Takes the listing out of the place index and the text index. Its words leave first,
@@ -372,25 +396,29 @@ struct GeoSearchProjection: Projection {
         try db.execute(sql: "UPDATE geo_listings SET band = NULL WHERE id = ?", arguments: [rowid])
     }
 
-    private func upsertOrganization(id: UUID, slug: String, name: String, kind: OrganizationKind, tags: [String], accepted: [String],
-                                    location: Coordinate?, address: String?, in db: Database) throws {
+    private func upsertOrganization(
+        id: UUID, slug: String, name: String, kind: OrganizationKind, tags: [String], accepted: [String],
+        location: Coordinate?, address: String?, in db: Database
+    ) throws {
         let tagsJSON = String(decoding: try JSONEncoder().encode(tags), as: UTF8.self)
         let acceptedJSON = String(decoding: try JSONEncoder().encode(accepted), as: UTF8.self)
         // A point out of range would poison every query; such an organisation is kept without one.
         let point = location.flatMap { (-90...90).contains($0.lat) && (-180...180).contains($0.lon) ? $0 : nil }
-        try db.execute(sql: """
-            INSERT INTO geo_organizations (organization_id, slug, name, kind, tags, accepted_categories, address, lat, lon)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (organization_id) DO UPDATE SET
-                slug = excluded.slug, name = excluded.name, kind = excluded.kind, tags = excluded.tags,
-                accepted_categories = excluded.accepted_categories, address = excluded.address, lat = excluded.lat, lon = excluded.lon
-            """, arguments: [key(id), slug, name, kind.rawValue, tagsJSON, acceptedJSON, address, point?.lat, point?.lon])
+        try db.execute(
+            sql: """
+                INSERT INTO geo_organizations (organization_id, slug, name, kind, tags, accepted_categories, address, lat, lon)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (organization_id) DO UPDATE SET
+                    slug = excluded.slug, name = excluded.name, kind = excluded.kind, tags = excluded.tags,
+                    accepted_categories = excluded.accepted_categories, address = excluded.address, lat = excluded.lat, lon = excluded.lon
+                """, arguments: [key(id), slug, name, kind.rawValue, tagsJSON, acceptedJSON, address, point?.lat, point?.lon])
         guard let rowid = try Int64.fetchOne(db, sql: "SELECT id FROM geo_organizations WHERE organization_id = ?", arguments: [key(id)])
         else { return }
         try db.execute(sql: "DELETE FROM geo_organizations_rtree WHERE id = ?", arguments: [rowid])
         if let point {
-            try db.execute(sql: "INSERT INTO geo_organizations_rtree (id, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [rowid, point.lat, point.lat, point.lon, point.lon])
+            try db.execute(
+                sql: "INSERT INTO geo_organizations_rtree (id, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)",
+                arguments: [rowid, point.lat, point.lat, point.lon, point.lon])
         }
     }
 }

@@ -1,8 +1,8 @@
 import Codecs
-import Geo
 import Contracts
-import Foundation
 import EventLog
+import Foundation
+import Geo
 import GeoSearchDomain
 import ServiceKit
 

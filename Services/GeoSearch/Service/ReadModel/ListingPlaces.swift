@@ -1,8 +1,8 @@
 import EventLog
 import Foundation
+import GRDB
 import Geo
 import GeoSearchDomain
-import GRDB
 import Logging
 import ReadModel
 import Synchronization
@@ -171,8 +171,9 @@ package final class ListingPlaces: Sendable {
         let statement = try db.makeStatement(sql: sql)
         try statement.forEach(binding: { parameters in for rowid in rowids ?? [] { parameters.bind(rowid) } }) { columns in
             guard let row = GeoSearchAPI.listingRow(columns, from: 2), let point = GeoCoordinate(lat: row.lat, lon: row.lon) else { return }
-            found(columns.int64(0), columns.int64(1), point,
-                  Place(free: row.free, posted: row.posted, result: try ListingResult(row, point: point, distanceMeters: nil).rendered()))
+            found(
+                columns.int64(0), columns.int64(1), point,
+                Place(free: row.free, posted: row.posted, result: try ListingResult(row, point: point, distanceMeters: nil).rendered()))
         }
     }
 

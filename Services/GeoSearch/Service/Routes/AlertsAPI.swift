@@ -52,7 +52,7 @@ struct AlertsAPI: Sendable {
             let (alert, _) = try await ownAlert(context)
             let owner = try context.requireIdentity().accountId
             guard let result = try await commands.delete(alert.id, owner: owner, metadata: context.eventMetadata) else {
-                throw Problem.notFound()  // deleted meanwhile by another request
+                throw Problem.notFound() // deleted meanwhile by another request
             }
             _ = await runtime.waitUntilApplied(result.checkpoint)
             return Response.empty(position: result.checkpoint)
@@ -66,13 +66,16 @@ struct AlertsAPI: Sendable {
         var problems: [String: [String]] = [:]
         var parsed: AlertCriteria?
         do { parsed = try AlertCriteria.parse(body.fields) } catch {
-            switch error { case .invalid(let errors): problems = errors }
+            switch error {
+            case .invalid(let errors): problems = errors
+            }
         }
         if problems["q"] == nil { do throws(FullTextQuery.Invalid) { _ = try FullTextQuery.parse(body.q) } catch { problems["q"] = [error.message] } }
         guard problems.isEmpty, let criteria = parsed else { throw Problem.validation(problems, detail: "The alert has invalid or missing fields.") }
         guard try await matcher.alerts(of: owner).count < Self.maximumAlertsPerAccount else {
-            throw Problem.conflict("You have \(Self.maximumAlertsPerAccount) alerts, the most an account may have; delete one first.",
-                                   type: "too-many-alerts")
+            throw Problem.conflict(
+                "You have \(Self.maximumAlertsPerAccount) alerts, the most an account may have; delete one first.",
+                type: "too-many-alerts")
         }
         let alertId = UUID.random()
         let now = clock.now()
@@ -82,8 +85,9 @@ struct AlertsAPI: Sendable {
         // So that the owner's next call, on this replica, already sees the alert.
         _ = await runtime.waitUntilApplied(result.checkpoint)
         let stored = StoredAlert(id: alertId, sealed: created.criteria, created: result.checkpoint, createdAt: now)
-        return try Response.json(AlertView(stored, criteria), status: .created, version: 1, position: result.checkpoint,
-                                 location: "/v1/alerts/\(alertId.lowercasedText)")
+        return try Response.json(
+            AlertView(stored, criteria), status: .created, version: 1, position: result.checkpoint,
+            location: "/v1/alerts/\(alertId.lowercasedText)")
     }
 
     /// `GET /v1/alerts/matches?limit=`: new matches since the last read, oldest first, and moves the read marker past them.
@@ -148,8 +152,8 @@ struct AlertsAPI: Sendable {
     /// step of that trace, when tracing is on and the post was traced.
     private static func traced(_ match: AlertMatch, in store: any EventStore, _ send: () async throws -> Void) async throws {
         guard EventTrace.isOn,
-              let posted = try? await store.read(stream: "listing-\(match.listing.id.lowercasedText)", from: 1, direction: .forwards, limit: 1).first,
-              let trace = EventTrace.context(of: posted.metadata)
+            let posted = try? await store.read(stream: "listing-\(match.listing.id.lowercasedText)", from: 1, direction: .forwards, limit: 1).first,
+            let trace = EventTrace.context(of: posted.metadata)
         else { return try await send() }
         try await withSpan("alert matched", context: trace, ofKind: .producer) { span in
             span.attributes["commons.listing.id"] = match.listing.id.lowercasedText
@@ -169,7 +173,7 @@ struct AlertsAPI: Sendable {
         let owner = try context.requireIdentity().accountId
         let id = try context.parameters.uuid("id")
         guard let alert = try await matcher.alerts(of: owner).first(where: { $0.id == id }),
-              let criteria = try await matcher.criteria(of: alert)
+            let criteria = try await matcher.criteria(of: alert)
         else { throw Problem.notFound() }
         return (alert, criteria)
     }

@@ -9,17 +9,20 @@ extension GeoSearchAPI {
     /// ``nearest(_:filters:needed:after:)`` over the listings in memory: the same growing
     /// circle, the same filters, the same budget; nil when a circle would cover more than
     /// ``memoryCellLimit`` cells. Full-text filters are not in memory: the caller reads SQLite for those.
-    static func nearest(_ query: NearbyQuery, filters: ListingFilters, needed: Int, after: PagePosition?,
-                        in snapshot: ListingPlaces.Snapshot, budget: ScanBudget) throws -> [(position: PagePosition, item: ListingHit)]? {
+    static func nearest(
+        _ query: NearbyQuery, filters: ListingFilters, needed: Int, after: PagePosition?,
+        in snapshot: ListingPlaces.Snapshot, budget: ScanBudget
+    ) throws -> [(position: PagePosition, item: ListingHit)]? {
         let codes: [Int64]
         if let category = filters.category {
-            guard let code = snapshot.code(of: category) else { return [] }  // a category nothing was ever posted in
+            guard let code = snapshot.code(of: category) else { return [] } // a category nothing was ever posted in
             codes = [code]
         } else {
             codes = Array(snapshot.categories.values)
         }
         let bands = codes.map { GeoSearchProjection.band(code: $0, status: filters.status) }
-        return try NearestSearch.nearest(needed: needed, queryRadius: query.radiusMeters, after: after) { radius -> [(position: PagePosition, match: ListingPlaces.Place)]? in
+        return try NearestSearch.nearest(needed: needed, queryRadius: query.radiusMeters, after: after) {
+            radius -> [(position: PagePosition, match: ListingPlaces.Place)]? in
             let boxes = LatLonBox.covering(center: query.center, radiusMeters: radius)
             let cells = boxes.reduce(0) { $0 + PlaceGrid<ListingPlaces.Place>.cellCount(of: $1) } * bands.count
             guard cells <= memoryCellLimit else { return nil }

@@ -1,10 +1,10 @@
 import Codecs
-import Geo
 import Contracts
-import Foundation
 import EventLog
-import GeoSearchDomain
+import Foundation
 import GRDB
+import Geo
+import GeoSearchDomain
 import Hummingbird
 import ReadModel
 import ServiceKit
@@ -24,8 +24,10 @@ package struct GeoSearchAPI: Sendable {
     /// The live read model's searchable listings in memory, for nearest-first pages.
     let places: ListingPlaces
 
-    package init(readModel: ReadModelDatabase, scanLimit: Int = GeoSearchService.defaultScanLimit,
-                 places: ListingPlaces = ListingPlaces(limit: GeoSearchService.defaultMemoryListings)) {
+    package init(
+        readModel: ReadModelDatabase, scanLimit: Int = GeoSearchService.defaultScanLimit,
+        places: ListingPlaces = ListingPlaces(limit: GeoSearchService.defaultMemoryListings)
+    ) {
         self.readModel = readModel
         self.scanLimit = scanLimit
         self.places = places
@@ -37,7 +39,9 @@ package struct GeoSearchAPI: Sendable {
             let nearby = parse(&fields, NearbyQuery.parse)
             let filters = ListingFilters(&fields, defaultOrder: .distance)
             let paging = Paging(&fields)
-            guard fields.problems.isEmpty, let nearby else { throw Problem.malformed("The query has invalid or missing fields.", errors: fields.problems) }
+            guard fields.problems.isEmpty, let nearby else {
+                throw Problem.malformed("The query has invalid or missing fields.", errors: fields.problems)
+            }
             return try await listings(in: .nearby(nearby), filters: filters, paging: paging, key: "nearby-listings|\(nearby.key)|\(filters.key)")
         }
         router.get("/v1/area/listings") { request, _ in
@@ -45,7 +49,9 @@ package struct GeoSearchAPI: Sendable {
             let area = parse(&fields, AreaQuery.parse)
             let filters = ListingFilters(&fields, defaultOrder: .recent)
             let paging = Paging(&fields)
-            guard fields.problems.isEmpty, let area else { throw Problem.malformed("The query has invalid or missing fields.", errors: fields.problems) }
+            guard fields.problems.isEmpty, let area else {
+                throw Problem.malformed("The query has invalid or missing fields.", errors: fields.problems)
+            }
             return try await listings(in: .area(area), filters: filters, paging: paging, key: "area-listings|\(area.key)|\(filters.key)")
         }
         router.get("/v1/nearby/organizations") { request, _ in
@@ -53,18 +59,24 @@ package struct GeoSearchAPI: Sendable {
             let nearby = parse(&fields, NearbyQuery.parse)
             let filters = OrganizationFilters(&fields)
             let paging = Paging(&fields)
-            guard fields.problems.isEmpty, let nearby else { throw Problem.malformed("The query has invalid or missing fields.", errors: fields.problems) }
-            return try await organizations(in: .nearby(nearby), filters: filters, paging: paging,
-                                           key: "nearby-organizations|\(nearby.key)|\(filters.key)")
+            guard fields.problems.isEmpty, let nearby else {
+                throw Problem.malformed("The query has invalid or missing fields.", errors: fields.problems)
+            }
+            return try await organizations(
+                in: .nearby(nearby), filters: filters, paging: paging,
+                key: "nearby-organizations|\(nearby.key)|\(filters.key)")
         }
         router.get("/v1/area/organizations") { request, _ in
             var fields = QueryParameters(request.queryFields)
             let area = parse(&fields, AreaQuery.parse)
             let filters = OrganizationFilters(&fields)
             let paging = Paging(&fields)
-            guard fields.problems.isEmpty, let area else { throw Problem.malformed("The query has invalid or missing fields.", errors: fields.problems) }
-            return try await organizations(in: .area(area), filters: filters, paging: paging,
-                                           key: "area-organizations|\(area.key)|\(filters.key)")
+            guard fields.problems.isEmpty, let area else {
+                throw Problem.malformed("The query has invalid or missing fields.", errors: fields.problems)
+            }
+            return try await organizations(
+                in: .area(area), filters: filters, paging: paging,
+                key: "area-organizations|\(area.key)|\(filters.key)")
         }
     }
 
@@ -77,8 +89,9 @@ package struct GeoSearchAPI: Sendable {
     func listings(in place: Place, filters: ListingFilters, paging: Paging, key: String) async throws -> Response {
         let after = try decodeCursor(paging.cursor, order: filters.order, key: key)
         if case .nearby(let query) = place, filters.order == .distance, !paging.count {
-            return try page(try await nearest(query, filters: filters, needed: paging.limit + 1, after: after),
-                            paging: paging, after: after, key: key, inOrder: true)
+            return try page(
+                try await nearest(query, filters: filters, needed: paging.limit + 1, after: after),
+                paging: paging, after: after, key: key, inOrder: true)
         }
         let scanLimit = scanLimit
         let rows = try readModel.readInPlace { db in
@@ -97,34 +110,44 @@ package struct GeoSearchAPI: Sendable {
     /// The `needed` nearest matches after the cursor (fewer when the radius holds fewer), by
     /// a growing circle (`NearestSearch`) rather than by reading the whole radius. The circle
     /// grows over ids and points alone; only the rows of the page are read whole.
-    package func nearest(_ query: NearbyQuery, filters: ListingFilters, needed: Int, after: PagePosition?)
-        async throws -> [(position: PagePosition, item: ListingHit)] {
+    package func nearest(
+        _ query: NearbyQuery, filters: ListingFilters, needed: Int, after: PagePosition?
+    )
+        async throws -> [(position: PagePosition, item: ListingHit)]
+    {
         let scanLimit = scanLimit
         // Places that are not kept (or cannot be loaded) are no reason to fail the search: SQLite answers it.
         if filters.keywords == nil, let kept = await places.places(of: readModel),
-           let found = try kept.read({ try Self.nearest(query, filters: filters, needed: needed, after: after, in: $0, budget: ScanBudget(limit: scanLimit)) }) {
+            let found = try kept.read({
+                try Self.nearest(query, filters: filters, needed: needed, after: after, in: $0, budget: ScanBudget(limit: scanLimit))
+            })
+        {
             return found
         }
         return try readModel.readInPlace { db in
             let budget = ScanBudget(limit: scanLimit)
-            let page = try NearestSearch.nearest(needed: needed, queryRadius: query.radiusMeters, after: after) { radius in
-                var ranked: [(position: PagePosition, match: (rowid: Int64, point: GeoCoordinate))] = []
-                var seen = Set<Int64>()
-                let boxes = LatLonBox.covering(center: query.center, radiusMeters: radius)
-                try Self.forEachCandidate(columns: "l.id, l.listing_id, l.lat, l.lon", in: boxes, filters: filters, db: db, budget: budget) { columns in
-                    let rowid = columns.int64(0)
-                    guard seen.insert(rowid).inserted, let point = GeoCoordinate(lat: columns.double(2), lon: columns.double(3)) else { return }
-                    let meters = query.center.distanceMeters(to: point)
-                    guard meters <= radius, let id = columns.uuid(1) else { return }
-                    let position = PagePosition.distance(meters, id: id)
-                    guard after.map({ $0.precedes(position) }) ?? true else { return }
-                    ranked.append((position, (rowid, point)))
-                }
-                return ranked
-            } ?? []
+            let page =
+                try NearestSearch.nearest(needed: needed, queryRadius: query.radiusMeters, after: after) { radius in
+                    var ranked: [(position: PagePosition, match: (rowid: Int64, point: GeoCoordinate))] = []
+                    var seen = Set<Int64>()
+                    let boxes = LatLonBox.covering(center: query.center, radiusMeters: radius)
+                    try Self.forEachCandidate(columns: "l.id, l.listing_id, l.lat, l.lon", in: boxes, filters: filters, db: db, budget: budget) {
+                        columns in
+                        let rowid = columns.int64(0)
+                        guard seen.insert(rowid).inserted, let point = GeoCoordinate(lat: columns.double(2), lon: columns.double(3)) else { return }
+                        let meters = query.center.distanceMeters(to: point)
+                        guard meters <= radius, let id = columns.uuid(1) else { return }
+                        let position = PagePosition.distance(meters, id: id)
+                        guard after.map({ $0.precedes(position) }) ?? true else { return }
+                        ranked.append((position, (rowid, point)))
+                    }
+                    return ranked
+                } ?? []
             let rows = try Self.listingRows(page.map(\.match.rowid), in: db)
             return page.compactMap { entry in
-                rows[entry.match.rowid].map { (entry.position, .read(ListingResult($0, point: entry.match.point, distanceMeters: entry.position.value))) }
+                rows[entry.match.rowid].map {
+                    (entry.position, .read(ListingResult($0, point: entry.match.point, distanceMeters: entry.position.value)))
+                }
             }
         }
     }
@@ -189,8 +212,10 @@ package struct GeoSearchAPI: Sendable {
     /// in two boxes comes twice). The place index is walked in the band of each category asked
     /// for, over the ranges of the curve that cover each box (``HilbertOrder/ranges(covering:)``);
     /// what those ranges hold beyond the box is dropped in the index, before any row is read.
-    static func forEachCandidate(columns: String, in boxes: [LatLonBox], filters: ListingFilters, db: Database, budget: ScanBudget? = nil,
-                                 _ body: (borrowing SQLiteColumns) throws -> Void) throws {
+    static func forEachCandidate(
+        columns: String, in boxes: [LatLonBox], filters: ListingFilters, db: Database, budget: ScanBudget? = nil,
+        _ body: (borrowing SQLiteColumns) throws -> Void
+    ) throws {
         var sql = """
             SELECT \(columns)
             FROM geo_listings l INDEXED BY geo_listings_by_place
@@ -200,8 +225,10 @@ package struct GeoSearchAPI: Sendable {
         let codes: [Int64]
         if let category = filters.category {
             var code: Int64?
-            try db.cachedStatement(sql: "SELECT code FROM geo_categories WHERE name = ?").forEach(binding: { $0.bind(category) }) { code = $0.int64(0) }
-            guard let code else { return }  // a category nothing was ever posted in
+            try db.cachedStatement(sql: "SELECT code FROM geo_categories WHERE name = ?").forEach(binding: { $0.bind(category) }) {
+                code = $0.int64(0)
+            }
+            guard let code else { return } // a category nothing was ever posted in
             codes = [code]
         } else {
             codes = try db.cachedStatement(sql: "SELECT code FROM geo_categories").map { $0.int64(0) }
@@ -296,8 +323,9 @@ package struct GeoSearchAPI: Sendable {
                 guard let id = UUID(text: row["organization_id"]) else { continue }
                 let tags = (try? decoder.decode([String].self, from: Data((row["tags"] as String).utf8))) ?? []
                 let accepted = (try? decoder.decode([String].self, from: Data((row["accepted_categories"] as String).utf8))) ?? []
-                seen[id] = OrganizationRow(id: id, slug: row["slug"], name: row["name"], kind: row["kind"], tags: tags,
-                                           acceptedCategories: accepted, address: row["address"], lat: row["lat"], lon: row["lon"])
+                seen[id] = OrganizationRow(
+                    id: id, slug: row["slug"], name: row["name"], kind: row["kind"], tags: tags,
+                    acceptedCategories: accepted, address: row["address"], lat: row["lat"], lon: row["lon"])
             }
         }
         return Array(seen.values)
@@ -317,9 +345,12 @@ package struct GeoSearchAPI: Sendable {
         _ ranked: [(position: PagePosition, item: Item)], paging: Paging, after: PagePosition?, key: String, inOrder: Bool = false
     ) throws -> Response {
         if paging.count { return try Response.json(["count": ranked.count]) }
-        let sorted = inOrder ? ranked : ranked
-            .filter { entry in after.map { $0.precedes(entry.position) } ?? true }
-            .sorted { $0.position.precedes($1.position) }
+        let sorted =
+            inOrder
+            ? ranked
+            : ranked
+                .filter { entry in after.map { $0.precedes(entry.position) } ?? true }
+                .sorted { $0.position.precedes($1.position) }
         let items = sorted.prefix(paging.limit)
         let next = sorted.count > paging.limit ? items.last.map { PageCursor.encode($0.position, queryKey: key) } : nil
         return try Response.json(ResultPage(items: items.map(\.item), nextCursor: next))
@@ -340,8 +371,9 @@ final class ScanBudget {
     func spend() throws {
         spent += 1
         guard spent > limit else { return }
-        throw Problem(.unprocessableContent, type: "query-too-broad", title: "Query too broad",
-                      detail: "This search would read more than \(limit) listings: make the area or the radius smaller, or sort by distance.")
+        throw Problem(
+            .unprocessableContent, type: "query-too-broad", title: "Query too broad",
+            detail: "This search would read more than \(limit) listings: make the area or the radius smaller, or sort by distance.")
     }
 }
 
@@ -387,7 +419,7 @@ struct ResultPage<Item: Encodable & Sendable>: Encodable, Sendable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(items, forKey: .items)
-        try container.encode(nextCursor, forKey: .nextCursor)  // null on the last page
+        try container.encode(nextCursor, forKey: .nextCursor) // null on the last page
     }
 }
 

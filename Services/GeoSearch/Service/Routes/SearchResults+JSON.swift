@@ -39,8 +39,9 @@ extension ListingResult: JSONWritable {
     /// and written into many pages: the same bytes, copied instead of written each time.
     func rendered() throws -> ListingResult {
         var copy = self
-        copy.writtenMembers = RenderedMembers(leading: try JSONMembers { writeLeadingMembers(&$0) },
-                                        trailing: try JSONMembers { try writeTrailingMembers(&$0) })
+        copy.writtenMembers = RenderedMembers(
+            leading: try JSONMembers { writeLeadingMembers(&$0) },
+            trailing: try JSONMembers { try writeTrailingMembers(&$0) })
         return copy
     }
 }

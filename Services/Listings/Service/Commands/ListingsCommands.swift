@@ -66,7 +66,7 @@ package struct ListingsCommands: Sendable {
         return try await handler.handle(ListingStreams.listing(id), load: { try await state(of: id) }) { stored, _ in
             if stored.exists {
                 guard stored.ownerId == owner,
-                      let last = try await store.read(stream: ListingStreams.listing(id), from: nil, direction: .backwards, limit: 1).first
+                    let last = try await store.read(stream: ListingStreams.listing(id), from: nil, direction: .backwards, limit: 1).first
                 else { throw ListingError.notOwner }
                 return .answer((try await opened(stored, for: owner), last.checkpoint))
             }
@@ -78,15 +78,20 @@ package struct ListingsCommands: Sendable {
     }
 
     /// Replaces the owner's draft with `change` applied to it, at `expectedVersion`.
-    func edit(_ id: UUID, by actor: UUID, expectedVersion: Int64, metadata: EventMetadata, alsoInvalid: [String: [String]] = [:],
-              change: (inout ListingDraft) -> Void) async throws -> (ListingState, Checkpoint) {
+    func edit(
+        _ id: UUID, by actor: UUID, expectedVersion: Int64, metadata: EventMetadata, alsoInvalid: [String: [String]] = [:],
+        change: (inout ListingDraft) -> Void
+    ) async throws -> (ListingState, Checkpoint) {
         var loaded = Loaded(state: ListingState())
-        return try await handler.handle(ListingStreams.listing(id), ifMatch: expectedVersion, load: {
-            loaded = try await read(id, as: actor)
-            // Only the owner learns whether their version is current.
-            guard loaded.state.ownerId == actor else { throw ListingError.notOwner }
-            return (loaded.state, loaded.state.version)
-        }) { state, _ in
+        return try await handler.handle(
+            ListingStreams.listing(id), ifMatch: expectedVersion,
+            load: {
+                loaded = try await read(id, as: actor)
+                // Only the owner learns whether their version is current.
+                guard loaded.state.ownerId == actor else { throw ListingError.notOwner }
+                return (loaded.state, loaded.state.version)
+            }
+        ) { state, _ in
             var draft = state.draft(place: loaded.place)
             change(&draft)
             let normalized = draft.normalized
@@ -103,8 +108,10 @@ package struct ListingsCommands: Sendable {
     }
 
     /// Runs a decision on the current state, deciding again if the stream moved meanwhile.
-    func decide(_ id: UUID, metadata: EventMetadata,
-                _ decision: (ListingState, Date) throws -> [any EventContract]) async throws -> (ListingState, Checkpoint?) {
+    func decide(
+        _ id: UUID, metadata: EventMetadata,
+        _ decision: (ListingState, Date) throws -> [any EventContract]
+    ) async throws -> (ListingState, Checkpoint?) {
         try await handler.handle(ListingStreams.listing(id), load: { try await existing(id) }) { state, _ in
             let events = try decision(state, clock.now())
             guard !events.isEmpty else { return .answer((state, nil)) }
@@ -143,15 +150,20 @@ package struct ListingsCommands: Sendable {
         // Sealed once, and only for a person who may ask (a vault round trip and AES-GCM).
         var event: NewEvent?
         // At the version read, so that two requests of one person at once cannot both pass.
-        return try await handler.handle(stream, load: {
-            let (events, version) = try await ListingStreams.load(stream, from: store)
-            return (RequestLedger.replay(events, version: version), version)
-        }) { ledger, _ in
+        return try await handler.handle(
+            stream,
+            load: {
+                let (events, version) = try await ListingStreams.load(stream, from: store)
+                return (RequestLedger.replay(events, version: version), version)
+            }
+        ) { ledger, _ in
             try ledger.admit(requester)
             if event == nil {
-                event = try EventCatalog.encode(ListingRequested(requestId: requestId, listingId: id, requesterId: requester,
-                                                                 message: try await sealer.seal(message, for: requester), requestedAt: clock.now()),
-                                                metadata: metadata)
+                event = try EventCatalog.encode(
+                    ListingRequested(
+                        requestId: requestId, listingId: id, requesterId: requester,
+                        message: try await sealer.seal(message, for: requester), requestedAt: clock.now()),
+                    metadata: metadata)
             }
             return .append([event!]) { result in (requestId, result.checkpoint) }
         }

@@ -10,9 +10,11 @@ extension ListingsCommands {
     func report(_ id: UUID, by reporter: UUID, reason: String, metadata: EventMetadata) async throws -> Checkpoint {
         let state = try await load(id)
         guard state.ownerId != reporter else { throw ListingError.ownListing }
-        let reported = ListingReported(reportId: .random(), listingId: id, reporterId: reporter, reason: try await sealer.seal(reason, for: reporter),
-                                       reportedAt: clock.now())
-        var position = try await handler.record([try EventCatalog.encode(reported, metadata: metadata)], to: ListingStreams.reports(of: id)).checkpoint
+        let reported = ListingReported(
+            reportId: .random(), listingId: id, reporterId: reporter, reason: try await sealer.seal(reason, for: reporter),
+            reportedAt: clock.now())
+        var position = try await handler.record([try EventCatalog.encode(reported, metadata: metadata)], to: ListingStreams.reports(of: id))
+            .checkpoint
         let (events, version) = try await ListingStreams.load(ListingStreams.reports(of: id), from: store)
         if ReportTally.replay(events, version: version).reachesThreshold(settings.reportThreshold) {
             let (_, checkpoint) = try await decide(id, metadata: metadata) { state, _ in state.hide() }
@@ -26,7 +28,8 @@ extension ListingsCommands {
     func resolveReports(_ id: UUID, decision: String, by admin: UUID, metadata: EventMetadata) async throws -> (ListingState, Checkpoint) {
         _ = try await load(id)
         let resolved = ListingReportsResolved(listingId: id, decision: decision, resolvedBy: admin, resolvedAt: clock.now())
-        let position = try await handler.record([try EventCatalog.encode(resolved, metadata: metadata)], to: ListingStreams.reports(of: id)).checkpoint
+        let position = try await handler.record([try EventCatalog.encode(resolved, metadata: metadata)], to: ListingStreams.reports(of: id))
+            .checkpoint
         let (state, checkpoint) = try await decide(id, metadata: metadata) { state, _ in
             decision == "dismissed" ? state.unhide() : state.hide()
         }
@@ -36,8 +39,9 @@ extension ListingsCommands {
     /// Posts a comment, its text sealed with the author's key.
     func comment(_ id: UUID, by author: UUID, text: String, metadata: EventMetadata) async throws -> (ListingCommentPosted, Checkpoint) {
         _ = try await load(id)
-        let posted = ListingCommentPosted(commentId: .random(), listingId: id, authorId: author, text: try await sealer.seal(text, for: author),
-                                          postedAt: clock.now())
+        let posted = ListingCommentPosted(
+            commentId: .random(), listingId: id, authorId: author, text: try await sealer.seal(text, for: author),
+            postedAt: clock.now())
         let result = try await handler.record([try EventCatalog.encode(posted, metadata: metadata)], to: ListingStreams.comments(of: id))
         return (posted, result.checkpoint)
     }
@@ -48,7 +52,7 @@ extension ListingsCommands {
         let stream = ListingStreams.comments(of: id)
         return try await handler.handle(stream, load: { try await ListingStreams.load(stream, from: store) }) { events, _ in
             guard let posted = events.compactMap({ $0 as? ListingCommentPosted }).first(where: { $0.commentId == commentId }),
-                  !events.contains(where: { ($0 as? ListingCommentDeleted)?.commentId == commentId })
+                !events.contains(where: { ($0 as? ListingCommentDeleted)?.commentId == commentId })
             else { throw ListingError.commentNotFound }
             guard actor == posted.authorId || actor == state.ownerId else { throw ListingError.notOwner }
             let deleted = ListingCommentDeleted(commentId: commentId, listingId: id, deletedBy: actor)

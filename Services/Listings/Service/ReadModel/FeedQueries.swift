@@ -14,9 +14,12 @@ package enum FeedQueries {
     /// When the next available listing expires after `now`: until then, time changes no page
     /// of the feed (a listing leaves `available` for `expired` only at its `expires_at`).
     package static func nextExpiry(after now: Date, in db: Database) throws -> Date? {
-        try Double.fetchOne(try db.cachedStatement(sql: """
-            SELECT min(expires_at) FROM listings WHERE status = 'available' AND expires_at > ?
-            """), arguments: [now.timeIntervalSince1970]).map(Date.init(timeIntervalSince1970:))
+        try Double.fetchOne(
+            try db.cachedStatement(
+                sql: """
+                    SELECT min(expires_at) FROM listings WHERE status = 'available' AND expires_at > ?
+                    """), arguments: [now.timeIntervalSince1970]
+        ).map(Date.init(timeIntervalSince1970:))
     }
 
     /// One page of `query` for `caller` at `now`, and the cursor of the next page (nil at the end).
@@ -78,11 +81,12 @@ package enum FeedQueries {
         var outerArguments: [(any DatabaseValueConvertible)?] = []
         if let cursor = query.cursor {
             outer.append(order.after)
-            let key: (any DatabaseValueConvertible)? = switch query.sort {
-            case .recent, .relevance: Double(cursor.key)
-            case .price: Int64(cursor.key)
-            case .title: cursor.key
-            }
+            let key: (any DatabaseValueConvertible)? =
+                switch query.sort {
+                case .recent, .relevance: Double(cursor.key)
+                case .price: Int64(cursor.key)
+                case .title: cursor.key
+                }
             outerArguments += [key, key, cursor.sequence]
         }
         let sql = """
@@ -96,12 +100,13 @@ package enum FeedQueries {
         let page = rows.prefix(query.limit)
         var next: FeedCursor?
         if rows.count > query.limit, let last = page.last {
-            let key: String = switch query.sort {
-            case .recent: "\(last.postedAtSeconds)"
-            case .price: "\(last.sortPrice)"
-            case .title: last.title
-            case .relevance: "\(last.score)"
-            }
+            let key: String =
+                switch query.sort {
+                case .recent: "\(last.postedAtSeconds)"
+                case .price: "\(last.sortPrice)"
+                case .title: last.title
+                case .relevance: "\(last.score)"
+                }
             next = FeedCursor(key: key, sequence: last.seq, queryHash: query.fingerprint)
         }
         return (Array(page), next)
@@ -112,17 +117,20 @@ package enum FeedQueries {
     /// breaks ties the same way the key runs, so each direction is exactly the other reversed
     /// and SQLite walks the same index (forwards or backwards) for both.
     static func ordering(_ sort: FeedQuery.Sort, _ order: FeedQuery.Order) -> (by: String, after: String) {
-        let column = switch sort {
-        case .recent: "posted_at"
-        case .price: "sort_price"
-        case .title: "title"
-        case .relevance: "score"
-        }
+        let column =
+            switch sort {
+            case .recent: "posted_at"
+            case .price: "sort_price"
+            case .title: "title"
+            case .relevance: "score"
+            }
         let collate = sort == .title ? " COLLATE NOCASE" : ""
         let (direction, beyond) = order == .asc ? ("ASC", ">") : ("DESC", "<")
         // bm25 ranks are smaller for better matches, so relevance "desc" (best first) runs the score up.
         let (sqlDirection, sqlBeyond) = sort == .relevance ? ("ASC", ">") : (direction, beyond)
-        return ("\(column)\(collate) \(sqlDirection), seq \(sqlDirection)",
-                "(\(column) \(sqlBeyond) ?\(collate) OR (\(column) = ?\(collate) AND seq \(sqlBeyond) ?))")
+        return (
+            "\(column)\(collate) \(sqlDirection), seq \(sqlDirection)",
+            "(\(column) \(sqlBeyond) ?\(collate) OR (\(column) = ?\(collate) AND seq \(sqlBeyond) ?))"
+        )
     }
 }

@@ -31,8 +31,11 @@ extension ListingsAPI {
             }
             _ = try await view(id, as: identity.accountId)
             let (posted, position) = try await commands.comment(id, by: identity.accountId, text: text, metadata: context.eventMetadata)
-            let view = CommentView(id: posted.commentId.lowercasedText, listingId: id.lowercasedText, authorId: identity.accountId.lowercasedText, text: text, postedAt: posted.postedAt)
-            return try Response.json(view, status: .created, position: position, location: "/v1/listings/\(id.lowercasedText)/comments/\(posted.commentId.lowercasedText)")
+            let view = CommentView(
+                id: posted.commentId.lowercasedText, listingId: id.lowercasedText, authorId: identity.accountId.lowercasedText, text: text,
+                postedAt: posted.postedAt)
+            return try Response.json(
+                view, status: .created, position: position, location: "/v1/listings/\(id.lowercasedText)/comments/\(posted.commentId.lowercasedText)")
         }
         router.get("/v1/listings/{id}/comments") { request, context in
             let id = try context.parameters.uuid("id")
@@ -40,18 +43,23 @@ extension ListingsAPI {
             let (limit, after) = (paging.limit, paging.afterSequence)
             _ = try await view(id, as: context.identity?.accountId, moderator: context.identity?.role == .admin)
             let rows = try await runtime.readModel.pool.read { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT seq, comment_id, author_id, text, posted_at FROM listing_comments WHERE listing_id = ? AND seq > ? ORDER BY seq LIMIT ?
-                    """, arguments: [id.lowercasedText, after, limit + 1]).map { row -> (seq: Int64, id: String, author: String, text: String, at: Double) in
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT seq, comment_id, author_id, text, posted_at FROM listing_comments WHERE listing_id = ? AND seq > ? ORDER BY seq LIMIT ?
+                        """, arguments: [id.lowercasedText, after, limit + 1]
+                ).map { row -> (seq: Int64, id: String, author: String, text: String, at: Double) in
                     (row["seq"], row["comment_id"], row["author_id"], row["text"], row["posted_at"])
                 }
             }
             var items: [CommentView] = []
             for row in rows.prefix(limit) {
                 guard let sealed = try? JSONDecoder().decode(Sealed.self, from: Data(row.text.utf8)),
-                      let text = try await commands.sealer.open(sealed, as: String.self)
+                    let text = try await commands.sealer.open(sealed, as: String.self)
                 else { continue }
-                items.append(CommentView(id: row.id, listingId: id.lowercasedText, authorId: row.author, text: text, postedAt: Date(timeIntervalSince1970: row.at)))
+                items.append(
+                    CommentView(
+                        id: row.id, listingId: id.lowercasedText, authorId: row.author, text: text, postedAt: Date(timeIntervalSince1970: row.at)))
             }
             struct Page: Encodable { var items: [CommentView]; var nextCursor: String? }
             return try Response.json(Page(items: items, nextCursor: paging.nextCursor(lastShown: rows.count > limit ? rows[limit - 1].seq : nil)))

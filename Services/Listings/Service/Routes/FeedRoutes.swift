@@ -40,7 +40,9 @@ extension ListingsAPI {
     package static func feedQuery(_ parameters: [String: String]) throws -> FeedQuery {
         var problems: [String: [String]] = [:]
         var search: FullTextQuery?
-        do throws(FullTextQuery.Invalid) { search = try FullTextQuery.parse(parameters["q"], maxTerms: maxSearchTerms) } catch { problems["q"] = [error.message] }
+        do throws(FullTextQuery.Invalid) { search = try FullTextQuery.parse(parameters["q"], maxTerms: maxSearchTerms) } catch {
+            problems["q"] = [error.message]
+        }
         do throws(ListingError) {
             let query = try FeedQuery(parameters: parameters, terms: search?.terms)
             if problems.isEmpty { return query }
@@ -64,17 +66,18 @@ extension ListingsAPI {
             if !fresh, let page = try FeedQueries.version.kept(in: runtime.readModel, { pages.answer(for: key, version: $0, at: now) }) {
                 return Response.json(encoded: page)
             }
-            return Response.json(encoded: try await runtime.readModel.pool.read { db in
-                let version = try FeedQueries.version.current(in: db)
-                if !fresh, let version, let page = pages.answer(for: key, version: version, at: now) { return page }
-                let (rows, next) = try FeedQueries.page(query, caller: caller, now: now, in: db)
-                let page = try ResponseJSON.encode(FeedPage(items: rows.map { ListingView(row: $0, now: now) }, nextCursor: next?.text))
-                if let version {
-                    let until = try FeedQueries.nextExpiry(after: now, in: db) ?? .distantFuture
-                    pages.store(page, for: key, version: version, valid: now..<until)
-                }
-                return page
-            })
+            return Response.json(
+                encoded: try await runtime.readModel.pool.read { db in
+                    let version = try FeedQueries.version.current(in: db)
+                    if !fresh, let version, let page = pages.answer(for: key, version: version, at: now) { return page }
+                    let (rows, next) = try FeedQueries.page(query, caller: caller, now: now, in: db)
+                    let page = try ResponseJSON.encode(FeedPage(items: rows.map { ListingView(row: $0, now: now) }, nextCursor: next?.text))
+                    if let version {
+                        let until = try FeedQueries.nextExpiry(after: now, in: db) ?? .distantFuture
+                        pages.store(page, for: key, version: version, valid: now..<until)
+                    }
+                    return page
+                })
         }
         router.get("/v1/listings/changes") { request, context in
             var problems: [String: [String]] = [:]
@@ -84,10 +87,16 @@ extension ListingsAPI {
             if limit == nil || !(1...500).contains(limit!) { problems["limit"] = ["must be from 1 to 500"] }
             guard problems.isEmpty, let since, let limit else { throw Problem.malformed("The query has invalid fields.", errors: problems) }
             let items = try await runtime.readModel.pool.read { db in
-                try Row.fetchAll(db, sql: "SELECT seq, listing_id, kind, status, changed_at FROM listing_changes WHERE seq > ? ORDER BY seq LIMIT ?",
-                                 arguments: [since, limit]).map { row in
-                    (seq: row["seq"] as Int64, change: Change(listingId: row["listing_id"], kind: row["kind"], status: row["status"],
-                                                               changedAt: Date(timeIntervalSince1970: row["changed_at"])))
+                try Row.fetchAll(
+                    db, sql: "SELECT seq, listing_id, kind, status, changed_at FROM listing_changes WHERE seq > ? ORDER BY seq LIMIT ?",
+                    arguments: [since, limit]
+                ).map { row in
+                    (
+                        seq: row["seq"] as Int64,
+                        change: Change(
+                            listingId: row["listing_id"], kind: row["kind"], status: row["status"],
+                            changedAt: Date(timeIntervalSince1970: row["changed_at"]))
+                    )
                 }
             }
             return try Response.json(ChangePage(items: items.map(\.change), next: String(items.last?.seq ?? since)))

@@ -30,8 +30,9 @@ extension ListingsAPI {
             let raw = try ImageBodies.imageBytes(of: body, contentType: request.headers[.contentType])
             let photo = try await ImageBodies.clean(raw)
             let (stored, position) = try await store(photo, uploader: identity.accountId, metadata: context.eventMetadata)
-            let view = ImageView(id: stored.imageId, contentType: stored.contentType, byteCount: stored.byteCount, sha256: stored.sha256,
-                                 width: stored.width, height: stored.height, links: ImageLinks(stored.imageId))
+            let view = ImageView(
+                id: stored.imageId, contentType: stored.contentType, byteCount: stored.byteCount, sha256: stored.sha256,
+                width: stored.width, height: stored.height, links: ImageLinks(stored.imageId))
             return try Response.json(view, status: .created, position: position, location: "/v1/images/\(stored.imageId.lowercasedText)")
         }
         router.get("/v1/images/{id}") { request, context in
@@ -39,8 +40,9 @@ extension ListingsAPI {
             let sizeName = request.uri.queryParameters["size"].map(String.init) ?? PhotoSize.original.rawValue
             guard let size = PhotoSize(rawValue: sizeName) else {
                 // A bad query is a malformed request (400), as in every other query of the service.
-                throw Problem.malformed("The query has invalid fields.",
-                                        errors: ["size": ["must be one of \(PhotoSize.allCases.map(\.rawValue).joined(separator: ", "))"]])
+                throw Problem.malformed(
+                    "The query has invalid fields.",
+                    errors: ["size": ["must be one of \(PhotoSize.allCases.map(\.rawValue).joined(separator: ", "))"]])
             }
             guard let address = try await address(of: id, size: size), let blob = try await blobs.get(address) else {
                 throw Problem.notFound("There is no such image.")
@@ -69,16 +71,20 @@ extension ListingsAPI {
             guard let variant = photo.sizes[size] else { continue }
             let variantAddress = ImageBodies.contentAddress(variant.bytes)
             try await blobs.put(variant.bytes, at: variantAddress, contentType: variant.format.contentType, owner: uploader)
-            sizes.append(StoredImageSize(size: size.rawValue, sha256: variantAddress, byteCount: variant.bytes.count,
-                                         width: variant.width, height: variant.height))
+            sizes.append(
+                StoredImageSize(
+                    size: size.rawValue, sha256: variantAddress, byteCount: variant.bytes.count,
+                    width: variant.width, height: variant.height))
         }
         // The original last: an image whose original exists has all its sizes.
         try await blobs.put(original.bytes, at: address, contentType: original.format.contentType, owner: uploader)
-        let stored = ImageStored(imageId: id, sha256: address, contentType: original.format.contentType, byteCount: original.bytes.count,
-                                 uploaderId: uploader, storedAt: clock.now(), width: original.width, height: original.height, sizes: sizes)
+        let stored = ImageStored(
+            imageId: id, sha256: address, contentType: original.format.contentType, byteCount: original.bytes.count,
+            uploaderId: uploader, storedAt: clock.now(), width: original.width, height: original.height, sizes: sizes)
         let stream = ListingStreams.image(id)
         // Someone uploaded the same picture before or at the same moment: one image.
-        return try await CommandHandler(store: runtime.store).handle(stream, load: { ((), try await runtime.store.version(of: stream)) }) { _, version in
+        return try await CommandHandler(store: runtime.store).handle(stream, load: { ((), try await runtime.store.version(of: stream)) }) {
+            _, version in
             guard version == 0 else { return .answer((stored, nil)) }
             return .append([try EventCatalog.encode(stored, metadata: metadata)]) { (stored, $0.checkpoint) }
         }
@@ -88,8 +94,11 @@ extension ListingsAPI {
     /// its original for every size.
     private func address(of id: UUID, size: PhotoSize) async throws -> String? {
         try await runtime.readModel.pool.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT sha256, small_sha256, medium_sha256 FROM images WHERE image_id = ?",
-                                             arguments: [id.lowercasedText]) else { return nil }
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT sha256, small_sha256, medium_sha256 FROM images WHERE image_id = ?",
+                    arguments: [id.lowercasedText])
+            else { return nil }
             let original: String = row["sha256"]
             switch size {
             case .original: return original
@@ -128,14 +137,17 @@ enum ImageBodies {
         case .unsupportedFormat:
             return Problem.unsupportedMediaType("Send a \(PhotoFormat.acceptedNames) image.")
         case .undecodable:
-            return Problem(.unprocessableContent, type: "undecodable-image",
-                           detail: "The picture does not decode: it is truncated or damaged. Nothing was stored.")
+            return Problem(
+                .unprocessableContent, type: "undecodable-image",
+                detail: "The picture does not decode: it is truncated or damaged. Nothing was stored.")
         case .tooManyPixels:
-            return Problem(.unprocessableContent, type: "image-too-large",
-                           detail: "The picture has more than \(PhotoCleaner.maximumPixels / 1_000_000) megapixels. Nothing was stored.")
+            return Problem(
+                .unprocessableContent, type: "image-too-large",
+                detail: "The picture has more than \(PhotoCleaner.maximumPixels / 1_000_000) megapixels. Nothing was stored.")
         case .encodingFailed:
-            return Problem(.unprocessableContent, type: "unconvertible-image",
-                           detail: "The picture could not be converted for serving. Nothing was stored.")
+            return Problem(
+                .unprocessableContent, type: "unconvertible-image",
+                detail: "The picture could not be converted for serving. Nothing was stored.")
         }
     }
 

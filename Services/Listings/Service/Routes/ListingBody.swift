@@ -61,9 +61,10 @@ struct ListingBody: Decodable, Sendable {
 
     /// The draft of a new listing.
     var draft: ListingDraft {
-        ListingDraft(title: title, description: description.value, category: category, condition: condition, price: price.value,
-                     pickupTimes: pickupTimes?.times ?? PickupTimes(), pickupLocation: pickupLocation,
-                     streetAddress: streetAddress.value, imageIds: imageIds ?? [])
+        ListingDraft(
+            title: title, description: description.value, category: category, condition: condition, price: price.value,
+            pickupTimes: pickupTimes?.times ?? PickupTimes(), pickupLocation: pickupLocation,
+            streetAddress: streetAddress.value, imageIds: imageIds ?? [])
     }
 
     /// Applies the fields present to an existing draft.

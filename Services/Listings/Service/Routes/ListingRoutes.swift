@@ -40,8 +40,10 @@ extension ListingsAPI {
             let expected = try request.requireIfMatch()
             let body = try await request.decodeJSON(as: ListingBody.self, context: context)
             let badImages = try await imageProblems(body.imageIds ?? [])
-            let result = try await commands.edit(id, by: identity.accountId, expectedVersion: expected, metadata: context.eventMetadata,
-                                                 alsoInvalid: badImages) { draft in
+            let result = try await commands.edit(
+                id, by: identity.accountId, expectedVersion: expected, metadata: context.eventMetadata,
+                alsoInvalid: badImages
+            ) { draft in
                 body.patch(&draft)
             }
             return try await written((result.0, result.1), owner: identity.accountId)
@@ -76,8 +78,9 @@ extension ListingsAPI {
             let recorded = try await runtime.store.read(stream: ListingStreams.listing(id))
             let items = try recorded.map { event -> HistoryEntry in
                 let decoded = try CommonsEvents.catalog.decode(event)
-                return HistoryEntry(version: event.version, type: event.type, recordedAt: event.recordedAt, actorId: event.metadata.actorId,
-                                    status: (decoded as? ListingStatusChanged)?.status, requesterId: (decoded as? ListingPromised)?.requesterId)
+                return HistoryEntry(
+                    version: event.version, type: event.type, recordedAt: event.recordedAt, actorId: event.metadata.actorId,
+                    status: (decoded as? ListingStatusChanged)?.status, requesterId: (decoded as? ListingPromised)?.requesterId)
             }
             return try Response.json(["items": items], version: state.version)
         }

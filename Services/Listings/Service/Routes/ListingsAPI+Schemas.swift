@@ -12,76 +12,112 @@ extension ListingsAPI {
     static let coordinate = Schema.object(["lat": .latitude, "lon": .longitude], required: ["lat", "lon"])
 
     /// ``ImageLinks``: where each size of a photo is served.
-    static let imageLinks = Schema.object(["id": uuid, "small": .string(), "medium": .string(), "original": .string()],
-                                          required: ["id", "small", "medium", "original"]).named("ImageLinks")
+    static let imageLinks = Schema.object(
+        ["id": uuid, "small": .string(), "medium": .string(), "original": .string()],
+        required: ["id", "small", "medium", "original"]
+    ).named("ImageLinks")
 
     /// ``ListingView``: the exact place (`pickupLocation`, `streetAddress`, `directionsURL`) only
     /// for the owner and the promised requester, `promisedTo` only for the owner, `price` only
     /// when not free.
-    static let listingView = Schema.object([
-        "id": uuid, "ownerId": uuid, "title": .string(), "description": .string(),
-        "category": .oneOf(ListingCategory.allCases.map(\.rawValue)), "condition": .oneOf(ItemCondition.allCases.map(\.rawValue)),
-        "price": .object(["amountMinor": .integer, "currency": .currencyCode], required: ["amountMinor", "currency"]),
-        "free": .boolean,
-        "pickupTimes": .object(["note": .string(), "windows": .array(.object(["startsAt": dateTime, "endsAt": dateTime],
-                                                                             required: ["startsAt", "endsAt"]))],
-                               required: ["windows"]),
-        "imageIds": .array(uuid), "images": .array(imageLinks), "status": listingStatus, "approximateLocation": coordinate,
-        "postedAt": dateTime, "expiresAt": dateTime, "version": .integer,
-        "pickupLocation": coordinate, "streetAddress": .string(), "directionsURL": .string(), "promisedTo": uuid,
-    ], required: ["id", "ownerId", "title", "description", "category", "condition", "free", "pickupTimes", "imageIds", "images",
-                  "status", "approximateLocation", "postedAt", "version"]).named("Listing")
+    static let listingView = Schema.object(
+        [
+            "id": uuid, "ownerId": uuid, "title": .string(), "description": .string(),
+            "category": .oneOf(ListingCategory.allCases.map(\.rawValue)), "condition": .oneOf(ItemCondition.allCases.map(\.rawValue)),
+            "price": .object(["amountMinor": .integer, "currency": .currencyCode], required: ["amountMinor", "currency"]),
+            "free": .boolean,
+            "pickupTimes": .object(
+                [
+                    "note": .string(),
+                    "windows": .array(
+                        .object(
+                            ["startsAt": dateTime, "endsAt": dateTime],
+                            required: ["startsAt", "endsAt"])),
+                ],
+                required: ["windows"]),
+            "imageIds": .array(uuid), "images": .array(imageLinks), "status": listingStatus, "approximateLocation": coordinate,
+            "postedAt": dateTime, "expiresAt": dateTime, "version": .integer,
+            "pickupLocation": coordinate, "streetAddress": .string(), "directionsURL": .string(), "promisedTo": uuid,
+        ],
+        required: [
+            "id", "ownerId", "title", "description", "category", "condition", "free", "pickupTimes", "imageIds", "images",
+            "status", "approximateLocation", "postedAt", "version",
+        ]
+    ).named("Listing")
 
     /// ``ChangePage``.
-    static let changePage = Schema.object([
-        "items": .array(.object([
-            "listingId": uuid, "kind": .oneOf(["created", "edited", "statusChanged", "withdrawn", "removed"]),
-            "status": listingStatus, "changedAt": dateTime,
-        ], required: ["listingId", "kind", "changedAt"])),
-        "next": .string(),
-    ], required: ["items", "next"])
+    static let changePage = Schema.object(
+        [
+            "items": .array(
+                .object(
+                    [
+                        "listingId": uuid, "kind": .oneOf(["created", "edited", "statusChanged", "withdrawn", "removed"]),
+                        "status": listingStatus, "changedAt": dateTime,
+                    ], required: ["listingId", "kind", "changedAt"])),
+            "next": .string(),
+        ], required: ["items", "next"])
 
     /// ``HistoryEntry``s; `status` for status changes, `requesterId` for promises.
-    static let history = Schema.object(["items": .array(.object([
-        "version": .integer, "type": .string(), "recordedAt": dateTime, "actorId": .string(), "status": listingStatus, "requesterId": uuid,
-    ], required: ["version", "type", "recordedAt"]))], required: ["items"])
+    static let history = Schema.object(
+        [
+            "items": .array(
+                .object(
+                    [
+                        "version": .integer, "type": .string(), "recordedAt": dateTime, "actorId": .string(), "status": listingStatus,
+                        "requesterId": uuid,
+                    ], required: ["version", "type", "recordedAt"]))
+        ], required: ["items"])
 
     /// ``RequestView``: `message` is absent once the requester's account is deleted.
-    static let requestView = Schema.object([
-        "id": uuid, "listingId": uuid, "requesterId": uuid, "message": .string(), "requestedAt": dateTime, "conversationId": uuid,
-    ], required: ["id", "listingId", "requesterId", "requestedAt", "conversationId"]).named("ListingRequest")
+    static let requestView = Schema.object(
+        [
+            "id": uuid, "listingId": uuid, "requesterId": uuid, "message": .string(), "requestedAt": dateTime, "conversationId": uuid,
+        ], required: ["id", "listingId", "requesterId", "requestedAt", "conversationId"]
+    ).named("ListingRequest")
 
     /// ``ReportedListing``: a report's `reason` is null once its reporter's account is deleted.
-    static let reportedListing = Schema.object([
-        "listingId": uuid, "title": .string(), "status": listingStatus,
-        "reports": .array(.object(["reporterId": uuid, "reason": .nullable(.string()), "reportedAt": dateTime],
-                                  required: ["reporterId", "reason", "reportedAt"])),
-    ], required: ["listingId", "title", "status", "reports"])
+    static let reportedListing = Schema.object(
+        [
+            "listingId": uuid, "title": .string(), "status": listingStatus,
+            "reports": .array(
+                .object(
+                    ["reporterId": uuid, "reason": .nullable(.string()), "reportedAt": dateTime],
+                    required: ["reporterId", "reason", "reportedAt"])),
+        ], required: ["listingId", "title", "status", "reports"])
 
     /// ``CommentView``.
-    static let commentView = Schema.object(["id": uuid, "listingId": uuid, "authorId": uuid, "text": .string(), "postedAt": dateTime],
-                                           required: ["id", "listingId", "authorId", "text", "postedAt"]).named("Comment")
+    static let commentView = Schema.object(
+        ["id": uuid, "listingId": uuid, "authorId": uuid, "text": .string(), "postedAt": dateTime],
+        required: ["id", "listingId", "authorId", "text", "postedAt"]
+    ).named("Comment")
 
     /// ``ConversationView``.
-    static let conversationView = Schema.object([
-        "id": uuid, "listingId": uuid, "ownerId": uuid, "requesterId": uuid, "lastMessageAt": dateTime, "unreadCount": .integer,
-    ], required: ["id", "listingId", "ownerId", "requesterId", "lastMessageAt", "unreadCount"]).named("Conversation")
+    static let conversationView = Schema.object(
+        [
+            "id": uuid, "listingId": uuid, "ownerId": uuid, "requesterId": uuid, "lastMessageAt": dateTime, "unreadCount": .integer,
+        ], required: ["id", "listingId", "ownerId", "requesterId", "lastMessageAt", "unreadCount"]
+    ).named("Conversation")
 
     /// A page of ``ConversationView``s, and the caller's unread messages in all of them (every
     /// page, within the `listing` asked for); `nextCursor` is absent on the last page.
-    static let conversations = Schema.object([
-        "items": .array(conversationView), "unreadCount": .integer, "nextCursor": .string(),
-    ], required: ["items", "unreadCount"])
+    static let conversations = Schema.object(
+        [
+            "items": .array(conversationView), "unreadCount": .integer, "nextCursor": .string(),
+        ], required: ["items", "unreadCount"])
 
     /// ``MessageView``: `text` is absent once its sender's key is gone.
-    static let messageView = Schema.object(["id": uuid, "senderId": uuid, "text": .string(), "sentAt": dateTime],
-                                           required: ["id", "senderId", "sentAt"]).named("Message")
+    static let messageView = Schema.object(
+        ["id": uuid, "senderId": uuid, "text": .string(), "sentAt": dateTime],
+        required: ["id", "senderId", "sentAt"]
+    ).named("Message")
 
     /// ``ImageView``: `width` and `height` when the picture told them.
-    static let imageView = Schema.object([
-        "id": uuid, "contentType": .oneOf(ServedFormat.allCases.map(\.contentType)), "byteCount": .integer, "sha256": .string(),
-        "width": .integer, "height": .integer, "links": imageLinks,
-    ], required: ["id", "contentType", "byteCount", "sha256", "links"]).named("Image")
+    static let imageView = Schema.object(
+        [
+            "id": uuid, "contentType": .oneOf(ServedFormat.allCases.map(\.contentType)), "byteCount": .integer, "sha256": .string(),
+            "width": .integer, "height": .integer, "links": imageLinks,
+        ], required: ["id", "contentType", "byteCount", "sha256", "links"]
+    ).named("Image")
 
     /// A page of `items` (``FeedPage``, comments, messages); `nextCursor` only when there is a next page.
     static func page(of item: Schema) -> Schema { .object(["items": .array(item), "nextCursor": .string()], required: ["items"]) }

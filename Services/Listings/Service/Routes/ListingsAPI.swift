@@ -66,8 +66,9 @@ package struct ListingsAPI: Sendable {
     }
 
     private func answer(_ view: ListingView, version: Int64, position: Checkpoint?, status: HTTPResponse.Status) throws -> Response {
-        try Response.json(view, status: status, version: version, position: position,
-                          location: status == .created ? "/v1/listings/\(view.id.lowercasedText)" : nil)
+        try Response.json(
+            view, status: status, version: version, position: position,
+            location: status == .created ? "/v1/listings/\(view.id.lowercasedText)" : nil)
     }
 }
 
@@ -79,14 +80,16 @@ extension ListingError: ProblemConvertible {
         case .notFound: .notFound("There is no such listing.")
         case .notOwner: .forbidden("Only the listing's owner may do this.")
         case let .illegalTransition(from, to):
-            .conflict("A \(from.rawValue) listing cannot become \(to.rawValue).", type: "illegal-status-transition",
-                      extensions: ["status": from.rawValue])
+            .conflict(
+                "A \(from.rawValue) listing cannot become \(to.rawValue).", type: "illegal-status-transition",
+                extensions: ["status": from.rawValue])
         case .notEditable(let status):
             .conflict("A \(status.rawValue) listing cannot be edited.", type: "not-editable", extensions: ["status": status.rawValue])
         case .renewedTooRecently(let next):
-            Problem(.tooManyRequests, type: "renewed-too-recently", detail: "This listing was renewed recently; renew it again later.",
-                    extensions: ["nextRenewalAt": ISO8601DateFormatter().string(from: next)],
-                    headers: ["Retry-After": String(max(1, Int(next.timeIntervalSinceNow.rounded(.up))))])
+            Problem(
+                .tooManyRequests, type: "renewed-too-recently", detail: "This listing was renewed recently; renew it again later.",
+                extensions: ["nextRenewalAt": ISO8601DateFormatter().string(from: next)],
+                headers: ["Retry-After": String(max(1, Int(next.timeIntervalSinceNow.rounded(.up))))])
         case .requestNotFound: .validation(["requestId": ["is not a request for this listing"]])
         case .ownListing: .conflict("You cannot do this to your own listing.", type: "own-listing")
         case .alreadyRequested:

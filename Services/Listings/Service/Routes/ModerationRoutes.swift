@@ -55,23 +55,26 @@ extension ListingsAPI {
             let paging = try ListPaging<ListingAfter>(request, list: "reports")
             // A page of listings (in id order), each with all its open reports.
             let rows = try runtime.readModel.readInPlace { db -> [Row] in
-                try Row.fetchAll(db, sql: """
-                    WITH page AS (
-                        SELECT DISTINCT listing_id FROM listing_reports
-                        WHERE open = 1 AND listing_id > ? ORDER BY listing_id LIMIT ?)
-                    SELECT r.listing_id, r.reporter_id, r.reason, r.reason_form, r.reported_at, l.title, l.status
-                    FROM page JOIN listing_reports r ON r.listing_id = page.listing_id AND r.open = 1
-                    JOIN listings l ON l.listing_id = r.listing_id
-                    ORDER BY r.listing_id, r.reported_at
-                    """, arguments: [paging.after?.listing.lowercasedText ?? "", paging.limit + 1])
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        WITH page AS (
+                            SELECT DISTINCT listing_id FROM listing_reports
+                            WHERE open = 1 AND listing_id > ? ORDER BY listing_id LIMIT ?)
+                        SELECT r.listing_id, r.reporter_id, r.reason, r.reason_form, r.reported_at, l.title, l.status
+                        FROM page JOIN listing_reports r ON r.listing_id = page.listing_id AND r.open = 1
+                        JOIN listings l ON l.listing_id = r.listing_id
+                        ORDER BY r.listing_id, r.reported_at
+                        """, arguments: [paging.after?.listing.lowercasedText ?? "", paging.limit + 1])
             }
             var items: [ReportedListing] = []
             for row in rows {
-                let reason: String? = switch row["reason_form"] as String {
-                case "sealed": try await commands.sealer.open(json: row["reason"], as: String.self)
-                case "clear": row["reason"]
-                default: nil
-                }
+                let reason: String? =
+                    switch row["reason_form"] as String {
+                    case "sealed": try await commands.sealer.open(json: row["reason"], as: String.self)
+                    case "clear": row["reason"]
+                    default: nil
+                    }
                 let report = ReportView(reporterId: row["reporter_id"], reason: reason, reportedAt: Date(timeIntervalSince1970: row["reported_at"]))
                 if items.last?.listingId == row["listing_id"] {
                     items[items.count - 1].reports.append(report)
@@ -90,7 +93,8 @@ extension ListingsAPI {
             let id = try context.parameters.uuid("id")
             let body = try await request.decodeJSON(as: ResolveBody.self, context: context)
             guard ["dismissed", "removed"].contains(body.decision) else { throw Problem.validation(["decision": ["must be dismissed or removed"]]) }
-            let (state, position) = try await commands.resolveReports(id, decision: body.decision, by: admin.accountId, metadata: context.eventMetadata)
+            let (state, position) = try await commands.resolveReports(
+                id, decision: body.decision, by: admin.accountId, metadata: context.eventMetadata)
             return try Response.json(["status": state.storedStatus.rawValue], position: position)
         }
     }

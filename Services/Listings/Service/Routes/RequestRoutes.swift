@@ -33,10 +33,11 @@ extension ListingsAPI {
             guard (1...Self.maximumRequestMessageLength).contains(message.count) else {
                 throw Problem.validation(["message": ["must be 1 to \(Self.maximumRequestMessageLength) characters"]])
             }
-            _ = try await view(id, as: identity.accountId)  // what its reader may not see cannot be requested
+            _ = try await view(id, as: identity.accountId) // what its reader may not see cannot be requested
             let (requestId, position) = try await commands.request(id, by: identity.accountId, message: message, metadata: context.eventMetadata)
-            let view = RequestView(id: requestId, listingId: id, requesterId: identity.accountId, message: message, requestedAt: clock.now(),
-                                   conversationId: conversationId(listing: id, requester: identity.accountId))
+            let view = RequestView(
+                id: requestId, listingId: id, requesterId: identity.accountId, message: message, requestedAt: clock.now(),
+                conversationId: conversationId(listing: id, requester: identity.accountId))
             return try Response.json(view, status: .created, position: position)
         }
         router.get("/v1/listings/{id}/requests") { request, context in
@@ -48,10 +49,13 @@ extension ListingsAPI {
             let state = try await commands.load(id)
             guard state.ownerId == identity.accountId else { throw ListingError.notOwner }
             let rows = try await runtime.readModel.pool.read { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT rowid, request_id, requester_id, message, requested_at FROM listing_requests
-                    WHERE listing_id = ? AND rowid > ? ORDER BY rowid LIMIT ?
-                    """, arguments: [id.lowercasedText, after, limit + 1]).map { row -> (seq: Int64, request: String, requester: String, message: String, at: Double) in
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT rowid, request_id, requester_id, message, requested_at FROM listing_requests
+                        WHERE listing_id = ? AND rowid > ? ORDER BY rowid LIMIT ?
+                        """, arguments: [id.lowercasedText, after, limit + 1]
+                ).map { row -> (seq: Int64, request: String, requester: String, message: String, at: Double) in
                     (row["rowid"], row["request_id"], row["requester_id"], row["message"], row["requested_at"])
                 }
             }
@@ -60,9 +64,11 @@ extension ListingsAPI {
                 let sealed = try? JSONDecoder().decode(Sealed.self, from: Data(row.message.utf8))
                 let message = try await sealed.asyncMap { try await commands.sealer.open($0, as: String.self) } ?? nil
                 let requester = UUID(uuidString: row.requester) ?? UUID()
-                items.append(RequestView(id: UUID(uuidString: row.request) ?? UUID(), listingId: id, requesterId: requester, message: message,
-                                         requestedAt: Date(timeIntervalSince1970: row.at),
-                                         conversationId: conversationId(listing: id, requester: requester)))
+                items.append(
+                    RequestView(
+                        id: UUID(uuidString: row.request) ?? UUID(), listingId: id, requesterId: requester, message: message,
+                        requestedAt: Date(timeIntervalSince1970: row.at),
+                        conversationId: conversationId(listing: id, requester: requester)))
             }
             struct Page: Encodable { var items: [RequestView]; var nextCursor: String? }
             return try Response.json(Page(items: items, nextCursor: paging.nextCursor(lastShown: rows.count > limit ? rows[limit - 1].seq : nil)))

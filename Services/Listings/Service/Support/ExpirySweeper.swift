@@ -31,8 +31,9 @@ struct ExpirySweeper: Service {
     func sweepOnce() async throws -> Int {
         let now = commands.clock.now().timeIntervalSince1970
         let due = try await runtime.readModel.pool.read { db in
-            try String.fetchAll(db, sql: "SELECT listing_id FROM listings WHERE status = 'available' AND expires_at <= ? LIMIT 500",
-                                arguments: [now])
+            try String.fetchAll(
+                db, sql: "SELECT listing_id FROM listings WHERE status = 'available' AND expires_at <= ? LIMIT 500",
+                arguments: [now])
         }
         var written = 0
         for key in due {

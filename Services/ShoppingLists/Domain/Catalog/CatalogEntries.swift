@@ -32,7 +32,10 @@ public struct CatalogProductState: Sendable, Equatable {
     public func changes(toMatch entry: CatalogFile.Product) -> [any EventContract] {
         let wanted = Dictionary(entry.offers.map { ($0.storeId, $0.price) }, uniquingKeysWith: { $1 })
         guard let details else {
-            return [ProductListed(productId: entry.id, details: entry.details, offers: entry.offers.sorted { $0.storeId.uuidString < $1.storeId.uuidString })]
+            return [
+                ProductListed(
+                    productId: entry.id, details: entry.details, offers: entry.offers.sorted { $0.storeId.uuidString < $1.storeId.uuidString })
+            ]
         }
         var events: [any EventContract] = []
         if details != entry.details { events.append(ProductDetailsChanged(productId: entry.id, details: entry.details)) }

@@ -33,8 +33,10 @@ public struct CatalogFile: Codable, Sendable, Equatable {
         public var caloriesPerUnit: Int
         public var offers: [ProductOffer]
 
-        public init(id: UUID, name: String, brand: String, category: String, unit: String, image: String?, caloriesPerUnit: Int,
-                    offers: [ProductOffer]) {
+        public init(
+            id: UUID, name: String, brand: String, category: String, unit: String, image: String?, caloriesPerUnit: Int,
+            offers: [ProductOffer]
+        ) {
             self.id = id
             self.name = name
             self.brand = brand

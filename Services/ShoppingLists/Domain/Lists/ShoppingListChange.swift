@@ -27,8 +27,10 @@ public enum ShoppingListChange: Sendable, Equatable {
         case let added as ShoppingListMemberAdded: self = .memberAdded(added.accountId)
         case let removed as ShoppingListMemberRemoved: self = .memberRemoved(removed.accountId, by: removed.removedBy)
         case let added as ShoppingListItemAdded:
-            self = .itemAdded(ItemDraft(itemId: added.itemId, authorId: added.authorId, productId: added.productId, text: nil,
-                                        quantity: added.quantity, note: nil), rank: added.rank)
+            self = .itemAdded(
+                ItemDraft(
+                    itemId: added.itemId, authorId: added.authorId, productId: added.productId, text: nil,
+                    quantity: added.quantity, note: nil), rank: added.rank)
         case let changed as ShoppingListItemQuantityChanged: self = .quantityChanged(itemId: changed.itemId, delta: changed.delta)
         case let checked as ShoppingListItemCheckSet: self = .checkSet(itemId: checked.itemId, checked: checked.checked)
         case let noted as ShoppingListItemNoteSet: self = .noteSet(itemId: noted.itemId, note: nil)

@@ -79,7 +79,7 @@ public struct PriceHistoryPage: Sendable {
     /// The position `text` holds, if ``cursor(_:product:store:)`` made it for this product and store.
     public static func position(of text: String, product: UUID, store: UUID?) -> Position? {
         guard let position = try? OpaqueCursor.decode(text, as: Position.self, query: queryKey(product: product, store: store)),
-              position.version >= 1, position.skip >= 0
+            position.version >= 1, position.skip >= 0
         else { return nil }
         return position
     }

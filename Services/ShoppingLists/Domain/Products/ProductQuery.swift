@@ -21,7 +21,9 @@ public struct ProductQuery: Sendable, Hashable {
         if let category, category.count > 100 { problems["category"] = ["must be at most 100 characters"] }
         limit = Self.defaultLimit
         if let text = parameters["limit"] {
-            if let value = Int(text), Self.limits.contains(value) { limit = value } else {
+            if let value = Int(text), Self.limits.contains(value) {
+                limit = value
+            } else {
                 problems["limit"] = ["must be a whole number from \(Self.limits.lowerBound) to \(Self.limits.upperBound)"]
             }
         }

@@ -70,7 +70,8 @@ public enum CatalogImport {
         let handler = CommandHandler(store: store)
         for entry in file.stores {
             let stream = ShoppingStreams.store(entry.id)
-            let appended = try await handler.handle(stream, load: { try await load(stream, from: store) }) { events, _ -> CommandHandler.Decision<Checkpoint?> in
+            let appended = try await handler.handle(stream, load: { try await load(stream, from: store) }) {
+                events, _ -> CommandHandler.Decision<Checkpoint?> in
                 guard let listing = entry.listing(replacing: events.last as? StoreListed) else { return .answer(nil) }
                 return .append([try EventCatalog.encode(listing, metadata: metadata)]) { $0.checkpoint }
             }
@@ -113,14 +114,17 @@ public enum CatalogImport {
         case appended(isNew: Bool, events: Int, priceChanges: Int, checkpoint: Checkpoint)
     }
 
-    private static func importProduct(_ entry: CatalogFile.Product, into store: any EventStore, metadata: EventMetadata) async throws -> ProductOutcome {
+    private static func importProduct(
+        _ entry: CatalogFile.Product, into store: any EventStore, metadata: EventMetadata
+    ) async throws -> ProductOutcome {
         let stream = ShoppingStreams.product(entry.id)
         return try await CommandHandler(store: store).handle(stream, load: { try await load(stream, from: store) }) { events, version in
             let changes = CatalogProductState.replay(events).changes(toMatch: entry)
             guard !changes.isEmpty else { return .answer(.unchanged) }
             return .append(try changes.map { try EventCatalog.encode($0, metadata: metadata) }) { result in
-                .appended(isNew: version == 0, events: changes.count, priceChanges: changes.filter { $0 is ProductPriceChanged }.count,
-                          checkpoint: result.checkpoint)
+                .appended(
+                    isNew: version == 0, events: changes.count, priceChanges: changes.filter { $0 is ProductPriceChanged }.count,
+                    checkpoint: result.checkpoint)
             }
         }
     }

@@ -52,16 +52,21 @@ package struct ShoppingListCommands: Sendable {
     /// Runs `commands` by `actor` on list `listId`. Commands whose events are in the stream
     /// already (the same command id sent again) are reported as replayed and not redone.
     /// With `expectedVersion`, a list at another version fails with ``StaleVersion``.
-    package func execute(_ commands: [ClientCommand], on listId: UUID, by actor: UUID, expectedVersion: Int64? = nil,
-                 metadata: EventMetadata) async throws -> BatchOutcome {
+    package func execute(
+        _ commands: [ClientCommand], on listId: UUID, by actor: UUID, expectedVersion: Int64? = nil,
+        metadata: EventMetadata
+    ) async throws -> BatchOutcome {
         let stream = ShoppingStreams.list(listId)
         // A command sent again after its events went in is found in the ids and not redone.
         var ids: Set<UUID> = []
-        return try await CommandHandler(store: store, attempts: Self.maxAttempts).handle(stream, ifMatch: expectedVersion, retryingTakenIds: true, load: {
-            let (events, seen, version) = try await ShoppingStreams.load(stream, from: store)
-            ids = seen
-            return (ShoppingListState.replay(events.compactMap(ShoppingListChange.init)), version)
-        }) { state, version in
+        return try await CommandHandler(store: store, attempts: Self.maxAttempts).handle(
+            stream, ifMatch: expectedVersion, retryingTakenIds: true,
+            load: {
+                let (events, seen, version) = try await ShoppingStreams.load(stream, from: store)
+                ids = seen
+                return (ShoppingListState.replay(events.compactMap(ShoppingListChange.init)), version)
+            }
+        ) { state, version in
             var state = state
             if let owner = state.ownerId, try await isDeletedAccount(owner) { state.evolve(.deleted) }
             var results: [CommandResult] = []

@@ -31,16 +31,22 @@ struct StoredItem: Sendable {
 /// not found, the same as one that does not exist.
 enum ListQueries {
     static func list(_ id: UUID, for account: UUID, in db: Database) throws -> StoredList? {
-        guard let row = try Row.fetchOne(db, sql: """
-            SELECT l.id, l.list_id, l.owner_id, l.name_sealed, l.created_at, l.version FROM shop_lists l
-            JOIN shop_list_members m ON m.list_id = l.list_id AND m.account_id = ?
-            WHERE l.list_id = ?
-            """, arguments: [account.lowercasedText, id.lowercasedText]) else { return nil }
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT l.id, l.list_id, l.owner_id, l.name_sealed, l.created_at, l.version FROM shop_lists l
+                    JOIN shop_list_members m ON m.list_id = l.list_id AND m.account_id = ?
+                    WHERE l.list_id = ?
+                    """, arguments: [account.lowercasedText, id.lowercasedText])
+        else { return nil }
         return try stored(row, itemsIn: db)
     }
 
     /// The caller's lists, owned and shared, newest first, after `cursor`.
-    static func lists(of account: UUID, limit: Int, after: SearchCursor.Position?, in db: Database) throws -> (lists: [StoredList], next: SearchCursor.Position?) {
+    static func lists(
+        of account: UUID, limit: Int, after: SearchCursor.Position?, in db: Database
+    ) throws -> (lists: [StoredList], next: SearchCursor.Position?) {
         var arguments: [(any DatabaseValueConvertible)?] = [account.lowercasedText]
         var condition = ""
         if let after {
@@ -48,11 +54,13 @@ enum ListQueries {
             arguments += [after.rank ?? 0, after.rank ?? 0, after.row]
         }
         arguments.append(limit + 1)
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT l.id, l.list_id, l.owner_id, l.name_sealed, l.created_at, l.version FROM shop_lists l
-            JOIN shop_list_members m ON m.list_id = l.list_id AND m.account_id = ?
-            WHERE 1 = 1 \(condition) ORDER BY l.created_at DESC, l.id DESC LIMIT ?
-            """, arguments: StatementArguments(arguments))
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT l.id, l.list_id, l.owner_id, l.name_sealed, l.created_at, l.version FROM shop_lists l
+                JOIN shop_list_members m ON m.list_id = l.list_id AND m.account_id = ?
+                WHERE 1 = 1 \(condition) ORDER BY l.created_at DESC, l.id DESC LIMIT ?
+                """, arguments: StatementArguments(arguments))
         let page = try rows.prefix(limit).map { try stored($0, itemsIn: db) }
         let next = rows.count > limit ? page.last.map { SearchCursor.Position(rank: $0.createdAt.timeIntervalSince1970, row: $0.row) } : nil
         return (page, next)
@@ -60,14 +68,19 @@ enum ListQueries {
 
     private static func stored(_ row: Row, itemsIn db: Database) throws -> StoredList {
         let listId: String = row["list_id"]
-        let members = try String.fetchAll(db, sql: "SELECT account_id FROM shop_list_members WHERE list_id = ? ORDER BY account_id",
-                                          arguments: [listId]).compactMap(UUID.init(uuidString:))
-        let items = try Row.fetchAll(db, sql: """
-            SELECT \(ProductQueries.summaryColumns),
-                   i.item_id, i.author_id, i.product_id AS item_product, i.text_sealed, i.note_sealed, i.quantity, i.checked
-            FROM shop_list_items i LEFT JOIN shop_products p ON p.product_id = i.product_id
-            WHERE i.list_id = ? AND i.removed = 0 ORDER BY i.rank, i.item_id
-            """, arguments: [listId]).map { item in
+        let members = try String.fetchAll(
+            db, sql: "SELECT account_id FROM shop_list_members WHERE list_id = ? ORDER BY account_id",
+            arguments: [listId]
+        ).compactMap(UUID.init(uuidString:))
+        let items = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT \(ProductQueries.summaryColumns),
+                       i.item_id, i.author_id, i.product_id AS item_product, i.text_sealed, i.note_sealed, i.quantity, i.checked
+                FROM shop_list_items i LEFT JOIN shop_products p ON p.product_id = i.product_id
+                WHERE i.list_id = ? AND i.removed = 0 ORDER BY i.rank, i.item_id
+                """, arguments: [listId]
+        ).map { item in
             StoredItem(
                 itemId: UUID(uuidString: item["item_id"]) ?? UUID(), authorId: UUID(uuidString: item["author_id"]) ?? UUID(),
                 productId: (item["item_product"] as String?).flatMap(UUID.init(uuidString:)), textSealed: item["text_sealed"],

@@ -11,11 +11,17 @@ enum ListRows {
         switch event {
         case let created as ShoppingListCreated:
             guard try !ownerIsDeleted(created.ownerId, in: db) else { return true }
-            try db.execute(sql: """
-                INSERT OR IGNORE INTO shop_lists (list_id, owner_id, name_sealed, created_at, version) VALUES (?, ?, ?, ?, ?)
-                """, arguments: [created.listId.lowercasedText, created.ownerId.lowercasedText, SealedColumn.encode(created.name), time.timeIntervalSince1970, version])
-            try db.execute(sql: "INSERT OR IGNORE INTO shop_list_members (list_id, account_id) VALUES (?, ?)",
-                           arguments: [created.listId.lowercasedText, created.ownerId.lowercasedText])
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO shop_lists (list_id, owner_id, name_sealed, created_at, version) VALUES (?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    created.listId.lowercasedText, created.ownerId.lowercasedText, SealedColumn.encode(created.name), time.timeIntervalSince1970,
+                    version,
+                ])
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO shop_list_members (list_id, account_id) VALUES (?, ?)",
+                arguments: [created.listId.lowercasedText, created.ownerId.lowercasedText])
             return true
         case let deleted as ShoppingListDeleted:
             try drop(deleted.listId.lowercasedText, in: db)
@@ -25,25 +31,36 @@ enum ListRows {
         }
         guard let listId = Self.listId(of: event) else { return false }
         // Events of a list that is gone (deleted, or its owner's account) change nothing.
-        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM shop_lists WHERE list_id = ?)", arguments: [listId.lowercasedText]) == true else {
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM shop_lists WHERE list_id = ?)", arguments: [listId.lowercasedText]) == true
+        else {
             return true
         }
         try db.execute(sql: "UPDATE shop_lists SET version = ? WHERE list_id = ?", arguments: [version, listId.lowercasedText])
         switch event {
         case let renamed as ShoppingListRenamed:
-            try db.execute(sql: "UPDATE shop_lists SET name_sealed = ? WHERE list_id = ?", arguments: [SealedColumn.encode(renamed.name), listId.lowercasedText])
+            try db.execute(
+                sql: "UPDATE shop_lists SET name_sealed = ? WHERE list_id = ?", arguments: [SealedColumn.encode(renamed.name), listId.lowercasedText])
         case let added as ShoppingListMemberAdded:
             guard try !ownerIsDeleted(added.accountId, in: db) else { break }
-            try db.execute(sql: "INSERT OR IGNORE INTO shop_list_members (list_id, account_id) VALUES (?, ?)", arguments: [listId.lowercasedText, added.accountId.lowercasedText])
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO shop_list_members (list_id, account_id) VALUES (?, ?)",
+                arguments: [listId.lowercasedText, added.accountId.lowercasedText])
         case let removed as ShoppingListMemberRemoved:
-            try db.execute(sql: "DELETE FROM shop_list_members WHERE list_id = ? AND account_id = ?", arguments: [listId.lowercasedText, removed.accountId.lowercasedText])
+            try db.execute(
+                sql: "DELETE FROM shop_list_members WHERE list_id = ? AND account_id = ?",
+                arguments: [listId.lowercasedText, removed.accountId.lowercasedText])
         case let added as ShoppingListItemAdded:
             guard try !ownerIsDeleted(added.authorId, in: db) else { break }
-            try db.execute(sql: """
-                INSERT OR IGNORE INTO shop_list_items (list_id, item_id, author_id, product_id, text_sealed, note_sealed, quantity, rank)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [listId.lowercasedText, added.itemId.lowercasedText, added.authorId.lowercasedText, added.productId?.lowercasedText, SealedColumn.encode(added.text),
-                                 SealedColumn.encode(added.note), added.quantity, added.rank])
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO shop_list_items (list_id, item_id, author_id, product_id, text_sealed, note_sealed, quantity, rank)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    listId.lowercasedText, added.itemId.lowercasedText, added.authorId.lowercasedText, added.productId?.lowercasedText,
+                    SealedColumn.encode(added.text),
+                    SealedColumn.encode(added.note), added.quantity, added.rank,
+                ])
         case let changed as ShoppingListItemQuantityChanged:
             try update(listId, changed.itemId, "quantity = quantity + ?", [changed.delta], in: db)
         case let checked as ShoppingListItemCheckSet:
@@ -67,10 +84,13 @@ enum ListRows {
         }
     }
 
-    private static func update(_ listId: UUID, _ itemId: UUID, _ assignment: String, _ values: [(any DatabaseValueConvertible)?],
-                               in db: Database) throws {
-        try db.execute(sql: "UPDATE shop_list_items SET \(assignment) WHERE list_id = ? AND item_id = ?",
-                       arguments: StatementArguments(values + [listId.lowercasedText, itemId.lowercasedText]))
+    private static func update(
+        _ listId: UUID, _ itemId: UUID, _ assignment: String, _ values: [(any DatabaseValueConvertible)?],
+        in db: Database
+    ) throws {
+        try db.execute(
+            sql: "UPDATE shop_list_items SET \(assignment) WHERE list_id = ? AND item_id = ?",
+            arguments: StatementArguments(values + [listId.lowercasedText, itemId.lowercasedText]))
     }
 
     private static func ownerIsDeleted(_ account: UUID, in db: Database) throws -> Bool {

@@ -83,10 +83,13 @@ package enum ProductQueries {
         // Cached: a search has few shapes of query, and compiling one costs more than running it.
         let rows = try Row.fetchAll(try db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
         let page = rows.prefix(query.limit)
-        let next = rows.count > query.limit ? page.last.map { row in
-            SearchCursor.Position(rank: query.words == nil ? nil : row[Column.score], name: query.words == nil ? row[Column.name] : nil,
-                                  row: row[Column.row])
-        } : nil
+        let next =
+            rows.count > query.limit
+            ? page.last.map { row in
+                SearchCursor.Position(
+                    rank: query.words == nil ? nil : row[Column.score], name: query.words == nil ? row[Column.name] : nil,
+                    row: row[Column.row])
+            } : nil
         return (page.map(summary), next)
     }
 
@@ -96,50 +99,64 @@ package enum ProductQueries {
 
     /// The offers of a product with where each store is.
     static func offers(of id: UUID, in db: Database) throws -> [PlacedOfferRow] {
-        try Row.fetchAll(db, sql: """
-            SELECT o.store_id, o.amount_minor, o.currency, s.retailer, s.name, s.address, s.lat, s.lon
-            FROM shop_offers o JOIN shop_stores s ON s.store_id = o.store_id WHERE o.product_id = ?
-            """, arguments: [id.lowercasedText]).map { row in
-            PlacedOfferRow(storeId: UUID(text: row["store_id"]) ?? UUID(), price: Money(amountMinor: row["amount_minor"], currency: row["currency"]),
-                           lat: row["lat"], lon: row["lon"], retailer: row["retailer"], storeName: row["name"], address: row["address"])
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT o.store_id, o.amount_minor, o.currency, s.retailer, s.name, s.address, s.lat, s.lon
+                FROM shop_offers o JOIN shop_stores s ON s.store_id = o.store_id WHERE o.product_id = ?
+                """, arguments: [id.lowercasedText]
+        ).map { row in
+            PlacedOfferRow(
+                storeId: UUID(text: row["store_id"]) ?? UUID(), price: Money(amountMinor: row["amount_minor"], currency: row["currency"]),
+                lat: row["lat"], lon: row["lon"], retailer: row["retailer"], storeName: row["name"], address: row["address"])
         }
     }
 
     /// The products most often on the same live lists as `id`, excluding `id` itself.
     static func related(to id: UUID, limit: Int, in db: Database) throws -> [RelatedProduct] {
-        try Row.fetchAll(db, sql: """
-            SELECT \(summaryColumns), shared FROM (
-                SELECT other.product_id AS related_id, count(DISTINCT other.list_id) AS shared
-                FROM shop_list_items mine JOIN shop_list_items other ON other.list_id = mine.list_id
-                WHERE mine.product_id = ? AND mine.removed = 0 AND other.removed = 0
-                  AND other.product_id IS NOT NULL AND other.product_id != mine.product_id
-                GROUP BY other.product_id
-            ) JOIN shop_products p ON p.product_id = related_id
-            ORDER BY shared DESC, p.name, p.id LIMIT ?
-            """, arguments: [id.lowercasedText, limit]).map { RelatedProduct(product: summary($0), sharedLists: $0["shared"]) }
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT \(summaryColumns), shared FROM (
+                    SELECT other.product_id AS related_id, count(DISTINCT other.list_id) AS shared
+                    FROM shop_list_items mine JOIN shop_list_items other ON other.list_id = mine.list_id
+                    WHERE mine.product_id = ? AND mine.removed = 0 AND other.removed = 0
+                      AND other.product_id IS NOT NULL AND other.product_id != mine.product_id
+                    GROUP BY other.product_id
+                ) JOIN shop_products p ON p.product_id = related_id
+                ORDER BY shared DESC, p.name, p.id LIMIT ?
+                """, arguments: [id.lowercasedText, limit]
+        ).map { RelatedProduct(product: summary($0), sharedLists: $0["shared"]) }
     }
 
     static func isFavorite(_ id: UUID, of account: UUID, in db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM shop_favorites WHERE account_id = ? AND product_id = ?)",
-                          arguments: [account.lowercasedText, id.lowercasedText]) ?? false
+        try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM shop_favorites WHERE account_id = ? AND product_id = ?)",
+            arguments: [account.lowercasedText, id.lowercasedText]) ?? false
     }
 
     /// A page of an account's favourites, most recently marked first: `limit` after `after`
     /// (the log position that marked the last one shown), and where the next page starts.
-    static func favorites(of account: UUID, limit: Int, after: SearchCursor.Position?, in db: Database)
+    static func favorites(
+        of account: UUID, limit: Int, after: SearchCursor.Position?, in db: Database
+    )
         throws -> (items: [ProductSummary], next: SearchCursor.Position?)
     {
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT \(summaryColumns), f.position AS marked FROM shop_favorites f JOIN shop_products p ON p.product_id = f.product_id
-            WHERE f.account_id = ? AND f.position < ? ORDER BY f.position DESC LIMIT ?
-            """, arguments: [account.lowercasedText, after?.row ?? Int64.max, limit + 1])
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT \(summaryColumns), f.position AS marked FROM shop_favorites f JOIN shop_products p ON p.product_id = f.product_id
+                WHERE f.account_id = ? AND f.position < ? ORDER BY f.position DESC LIMIT ?
+                """, arguments: [account.lowercasedText, after?.row ?? Int64.max, limit + 1])
         let next = rows.count > limit ? SearchCursor.Position(row: rows[limit - 1]["marked"]) : nil
         return (rows.prefix(limit).map(summary), next)
     }
 
     /// A page of a product's reviews, newest first (then by author), sealed texts as stored:
     /// `limit` after `after` (the time and author of the last one shown), and where the next page starts.
-    static func reviews(of id: UUID, limit: Int, after: SearchCursor.Position?, in db: Database)
+    static func reviews(
+        of id: UUID, limit: Int, after: SearchCursor.Position?, in db: Database
+    )
         throws -> (reviews: [(author: UUID, rating: Int, sealed: String, at: Date)], next: SearchCursor.Position?)
     {
         var condition = ""
@@ -149,9 +166,11 @@ package enum ProductQueries {
             arguments += [at, at, author]
         }
         arguments.append(limit + 1)
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT author_id, rating, text_sealed, at FROM shop_reviews WHERE product_id = ? \(condition) ORDER BY at DESC, author_id LIMIT ?
-            """, arguments: StatementArguments(arguments))
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT author_id, rating, text_sealed, at FROM shop_reviews WHERE product_id = ? \(condition) ORDER BY at DESC, author_id LIMIT ?
+                """, arguments: StatementArguments(arguments))
         let next = rows.count > limit ? SearchCursor.Position(rank: rows[limit - 1]["at"], name: rows[limit - 1]["author_id"], row: 0) : nil
         let reviews = rows.prefix(limit).map {
             (UUID(text: $0["author_id"]) ?? UUID(), $0["rating"] as Int, $0["text_sealed"] as String, Date(timeIntervalSince1970: $0["at"]))

@@ -25,19 +25,25 @@ struct ShoppingProjection: Projection {
         switch decoded {
         case let reviewed as ProductReviewed:
             guard try !isDeleted(reviewed.authorId, in: db) else { return }
-            try db.execute(sql: """
-                INSERT INTO shop_reviews (product_id, author_id, rating, text_sealed, at) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (product_id, author_id) DO UPDATE SET rating = excluded.rating, text_sealed = excluded.text_sealed, at = excluded.at
-                """, arguments: [reviewed.productId.lowercasedText, reviewed.authorId.lowercasedText, reviewed.rating, SealedColumn.encode(reviewed.text),
-                                 reviewed.at.timeIntervalSince1970])
+            try db.execute(
+                sql: """
+                    INSERT INTO shop_reviews (product_id, author_id, rating, text_sealed, at) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (product_id, author_id) DO UPDATE SET rating = excluded.rating, text_sealed = excluded.text_sealed, at = excluded.at
+                    """,
+                arguments: [
+                    reviewed.productId.lowercasedText, reviewed.authorId.lowercasedText, reviewed.rating, SealedColumn.encode(reviewed.text),
+                    reviewed.at.timeIntervalSince1970,
+                ])
         case let favorite as ProductFavoriteSet:
             if favorite.favorite {
                 guard try !isDeleted(favorite.accountId, in: db) else { return }
-                try db.execute(sql: "INSERT OR IGNORE INTO shop_favorites (account_id, product_id, position) VALUES (?, ?, ?)",
-                               arguments: [favorite.accountId.lowercasedText, favorite.productId.lowercasedText, event.position])
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO shop_favorites (account_id, product_id, position) VALUES (?, ?, ?)",
+                    arguments: [favorite.accountId.lowercasedText, favorite.productId.lowercasedText, event.position])
             } else {
-                try db.execute(sql: "DELETE FROM shop_favorites WHERE account_id = ? AND product_id = ?",
-                               arguments: [favorite.accountId.lowercasedText, favorite.productId.lowercasedText])
+                try db.execute(
+                    sql: "DELETE FROM shop_favorites WHERE account_id = ? AND product_id = ?",
+                    arguments: [favorite.accountId.lowercasedText, favorite.productId.lowercasedText])
             }
         case let registered as AccountRegistered:
             try db.execute(sql: "INSERT OR IGNORE INTO shop_accounts (account_id) VALUES (?)", arguments: [registered.accountId.lowercasedText])
@@ -54,9 +60,10 @@ struct ShoppingProjection: Projection {
 
     private func forget(_ account: UUID, in db: Database) throws {
         let key = account.lowercasedText
-        try db.execute(sql: """
-            INSERT INTO shop_accounts (account_id, deleted) VALUES (?, 1) ON CONFLICT (account_id) DO UPDATE SET deleted = 1
-            """, arguments: [key])
+        try db.execute(
+            sql: """
+                INSERT INTO shop_accounts (account_id, deleted) VALUES (?, 1) ON CONFLICT (account_id) DO UPDATE SET deleted = 1
+                """, arguments: [key])
         for list in try String.fetchAll(db, sql: "SELECT list_id FROM shop_lists WHERE owner_id = ?", arguments: [key]) {
             try ListRows.drop(list, in: db)
         }

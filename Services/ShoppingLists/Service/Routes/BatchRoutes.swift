@@ -75,8 +75,9 @@ extension ShoppingListsAPI {
             let command: ShoppingListCommand?
             switch entry.type {
             case "addItem":
-                command = .addItem(itemId: entry.itemId ?? ShoppingStreams.itemId(list: listId, actor: actor, command: entry.commandId), productId: entry.productId,
-                                   text: entry.text, quantity: entry.quantity ?? 1, note: entry.note)
+                command = .addItem(
+                    itemId: entry.itemId ?? ShoppingStreams.itemId(list: listId, actor: actor, command: entry.commandId), productId: entry.productId,
+                    text: entry.text, quantity: entry.quantity ?? 1, note: entry.note)
             case "changeQuantity":
                 if let delta = entry.delta, let problem = ShoppingListRules.deltaProblem(delta) { errors["\(path).delta"] = [problem] }
                 command = need(entry.itemId, "itemId").flatMap { item in need(entry.delta, "delta").map { .changeQuantity(itemId: item, delta: $0) } }

@@ -58,13 +58,16 @@ extension ShoppingListsAPI {
                 throw Problem.validation(["productId": ["is not a product of the catalogue"]])
             }
             let itemId = body.itemId ?? UUID()
-            let command = ShoppingListCommand.addItem(itemId: itemId, productId: body.productId, text: body.text, quantity: body.quantity ?? 1, note: body.note)
-            let outcome = try await lists.execute([ClientCommand(commandId: request.commandId, command: command)], on: listId, by: identity.accountId,
-                                                  metadata: context.eventMetadata)
+            let command = ShoppingListCommand.addItem(
+                itemId: itemId, productId: body.productId, text: body.text, quantity: body.quantity ?? 1, note: body.note)
+            let outcome = try await lists.execute(
+                [ClientCommand(commandId: request.commandId, command: command)], on: listId, by: identity.accountId,
+                metadata: context.eventMetadata)
             try Self.throwFirstRejection(outcome)
             let item = outcome.state.items[itemId]
-            return try Response.json(ItemState(id: itemId, quantity: item?.quantity ?? 0, checked: item?.checked ?? false), status: .created,
-                                     version: outcome.version, position: outcome.position, location: "/v1/lists/\(listId.lowercasedText)/items/\(itemId.lowercasedText)")
+            return try Response.json(
+                ItemState(id: itemId, quantity: item?.quantity ?? 0, checked: item?.checked ?? false), status: .created,
+                version: outcome.version, position: outcome.position, location: "/v1/lists/\(listId.lowercasedText)/items/\(itemId.lowercasedText)")
         }
         router.patch("/v1/lists/{id}/items/{itemId}") { request, context in
             let identity = try context.requireIdentity()
@@ -79,19 +82,22 @@ extension ShoppingListsAPI {
                 throw Problem.validation(["quantityDelta": ["give quantityDelta, checked, note or after"]], detail: "The request changes nothing.")
             }
             let base = request.commandId
-            let outcome = try await lists.execute(commands.enumerated().map { ClientCommand(commandId: "\(base)#\($0.offset)", command: $0.element) },
-                                                  on: listId, by: identity.accountId, metadata: context.eventMetadata)
+            let outcome = try await lists.execute(
+                commands.enumerated().map { ClientCommand(commandId: "\(base)#\($0.offset)", command: $0.element) },
+                on: listId, by: identity.accountId, metadata: context.eventMetadata)
             try Self.throwFirstRejection(outcome)
             let item = outcome.state.items[itemId]
-            return try Response.json(ItemState(id: itemId, quantity: item?.quantity ?? 0, checked: item?.checked ?? false),
-                                     version: outcome.version, position: outcome.position)
+            return try Response.json(
+                ItemState(id: itemId, quantity: item?.quantity ?? 0, checked: item?.checked ?? false),
+                version: outcome.version, position: outcome.position)
         }
         router.delete("/v1/lists/{id}/items/{itemId}") { request, context in
             let identity = try context.requireIdentity()
             let listId = try context.parameters.uuid("id")
             let itemId = try context.parameters.uuid("itemId")
-            let outcome = try await lists.execute([ClientCommand(commandId: request.commandId, command: .removeItem(itemId: itemId))], on: listId,
-                                                  by: identity.accountId, metadata: context.eventMetadata)
+            let outcome = try await lists.execute(
+                [ClientCommand(commandId: request.commandId, command: .removeItem(itemId: itemId))], on: listId,
+                by: identity.accountId, metadata: context.eventMetadata)
             try Self.throwFirstRejection(outcome)
             return Response.empty(position: outcome.position)
         }

@@ -15,13 +15,16 @@ extension ShoppingListsAPI {
             // With an Idempotency-Key, a retry names the same list, so even a retry that
             // reaches another replica is recognised by the log.
             let listId = context.idempotentEventId(request.headers[.idempotencyKey], salt: "shopping-list")
-            let outcome = try await lists.execute([ClientCommand(commandId: request.commandId, command: .create(name: body.name))], on: listId,
-                                                  by: identity.accountId, metadata: context.eventMetadata)
+            let outcome = try await lists.execute(
+                [ClientCommand(commandId: request.commandId, command: .create(name: body.name))], on: listId,
+                by: identity.accountId, metadata: context.eventMetadata)
             try Self.throwFirstRejection(outcome)
-            let view = ListSummary(id: listId, name: ShoppingListRules.trimmed(body.name), ownerId: identity.accountId, role: "owner",
-                                   itemCount: 0, uncheckedCount: 0, version: outcome.version)
-            return try Response.json(view, status: .created, version: outcome.version, position: outcome.position,
-                                     location: "/v1/lists/\(listId.lowercasedText)")
+            let view = ListSummary(
+                id: listId, name: ShoppingListRules.trimmed(body.name), ownerId: identity.accountId, role: "owner",
+                itemCount: 0, uncheckedCount: 0, version: outcome.version)
+            return try Response.json(
+                view, status: .created, version: outcome.version, position: outcome.position,
+                location: "/v1/lists/\(listId.lowercasedText)")
         }
         router.get("/v1/lists") { request, context in
             let identity = try context.requireIdentity()
@@ -30,7 +33,8 @@ extension ShoppingListsAPI {
             let reader = sealer.reader()
             var items: [ListSummary] = []
             for list in stored { items.append(try await summary(list, for: identity.accountId, reader: reader)) }
-            return try Response.json(ListPage(items: items, nextCursor: next.map { SearchCursor.encode($0, queryKey: "lists|\(identity.accountId.lowercasedText)") }))
+            return try Response.json(
+                ListPage(items: items, nextCursor: next.map { SearchCursor.encode($0, queryKey: "lists|\(identity.accountId.lowercasedText)") }))
         }
         router.get("/v1/lists/{id}") { _, context in
             let identity = try context.requireIdentity()
@@ -46,17 +50,20 @@ extension ShoppingListsAPI {
             let id = try context.parameters.uuid("id")
             let expected = try request.ifMatchVersion()
             let body = try await request.decodeJSON(as: NameBody.self, context: context)
-            let outcome = try await lists.execute([ClientCommand(commandId: request.commandId, command: .rename(name: body.name))], on: id,
-                                                  by: identity.accountId, expectedVersion: expected, metadata: context.eventMetadata)
+            let outcome = try await lists.execute(
+                [ClientCommand(commandId: request.commandId, command: .rename(name: body.name))], on: id,
+                by: identity.accountId, expectedVersion: expected, metadata: context.eventMetadata)
             try Self.throwFirstRejection(outcome)
-            return try Response.json(["id": id.lowercasedText, "name": ShoppingListRules.trimmed(body.name)], version: outcome.version, position: outcome.position)
+            return try Response.json(
+                ["id": id.lowercasedText, "name": ShoppingListRules.trimmed(body.name)], version: outcome.version, position: outcome.position)
         }
         router.delete("/v1/lists/{id}") { request, context in
             let identity = try context.requireIdentity()
             let id = try context.parameters.uuid("id")
             let expected = try request.ifMatchVersion()
-            let outcome = try await lists.execute([ClientCommand(commandId: request.commandId, command: .delete)], on: id, by: identity.accountId,
-                                                  expectedVersion: expected, metadata: context.eventMetadata)
+            let outcome = try await lists.execute(
+                [ClientCommand(commandId: request.commandId, command: .delete)], on: id, by: identity.accountId,
+                expectedVersion: expected, metadata: context.eventMetadata)
             try Self.throwFirstRejection(outcome)
             return Response.empty(position: outcome.position)
         }

@@ -60,7 +60,8 @@ extension ShoppingListsAPI {
                             guard watch.admit(ShoppingListChange(event)) else { return }
                             stateVersion = recorded.version
                         }
-                        try await sink.send(try .json(try await changeView(event, recorded, reader: reader), id: String(recorded.version), name: "change"))
+                        try await sink.send(
+                            try .json(try await changeView(event, recorded, reader: reader), id: String(recorded.version), name: "change"))
                         sent = recorded.version
                         quietSince = ContinuousClock.now
                         if let until, sent >= until { return }

@@ -16,8 +16,9 @@ extension ShoppingListsAPI {
                 try await requireMembership(listId, identity.accountId)
                 throw Problem.validation(["accountId": ["is not an account"]])
             }
-            let outcome = try await lists.execute([ClientCommand(commandId: request.commandId, command: .addMember(body.accountId))], on: listId,
-                                                  by: identity.accountId, metadata: context.eventMetadata)
+            let outcome = try await lists.execute(
+                [ClientCommand(commandId: request.commandId, command: .addMember(body.accountId))], on: listId,
+                by: identity.accountId, metadata: context.eventMetadata)
             try Self.throwFirstRejection(outcome)
             let members = ([outcome.state.ownerId].compactMap { $0 } + outcome.state.members.sorted { $0.uuidString < $1.uuidString })
             return try Response.json(["members": members], version: outcome.version, position: outcome.position)
@@ -26,8 +27,9 @@ extension ShoppingListsAPI {
             let identity = try context.requireIdentity()
             let listId = try context.parameters.uuid("id")
             let account = try context.parameters.uuid("accountId")
-            let outcome = try await lists.execute([ClientCommand(commandId: request.commandId, command: .removeMember(account))], on: listId,
-                                                  by: identity.accountId, metadata: context.eventMetadata)
+            let outcome = try await lists.execute(
+                [ClientCommand(commandId: request.commandId, command: .removeMember(account))], on: listId,
+                by: identity.accountId, metadata: context.eventMetadata)
             try Self.throwFirstRejection(outcome)
             return Response.empty(position: outcome.position)
         }

@@ -14,9 +14,11 @@ extension ShoppingListsAPI {
             let id = try context.parameters.uuid("id")
             let body = try await request.decodeJSON(as: ReviewBody.self, context: context)
             try await requireProduct(id)
-            let (review, position) = try await opinions.review(id, by: identity.accountId, rating: body.rating, text: body.text ?? "", metadata: context.eventMetadata)
-            let view = ReviewView(productId: id, authorId: identity.accountId, rating: review.rating,
-                                  text: body.text?.trimmingWhitespaceAndNewlines() ?? "", at: review.at)
+            let (review, position) = try await opinions.review(
+                id, by: identity.accountId, rating: body.rating, text: body.text ?? "", metadata: context.eventMetadata)
+            let view = ReviewView(
+                productId: id, authorId: identity.accountId, rating: review.rating,
+                text: body.text?.trimmingWhitespaceAndNewlines() ?? "", at: review.at)
             return try Response.json(view, position: position)
         }
         router.get("/v1/products/{id}/reviews") { request, context in

@@ -13,14 +13,16 @@ extension ShoppingListsAPI {
             if !fresh, let page = try ProductQueries.catalogVersion.kept(in: runtime.readModel, { pages.answer(for: query, version: $0) }) {
                 return Response.json(encoded: page)
             }
-            return Response.json(encoded: try await read { db in
-                let version = try ProductQueries.catalogVersion.current(in: db)
-                if !fresh, let version, let page = pages.answer(for: query, version: version) { return page }
-                let (items, next) = try ProductQueries.search(query, in: db)
-                let page = try ResponseJSON.encode(ProductPage(items: items, nextCursor: next.map { SearchCursor.encode($0, queryKey: query.key) }))
-                if let version { pages.store(page, for: query, version: version) }
-                return page
-            })
+            return Response.json(
+                encoded: try await read { db in
+                    let version = try ProductQueries.catalogVersion.current(in: db)
+                    if !fresh, let version, let page = pages.answer(for: query, version: version) { return page }
+                    let (items, next) = try ProductQueries.search(query, in: db)
+                    let page = try ResponseJSON.encode(
+                        ProductPage(items: items, nextCursor: next.map { SearchCursor.encode($0, queryKey: query.key) }))
+                    if let version { pages.store(page, for: query, version: version) }
+                    return page
+                })
         }
         router.get("/v1/products/{id}") { request, context in
             let id = try context.parameters.uuid("id")
@@ -76,7 +78,11 @@ extension ShoppingListsAPI {
         if let lon = lon ?? nil, let problem = GeoCoordinate.longitudeProblem(lon) { errors["lon"] = [problem] }
         var radius = OfferRanking.defaultNearbyMeters
         if let text = values["radius"] {
-            if let km = Double(text), km > 0, km <= 100 { radius = km * 1000 } else { errors["radius"] = ["must be a number of km above 0, at most 100"] }
+            if let km = Double(text), km > 0, km <= 100 {
+                radius = km * 1000
+            } else {
+                errors["radius"] = ["must be a number of km above 0, at most 100"]
+            }
         }
         guard errors.isEmpty, let lat = lat ?? nil, let lon = lon ?? nil, let point = GeoCoordinate(lat: lat, lon: lon) else {
             throw Problem.malformed("The query has invalid fields.", errors: errors)
@@ -96,8 +102,9 @@ extension ShoppingListsAPI {
         let batchSize = store == nil ? min(limit + 1, Self.priceHistoryReading.batch) : Self.priceHistoryReading.batch
         var read = 0
         reading: while true {
-            let batch = try await runtime.store.read(stream: ShoppingStreams.product(product), from: page.nextVersion, direction: .forwards,
-                                                     limit: batchSize)
+            let batch = try await runtime.store.read(
+                stream: ShoppingStreams.product(product), from: page.nextVersion, direction: .forwards,
+                limit: batchSize)
             if batch.isEmpty, page.nextVersion == 1 { throw Problem.notFound("There is no such product.") }
             for event in batch {
                 guard page.add(try CommonsEvents.catalog.decode(event), at: event.recordedAt, version: event.version) else { break reading }
@@ -132,8 +139,10 @@ extension ShoppingListsAPI {
 
     /// The `limit` (1–100) and `cursor` (the position `decode` finds in it) of a list read in
     /// pages; 400 listing every bad field, those of `errors` (the query's other fields) too.
-    static func page<Position>(_ values: [String: String], defaultLimit: Int, errors: [String: [String]] = [:],
-                               cursor decode: (String) -> Position?) throws -> (limit: Int, after: Position?) {
+    static func page<Position>(
+        _ values: [String: String], defaultLimit: Int, errors: [String: [String]] = [:],
+        cursor decode: (String) -> Position?
+    ) throws -> (limit: Int, after: Position?) {
         var errors = errors
         var limit = defaultLimit
         do { limit = try Self.limit(values, default: defaultLimit) } catch let problem as Problem { errors.merge(problem.errors ?? [:]) { $0 + $1 } }

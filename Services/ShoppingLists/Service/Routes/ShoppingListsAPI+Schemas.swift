@@ -23,13 +23,18 @@ extension ShoppingListsAPI {
 
     /// ``OfferView``; `distanceMeters` only when the query gave a point.
     static let offerBody = Schema.object(
-        ["storeId": uuid, "retailer": .string(), "storeName": .string(), "address": .string(), "lat": .latitude, "lon": .longitude,
-         "price": money, "directionsURL": .string(), "distanceMeters": .number, "cheapestNearby": .boolean],
-        required: ["storeId", "retailer", "storeName", "address", "lat", "lon", "price", "directionsURL", "cheapestNearby"]).named("Offer")
+        [
+            "storeId": uuid, "retailer": .string(), "storeName": .string(), "address": .string(), "lat": .latitude, "lon": .longitude,
+            "price": money, "directionsURL": .string(), "distanceMeters": .number, "cheapestNearby": .boolean,
+        ],
+        required: ["storeId", "retailer", "storeName", "address", "lat", "lon", "price", "directionsURL", "cheapestNearby"]
+    ).named("Offer")
 
     /// ``ProductDetail``: the product's fields with its offers; `favorite` only for a signed-in caller.
-    static let productDetailBody = Schema.object(productFields.merging(["offers": .array(offerBody), "favorite": .boolean]) { $1 },
-                                                 required: productRequired + ["offers"]).named("ProductDetail")
+    static let productDetailBody = Schema.object(
+        productFields.merging(["offers": .array(offerBody), "favorite": .boolean]) { $1 },
+        required: productRequired + ["offers"]
+    ).named("ProductDetail")
 
     /// ``RelatedProduct``: the product's fields and on how many lists it shares.
     static let relatedBody = Schema.object(productFields.merging(["sharedLists": .integer]) { $1 }, required: productRequired + ["sharedLists"])
@@ -40,39 +45,53 @@ extension ShoppingListsAPI {
     /// ``ReviewView``.
     static let reviewBody = Schema.object(
         ["productId": uuid, "authorId": uuid, "rating": .integer(ReviewRules.ratings), "text": .string(), "at": dateTime],
-        required: ["productId", "authorId", "rating", "text", "at"]).named("Review")
+        required: ["productId", "authorId", "rating", "text", "at"]
+    ).named("Review")
 
     /// ``ListSummary``.
     static let listSummaryBody = Schema.object(
         ["id": uuid, "name": .string(), "ownerId": uuid, "role": role, "itemCount": .integer, "uncheckedCount": .integer, "version": .integer],
-        required: ["id", "name", "ownerId", "role", "itemCount", "uncheckedCount", "version"]).named("ListSummary")
+        required: ["id", "name", "ownerId", "role", "itemCount", "uncheckedCount", "version"]
+    ).named("ListSummary")
 
     /// ``ItemView``: a catalogue product (`productId`, `product`) or free `text`.
     static let itemBody = Schema.object(
-        ["id": uuid, "productId": uuid, "product": productBody, "text": .string(), "quantity": .integer, "checked": .boolean, "note": .string(),
-         "addedBy": uuid],
-        required: ["id", "quantity", "checked", "addedBy"]).named("ListItem")
+        [
+            "id": uuid, "productId": uuid, "product": productBody, "text": .string(), "quantity": .integer, "checked": .boolean, "note": .string(),
+            "addedBy": uuid,
+        ],
+        required: ["id", "quantity", "checked", "addedBy"]
+    ).named("ListItem")
 
     /// ``ListView``.
     static let listBody = Schema.object(
-        ["id": uuid, "name": .string(), "ownerId": uuid, "role": role, "members": .array(uuid), "items": .array(itemBody),
-         "totals": .object(["calories": .integer, "prices": .array(money), "unpricedItems": .integer], required: ["calories", "prices", "unpricedItems"]),
-         "version": .integer],
-        required: ["id", "name", "ownerId", "role", "members", "items", "totals", "version"]).named("ShoppingList")
+        [
+            "id": uuid, "name": .string(), "ownerId": uuid, "role": role, "members": .array(uuid), "items": .array(itemBody),
+            "totals": .object(
+                ["calories": .integer, "prices": .array(money), "unpricedItems": .integer], required: ["calories", "prices", "unpricedItems"]),
+            "version": .integer,
+        ],
+        required: ["id", "name", "ownerId", "role", "members", "items", "totals", "version"]
+    ).named("ShoppingList")
 
     /// `ItemState`: an item as an edit leaves it.
     static let itemStateBody = Schema.object(["id": uuid, "quantity": .integer, "checked": .boolean], required: ["id", "quantity", "checked"])
 
     /// ``Problem`` inside a batch's answer: the problem a single request would have got.
     static let problemBody = Schema.object(
-        ["type": .string(), "title": .string(), "status": .integer, "detail": .string(), "errors": .map(.array(.string())),
-         "extensions": .map(.string())],
+        [
+            "type": .string(), "title": .string(), "status": .integer, "detail": .string(), "errors": .map(.array(.string())),
+            "extensions": .map(.string()),
+        ],
         required: ["type", "title", "status", "detail"])
 
     /// ``BatchAnswer``: each command's result by its command id, and the list's version.
     static let batchBody = Schema.object(
-        ["results": .map(.object(["status": .oneOf(["applied", "rejected"]), "replayed": .boolean, "problem": problemBody], required: ["status"])),
-         "version": .integer],
+        [
+            "results": .map(
+                .object(["status": .oneOf(["applied", "rejected"]), "replayed": .boolean, "problem": problemBody], required: ["status"])),
+            "version": .integer,
+        ],
         required: ["results", "version"])
 
     /// A page: `nextCursor` only when there is a next page.
