@@ -158,7 +158,7 @@ problems = []
 # StackKit: StackService(name: "x", port: N, prefixes: ["/a", ...])
 table = open(table_path).read()
 services = {}
-for m in re.finditer(r'StackService\(name:\s*"([^"]+)",\s*port:\s*(\d+),\s*prefixes:\s*\[(.*?)\]', table, re.S):
+for m in re.finditer(r'StackService\(\s*name:\s*"([^"]+)",\s*port:\s*(\d+),\s*prefixes:\s*\[(.*?)\]', table, re.S):
     services[m.group(1)] = (int(m.group(2)), re.findall(r'"([^"]+)"', m.group(3)))
 if len(services) != 5:
     problems.append(f"expected five services in {table_path}, found {sorted(services)}")
@@ -285,7 +285,7 @@ for source in re.findall(r'^COPY\s+(?:--chmod=\S+\s+)?(deploy/\S+)', docker, re.
 
 # The web app's headers: nginx's `location /` sends WebAppHeaders.swift's values.
 web_headers_swift = open(os.path.join(os.path.dirname(table_path), "WebAppHeaders.swift")).read()
-csp = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', re.search(r'contentSecurityPolicy = (.*?)\n\n', web_headers_swift, re.S).group(1)))
+csp = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', re.search(r'contentSecurityPolicy =\s*(.*?)\n\n', web_headers_swift, re.S).group(1)))
 wanted = {"Content-Security-Policy": csp}
 wanted.update({name: value for name, value in re.findall(r'\("([A-Za-z-]+)", "([^"]+)"\)', web_headers_swift)})
 root = re.search(r'location / \{(.*?)\n        \}', conf, re.S)
@@ -324,7 +324,7 @@ problems = []
 known = set()
 sources = glob.glob("Shared/**/*.swift", recursive=True) + glob.glob("Services/**/*.swift", recursive=True)
 for path in sources:
-    for kind, name in re.findall(r'\b(Timer|Gauge|Counter|Recorder|Meter)\(label: "(\w+)"', open(path).read()):
+    for kind, name in re.findall(r'\b(Timer|Gauge|Counter|Recorder|Meter)\(\s*label: "(\w+)"', open(path).read()):
         known |= {name + suffix for suffix in ("_bucket", "_sum", "_count")} if kind == "Timer" else {name}
 if not known:
     problems.append("no metrics found in Shared/ or Services/")
@@ -357,7 +357,7 @@ yaml.safe_dump({"groups": [{"name": "dashboards", "rules": rules}]}, open(querie
 
 # One scrape job per StackKit service, named as it, on its port; one dashboard each.
 services = {m.group(1): int(m.group(2)) for m in
-            re.finditer(r'StackService\(name:\s*"([^"]+)",\s*port:\s*(\d+)', open(table_path).read())}
+            re.finditer(r'StackService\(\s*name:\s*"([^"]+)",\s*port:\s*(\d+)', open(table_path).read())}
 jobs = {}
 for job in yaml.safe_load(open(os.path.join(observability, "prometheus.yml")))["scrape_configs"]:
     for sd in job.get("dns_sd_configs", []):

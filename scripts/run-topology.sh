@@ -183,7 +183,7 @@ say "gateway: nginx on 127.0.0.1:$gateway_port (pid $!, log $run_dir/nginx.log)"
 # Ready when every service says so itself, and its first prefix answers through the
 # gateway from the service (anything but the gateway's own 502/503/504).
 first_prefix() {
-  sed -n "/StackService(name: \"$1\"/,/\])/p" "$root/Tools/StackKit/ServiceTable.swift" | grep -o '"/[^"]*"' | head -n 1 | tr -d '"'
+  sed -n "/name: \"$1\"/,/\])/p" "$root/Tools/StackKit/ServiceTable.swift" | grep -o '"/[^"]*"' | head -n 1 | tr -d '"'
 }
 deadline=$((SECONDS + ${COMMONS_TOPOLOGY_PATIENCE:-180}))
 for name in "${started[@]}"; do
