@@ -148,6 +148,7 @@ let services: [Target] =
         "Listings", executable: "listings", domain: ["Contracts", "EventLog", "Geo"],
         service: [
             "Geo", "PhotoCodec", .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "CommonsAPI", package: "CommonsClient"),
         ])
     // geo-search (port 8083)
     + serviceTargets("GeoSearch", executable: "geo-search", domain: ["Geo"], service: ["Geo"])
@@ -321,7 +322,7 @@ let tests: [Target] = [
         dependencies: [
             "ServiceTestSupport",
             "ListingsService", "ListingsDomain", "Geo", "ServiceKit", "EventLog", "EventLogTestSupport", "Contracts", "PhotoCodec",
-            "PhotoTestSupport", "ReadModel",
+            "PhotoTestSupport", "ReadModel", .product(name: "CommonsAPI", package: "CommonsClient"),
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),

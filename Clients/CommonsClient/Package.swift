@@ -14,12 +14,15 @@ let package = Package(
     platforms: [.iOS(.v16), .macOS(.v13)],
     products: [
         .library(name: "CommonsClient", targets: ["CommonsClient"]),
+        .library(name: "CommonsAPI", targets: ["CommonsAPI"]),
         .library(name: "Backoff", targets: ["Backoff"]),
     ],
     targets: [
         // Capped exponential back-off with jitter: the retry policy of the SDK and of the server.
         .target(name: "Backoff", swiftSettings: strict),
-        .target(name: "CommonsClient", dependencies: ["Backoff"], swiftSettings: strict),
+        // The API's wire shapes, Foundation only: what the services encode and the SDK decodes.
+        .target(name: "CommonsAPI", swiftSettings: strict),
+        .target(name: "CommonsClient", dependencies: ["Backoff", "CommonsAPI"], swiftSettings: strict),
         .testTarget(name: "BackoffTests", dependencies: ["Backoff"], swiftSettings: strict),
         .testTarget(name: "CommonsClientTests", dependencies: ["CommonsClient"], swiftSettings: strict),
     ]

@@ -1,3 +1,4 @@
+import CommonsAPI
 import Contracts
 import Foundation
 import ListingsDomain
@@ -9,7 +10,7 @@ import Testing
 /// A listing writes its own JSON (issue 17); the bytes must be those its `Encodable`
 /// conformance gives under the services' `JSONEncoder`, for every shape a listing takes.
 @Suite("a listing's JSON, written directly")
-struct ListingViewJSONTests {
+struct ListingJSONTests {
     private static func date(_ generator: inout some RandomNumberGenerator) -> Date {
         Date(timeIntervalSince1970: Double(Int64.random(in: 0...4_102_444_800, using: &generator)))
     }
@@ -46,10 +47,10 @@ struct ListingViewJSONTests {
     @Test("1,000 random listings, public and private views, alone and in a page: the same bytes as JSONEncoder")
     func sameBytesAsEncoder() throws {
         var generator = SystemRandomNumberGenerator()
-        var page: [ListingView] = []
+        var page: [Listing] = []
         for _ in 0..<1_000 {
             let (state, place, showPromise) = Self.listing(&generator)
-            let view = ListingView(state, place: place, showPromise: showPromise, now: Self.date(&generator))
+            let view = Listing(state, place: place, showPromise: showPromise, now: Self.date(&generator))
             let direct = String(decoding: try ResponseJSON.encode(view), as: UTF8.self)
             let encoded = String(decoding: try ServiceJSON.encoder.encode(view), as: UTF8.self)
             #expect(direct == encoded)
@@ -59,5 +60,29 @@ struct ListingViewJSONTests {
             let wrapped = ListingsAPI.FeedPage(items: Array(page.prefix(20)), nextCursor: cursor)
             #expect(try ResponseJSON.encode(wrapped) == Array(try ServiceJSON.encoder.encode(wrapped)))
         }
+    }
+
+    @Test("the OpenAPI schema of a listing names exactly the fields of the one Listing type, and requires those always present")
+    func schemaMatchesType() throws {
+        guard case .named("Listing", .object(let properties, let required)) = ListingsAPI.listingView else {
+            Issue.record("the listing's schema is not a named object")
+            return
+        }
+        func keys(_ listing: CommonsAPI.Listing) throws -> Set<String> {
+            let object = try JSONSerialization.jsonObject(with: try ServiceJSON.encoder.encode(listing)) as? [String: Any]
+            return Set(try #require(object).keys)
+        }
+        var generator = SystemRandomNumberGenerator()
+        var (state, _, _) = Self.listing(&generator)
+        state.price = Money(amountMinor: 500, currency: "EUR")
+        state.expiresAt = Date(timeIntervalSince1970: 2_000_000_000)
+        state.promisedTo = UUID()
+        let place = PickupPlace(location: Coordinate(lat: 52.52, lon: 13.405), streetAddress: "Hauptstraße 1")
+        let everything = CommonsAPI.Listing(state, place: place, showPromise: true, now: Date(timeIntervalSince1970: 1_900_000_000))
+        #expect(try keys(everything) == Set(properties.keys))
+        state.price = nil
+        state.expiresAt = nil
+        let least = CommonsAPI.Listing(state, place: nil, showPromise: false, now: Date(timeIntervalSince1970: 1_900_000_000))
+        #expect(try keys(least) == Set(required))
     }
 }

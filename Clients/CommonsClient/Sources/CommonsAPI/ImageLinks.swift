@@ -17,6 +17,13 @@ public struct ImageLinks: Codable, Sendable, Equatable {
     public var medium: String
     public var original: String
 
+    public init(id: UUID, small: String, medium: String, original: String) {
+        self.id = id
+        self.small = small
+        self.medium = medium
+        self.original = original
+    }
+
     /// The path of `size`.
     public func path(_ size: ImageSize) -> String {
         switch size {

@@ -1,4 +1,6 @@
 import Backoff
+// The wire shapes are the SDK's own types: an app that imports CommonsClient sees them.
+@_exported import CommonsAPI
 import Foundation
 
 /// The Commons API for apps: one client for all five services behind the gateway.

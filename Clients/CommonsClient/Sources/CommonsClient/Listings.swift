@@ -2,28 +2,6 @@ import Foundation
 
 // MARK: Models (listings)
 
-/// When an item can be picked up.
-public struct PickupTimes: Codable, Sendable, Equatable {
-    public var note: String?
-    public var windows: [PickupWindow]
-
-    public init(note: String? = nil, windows: [PickupWindow] = []) {
-        self.note = note
-        self.windows = windows
-    }
-}
-
-/// One pickup time window.
-public struct PickupWindow: Codable, Sendable, Equatable {
-    public var startsAt: Date
-    public var endsAt: Date
-
-    public init(startsAt: Date, endsAt: Date) {
-        self.startsAt = startsAt
-        self.endsAt = endsAt
-    }
-}
-
 /// `POST /v1/listings`: a free item when `price` is nil.
 public struct NewListing: Codable, Sendable, Equatable {
     public var title: String
@@ -84,33 +62,7 @@ public struct ListingChange: Codable, Sendable, Equatable {
     }
 }
 
-/// A listing. `pickupLocation`, `streetAddress` and `directionsURL` are present only for its
-/// owner and for the requester it is promised to; `promisedTo` only for its owner.
-public struct Listing: Codable, Sendable, Equatable {
-    public var id: UUID
-    public var ownerId: UUID
-    public var title: String
-    public var description: String
-    public var category: ListingCategory
-    public var condition: ItemCondition
-    public var price: Money?
-    public var free: Bool
-    public var pickupTimes: PickupTimes
-    public var imageIds: [UUID]
-    /// The same photos, with where each size is served (``ListingsEndpoints/image(_:size:)``).
-    public var images: [ImageLinks]
-    public var status: ListingStatus
-    /// Within 500 m of the pickup place.
-    public var approximateLocation: Coordinate
-    public var postedAt: Date
-    public var expiresAt: Date?
-    /// The aggregate's version: `ETag(version:)` for an edit.
-    public var version: Int64
-    public var pickupLocation: Coordinate?
-    public var streetAddress: String?
-    public var directionsURL: String?
-    public var promisedTo: UUID?
-
+extension Listing {
     /// The `If-Match` value for editing this listing as read.
     public var etag: ETag { ETag(version: version) }
 }

@@ -1,3 +1,4 @@
+import CommonsAPI
 import Contracts
 import Foundation
 import GRDB
@@ -14,7 +15,7 @@ extension ListingsAPI {
 
     /// A page of the feed.
     struct FeedPage: Encodable {
-        var items: [ListingView]
+        var items: [Listing]
         var nextCursor: String?
     }
 
@@ -71,7 +72,7 @@ extension ListingsAPI {
                     let version = try FeedQueries.version.current(in: db)
                     if !fresh, let version, let page = pages.answer(for: key, version: version, at: now) { return page }
                     let (rows, next) = try FeedQueries.page(query, caller: caller, now: now, in: db)
-                    let page = try ResponseJSON.encode(FeedPage(items: rows.map { ListingView(row: $0, now: now) }, nextCursor: next?.text))
+                    let page = try ResponseJSON.encode(FeedPage(items: rows.map { Listing(row: $0, now: now) }, nextCursor: next?.text))
                     if let version {
                         let until = try FeedQueries.nextExpiry(after: now, in: db) ?? .distantFuture
                         pages.store(page, for: key, version: version, valid: now..<until)

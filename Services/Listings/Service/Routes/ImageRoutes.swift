@@ -1,4 +1,5 @@
 import Codecs
+import CommonsAPI
 import Contracts
 import Crypto
 import EventLog

@@ -1,22 +1,23 @@
-import Contracts
+import CommonsAPI
 import Foundation
 import ServiceKit
 
-// Feed pages are lists of these: each writes its own members (see `JSONWritable`), in the
-// order and shape its synthesized `Encodable` gives under sorted keys.
+// Feed pages are lists of listings: each writes its own members (see `JSONWritable`), in the
+// order and shape its synthesized `Encodable` gives under sorted keys; a test holds the two
+// equal for every shape a listing takes.
 
-extension ListingView: JSONWritable {
-    func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
+extension CommonsAPI.Listing: JSONWritable {
+    public func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
         try object.member("approximateLocation", approximateLocation)
-        object.member("category", category)
-        object.member("condition", condition)
+        object.member("category", category.rawValue)
+        object.member("condition", condition.rawValue)
         object.member("description", description)
         if let directionsURL { object.member("directionsURL", directionsURL) }
         if let expiresAt { try object.member("expiresAt", expiresAt) }
         object.member("free", free)
         object.member("id", id)
         object.member("imageIds", imageIds)
-        try object.objects("images", images) { try $1.writeJSONMembers(&$0) }
+        try object.objects("images", images)
         object.member("ownerId", ownerId)
         if let pickupLocation { try object.member("pickupLocation", pickupLocation) }
         try object.object("pickupTimes") { times in
@@ -44,10 +45,24 @@ extension ListingsAPI.FeedPage: JSONWritable {
 }
 
 extension ImageLinks: JSONWritable {
-    func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
+    public func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
         object.member("id", id)
         object.member("medium", medium)
         object.member("original", original)
         object.member("small", small)
+    }
+}
+
+extension CommonsAPI.Money: JSONWritable {
+    public func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
+        object.member("amountMinor", amountMinor)
+        object.member("currency", currency.rawValue)
+    }
+}
+
+extension CommonsAPI.Coordinate: JSONWritable {
+    public func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
+        try object.member("lat", lat)
+        try object.member("lon", lon)
     }
 }

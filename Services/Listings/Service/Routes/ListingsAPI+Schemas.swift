@@ -17,7 +17,7 @@ extension ListingsAPI {
         required: ["id", "small", "medium", "original"]
     ).named("ImageLinks")
 
-    /// ``ListingView``: the exact place (`pickupLocation`, `streetAddress`, `directionsURL`) only
+    /// `CommonsAPI.Listing`: the exact place (`pickupLocation`, `streetAddress`, `directionsURL`) only
     /// for the owner and the promised requester, `promisedTo` only for the owner, `price` only
     /// when not free.
     static let listingView = Schema.object(

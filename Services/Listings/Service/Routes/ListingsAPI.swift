@@ -1,3 +1,4 @@
+import CommonsAPI
 import Contracts
 import EventLog
 import Foundation
@@ -42,17 +43,17 @@ package struct ListingsAPI: Sendable {
     /// Also the gate of every route about one listing: a deleted owner's listing is not found
     /// by anyone, and one hidden pending review only by its owner and by `moderator`s, who
     /// must see what they review.
-    func view(_ id: UUID, as reader: UUID?, moderator: Bool = false) async throws -> ListingView {
+    func view(_ id: UUID, as reader: UUID?, moderator: Bool = false) async throws -> Listing {
         try await view(of: try await commands.read(id, as: reader), as: reader, moderator: moderator)
     }
 
     /// ``view(_:as:moderator:)`` of a listing already loaded.
-    func view(of loaded: ListingsCommands.Loaded, as reader: UUID?, moderator: Bool = false) async throws -> ListingView {
+    func view(of loaded: ListingsCommands.Loaded, as reader: UUID?, moderator: Bool = false) async throws -> Listing {
         guard try !isDeleted(loaded.state.ownerId) else { throw Problem.notFound("There is no such listing.") }
         guard loaded.state.storedStatus != .hidden || reader == loaded.state.ownerId || moderator else {
             throw Problem.notFound("There is no such listing.")
         }
-        return ListingView(loaded.state, place: loaded.place, showPromise: reader == loaded.state.ownerId, now: clock.now())
+        return Listing(loaded.state, place: loaded.place, showPromise: reader == loaded.state.ownerId, now: clock.now())
     }
 
     /// The answer to a write on a listing: the owner's view, with the new version and position.
@@ -65,7 +66,7 @@ package struct ListingsAPI: Sendable {
         try answer(try await view(of: result.loaded, as: owner), version: result.loaded.state.version, position: result.position, status: .created)
     }
 
-    private func answer(_ view: ListingView, version: Int64, position: Checkpoint?, status: HTTPResponse.Status) throws -> Response {
+    private func answer(_ view: Listing, version: Int64, position: Checkpoint?, status: HTTPResponse.Status) throws -> Response {
         try Response.json(
             view, status: status, version: version, position: position,
             location: status == .created ? "/v1/listings/\(view.id.lowercasedText)" : nil)
