@@ -114,6 +114,10 @@ struct OrganizationHTTPTests {
                 .patch, "/v1/organizations/\(id.key)", token: admin, json: ["name": "Deworm"], headers: [.ifMatch: "\"1\""])
             #expect(stale.status == .preconditionFailed)
             #expect(stale.headers[.eTag] == "\"2\"")
+            // One that does not exist is not found, whatever version the client names.
+            let unknown = try await client.call(
+                .patch, "/v1/organizations/\(UUID().uuidString.lowercased())", token: admin, json: ["name": "Deworm"], headers: [.ifMatch: "\"1\""])
+            #expect(unknown.status == .notFound)
             let renamed = try await client.call(
                 .patch, "/v1/organizations/deworm", token: admin, json: ["name": "Deworm the World"],
                 headers: [.ifMatch: "\"2\""])

@@ -81,6 +81,7 @@ package struct DonationsCommands: Sendable {
     }
 
     /// Appends what `decide` makes of the organisation's state; nothing when it makes nothing.
+    /// An organisation that does not exist is not found, whatever version `ifMatch` names.
     private func changeOrganization(
         _ id: UUID, ifMatch: Int64? = nil, metadata: EventMetadata,
         _ decide: (OrganizationState) throws -> [any EventContract]
@@ -89,6 +90,7 @@ package struct DonationsCommands: Sendable {
             Streams.organization(id), ifMatch: ifMatch,
             load: {
                 let state = try await organization(id)
+                guard state.exists else { throw DonationsError.organizationNotFound }
                 return (state, state.version)
             }
         ) { state, _ in
