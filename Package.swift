@@ -19,6 +19,7 @@ func serviceTargets(
             name: "\(module)Service",
             dependencies: [
                 .byName(name: "\(module)Domain"), "ServiceKit", "ReadModel", "Contracts", "EventLog", "Codecs",
+                .product(name: "CommonsAPI", package: "CommonsClient"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -115,6 +116,7 @@ let shared: [Target] = [
         name: "ServiceKit",
         dependencies: [
             "EventLog", "EventLogPostgres", "EventLogSQLite", "ReadModel", "Contracts", .product(name: "Backoff", package: "CommonsClient"), "Codecs",
+            .product(name: "CommonsAPI", package: "CommonsClient"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
@@ -148,7 +150,6 @@ let services: [Target] =
         "Listings", executable: "listings", domain: ["Contracts", "EventLog", "Geo"],
         service: [
             "Geo", "PhotoCodec", .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "CommonsAPI", package: "CommonsClient"),
         ])
     // geo-search (port 8083)
     + serviceTargets("GeoSearch", executable: "geo-search", domain: ["Geo"], service: ["Geo"])

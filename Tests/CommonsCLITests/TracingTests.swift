@@ -63,8 +63,13 @@ struct TracingTests {
             let listingId = try await Self.postListing(
                 "A traced lamp", through: stack.gateway, as: token, traceparent: "00-\(traceId)-\(appSpanId)-01")
 
+            // Each process exports its spans in batches of its own, nginx's last of all: wait
+            // for every span the checks below read, not only for the end of the story.
             let trace = try await collector.waitForTrace(traceId, timeout: .seconds(60)) { spans in
-                spans.contains { $0.service == "geo-search" && $0.name.hasPrefix("apply ListingPosted") }
+                spans.contains { $0.service == "commons-gateway" && $0.name == "gateway POST to listings" }
+                    && spans.contains { $0.service == "listings" && $0.name == "/v1/listings" }
+                    && spans.contains { $0.service == "listings" && $0.name == "append to listing" }
+                    && spans.contains { $0.service == "geo-search" && $0.name.hasPrefix("apply ListingPosted") }
                     && spans.contains { $0.name == "alert matched" }
             }
             let gateway = try #require(trace.first { $0.service == "commons-gateway" && $0.name == "gateway POST to listings" }, "\(trace)")

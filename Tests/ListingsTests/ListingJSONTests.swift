@@ -57,7 +57,7 @@ struct ListingJSONTests {
             page.append(view)
         }
         for cursor in [nil, "next/page"] {
-            let wrapped = ListingsAPI.FeedPage(items: Array(page.prefix(20)), nextCursor: cursor)
+            let wrapped = Page(items: Array(page.prefix(20)), nextCursor: cursor)
             #expect(try ResponseJSON.encode(wrapped) == Array(try ServiceJSON.encoder.encode(wrapped)))
         }
     }

@@ -1,258 +1,8 @@
 import Foundation
 
-// MARK: Models (shopping-lists)
-
-/// A catalogue product.
-public struct Product: Codable, Sendable, Equatable {
-    public var id: UUID
-    public var name: String
-    public var brand: String
-    public var category: String
-    public var unit: String
-    public var image: String?
-    public var caloriesPerUnit: Int
-    /// The lowest price of any offer.
-    public var cheapestPrice: Money?
-    public var averageRating: Double?
-    public var reviewCount: Int
-}
-
-/// A store's offer of a product.
-public struct Offer: Codable, Sendable, Equatable {
-    public var storeId: UUID
-    public var retailer: String
-    public var storeName: String
-    public var address: String
-    public var lat: Double
-    public var lon: Double
-    public var price: Money
-    public var directionsURL: String
-    /// From the query's point, when one was given.
-    public var distanceMeters: Double?
-    /// The cheapest offer within the radius of the query's point.
-    public var cheapestNearby: Bool
-}
-
-/// A product with its offers (`GET /v1/products/{id}`).
-public struct ProductDetail: Codable, Sendable, Equatable {
-    public var product: Product
-    public var offers: [Offer]
-    /// Whether I marked it as a favourite (nil when not signed in).
-    public var favorite: Bool?
-
-    enum CodingKeys: String, CodingKey { case offers, favorite }
-
-    public init(from decoder: any Decoder) throws {
-        product = try Product(from: decoder)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        offers = try container.decode([Offer].self, forKey: .offers)
-        favorite = try container.decodeIfPresent(Bool.self, forKey: .favorite)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        try product.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(offers, forKey: .offers)
-        try container.encodeIfPresent(favorite, forKey: .favorite)
-    }
-}
-
-/// One price a store asked for a product, from `since` (`GET /v1/products/{id}/prices`);
-/// `price` nil means the store stopped offering it.
-public struct PricePoint: Codable, Sendable, Equatable {
-    public var storeId: UUID
-    public var price: Money?
-    public var since: Date
-}
-
-/// A product often on the same lists as another (`GET /v1/products/{id}/related`).
-public struct RelatedProduct: Codable, Sendable, Equatable {
-    public var product: Product
-    /// On how many lists both are.
-    public var sharedLists: Int
-
-    enum CodingKeys: String, CodingKey { case sharedLists }
-
-    public init(from decoder: any Decoder) throws {
-        product = try Product(from: decoder)
-        sharedLists = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .sharedLists)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        try product.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(sharedLists, forKey: .sharedLists)
-    }
-}
-
-/// A review of a product.
-public struct Review: Codable, Sendable, Equatable {
-    public var productId: UUID
-    public var authorId: UUID
-    /// 1–5 stars.
-    public var rating: Int
-    public var text: String
-    public var at: Date
-}
-
-/// A list in "my lists".
-public struct ListSummary: Codable, Sendable, Equatable {
-    public var id: UUID
-    public var name: String
-    public var ownerId: UUID
-    /// `owner` or `member`: my part.
-    public var role: String
-    public var itemCount: Int
-    public var uncheckedCount: Int
-    public var version: Int64
-}
-
-/// An item of a list: a catalogue product or free text.
-public struct ListItem: Codable, Sendable, Equatable {
-    public var id: UUID
-    public var productId: UUID?
-    public var product: Product?
-    public var text: String?
-    public var quantity: Int
-    public var checked: Bool
-    public var note: String?
-    public var addedBy: UUID
-}
-
-/// A list's totals: calories, cheapest prices per currency, and items with no price.
-public struct ListTotals: Codable, Sendable, Equatable {
-    public var calories: Int
-    public var prices: [Money]
-    public var unpricedItems: Int
-}
-
-/// A list as a member sees it.
-public struct ShoppingList: Codable, Sendable, Equatable {
-    public var id: UUID
-    public var name: String
-    public var ownerId: UUID
-    public var role: String
-    public var members: [UUID]
-    public var items: [ListItem]
-    public var totals: ListTotals
-    public var version: Int64
-
+extension ShoppingList {
+    /// The `ETag` of this version, for `If-Match`.
     public var etag: ETag { ETag(version: version) }
-}
-
-/// `POST /v1/lists/{id}/items`: a product (`productId`) or free `text`; `itemId` lets an
-/// offline client name the item itself.
-public struct NewListItem: Codable, Sendable, Equatable {
-    public var itemId: UUID?
-    public var productId: UUID?
-    public var text: String?
-    /// 1–999 (default 1).
-    public var quantity: Int?
-    public var note: String?
-
-    public init(itemId: UUID? = nil, productId: UUID? = nil, text: String? = nil, quantity: Int? = nil, note: String? = nil) {
-        self.itemId = itemId
-        self.productId = productId
-        self.text = text
-        self.quantity = quantity
-        self.note = note
-    }
-}
-
-/// `PATCH /v1/lists/{id}/items/{itemId}`: `quantityDelta` merges with others' changes;
-/// `after` moves the item (`.clear`: to the top).
-public struct ListItemChange: Codable, Sendable, Equatable {
-    public var quantityDelta: Int?
-    public var checked: Bool?
-    public var note: PatchValue<String>?
-    public var after: PatchValue<UUID>?
-
-    public init(quantityDelta: Int? = nil, checked: Bool? = nil, note: PatchValue<String>? = nil, after: PatchValue<UUID>? = nil) {
-        self.quantityDelta = quantityDelta
-        self.checked = checked
-        self.note = note
-        self.after = after
-    }
-}
-
-/// An item's state after a change.
-public struct ListItemState: Codable, Sendable, Equatable {
-    public var id: UUID
-    public var quantity: Int
-    public var checked: Bool
-}
-
-/// One offline edit of a batch: `addItem`, `changeQuantity`, `check`, `uncheck`, `setNote`,
-/// `move`, `removeItem` or `rename`, with a client-chosen `commandId` that makes it safe to send again.
-public struct ListCommand: Codable, Sendable, Equatable {
-    public var commandId: String
-    public var type: String
-    public var itemId: UUID?
-    public var productId: UUID?
-    public var text: String?
-    public var quantity: Int?
-    public var note: String?
-    public var delta: Int?
-    public var checked: Bool?
-    public var after: UUID?
-    public var name: String?
-
-    public init(
-        commandId: String = UUID().uuidString.lowercased(), type: String, itemId: UUID? = nil, productId: UUID? = nil,
-        text: String? = nil, quantity: Int? = nil, note: String? = nil, delta: Int? = nil, checked: Bool? = nil,
-        after: UUID? = nil, name: String? = nil
-    ) {
-        self.commandId = commandId
-        self.type = type
-        self.itemId = itemId
-        self.productId = productId
-        self.text = text
-        self.quantity = quantity
-        self.note = note
-        self.delta = delta
-        self.checked = checked
-        self.after = after
-        self.name = name
-    }
-}
-
-/// The outcome of a batch: per command, `applied` (maybe `replayed`) or `rejected` with its problem.
-public struct ListCommandResults: Codable, Sendable, Equatable {
-    public struct Result: Codable, Sendable, Equatable {
-        public var status: String
-        public var replayed: Bool?
-        public var problem: ProblemDocument?
-    }
-
-    public var results: [String: Result]
-    public var version: Int64
-}
-
-/// A problem document inside another answer.
-public struct ProblemDocument: Codable, Sendable, Equatable {
-    public var type: String
-    public var title: String?
-    public var status: Int?
-    public var detail: String?
-    public var errors: [String: [String]]?
-}
-
-/// One change of a list, as collaborators receive it live.
-public struct ListChange: Codable, Sendable, Equatable {
-    public var version: Int64
-    public var type: String
-    public var at: Date
-    public var by: String?
-    public var itemId: UUID?
-    public var productId: UUID?
-    public var accountId: UUID?
-    public var name: String?
-    public var text: String?
-    public var note: String?
-    public var quantity: Int?
-    public var delta: Int?
-    public var checked: Bool?
-    public var rank: Double?
 }
 
 // MARK: Endpoints (shopping-lists)
@@ -304,8 +54,7 @@ public struct ShoppingListsEndpoints: Sendable {
 
     /// Writes or edits my review.
     public func review(_ product: UUID, rating: Int, text: String? = nil) async throws -> Review {
-        struct Body: Codable, Sendable { var rating: Int; var text: String? }
-        return try await client.call(try Endpoint(.put, "/v1/products/\(segment(product))/review", json: Body(rating: rating, text: text)))
+        try await client.call(try Endpoint(.put, "/v1/products/\(segment(product))/review", json: NewReview(rating: rating, text: text)))
     }
 
     /// The newest reviews of a product: the first page of `limit` (1–100, the server's default 50).
@@ -391,10 +140,9 @@ public struct ShoppingListsEndpoints: Sendable {
     /// Shares my list with an account; answers the members.
     @discardableResult
     public func share(_ list: UUID, with account: UUID) async throws -> [UUID] {
-        struct Members: Codable, Sendable { var members: [UUID] }
-        return try await client.call(
-            try Endpoint(.post, "/v1/lists/\(segment(list))/members", json: ["accountId": account], idempotent: true),
-            as: Members.self
+        try await client.call(
+            try Endpoint(.post, "/v1/lists/\(segment(list))/members", json: NewListMember(accountId: account), idempotent: true),
+            as: ListMembers.self
         ).members
     }
 
@@ -405,8 +153,7 @@ public struct ShoppingListsEndpoints: Sendable {
 
     /// Applies offline edits in order; sending the same commands again changes nothing.
     public func apply(_ list: UUID, _ commands: [ListCommand]) async throws -> ListCommandResults {
-        struct Body: Codable, Sendable { var commands: [ListCommand] }
-        return try await client.call(try Endpoint(.post, "/v1/lists/\(segment(list))/commands", json: Body(commands: commands)))
+        try await client.call(try Endpoint(.post, "/v1/lists/\(segment(list))/commands", json: ListCommandBatch(commands: commands)))
     }
 
     /// Changes of a list as they happen (`GET /v1/lists/{id}/events`, server-sent events),

@@ -1,4 +1,5 @@
 import Codecs
+import CommonsAPI
 import Contracts
 import DonationsDomain
 import Foundation
@@ -111,16 +112,16 @@ package struct DonationQueries: Sendable {
     }
 
     /// Every estimate of each organisation of `ids`, newest first.
-    func estimates(of ids: Set<UUID>) async throws -> [UUID: [EstimateView]] {
+    func estimates(of ids: Set<UUID>) async throws -> [UUID: [ImpactEstimate]] {
         try await pool.read { db in
-            var result: [UUID: [EstimateView]] = [:]
+            var result: [UUID: [ImpactEstimate]] = [:]
             for id in ids { result[id] = try OrganizationQueries.estimates(of: id.lowercasedText, in: db) }
             return result
         }
     }
 
     /// People who donated publicly to an organisation, most recent first.
-    func supporters(of organization: UUID, limit: Int, after cursor: (sortKey: String, id: UUID)?, list: String) async throws -> Page<SupporterView> {
+    func supporters(of organization: UUID, limit: Int, after cursor: (sortKey: String, id: UUID)?, list: String) async throws -> Page<Supporter> {
         try await pool.read { db in
             var sql = """
                 SELECT account_id, COUNT(*) AS donations, MAX(donated_at) AS last FROM donations
@@ -133,9 +134,9 @@ package struct DonationQueries: Sendable {
             }
             sql += " ORDER BY last DESC, account_id DESC LIMIT ?"
             let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments + [limit + 1]))
-            let items = rows.prefix(limit).compactMap { row -> SupporterView? in
+            let items = rows.prefix(limit).compactMap { row -> Supporter? in
                 guard let id = UUID(text: row["account_id"]) else { return nil }
-                return SupporterView(
+                return Supporter(
                     accountId: id, profile: "/v1/users/\(id.lowercasedText)", donations: row["donations"],
                     lastDonatedAt: Date(timeIntervalSince1970: row["last"]))
             }
@@ -186,7 +187,7 @@ package struct DonationQueries: Sendable {
     }
 
     /// `account`'s monthly donations.
-    func recurring(of account: UUID) async throws -> [RecurringView] {
+    func recurring(of account: UUID) async throws -> [RecurringDonation] {
         try await pool.read { db in
             try Row.fetchAll(
                 db, sql: "SELECT * FROM recurring_donations WHERE account_id = ? ORDER BY created_at", arguments: [account.lowercasedText]
@@ -208,11 +209,11 @@ package struct DonationQueries: Sendable {
         }
     }
 
-    static func recurringView(_ row: Row) -> RecurringView? {
+    static func recurringView(_ row: Row) -> RecurringDonation? {
         guard let id = UUID(text: row["recurring_id"]), let organization = UUID(text: row["organization_id"]) else { return nil }
-        return RecurringView(
-            id: id, organizationId: organization, amountMinor: row["amount_minor"], currency: row["currency"],
-            visibility: DonationVisibility(rawValue: row["visibility"]) ?? .anonymous, startMonth: row["start_month"],
+        return RecurringDonation(
+            id: id, organizationId: organization, amountMinor: row["amount_minor"], currency: CurrencyCode(rawValue: row["currency"]),
+            visibility: DonationVisibility(rawValue: row["visibility"])?.rawValue ?? "anonymous", startMonth: row["start_month"],
             status: row["status"], lastRunMonth: row["last_run_month"], lastOutcome: row["last_outcome"])
     }
 
@@ -225,13 +226,4 @@ package struct DonationQueries: Sendable {
             sealedMessage: columns.optionalText(8), recurringId: columns.isNull(9) ? nil : columns.uuid(9), month: columns.optionalText(10),
             estimateId: columns.optionalText(11), donatedAt: Date(timeIntervalSince1970: columns.double(12)))
     }
-}
-
-/// Someone who donated publicly to an organisation.
-struct SupporterView: Codable, Sendable {
-    var accountId: UUID
-    /// Their public profile (accounts service).
-    var profile: String
-    var donations: Int
-    var lastDonatedAt: Date
 }

@@ -1,3 +1,4 @@
+import CommonsAPI
 import Contracts
 import DonationsDomain
 import Foundation
@@ -26,7 +27,7 @@ struct OrganizationQueries: Sendable {
     /// A page ordered by name, after `cursor`; the next cursor is tied to `list`.
     func list(
         _ filter: OrganizationFilter, limit: Int, after cursor: (sortKey: String, id: UUID)?, list: String
-    ) async throws -> Page<OrganizationView> {
+    ) async throws -> Page<Organization> {
         try await pool.read { db in
             var conditions: [String] = []
             var arguments: [(any DatabaseValueConvertible)?] = []
@@ -66,7 +67,7 @@ struct OrganizationQueries: Sendable {
     }
 
     /// The organisation with this id or slug, with its impact estimates.
-    func one(_ idOrSlug: String) async throws -> OrganizationView? {
+    func one(_ idOrSlug: String) async throws -> Organization? {
         try await pool.read { db in
             let key = UUID(uuidString: idOrSlug)?.lowercasedText ?? idOrSlug.lowercased()
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM organizations WHERE organization_id = ? OR slug = ?", arguments: [key, key])
@@ -89,30 +90,31 @@ struct OrganizationQueries: Sendable {
     }
 
     /// Every estimate of an organisation, newest first.
-    static func estimates(of organizationId: String, in db: Database) throws -> [EstimateView] {
+    static func estimates(of organizationId: String, in db: Database) throws -> [ImpactEstimate] {
         try Row.fetchAll(
             db, sql: "SELECT * FROM impact_estimates WHERE organization_id = ? ORDER BY added_at DESC, rowid DESC",
             arguments: [organizationId]
         ).compactMap { row in
             guard let id = UUID(uuidString: row["estimate_id"]) else { return nil }
-            return EstimateView(
-                id: id, outcomeUnit: row["outcome_unit"], costPerOutcomeMinor: row["cost_per_outcome_minor"], currency: row["currency"],
+            return ImpactEstimate(
+                id: id, outcomeUnit: row["outcome_unit"], costPerOutcomeMinor: row["cost_per_outcome_minor"],
+                currency: CurrencyCode(rawValue: row["currency"]),
                 source: row["source"], sourceURL: row["source_url"], publishedOn: row["published_on"],
                 addedAt: Date(timeIntervalSince1970: row["added_at"]))
         }
     }
 
-    static func view(_ row: Row, estimates: [EstimateView], in db: Database) throws -> OrganizationView {
+    static func view(_ row: Row, estimates: [ImpactEstimate], in db: Database) throws -> Organization {
         let lat: Double? = row["lat"], lon: Double? = row["lon"]
         let point = lat.flatMap { lat in lon.flatMap { GeoCoordinate(lat: lat, lon: $0) } }
-        return OrganizationView(
+        return Organization(
             id: UUID(uuidString: row["organization_id"]) ?? UUID(), slug: row["slug"], name: row["name"],
-            kind: OrganizationKind(rawValue: row["kind"]) ?? .charity, mission: row["mission"], description: row["description"],
+            kind: row["kind"], mission: row["mission"], description: row["description"],
             homepage: row["homepage"], logoImageId: (row["logo_image_id"] as String?).flatMap(UUID.init(uuidString:)),
             categories: decode(row["categories"]) ?? [], tags: decode(row["tags"]) ?? [], rating: decode(row["rating"]),
-            verified: row["verified"], currency: row["currency"], minimumDonationMinor: row["minimum_donation_minor"],
+            verified: row["verified"], currency: CurrencyCode(rawValue: row["currency"]), minimumDonationMinor: row["minimum_donation_minor"],
             suggestedAmountsMinor: decode(row["suggested_amounts"]) ?? [], address: row["address"],
-            location: point.map { Coordinate(lat: $0.lat, lon: $0.lon) }, directionsURL: point?.directionsLink,
+            location: point.map { CommonsAPI.Coordinate(lat: $0.lat, lon: $0.lon) }, directionsURL: point?.directionsLink,
             openingHours: decode(row["opening_hours"]) ?? [], acceptedCategories: decode(row["accepted_categories"]) ?? [],
             impactEstimates: estimates, version: row["version"])
     }

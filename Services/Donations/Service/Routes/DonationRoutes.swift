@@ -1,67 +1,19 @@
+import CommonsAPI
 import Contracts
 import DonationsDomain
 import Foundation
 import Hummingbird
 import ServiceKit
 
-struct DonationBody: Decodable {
-    /// The organisation's id or slug.
-    var organization: String
-    var amountMinor: Int
-    var currency: String
-    var message: String?
-    var visibility: DonationVisibility?
-}
-
-/// What a new donation answers: the donation and the wallet's balance after it.
-struct MadeDonationView: Codable, Sendable {
-    var donation: DonationView
-    var balanceMinor: Int
-}
-
-/// `GET /v1/donations/{id}/receipt`.
-struct ReceiptView: Codable, Sendable {
-    var receiptNumber: String
-    var donationId: UUID
-    var donorAccountId: UUID
-    var organization: OrganizationRef
-    var amountMinor: Int
-    var currency: String
-    var donatedAt: Date
-    var statement: String
-    /// True when the deployment's card processor is the simulated one: no money moved.
-    var simulated: Bool
-}
-
-/// `GET /v1/donations/totals`: one year's donations, in all and by the organisations' categories.
-struct YearlyTotalsView: Codable, Sendable {
-    struct Total: Codable, Sendable {
-        var currency: String
-        var amountMinor: Int
-        var donations: Int
-    }
-
-    struct CategoryTotal: Codable, Sendable {
-        var category: String
-        var currency: String
-        var amountMinor: Int
-    }
-
-    var year: Int
-    var totals: [Total]
-    /// A donation to an organisation of several categories counts in each of them.
-    var byCategory: [CategoryTotal]
-}
-
 extension DonationsAPI {
     func addDonationRoutes(to router: Router<AppRequestContext>) {
         router.post("/v1/donations") { request, context in
             let identity = try context.requireIdentity()
             let key = try idempotencyKey(request)
-            let body = try await request.decodeJSON(as: DonationBody.self, context: context)
+            let body = try await request.decodeJSON(as: NewDonation.self, context: context)
             let checked = try DonationRequest(
-                organization: body.organization, amountMinor: body.amountMinor, currency: body.currency,
-                message: body.message, visibility: body.visibility ?? .public
+                organization: body.organization, amountMinor: body.amountMinor, currency: body.currency.rawValue,
+                message: body.message, visibility: try body.visibility.map { try Problem.parse($0, field: "visibility") } ?? .public
             ).validated()
             let outcome = try await commands.donate(
                 account: identity.accountId, organization: checked.organization, amountMinor: checked.amountMinor,
@@ -69,12 +21,13 @@ extension DonationsAPI {
                 donationId: context.idempotentEventId(key, salt: "donation"), metadata: context.eventMetadata)
             let organization = try await commands.organization(outcome.donation.organizationId)
             let ref = OrganizationRef(id: outcome.donation.organizationId, slug: organization.draft?.slug ?? "", name: organization.draft?.name ?? "")
-            let view = DonationView(
+            let view = Donation(
                 id: outcome.donation.donationId, organization: ref, amountMinor: outcome.donation.amountMinor,
-                currency: outcome.donation.currency, visibility: outcome.donation.visibility, message: checked.message,
+                currency: CurrencyCode(rawValue: outcome.donation.currency), visibility: outcome.donation.visibility.rawValue,
+                message: checked.message,
                 recurringId: nil, month: nil, donatedAt: outcome.donation.at)
             return try Response.json(
-                MadeDonationView(donation: view, balanceMinor: outcome.balanceMinor), status: .created,
+                MadeDonation(donation: view, balanceMinor: outcome.balanceMinor), status: .created,
                 position: outcome.position, location: "/v1/donations/\(view.id.lowercasedText)")
         }
         router.get("/v1/donations") { request, context in
@@ -96,7 +49,7 @@ extension DonationsAPI {
             case .kept(let page):
                 return Response.json(encoded: page)
             case let .read(records, next, version):
-                var items: [DonationView] = []
+                var items: [Donation] = []
                 for record in records { items.append(try await view(record)) }
                 let page = try ResponseJSON.encode(Page(items: items, nextCursor: next))
                 if let version { pages.store(page, for: key, version: version) }
@@ -123,11 +76,12 @@ extension DonationsAPI {
                 throw DonationsError.donationNotFound
             }
             return try Response.json(
-                ReceiptView(
+                Receipt(
                     receiptNumber: "CMN-\(Month(containing: record.donatedAt).year)-\(record.id.lowercasedText.prefix(8).uppercased())",
                     donationId: record.id,
-                    donorAccountId: record.accountId, organization: record.organization, amountMinor: record.amountMinor, currency: record.currency,
-                    donatedAt: record.donatedAt, statement: simulated ? Self.simulatedStatement : Self.statement, simulated: simulated))
+                    donorAccountId: record.accountId, organization: record.organization, amountMinor: record.amountMinor,
+                    currency: CurrencyCode(rawValue: record.currency), donatedAt: record.donatedAt,
+                    statement: simulated ? Self.simulatedStatement : Self.statement, simulated: simulated))
         }
     }
 
@@ -141,29 +95,31 @@ extension DonationsAPI {
     /// Whether the deployment's card processor is the simulated one.
     var simulated: Bool { commands.payments?.isSimulated ?? false }
 
-    func view(_ record: DonationRecord) async throws -> DonationView {
-        DonationView(
-            id: record.id, organization: record.organization, amountMinor: record.amountMinor, currency: record.currency,
-            visibility: record.visibility, message: try await open(record.sealedMessage), recurringId: record.recurringId,
+    func view(_ record: DonationRecord) async throws -> Donation {
+        Donation(
+            id: record.id, organization: record.organization, amountMinor: record.amountMinor,
+            currency: CurrencyCode(rawValue: record.currency), visibility: record.visibility.rawValue, message: try await open(record.sealedMessage),
+            recurringId: record.recurringId,
             month: record.month, donatedAt: record.donatedAt)
     }
 
-    private func totals(of account: UUID, year: Int) async throws -> YearlyTotalsView {
+    private func totals(of account: UUID, year: Int) async throws -> YearlyTotals {
         let records = try await donations.all(of: account).filter { Month(containing: $0.donatedAt).year == year }
         let categories = try await donations.categories(of: Set(records.map(\.organization.id)))
-        var totals: [String: YearlyTotalsView.Total] = [:]
+        var totals: [String: YearlyTotals.Total] = [:]
         var byCategory: [String: [String: Int]] = [:]
         for record in records {
-            totals[record.currency, default: .init(currency: record.currency, amountMinor: 0, donations: 0)].amountMinor += record.amountMinor
+            totals[record.currency, default: .init(currency: CurrencyCode(rawValue: record.currency), amountMinor: 0, donations: 0)].amountMinor +=
+                record.amountMinor
             totals[record.currency]?.donations += 1
             for category in categories[record.organization.id] ?? [] {
                 byCategory[category, default: [:]][record.currency, default: 0] += record.amountMinor
             }
         }
-        return YearlyTotalsView(
-            year: year, totals: totals.values.sorted { $0.currency < $1.currency },
+        return YearlyTotals(
+            year: year, totals: totals.values.sorted { $0.currency.rawValue < $1.currency.rawValue },
             byCategory: byCategory.flatMap { category, amounts in
-                amounts.map { YearlyTotalsView.CategoryTotal(category: category, currency: $0.key, amountMinor: $0.value) }
-            }.sorted { ($0.category, $0.currency) < ($1.category, $1.currency) })
+                amounts.map { YearlyTotals.CategoryTotal(category: category, currency: CurrencyCode(rawValue: $0.key), amountMinor: $0.value) }
+            }.sorted { ($0.category, $0.currency.rawValue) < ($1.category, $1.currency.rawValue) })
     }
 }

@@ -2,8 +2,9 @@ import Contracts
 import DonationsDomain
 import ServiceKit
 
-// The JSON bodies the donations service answers with, as the views beside this file write
-// them. A field the encoder omits when nil is named but not required.
+// The JSON bodies the donations service answers with: CommonsAPI's types, the SDK's too.
+// A field the encoder omits when nil is named but not required; `DonationSchemaTests`
+// holds each schema to its type.
 extension DonationsAPI {
     static let uuid = Schema.string(format: "uuid")
     static let dateTime = Schema.string(format: "date-time")
@@ -14,7 +15,7 @@ extension DonationsAPI {
     /// ``OrganizationRef``.
     static let organizationRefBody = Schema.object(["id": uuid, "slug": .string(), "name": .string()], required: ["id", "slug", "name"])
 
-    /// ``EstimateView``.
+    /// ``ImpactEstimate``.
     static let estimateBody = Schema.object(
         [
             "id": uuid, "outcomeUnit": .string(), "costPerOutcomeMinor": .integer, "currency": .currencyCode, "source": .string(),
@@ -23,7 +24,7 @@ extension DonationsAPI {
         required: ["id", "outcomeUnit", "costPerOutcomeMinor", "currency", "source", "publishedOn", "addedAt"]
     ).named("ImpactEstimate")
 
-    /// ``OrganizationView``.
+    /// ``Organization``.
     static let organizationBody = Schema.object(
         [
             "id": uuid, "slug": .string(), "name": .string(), "kind": .oneOf(OrganizationKind.allCases.map(\.rawValue)), "mission": .string(),
@@ -44,7 +45,7 @@ extension DonationsAPI {
         ]
     ).named("Organization")
 
-    /// ``DonationView``.
+    /// ``Donation``.
     static let donationBody = Schema.object(
         [
             "id": uuid, "organization": organizationRefBody, "amountMinor": .integer, "currency": .currencyCode, "visibility": visibilityValue,
@@ -53,10 +54,10 @@ extension DonationsAPI {
         required: ["id", "organization", "amountMinor", "currency", "visibility", "donatedAt"]
     ).named("Donation")
 
-    /// ``MadeDonationView``.
+    /// ``MadeDonation``.
     static let madeDonationBody = Schema.object(["donation": donationBody, "balanceMinor": .integer], required: ["donation", "balanceMinor"])
 
-    /// ``ReceiptView``.
+    /// ``Receipt``.
     static let receiptBody = Schema.object(
         [
             "receiptNumber": .string(), "donationId": uuid, "donorAccountId": uuid, "organization": organizationRefBody, "amountMinor": .integer,
@@ -65,7 +66,7 @@ extension DonationsAPI {
         required: ["receiptNumber", "donationId", "donorAccountId", "organization", "amountMinor", "currency", "donatedAt", "statement", "simulated"]
     ).named("Receipt")
 
-    /// ``YearlyTotalsView``.
+    /// ``YearlyTotals``.
     static let yearlyTotalsBody = Schema.object(
         [
             "year": .integer,
@@ -80,7 +81,7 @@ extension DonationsAPI {
         ],
         required: ["year", "totals", "byCategory"])
 
-    /// ``WalletView``: balances, and the most recent movements (negative for money out).
+    /// ``Wallet``: balances, and the most recent movements (negative for money out).
     static let walletBody = Schema.object(
         [
             "balances": .array(.object(["currency": .currencyCode, "amountMinor": .integer], required: ["currency", "amountMinor"])),
@@ -96,12 +97,12 @@ extension DonationsAPI {
         required: ["balances", "entries", "version"]
     ).named("Wallet")
 
-    /// ``TopUpView``.
+    /// ``TopUp``.
     static let topUpBody = Schema.object(
         ["id": uuid, "amountMinor": .integer, "currency": .currencyCode, "balanceMinor": .integer, "at": dateTime, "simulated": .boolean],
         required: ["id", "amountMinor", "currency", "balanceMinor", "at", "simulated"])
 
-    /// ``RecurringView``; `lastRunMonth` and `lastOutcome` once the scheduler has run it.
+    /// ``RecurringDonation``; `lastRunMonth` and `lastOutcome` once the scheduler has run it.
     static let recurringBody = Schema.object(
         [
             "id": uuid, "organizationId": uuid, "amountMinor": .integer, "currency": .currencyCode, "visibility": visibilityValue,
@@ -111,7 +112,7 @@ extension DonationsAPI {
         required: ["id", "organizationId", "amountMinor", "currency", "visibility", "startMonth", "status"]
     ).named("RecurringDonation")
 
-    /// ``PostView``.
+    /// ``DonationPost``.
     static let postBody = Schema.object(
         [
             "id": uuid, "donationId": uuid, "accountId": uuid, "organization": organizationRefBody, "caption": .string(), "imageId": uuid,
@@ -120,12 +121,12 @@ extension DonationsAPI {
         required: ["id", "donationId", "accountId", "organization", "caption", "sharedAt"]
     ).named("DonationPost")
 
-    /// ``SupporterView``.
+    /// ``Supporter``.
     static let supporterBody = Schema.object(
         ["accountId": uuid, "profile": .string(), "donations": .integer, "lastDonatedAt": dateTime],
         required: ["accountId", "profile", "donations", "lastDonatedAt"])
 
-    /// ``ImpactView``: outcomes at the estimates of each donation and at today's, when there are any.
+    /// ``Impact``: outcomes at the estimates of each donation and at today's, when there are any.
     static let impactBody: Schema = {
         let achieved = Schema.object(["outcomes": .number, "estimates": .array(estimateBody)], required: ["outcomes", "estimates"])
         return .object(

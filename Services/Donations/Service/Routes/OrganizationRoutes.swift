@@ -1,3 +1,4 @@
+import CommonsAPI
 import Contracts
 import DonationsDomain
 import EventLog
@@ -6,29 +7,13 @@ import HTTPTypes
 import Hummingbird
 import ServiceKit
 
-/// `POST /v1/organizations` and `PATCH /v1/organizations/{id}`: the body of a new
-/// organisation, or the fields to change (absent means unchanged).
-struct OrganizationBody: Decodable {
-    var name: String?
-    var slug: String?
-    var kind: OrganizationKind?
-    var mission: String?
-    var description: String?
-    var homepage: String?
-    var logoImageId: UUID?
-    var categories: [String]?
-    var tags: [String]?
-    var rating: OrganizationRating?
-    var currency: String?
-    var minimumDonationMinor: Int?
-    var suggestedAmountsMinor: [Int]?
-    var address: String?
-    var location: Coordinate?
-    var openingHours: [OpeningHours]?
-    var acceptedCategories: [String]?
-
+// `POST /v1/organizations` and `PATCH /v1/organizations/{id}` take CommonsAPI's
+// `OrganizationFields`: the body of a new organisation, or the fields to change (absent
+// means unchanged).
+extension OrganizationFields {
     /// A new organisation's draft; the required fields are listed when missing.
     func draft() throws -> OrganizationDraft {
+        let kind = try parsedKind()
         var missing = FieldProblems()
         for (field, present) in [
             ("name", name != nil), ("slug", slug != nil), ("kind", kind != nil), ("mission", mission != nil),
@@ -40,13 +25,13 @@ struct OrganizationBody: Decodable {
             throw Problem.malformed("Required fields are missing.", errors: missing.byField)
         }
         var draft = OrganizationDraft(
-            name: name, slug: slug, kind: kind, mission: mission, currency: currency, minimumDonationMinor: minimumDonationMinor)
-        apply(to: &draft)
+            name: name, slug: slug, kind: kind, mission: mission, currency: currency.rawValue, minimumDonationMinor: minimumDonationMinor)
+        apply(to: &draft, kind: kind)
         return draft
     }
 
-    /// Sets every field this body has.
-    func apply(to draft: inout OrganizationDraft) {
+    /// Sets every field this body has; `kind` is its kind, parsed.
+    func apply(to draft: inout OrganizationDraft, kind: OrganizationKind?) {
         if let name { draft.name = name }
         if let kind { draft.kind = kind }
         if let mission { draft.mission = mission }
@@ -55,27 +40,25 @@ struct OrganizationBody: Decodable {
         if let logoImageId { draft.logoImageId = logoImageId }
         if let categories { draft.categories = categories }
         if let tags { draft.tags = tags }
-        if let rating { draft.rating = rating }
-        if let currency { draft.currency = currency }
+        if let rating {
+            draft.rating = Contracts.OrganizationRating(value: rating.value, scale: rating.scale, source: rating.source, date: rating.date)
+        }
+        if let currency { draft.currency = currency.rawValue }
         if let minimumDonationMinor { draft.minimumDonationMinor = minimumDonationMinor }
         if let suggestedAmountsMinor { draft.suggestedAmountsMinor = suggestedAmountsMinor }
         if let address { draft.address = address }
-        if let location { draft.location = location }
-        if let openingHours { draft.openingHours = openingHours }
-        if let acceptedCategories { draft.acceptedCategories = acceptedCategories }
+        if let location { draft.location = Contracts.Coordinate(lat: location.lat, lon: location.lon) }
+        if let openingHours { draft.openingHours = openingHours.map { Contracts.OpeningHours(day: $0.day, opens: $0.opens, closes: $0.closes) } }
+        if let acceptedCategories { draft.acceptedCategories = acceptedCategories.map(\.rawValue) }
+    }
+
+    /// The kind named, if any; a 400 for a kind there is not.
+    func parsedKind() throws -> OrganizationKind? {
+        try kind.map { try Problem.parse($0, field: "kind") }
     }
 }
 
 struct VerificationBody: Decodable { var verified: Bool }
-
-struct EstimateBody: Decodable {
-    var outcomeUnit: String
-    var costPerOutcomeMinor: Int
-    var currency: String
-    var source: String
-    var sourceURL: String?
-    var publishedOn: String
-}
 
 extension DonationsAPI {
     func addOrganizationRoutes(to router: Router<AppRequestContext>) {
@@ -103,7 +86,7 @@ extension DonationsAPI {
         }
         router.post("/v1/organizations") { request, context in
             _ = try context.requireAdmin()
-            let draft = try await request.decodeJSON(as: OrganizationBody.self, context: context).draft()
+            let draft = try await request.decodeJSON(as: OrganizationFields.self, context: context).draft()
             let (state, position) = try await commands.register(draft, metadata: context.eventMetadata)
             return try await answer(state, position: position, status: .created)
         }
@@ -111,11 +94,14 @@ extension DonationsAPI {
             _ = try context.requireAdmin()
             let id = try await organizationId(context)
             let expected = try request.requireIfMatch()
-            let body = try await request.decodeJSON(as: OrganizationBody.self, context: context)
+            let body = try await request.decodeJSON(as: OrganizationFields.self, context: context)
+            let kind = try body.parsedKind()
             if let slug = body.slug, slug.lowercased() != (try await commands.organization(id).draft?.slug) {
                 throw Problem.validation(["slug": ["cannot change: links to the organisation must keep working"]])
             }
-            let (state, position) = try await commands.update(id, expectedVersion: expected, metadata: context.eventMetadata) { body.apply(to: &$0) }
+            let (state, position) = try await commands.update(id, expectedVersion: expected, metadata: context.eventMetadata) {
+                body.apply(to: &$0, kind: kind)
+            }
             return try await answer(state, position: position)
         }
         router.put("/v1/organizations/{id}/verification") { request, context in
@@ -129,14 +115,14 @@ extension DonationsAPI {
             _ = try context.requireAdmin()
             let id = try await organizationId(context)
             let key = try idempotencyKey(request)
-            let body = try await request.decodeJSON(as: EstimateBody.self, context: context)
+            let body = try await request.decodeJSON(as: NewImpactEstimate.self, context: context)
             let draft = ImpactEstimateDraft(
-                outcomeUnit: body.outcomeUnit, costPerOutcomeMinor: body.costPerOutcomeMinor, currency: body.currency,
+                outcomeUnit: body.outcomeUnit, costPerOutcomeMinor: body.costPerOutcomeMinor, currency: body.currency.rawValue,
                 source: body.source, sourceURL: body.sourceURL, publishedOn: body.publishedOn)
             let (estimate, position) = try await commands.addEstimate(
                 draft, to: id, estimateId: context.idempotentEventId(key, salt: "estimate \(id.lowercasedText)"), metadata: context.eventMetadata)
             return try Response.json(
-                EstimateView(estimate), status: .created, position: position,
+                ImpactEstimate(estimate), status: .created, position: position,
                 location: "/v1/organizations/\(id.lowercasedText)")
         }
     }
@@ -151,7 +137,7 @@ extension DonationsAPI {
 
     /// The organisation after a write, from its stream (the read model may not have it yet).
     private func answer(_ state: OrganizationState, position: Checkpoint?, status: HTTPResponse.Status = .ok) async throws -> Response {
-        guard let view = OrganizationView(state) else { throw Problem.notFound("There is no such organisation.") }
+        guard let view = Organization(state) else { throw Problem.notFound("There is no such organisation.") }
         return try Response.json(
             view, status: status, version: state.version, position: position,
             location: status == .created ? "/v1/organizations/\(view.slug)" : nil)

@@ -1,15 +1,9 @@
+import CommonsAPI
 import Contracts
 import DonationsDomain
 import Foundation
 import Hummingbird
 import ServiceKit
-
-struct RecurringBody: Decodable {
-    var organization: String
-    var amountMinor: Int
-    var currency: String
-    var visibility: DonationVisibility?
-}
 
 struct RecurringChangeBody: Decodable { var amountMinor: Int }
 
@@ -18,10 +12,10 @@ extension DonationsAPI {
         router.post("/v1/donations/recurring") { request, context in
             let identity = try context.requireIdentity()
             let key = try idempotencyKey(request)
-            let body = try await request.decodeJSON(as: RecurringBody.self, context: context)
+            let body = try await request.decodeJSON(as: NewRecurringDonation.self, context: context)
             let (state, position) = try await commands.createRecurring(
                 account: identity.accountId, organization: body.organization, amountMinor: body.amountMinor,
-                currency: body.currency, visibility: body.visibility ?? .public,
+                currency: body.currency.rawValue, visibility: try body.visibility.map { try Problem.parse($0, field: "visibility") } ?? .public,
                 recurringId: context.idempotentEventId(key, salt: "recurring"), metadata: context.eventMetadata)
             let view = try Self.recurringView(state)
             return try Response.json(
@@ -47,11 +41,12 @@ extension DonationsAPI {
         }
     }
 
-    static func recurringView(_ state: RecurringState) throws -> RecurringView {
+    static func recurringView(_ state: RecurringState) throws -> RecurringDonation {
         guard let created = state.created else { throw DonationsError.recurringNotFound }
-        return RecurringView(
-            id: created.recurringId, organizationId: created.organizationId, amountMinor: state.amountMinor, currency: created.currency,
-            visibility: created.visibility, startMonth: created.startMonth, status: state.cancelled ? "cancelled" : "active",
+        return RecurringDonation(
+            id: created.recurringId, organizationId: created.organizationId, amountMinor: state.amountMinor,
+            currency: CurrencyCode(rawValue: created.currency), visibility: created.visibility.rawValue, startMonth: created.startMonth,
+            status: state.cancelled ? "cancelled" : "active",
             lastRunMonth: nil, lastOutcome: nil)
     }
 }

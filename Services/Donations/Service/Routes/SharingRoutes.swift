@@ -1,34 +1,10 @@
 import Codecs
+import CommonsAPI
 import Contracts
 import DonationsDomain
 import Foundation
 import Hummingbird
 import ServiceKit
-
-struct ShareBody: Decodable {
-    var caption: String
-    var imageId: UUID?
-}
-
-/// `GET /v1/impact`: what my donations to one organisation achieved.
-struct ImpactView: Codable, Sendable {
-    /// Outcomes at one set of estimates.
-    struct Achieved: Codable, Sendable {
-        var outcomes: Double
-        var estimates: [EstimateView]
-    }
-
-    var organization: OrganizationRef
-    var currency: String
-    var donatedMinor: Int
-    var donations: Int
-    var outcomeUnit: String?
-    /// Each donation at the estimate in force when it was made (donations made before any
-    /// estimate, or in another currency, count for nothing here).
-    var atDonation: Achieved?
-    /// All of them at today's estimate.
-    var today: Achieved?
-}
 
 extension DonationsAPI {
     func addSharingRoutes(to router: Router<AppRequestContext>) {
@@ -36,13 +12,13 @@ extension DonationsAPI {
             let identity = try context.requireIdentity()
             let donation = try context.parameters.uuid("id")
             let key = try idempotencyKey(request)
-            let body = try await request.decodeJSON(as: ShareBody.self, context: context)
+            let body = try await request.decodeJSON(as: NewDonationPost.self, context: context)
             let (shared, position) = try await commands.share(
                 donation: donation, account: identity.accountId, caption: body.caption, imageId: body.imageId,
                 postId: context.idempotentEventId(key, salt: "post \(donation.lowercasedText)"), metadata: context.eventMetadata)
             let organization = try await commands.organization(shared.organizationId)
             return try Response.json(
-                PostView(
+                DonationPost(
                     id: shared.postId, donationId: shared.donationId, accountId: shared.accountId,
                     organization: OrganizationRef(
                         id: shared.organizationId, slug: organization.draft?.slug ?? "", name: organization.draft?.name ?? ""),
@@ -55,12 +31,12 @@ extension DonationsAPI {
             let cursor = query.cursor(list: "donation-posts")
             try query.check()
             let (records, next) = try await donations.feed(limit: limit, after: cursor, list: "donation-posts")
-            var items: [PostView] = []
+            var items: [DonationPost] = []
             for record in records {
                 // A caption whose author's key is gone cannot be shown; the post goes with it.
                 guard let caption = try await open(record.sealedCaption) else { continue }
                 items.append(
-                    PostView(
+                    DonationPost(
                         id: record.id, donationId: record.donationId, accountId: record.accountId, organization: record.organization,
                         caption: caption, imageId: record.imageId, sharedAt: record.sharedAt))
             }
@@ -84,23 +60,24 @@ extension DonationsAPI {
         }
     }
 
-    private func impact(of account: UUID) async throws -> [ImpactView] {
+    private func impact(of account: UUID) async throws -> [CommonsAPI.Impact] {
         let records = try await donations.all(of: account)
         let estimates = try await donations.estimates(of: Set(records.map(\.organization.id)))
-        var views: [ImpactView] = []
+        var views: [CommonsAPI.Impact] = []
         let groups = Dictionary(grouping: records) { "\($0.organization.id.lowercasedText) \($0.currency)" }
         for key in groups.keys.sorted() {
             let group = groups[key]!
             let first = group[0]
             let history = estimates[first.organization.id] ?? []
-            var view = ImpactView(
-                organization: first.organization, currency: first.currency, donatedMinor: group.reduce(0) { $0 + $1.amountMinor },
+            var view = CommonsAPI.Impact(
+                organization: first.organization, currency: CurrencyCode(rawValue: first.currency),
+                donatedMinor: group.reduce(0) { $0 + $1.amountMinor },
                 donations: group.count, outcomeUnit: history.first?.outcomeUnit)
             if let current = history.first {
                 view.today = current.outcomes(amountMinor: view.donatedMinor, currency: first.currency)
-                    .map { ImpactView.Achieved(outcomes: $0, estimates: [current]) }
+                    .map { CommonsAPI.Impact.Achieved(outcomes: $0, estimates: [current]) }
                 var outcomes = 0.0
-                var used: [EstimateView] = []
+                var used: [ImpactEstimate] = []
                 for record in group {
                     guard let estimate = history.first(where: { $0.id.lowercasedText == record.estimateId }),
                         let achieved = estimate.outcomes(amountMinor: record.amountMinor, currency: record.currency)
@@ -108,7 +85,7 @@ extension DonationsAPI {
                     outcomes += achieved
                     if !used.contains(where: { $0.id == estimate.id }) { used.append(estimate) }
                 }
-                if !used.isEmpty { view.atDonation = ImpactView.Achieved(outcomes: outcomes, estimates: used) }
+                if !used.isEmpty { view.atDonation = CommonsAPI.Impact.Achieved(outcomes: outcomes, estimates: used) }
             }
             views.append(view)
         }

@@ -13,12 +13,6 @@ extension ListingsAPI {
         var caller: UUID?
     }
 
-    /// A page of the feed.
-    struct FeedPage: Encodable {
-        var items: [Listing]
-        var nextCursor: String?
-    }
-
     /// One entry of the change feed: what happened to which listing, never what it says.
     struct Change: Encodable {
         var listingId: String
@@ -72,7 +66,7 @@ extension ListingsAPI {
                     let version = try FeedQueries.version.current(in: db)
                     if !fresh, let version, let page = pages.answer(for: key, version: version, at: now) { return page }
                     let (rows, next) = try FeedQueries.page(query, caller: caller, now: now, in: db)
-                    let page = try ResponseJSON.encode(FeedPage(items: rows.map { Listing(row: $0, now: now) }, nextCursor: next?.text))
+                    let page = try ResponseJSON.encode(Page(items: rows.map { Listing(row: $0, now: now) }, nextCursor: next?.text))
                     if let version {
                         let until = try FeedQueries.nextExpiry(after: now, in: db) ?? .distantFuture
                         pages.store(page, for: key, version: version, valid: now..<until)

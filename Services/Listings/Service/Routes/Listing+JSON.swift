@@ -37,32 +37,11 @@ extension CommonsAPI.Listing: JSONWritable {
     }
 }
 
-extension ListingsAPI.FeedPage: JSONWritable {
-    func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
-        try object.objects("items", items)
-        if let nextCursor { object.member("nextCursor", nextCursor) }
-    }
-}
-
 extension ImageLinks: JSONWritable {
     public func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
         object.member("id", id)
         object.member("medium", medium)
         object.member("original", original)
         object.member("small", small)
-    }
-}
-
-extension CommonsAPI.Money: JSONWritable {
-    public func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
-        object.member("amountMinor", amountMinor)
-        object.member("currency", currency.rawValue)
-    }
-}
-
-extension CommonsAPI.Coordinate: JSONWritable {
-    public func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
-        try object.member("lat", lat)
-        try object.member("lon", lon)
     }
 }

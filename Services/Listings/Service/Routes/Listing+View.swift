@@ -39,18 +39,6 @@ extension CommonsAPI.Listing {
     }
 }
 
-extension CommonsAPI.Money {
-    init(_ money: Contracts.Money) {
-        self.init(amountMinor: money.amountMinor, currency: CurrencyCode(rawValue: money.currency))
-    }
-}
-
-extension CommonsAPI.Coordinate {
-    init(_ point: Contracts.Coordinate) {
-        self.init(lat: point.lat, lon: point.lon)
-    }
-}
-
 extension CommonsAPI.PickupTimes {
     init(_ times: Contracts.PickupTimes) {
         self.init(note: times.note, windows: times.windows.map { CommonsAPI.PickupWindow(startsAt: $0.startsAt, endsAt: $0.endsAt) })

@@ -119,6 +119,6 @@ extension ListingsAPI {
         ], required: ["id", "contentType", "byteCount", "sha256", "links"]
     ).named("Image")
 
-    /// A page of `items` (``FeedPage``, comments, messages); `nextCursor` only when there is a next page.
+    /// A page of `items` (the feed, comments, messages); `nextCursor` only when there is a next page.
     static func page(of item: Schema) -> Schema { .object(["items": .array(item), "nextCursor": .string()], required: ["items"]) }
 }

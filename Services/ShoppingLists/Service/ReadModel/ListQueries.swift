@@ -1,3 +1,4 @@
+import CommonsAPI
 import Contracts
 import Foundation
 import GRDB
@@ -24,7 +25,7 @@ struct StoredItem: Sendable {
     var noteSealed: String?
     var quantity: Int
     var checked: Bool
-    var product: ProductSummary?
+    var product: Product?
 }
 
 /// Reads of lists, always on behalf of a member: a list the caller is not a member of is

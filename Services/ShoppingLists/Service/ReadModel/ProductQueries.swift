@@ -1,4 +1,5 @@
 import Codecs
+import CommonsAPI
 import Contracts
 import Foundation
 import GRDB
@@ -32,17 +33,19 @@ package enum ProductQueries {
     }
 
     /// The summary in a row whose first columns are ``summaryColumns``.
-    static func summary(_ row: Row) -> ProductSummary {
-        let cheapest: Money? = (row[Column.cheapestMinor] as Int?).map { Money(amountMinor: $0, currency: row[Column.cheapestCurrency] ?? "") }
+    static func summary(_ row: Row) -> Product {
+        let cheapest = (row[Column.cheapestMinor] as Int?).map {
+            CommonsAPI.Money(amountMinor: $0, currency: CurrencyCode(rawValue: row[Column.cheapestCurrency] ?? ""))
+        }
         let rating: Double? = row[Column.rating]
-        return ProductSummary(
+        return Product(
             id: UUID(text: row[Column.productId]) ?? UUID(), name: row[Column.name], brand: row[Column.brand], category: row[Column.category],
             unit: row[Column.unit], image: row[Column.image], caloriesPerUnit: row[Column.calories], cheapestPrice: cheapest,
             averageRating: rating.map { ($0 * 100).rounded() / 100 }, reviewCount: row[Column.reviews])
     }
 
     /// One page of a search: by FTS5 rank (best first) when there are words, else by name.
-    package static func search(_ query: ProductQuery, in db: Database) throws -> (items: [ProductSummary], next: SearchCursor.Position?) {
+    package static func search(_ query: ProductQuery, in db: Database) throws -> (items: [Product], next: SearchCursor.Position?) {
         var arguments: [(any DatabaseValueConvertible)?] = []
         var conditions: [String] = []
         let sql: String
@@ -93,7 +96,7 @@ package enum ProductQueries {
         return (page.map(summary), next)
     }
 
-    static func product(_ id: UUID, in db: Database) throws -> ProductSummary? {
+    static func product(_ id: UUID, in db: Database) throws -> Product? {
         try Row.fetchOne(db, sql: "SELECT \(summaryColumns) FROM shop_products p WHERE p.product_id = ?", arguments: [id.lowercasedText]).map(summary)
     }
 
@@ -107,7 +110,7 @@ package enum ProductQueries {
                 """, arguments: [id.lowercasedText]
         ).map { row in
             PlacedOfferRow(
-                storeId: UUID(text: row["store_id"]) ?? UUID(), price: Money(amountMinor: row["amount_minor"], currency: row["currency"]),
+                storeId: UUID(text: row["store_id"]) ?? UUID(), price: Contracts.Money(amountMinor: row["amount_minor"], currency: row["currency"]),
                 lat: row["lat"], lon: row["lon"], retailer: row["retailer"], storeName: row["name"], address: row["address"])
         }
     }
@@ -140,7 +143,7 @@ package enum ProductQueries {
     static func favorites(
         of account: UUID, limit: Int, after: SearchCursor.Position?, in db: Database
     )
-        throws -> (items: [ProductSummary], next: SearchCursor.Position?)
+        throws -> (items: [Product], next: SearchCursor.Position?)
     {
         let rows = try Row.fetchAll(
             db,
@@ -191,7 +194,7 @@ package enum ProductQueries {
 /// An offer row with its store.
 struct PlacedOfferRow: Sendable {
     var storeId: UUID
-    var price: Money
+    var price: Contracts.Money
     var lat: Double
     var lon: Double
     var retailer: String

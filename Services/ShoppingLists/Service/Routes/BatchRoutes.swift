@@ -1,3 +1,4 @@
+import CommonsAPI
 import Contracts
 import Foundation
 import Hummingbird
@@ -5,60 +6,33 @@ import ServiceKit
 import ShoppingListsDomain
 
 extension ShoppingListsAPI {
-    /// `POST /v1/lists/{id}/commands`: offline edits, in order.
-    struct BatchBody: Decodable {
-        var commands: [Entry]
-
-        struct Entry: Decodable {
-            var commandId: String
-            var type: String
-            var itemId: UUID?
-            var productId: UUID?
-            var text: String?
-            var quantity: Int?
-            var note: String?
-            var delta: Int?
-            var checked: Bool?
-            var after: UUID?
-            var name: String?
-        }
-    }
-
     static let maxBatch = 200
-
-    /// The result of one command, by its id.
-    struct BatchResult: Codable {
-        /// `applied` (now or, with `replayed`, by an earlier delivery) or `rejected`.
-        var status: String
-        var replayed: Bool?
-        /// Why it was rejected: the problem a single request would have got.
-        var problem: Problem?
-    }
 
     func addBatchRoutes(to router: Router<AppRequestContext>) {
         router.post("/v1/lists/{id}/commands") { request, context in
             let identity = try context.requireIdentity()
             let listId = try context.parameters.uuid("id")
-            let body = try await request.decodeJSON(as: BatchBody.self, context: context)
+            let body = try await request.decodeJSON(as: ListCommandBatch.self, context: context)
             let commands = try Self.commands(body, list: listId, actor: identity.accountId)
             let outcome = try await lists.execute(commands, on: listId, by: identity.accountId, metadata: context.eventMetadata)
             // A batch for a list the caller cannot see reveals nothing, however its commands went.
             if outcome.results.allSatisfy({ if case .rejected(.listNotFound) = $0 { true } else { false } }) {
                 throw ShoppingListError.listNotFound
             }
-            var results: [String: BatchResult] = [:]
+            var results: [String: ListCommandResults.Result] = [:]
             for (command, result) in zip(commands, outcome.results) {
                 switch result {
-                case .applied(let replayed): results[command.commandId] = BatchResult(status: "applied", replayed: replayed)
-                case .rejected(let error): results[command.commandId] = BatchResult(status: "rejected", problem: error.problem)
+                case .applied(let replayed): results[command.commandId] = .init(status: "applied", replayed: replayed)
+                case .rejected(let error): results[command.commandId] = .init(status: "rejected", problem: ProblemDocument(error.problem))
                 }
             }
-            return try Response.json(BatchAnswer(results: results, version: outcome.version), version: outcome.version, position: outcome.position)
+            return try Response.json(
+                ListCommandResults(results: results, version: outcome.version), version: outcome.version, position: outcome.position)
         }
     }
 
     /// The domain commands of `actor`'s batch for list `listId`; a 422 listing every malformed entry.
-    static func commands(_ body: BatchBody, list listId: UUID, actor: UUID) throws -> [ClientCommand] {
+    static func commands(_ body: ListCommandBatch, list listId: UUID, actor: UUID) throws -> [ClientCommand] {
         var errors: [String: [String]] = [:]
         if body.commands.isEmpty { errors["commands"] = ["must hold at least one command"] }
         if body.commands.count > maxBatch { errors["commands"] = ["must hold at most \(maxBatch) commands"] }
@@ -100,10 +74,4 @@ extension ShoppingListsAPI {
         guard errors.isEmpty else { throw Problem.validation(errors) }
         return commands
     }
-}
-
-/// What a batch answers: each command's result by command id, and the list's version.
-struct BatchAnswer: Codable {
-    var results: [String: ShoppingListsAPI.BatchResult]
-    var version: Int64
 }

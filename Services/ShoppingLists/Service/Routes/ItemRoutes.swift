@@ -1,3 +1,4 @@
+import CommonsAPI
 import Contracts
 import Foundation
 import Hummingbird
@@ -5,54 +6,11 @@ import ServiceKit
 import ShoppingListsDomain
 
 extension ShoppingListsAPI {
-    struct NewItemBody: Decodable {
-        var itemId: UUID?
-        var productId: UUID?
-        var text: String?
-        var quantity: Int?
-        var note: String?
-    }
-
-    /// `PATCH …/items/{itemId}`: each field present is one edit. `note: null` clears the
-    /// note; `after: null` moves the item to the top.
-    struct ItemPatch: Decodable {
-        var quantityDelta: Int?
-        var checked: Bool?
-        var note: String??
-        var after: UUID??
-
-        enum CodingKeys: String, CodingKey { case quantityDelta, checked, note, after }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            quantityDelta = try container.decodeIfPresent(Int.self, forKey: .quantityDelta)
-            checked = try container.decodeIfPresent(Bool.self, forKey: .checked)
-            note = container.contains(.note) ? .some(try container.decodeIfPresent(String.self, forKey: .note)) : nil
-            after = container.contains(.after) ? .some(try container.decodeIfPresent(UUID.self, forKey: .after)) : nil
-        }
-
-        func commands(for itemId: UUID) -> [ShoppingListCommand] {
-            var commands: [ShoppingListCommand] = []
-            if let quantityDelta { commands.append(.changeQuantity(itemId: itemId, delta: quantityDelta)) }
-            if let checked { commands.append(.setChecked(itemId: itemId, checked: checked)) }
-            if let note { commands.append(.setNote(itemId: itemId, note: note)) }
-            if let after { commands.append(.move(itemId: itemId, after: after)) }
-            return commands
-        }
-    }
-
-    /// An item as an edit leaves it.
-    struct ItemState: Codable {
-        var id: UUID
-        var quantity: Int
-        var checked: Bool
-    }
-
     func addItemRoutes(to router: Router<AppRequestContext>) {
         router.post("/v1/lists/{id}/items") { request, context in
             let identity = try context.requireIdentity()
             let listId = try context.parameters.uuid("id")
-            let body = try await request.decodeJSON(as: NewItemBody.self, context: context)
+            let body = try await request.decodeJSON(as: NewListItem.self, context: context)
             if let product = body.productId, try await read({ db in try ProductQueries.product(product, in: db) }) == nil {
                 try await requireMembership(listId, identity.accountId)
                 throw Problem.validation(["productId": ["is not a product of the catalogue"]])
@@ -66,14 +24,14 @@ extension ShoppingListsAPI {
             try Self.throwFirstRejection(outcome)
             let item = outcome.state.items[itemId]
             return try Response.json(
-                ItemState(id: itemId, quantity: item?.quantity ?? 0, checked: item?.checked ?? false), status: .created,
+                ListItemState(id: itemId, quantity: item?.quantity ?? 0, checked: item?.checked ?? false), status: .created,
                 version: outcome.version, position: outcome.position, location: "/v1/lists/\(listId.lowercasedText)/items/\(itemId.lowercasedText)")
         }
         router.patch("/v1/lists/{id}/items/{itemId}") { request, context in
             let identity = try context.requireIdentity()
             let listId = try context.parameters.uuid("id")
             let itemId = try context.parameters.uuid("itemId")
-            let patch = try await request.decodeJSON(as: ItemPatch.self, context: context)
+            let patch = try await request.decodeJSON(as: ListItemChange.self, context: context)
             if let delta = patch.quantityDelta, let problem = ShoppingListRules.deltaProblem(delta) {
                 throw Problem.validation(["quantityDelta": [problem]])
             }
@@ -88,7 +46,7 @@ extension ShoppingListsAPI {
             try Self.throwFirstRejection(outcome)
             let item = outcome.state.items[itemId]
             return try Response.json(
-                ItemState(id: itemId, quantity: item?.quantity ?? 0, checked: item?.checked ?? false),
+                ListItemState(id: itemId, quantity: item?.quantity ?? 0, checked: item?.checked ?? false),
                 version: outcome.version, position: outcome.position)
         }
         router.delete("/v1/lists/{id}/items/{itemId}") { request, context in
@@ -108,5 +66,17 @@ extension ShoppingListsAPI {
         guard try await read({ db in try ListQueries.list(listId, for: account, in: db) }) != nil else {
             throw ShoppingListError.listNotFound
         }
+    }
+}
+
+extension ListItemChange {
+    /// The domain commands of this edit of `itemId`, one per field present.
+    func commands(for itemId: UUID) -> [ShoppingListCommand] {
+        var commands: [ShoppingListCommand] = []
+        if let quantityDelta { commands.append(.changeQuantity(itemId: itemId, delta: quantityDelta)) }
+        if let checked { commands.append(.setChecked(itemId: itemId, checked: checked)) }
+        if let note { commands.append(.setNote(itemId: itemId, note: note.value)) }
+        if let after { commands.append(.move(itemId: itemId, after: after.value)) }
+        return commands
     }
 }

@@ -1,3 +1,4 @@
+import CommonsAPI
 import Contracts
 import EventLog
 import Foundation
@@ -34,7 +35,7 @@ extension ShoppingListsAPI {
             var items: [ListSummary] = []
             for list in stored { items.append(try await summary(list, for: identity.accountId, reader: reader)) }
             return try Response.json(
-                ListPage(items: items, nextCursor: next.map { SearchCursor.encode($0, queryKey: "lists|\(identity.accountId.lowercasedText)") }))
+                Page(items: items, nextCursor: next.map { SearchCursor.encode($0, queryKey: "lists|\(identity.accountId.lowercasedText)") }))
         }
         router.get("/v1/lists/{id}") { _, context in
             let identity = try context.requireIdentity()
@@ -73,10 +74,4 @@ extension ShoppingListsAPI {
     static func throwFirstRejection(_ outcome: BatchOutcome) throws {
         for result in outcome.results { if case .rejected(let error) = result { throw error } }
     }
-}
-
-/// A page of lists.
-struct ListPage: Codable, Sendable {
-    var items: [ListSummary]
-    var nextCursor: String?
 }

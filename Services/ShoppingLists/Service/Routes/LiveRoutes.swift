@@ -1,29 +1,11 @@
 import Codecs
+import CommonsAPI
 import Contracts
 import EventLog
 import Foundation
 import Hummingbird
 import ServiceKit
 import ShoppingListsDomain
-
-/// One change of a list as collaborators receive it live: the event's type and fields,
-/// with what people wrote opened for the member watching.
-struct ListChangeView: Codable, Sendable {
-    var version: Int64
-    var type: String
-    var at: Date
-    var by: String?
-    var itemId: UUID?
-    var productId: UUID?
-    var accountId: UUID?
-    var name: String?
-    var text: String?
-    var note: String?
-    var quantity: Int?
-    var delta: Int?
-    var checked: Bool?
-    var rank: Double?
-}
 
 extension ShoppingListsAPI {
     /// How long a quiet stream waits before a keep-alive comment.
@@ -97,8 +79,8 @@ extension ShoppingListsAPI {
         return version
     }
 
-    private func changeView(_ event: any EventContract, _ recorded: RecordedEvent, reader: SealedTextReader) async throws -> ListChangeView {
-        var view = ListChangeView(version: recorded.version, type: recorded.type, at: recorded.recordedAt, by: recorded.metadata.actorId)
+    private func changeView(_ event: any EventContract, _ recorded: RecordedEvent, reader: SealedTextReader) async throws -> ListChange {
+        var view = ListChange(version: recorded.version, type: recorded.type, at: recorded.recordedAt, by: recorded.metadata.actorId)
         switch event {
         case let created as ShoppingListCreated:
             view.accountId = created.ownerId

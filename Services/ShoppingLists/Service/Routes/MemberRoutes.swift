@@ -1,3 +1,4 @@
+import CommonsAPI
 import Contracts
 import Foundation
 import Hummingbird
@@ -5,13 +6,11 @@ import ServiceKit
 import ShoppingListsDomain
 
 extension ShoppingListsAPI {
-    struct MemberBody: Decodable { var accountId: UUID }
-
     func addMemberRoutes(to router: Router<AppRequestContext>) {
         router.post("/v1/lists/{id}/members") { request, context in
             let identity = try context.requireIdentity()
             let listId = try context.parameters.uuid("id")
-            let body = try await request.decodeJSON(as: MemberBody.self, context: context)
+            let body = try await request.decodeJSON(as: NewListMember.self, context: context)
             if try await !read({ db in try ProductQueries.isLiveAccount(body.accountId, in: db) }) {
                 try await requireMembership(listId, identity.accountId)
                 throw Problem.validation(["accountId": ["is not an account"]])
@@ -21,7 +20,7 @@ extension ShoppingListsAPI {
                 by: identity.accountId, metadata: context.eventMetadata)
             try Self.throwFirstRejection(outcome)
             let members = ([outcome.state.ownerId].compactMap { $0 } + outcome.state.members.sorted { $0.uuidString < $1.uuidString })
-            return try Response.json(["members": members], version: outcome.version, position: outcome.position)
+            return try Response.json(ListMembers(members: members), version: outcome.version, position: outcome.position)
         }
         router.delete("/v1/lists/{id}/members/{accountId}") { request, context in
             let identity = try context.requireIdentity()

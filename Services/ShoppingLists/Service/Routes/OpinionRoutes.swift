@@ -1,4 +1,5 @@
 import Codecs
+import CommonsAPI
 import Contracts
 import Foundation
 import Hummingbird
@@ -6,17 +7,16 @@ import ServiceKit
 import ShoppingListsDomain
 
 extension ShoppingListsAPI {
-    struct ReviewBody: Decodable { var rating: Int; var text: String? }
 
     func addOpinionRoutes(to router: Router<AppRequestContext>) {
         router.put("/v1/products/{id}/review") { request, context in
             let identity = try context.requireIdentity()
             let id = try context.parameters.uuid("id")
-            let body = try await request.decodeJSON(as: ReviewBody.self, context: context)
+            let body = try await request.decodeJSON(as: NewReview.self, context: context)
             try await requireProduct(id)
             let (review, position) = try await opinions.review(
                 id, by: identity.accountId, rating: body.rating, text: body.text ?? "", metadata: context.eventMetadata)
-            let view = ReviewView(
+            let view = Review(
                 productId: id, authorId: identity.accountId, rating: review.rating,
                 text: body.text?.trimmingWhitespaceAndNewlines() ?? "", at: review.at)
             return try Response.json(view, position: position)
@@ -28,13 +28,13 @@ extension ShoppingListsAPI {
             try await requireProduct(id)
             let (stored, next) = try await read { db in try ProductQueries.reviews(of: id, limit: limit, after: after, in: db) }
             let reader = sealer.reader()
-            var reviews: [ReviewView] = []
+            var reviews: [Review] = []
             for review in stored {
                 // A review whose author's key is gone is not shown (the account was deleted).
                 guard let text = try await reader.open(stored: review.sealed) else { continue }
-                reviews.append(ReviewView(productId: id, authorId: review.author, rating: review.rating, text: text, at: review.at))
+                reviews.append(Review(productId: id, authorId: review.author, rating: review.rating, text: text, at: review.at))
             }
-            return try Response.json(ReviewPage(items: reviews, nextCursor: next.map { SearchCursor.encode($0, queryKey: queryKey) }))
+            return try Response.json(Page(items: reviews, nextCursor: next.map { SearchCursor.encode($0, queryKey: queryKey) }))
         }
         router.put("/v1/products/{id}/favorite") { _, context in
             let identity = try context.requireIdentity()
@@ -55,7 +55,7 @@ extension ShoppingListsAPI {
             let queryKey = "favorites|\(identity.accountId.lowercasedText)"
             let (limit, after) = try Self.page(request.queryValues, defaultLimit: 100, queryKey: queryKey)
             let (items, next) = try await read { db in try ProductQueries.favorites(of: identity.accountId, limit: limit, after: after, in: db) }
-            return try Response.json(ProductPage(items: items, nextCursor: next.map { SearchCursor.encode($0, queryKey: queryKey) }))
+            return try Response.json(Page(items: items, nextCursor: next.map { SearchCursor.encode($0, queryKey: queryKey) }))
         }
     }
 
@@ -63,10 +63,4 @@ extension ShoppingListsAPI {
     func requireProduct(_ id: UUID) async throws {
         guard try await read({ db in try ProductQueries.product(id, in: db) }) != nil else { throw Problem.notFound("There is no such product.") }
     }
-}
-
-/// A page of a product's reviews.
-struct ReviewPage: Codable, Sendable {
-    var items: [ReviewView]
-    var nextCursor: String?
 }

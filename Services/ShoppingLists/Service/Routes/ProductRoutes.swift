@@ -1,3 +1,4 @@
+import CommonsAPI
 import Contracts
 import Foundation
 import Geo
@@ -19,7 +20,7 @@ extension ShoppingListsAPI {
                     if !fresh, let version, let page = pages.answer(for: query, version: version) { return page }
                     let (items, next) = try ProductQueries.search(query, in: db)
                     let page = try ResponseJSON.encode(
-                        ProductPage(items: items, nextCursor: next.map { SearchCursor.encode($0, queryKey: query.key) }))
+                        Page(items: items, nextCursor: next.map { SearchCursor.encode($0, queryKey: query.key) }))
                     if let version { pages.store(page, for: query, version: version) }
                     return page
                 })
@@ -28,7 +29,7 @@ extension ShoppingListsAPI {
             let id = try context.parameters.uuid("id")
             let point = try Self.point(request.queryValues)
             let caller = context.identity?.accountId
-            let found = try await read { db -> (ProductSummary, [PlacedOfferRow], Bool?)? in
+            let found = try await read { db -> (Product, [PlacedOfferRow], Bool?)? in
                 guard let product = try ProductQueries.product(id, in: db) else { return nil }
                 return (product, try ProductQueries.offers(of: id, in: db), try caller.map { try ProductQueries.isFavorite(id, of: $0, in: db) })
             }
@@ -97,7 +98,7 @@ extension ShoppingListsAPI {
 
     /// A page of `product`'s price history from its own stream (the read model keeps only
     /// today's prices); 404 when the product has no stream.
-    func priceHistoryPage(of product: UUID, store: UUID?, limit: Int, from start: PriceHistoryPage.Position) async throws -> PriceHistoryAnswer {
+    func priceHistoryPage(of product: UUID, store: UUID?, limit: Int, from start: PriceHistoryPage.Position) async throws -> Page<PricePoint> {
         var page = PriceHistoryPage(from: start, limit: limit, store: store)
         let batchSize = store == nil ? min(limit + 1, Self.priceHistoryReading.batch) : Self.priceHistoryReading.batch
         var read = 0
@@ -116,7 +117,8 @@ extension ShoppingListsAPI {
                 break
             }
         }
-        return PriceHistoryAnswer(items: page.entries, nextCursor: page.next.map { PriceHistoryPage.cursor($0, product: product, store: store) })
+        return Page(
+            items: page.entries.map(PricePoint.init), nextCursor: page.next.map { PriceHistoryPage.cursor($0, product: product, store: store) })
     }
 
     /// `storeId`, `limit` (1–100, default 100) and `cursor` of a price history; 400 listing every bad field.
@@ -164,35 +166,26 @@ extension ShoppingListsAPI {
         return limit
     }
 
-    static func offers(_ rows: [PlacedOfferRow], from place: (point: GeoCoordinate, nearbyMeters: Double)?) -> [OfferView] {
+    static func offers(_ rows: [PlacedOfferRow], from place: (point: GeoCoordinate, nearbyMeters: Double)?) -> [Offer] {
         let stores = Dictionary(rows.map { ($0.storeId, $0) }, uniquingKeysWith: { first, _ in first })
         let placed = rows.compactMap { row in
             GeoCoordinate(lat: row.lat, lon: row.lon).map { PlacedOffer(storeId: row.storeId, price: row.price, location: $0) }
         }
         return OfferRanking.rank(placed, from: place?.point, nearbyMeters: place?.nearbyMeters ?? OfferRanking.defaultNearbyMeters).map { ranked in
             let store = stores[ranked.offer.storeId]
-            return OfferView(
+            return Offer(
                 storeId: ranked.offer.storeId, retailer: store?.retailer ?? "", storeName: store?.storeName ?? "",
-                address: store?.address ?? "", lat: ranked.offer.location.lat, lon: ranked.offer.location.lon, price: ranked.offer.price,
+                address: store?.address ?? "", lat: ranked.offer.location.lat, lon: ranked.offer.location.lon,
+                price: CommonsAPI.Money(ranked.offer.price),
                 directionsURL: ranked.offer.location.directionsLink, distanceMeters: ranked.distanceMeters,
                 cheapestNearby: ranked.isCheapestNearby)
         }
     }
 }
 
-/// A page of a product's price history.
-struct PriceHistoryAnswer: Codable, Sendable {
-    var items: [PriceHistory.Entry]
-    var nextCursor: String?
-}
-
-/// A page of products.
-struct ProductPage: Codable, Sendable, JSONWritable {
-    var items: [ProductSummary]
-    var nextCursor: String?
-
-    func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
-        try object.objects("items", items)
-        if let nextCursor { object.member("nextCursor", nextCursor) }
+extension PricePoint {
+    /// An entry of a product's price history.
+    init(_ entry: PriceHistory.Entry) {
+        self.init(storeId: entry.storeId, price: entry.price.map(CommonsAPI.Money.init), since: entry.since)
     }
 }

@@ -1,8 +1,9 @@
 import ServiceKit
 import ShoppingListsDomain
 
-// The JSON bodies the shopping-lists service answers with, as the views and routes beside
-// this file write them. A field the encoder omits when nil is named but not required.
+// The JSON bodies the shopping-lists service answers with: CommonsAPI's types, the SDK's
+// too. A field the encoder omits when nil is named but not required; `ShoppingSchemaTests`
+// holds each schema to its type.
 extension ShoppingListsAPI {
     static let uuid = Schema.string(format: "uuid")
     static let dateTime = Schema.string(format: "date-time")
@@ -11,17 +12,17 @@ extension ShoppingListsAPI {
     /// The caller's part in a list.
     static let role = Schema.oneOf(["owner", "member"])
 
-    /// The fields of ``ProductSummary``, which a product's detail and a related product share.
+    /// The fields of ``Product``, which a product's detail and a related product share.
     private static let productFields: [String: Schema] = [
         "id": uuid, "name": .string(), "brand": .string(), "category": .string(), "unit": .string(), "image": .string(),
         "caloriesPerUnit": .integer, "cheapestPrice": money, "averageRating": .number, "reviewCount": .integer,
     ]
     private static let productRequired = ["id", "name", "brand", "category", "unit", "caloriesPerUnit", "reviewCount"]
 
-    /// ``ProductSummary``.
+    /// ``Product``.
     static let productBody = Schema.object(productFields, required: productRequired).named("Product")
 
-    /// ``OfferView``; `distanceMeters` only when the query gave a point.
+    /// ``Offer``; `distanceMeters` only when the query gave a point.
     static let offerBody = Schema.object(
         [
             "storeId": uuid, "retailer": .string(), "storeName": .string(), "address": .string(), "lat": .latitude, "lon": .longitude,
@@ -39,10 +40,10 @@ extension ShoppingListsAPI {
     /// ``RelatedProduct``: the product's fields and on how many lists it shares.
     static let relatedBody = Schema.object(productFields.merging(["sharedLists": .integer]) { $1 }, required: productRequired + ["sharedLists"])
 
-    /// ``PriceHistory/Entry``; no `price` once the store withdrew the offer.
+    /// ``PricePoint``; no `price` once the store withdrew the offer.
     static let priceEntryBody = Schema.object(["storeId": uuid, "price": money, "since": dateTime], required: ["storeId", "since"])
 
-    /// ``ReviewView``.
+    /// ``Review``.
     static let reviewBody = Schema.object(
         ["productId": uuid, "authorId": uuid, "rating": .integer(ReviewRules.ratings), "text": .string(), "at": dateTime],
         required: ["productId", "authorId", "rating", "text", "at"]
@@ -54,7 +55,7 @@ extension ShoppingListsAPI {
         required: ["id", "name", "ownerId", "role", "itemCount", "uncheckedCount", "version"]
     ).named("ListSummary")
 
-    /// ``ItemView``: a catalogue product (`productId`, `product`) or free `text`.
+    /// ``ListItem``: a catalogue product (`productId`, `product`) or free `text`.
     static let itemBody = Schema.object(
         [
             "id": uuid, "productId": uuid, "product": productBody, "text": .string(), "quantity": .integer, "checked": .boolean, "note": .string(),
@@ -63,7 +64,7 @@ extension ShoppingListsAPI {
         required: ["id", "quantity", "checked", "addedBy"]
     ).named("ListItem")
 
-    /// ``ListView``.
+    /// ``ShoppingList``.
     static let listBody = Schema.object(
         [
             "id": uuid, "name": .string(), "ownerId": uuid, "role": role, "members": .array(uuid), "items": .array(itemBody),
@@ -74,10 +75,10 @@ extension ShoppingListsAPI {
         required: ["id", "name", "ownerId", "role", "members", "items", "totals", "version"]
     ).named("ShoppingList")
 
-    /// `ItemState`: an item as an edit leaves it.
+    /// ``ListItemState``: an item as an edit leaves it.
     static let itemStateBody = Schema.object(["id": uuid, "quantity": .integer, "checked": .boolean], required: ["id", "quantity", "checked"])
 
-    /// ``Problem`` inside a batch's answer: the problem a single request would have got.
+    /// ``ProblemDocument`` inside a batch's answer: the problem a single request would have got.
     static let problemBody = Schema.object(
         [
             "type": .string(), "title": .string(), "status": .integer, "detail": .string(), "errors": .map(.array(.string())),
@@ -85,7 +86,7 @@ extension ShoppingListsAPI {
         ],
         required: ["type", "title", "status", "detail"])
 
-    /// ``BatchAnswer``: each command's result by its command id, and the list's version.
+    /// ``ListCommandResults``: each command's result by its command id, and the list's version.
     static let batchBody = Schema.object(
         [
             "results": .map(

@@ -1,12 +1,14 @@
+import CommonsAPI
 import Foundation
 import ServiceKit
 
 // A donation history page is a list of these: each writes its own members (see
 // `JSONWritable`), in the order and shape its synthesized `Encodable` gives under sorted keys.
-extension DonationView: JSONWritable {
-    func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
+
+extension Donation: JSONWritable {
+    public func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
         object.member("amountMinor", amountMinor)
-        object.member("currency", currency)
+        object.member("currency", currency.rawValue)
         try object.member("donatedAt", donatedAt)
         object.member("id", id)
         if let message { object.member("message", message) }
@@ -17,6 +19,6 @@ extension DonationView: JSONWritable {
             organization.member("slug", self.organization.slug)
         }
         if let recurringId { object.member("recurringId", recurringId) }
-        object.member("visibility", visibility.rawValue)
+        object.member("visibility", visibility)
     }
 }

@@ -1,3 +1,4 @@
+import CommonsAPI
 import Contracts
 import Foundation
 import ServiceKit
@@ -8,13 +9,13 @@ import Testing
 /// A product summary writes its own JSON (issue 17); the bytes must be those its `Encodable`
 /// conformance gives under the services' `JSONEncoder`, with and without each optional.
 @Suite("a product summary's JSON, written directly")
-struct ProductSummaryJSONTests {
+struct ProductJSONTests {
     @Test("1,000 random summaries, alone and in a page: the same bytes as JSONEncoder")
     func sameBytesAsEncoder() throws {
         var generator = SystemRandomNumberGenerator()
-        var page: [ProductSummary] = []
+        var page: [Product] = []
         for _ in 0..<1_000 {
-            let summary = ProductSummary(
+            let summary = Product(
                 id: UUID(), name: ["Oat milk", #"The "best" \ milk"#, "Crème fraîche ✓"].randomElement(using: &generator)!,
                 brand: "Öko", category: "dairy", unit: "1 l",
                 image: Bool.random(using: &generator) ? nil : "https://images.example/milk.jpg",
@@ -27,7 +28,7 @@ struct ProductSummaryJSONTests {
             page.append(summary)
         }
         for cursor in [nil, "next/page"] {
-            let wrapped = ProductPage(items: Array(page.prefix(20)), nextCursor: cursor)
+            let wrapped = Page(items: Array(page.prefix(20)), nextCursor: cursor)
             #expect(try ResponseJSON.encode(wrapped) == Array(try ServiceJSON.encoder.encode(wrapped)))
         }
     }

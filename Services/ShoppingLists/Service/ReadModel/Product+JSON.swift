@@ -1,10 +1,13 @@
+import CommonsAPI
 import Foundation
 import ServiceKit
 
-// A product search page is a list of these: each writes its own members (see
-// `JSONWritable`), in the order and shape its synthesized `Encodable` gives under sorted keys.
-extension ProductSummary: JSONWritable {
-    package func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
+// Products answer as CommonsAPI's `Product`, the SDK's type. A product search page is a list
+// of these: each writes its own members (see `JSONWritable`), in the order and shape its
+// synthesized `Encodable` gives under sorted keys.
+
+extension Product: JSONWritable {
+    public func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
         if let averageRating { try object.member("averageRating", averageRating) }
         object.member("brand", brand)
         object.member("caloriesPerUnit", caloriesPerUnit)

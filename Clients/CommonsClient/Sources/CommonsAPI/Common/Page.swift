@@ -17,7 +17,7 @@ extension Page: Equatable where Item: Equatable {}
 extension Page {
     /// Every item of a paged list, page after page: `page(cursor)` reads the page after
     /// `cursor` (nil: the first), until one has no `nextCursor`.
-    static func all(_ page: (String?) async throws -> Page<Item>) async throws -> [Item] {
+    package static func all(_ page: (String?) async throws -> Page<Item>) async throws -> [Item] {
         var items: [Item] = []
         var cursor: String?
         repeat {
@@ -32,6 +32,10 @@ extension Page {
 /// A list answered whole: `{ items }`.
 public struct Items<Item: Codable & Sendable>: Codable, Sendable {
     public var items: [Item]
+
+    public init(items: [Item]) {
+        self.items = items
+    }
 }
 
 extension Items: Equatable where Item: Equatable {}
@@ -39,4 +43,8 @@ extension Items: Equatable where Item: Equatable {}
 /// `{ count }`, the answer of searches asked with `count=true`.
 public struct Count: Codable, Sendable, Equatable {
     public var count: Int
+
+    public init(count: Int) {
+        self.count = count
+    }
 }

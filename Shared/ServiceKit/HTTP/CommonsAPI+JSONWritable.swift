@@ -1,0 +1,35 @@
+import CommonsAPI
+import Foundation
+
+// The API's shared wire shapes write their own members, in the order and shape their
+// synthesized `Encodable` gives under sorted keys; each service's tests hold the bytes equal.
+
+extension Page: JSONWritable where Item: JSONWritable {
+    public func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
+        try object.objects("items", items)
+        if let nextCursor { object.member("nextCursor", nextCursor) }
+    }
+}
+
+extension CommonsAPI.Money: JSONWritable {
+    public func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
+        object.member("amountMinor", amountMinor)
+        object.member("currency", currency.rawValue)
+    }
+}
+
+extension CommonsAPI.Coordinate: JSONWritable {
+    public func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
+        try object.member("lat", lat)
+        try object.member("lon", lon)
+    }
+}
+
+extension ProblemDocument {
+    /// The document of `problem`, to answer inside another answer.
+    public init(_ problem: Problem) {
+        self.init(
+            type: problem.type, title: problem.title, status: problem.statusCode, detail: problem.detail, errors: problem.errors,
+            extensions: problem.extensions)
+    }
+}
