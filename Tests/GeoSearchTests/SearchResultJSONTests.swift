@@ -1,3 +1,4 @@
+import CommonsAPI
 import Contracts
 import EventLog
 import Foundation
@@ -57,7 +58,7 @@ struct SearchResultJSONTests {
             #expect(try ResponseJSON.encode(kept) == Array(try ServiceJSON.encoder.encode(kept)))
             // As a search from memory hands it over: the place and the search's distance.
             let place = ListingPlaces.Place(free: listing.free, posted: Checkpoint(transaction: 7, position: 9), result: try listing.rendered())
-            let hit = ListingHit.kept(place, distanceMeters: Double.random(in: 0...50_000, using: &generator))
+            let hit = FoundListing.kept(place, distanceMeters: Double.random(in: 0...50_000, using: &generator))
             #expect(try ResponseJSON.encode(hit) == Array(try ServiceJSON.encoder.encode(hit.result)))
             #expect(try ResponseJSON.encode(hit) == Array(try ServiceJSON.encoder.encode(hit)))
             let organization = Self.organization(&generator)
@@ -70,6 +71,26 @@ struct SearchResultJSONTests {
             #expect(try ResponseJSON.encode(page) == Array(try ServiceJSON.encoder.encode(page)))
             let other = ResultPage(items: Array(organizations.prefix(20)), nextCursor: cursor)
             #expect(try ResponseJSON.encode(other) == Array(try ServiceJSON.encoder.encode(other)))
+        }
+    }
+
+    /// `value` decoded as `API` (CommonsAPI's type, the SDK's) and encoded again.
+    private static func roundTrip<API: Codable>(_ value: some Encodable, as type: API.Type) throws -> [UInt8] {
+        Array(try ServiceJSON.encoder.encode(try ServiceJSON.decoder.decode(API.self, from: Data(try ResponseJSON.encode(value)))))
+    }
+
+    @Test("each result is CommonsAPI's type: decoded with it and encoded again, the same bytes")
+    func resultsAreTheSDKsTypes() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            var listing = Self.listing(&generator)
+            // A key the writer adds and the SDK's type lacks would be lost on the way round.
+            if listing.distanceMeters == nil { listing.distanceMeters = 12.5 }
+            #expect(try Self.roundTrip(listing, as: CommonsAPI.ListingHit.self) == ResponseJSON.encode(listing))
+            let organization = Self.organization(&generator)
+            #expect(try Self.roundTrip(organization, as: OrganizationHit.self) == ResponseJSON.encode(organization))
+            let match = AlertMatchResult(id: "7:9", alertIds: [UUID()], listing: listing)
+            #expect(try Self.roundTrip(match, as: CommonsAPI.AlertMatch.self) == ResponseJSON.encode(match))
         }
     }
 }

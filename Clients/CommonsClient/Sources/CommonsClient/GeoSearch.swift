@@ -1,10 +1,5 @@
 import Foundation
 
-// MARK: Models (geo-search)
-
-/// A distance unit of searches and alerts.
-public enum DistanceUnit: String, Codable, Sendable { case km, mi }
-
 /// Where to search: around a point, or inside a map box.
 public enum SearchPlace: Sendable, Equatable {
     /// Within `radius` (in `unit`) of a point, nearest first by default.
@@ -78,94 +73,6 @@ public struct OrganizationSearchFilters: Sendable, Equatable {
     var items: [(String, (any CustomStringConvertible)?)] {
         [("kind", kind), ("tag", tag), ("acceptsCategory", acceptsCategory), ("limit", limit), ("cursor", cursor)]
     }
-}
-
-/// A listing found by a search: public facts on its approximate public point.
-public struct ListingHit: Codable, Sendable, Equatable {
-    public var id: UUID
-    public var title: String
-    public var description: String
-    public var category: ListingCategory
-    public var free: Bool
-    public var price: Money?
-    public var status: ListingStatus
-    /// The public point (never the exact pickup place).
-    public var lat: Double
-    public var lon: Double
-    /// From the search's centre (nearby searches).
-    public var distanceMeters: Double?
-    public var postedAt: Date
-    public var directionsURL: URL
-}
-
-/// An organisation found by a search.
-public struct OrganizationHit: Codable, Sendable, Equatable {
-    public var id: UUID
-    public var slug: String
-    public var name: String
-    public var kind: String
-    public var tags: [String]
-    public var acceptedCategories: [ListingCategory]
-    public var address: String?
-    public var lat: Double
-    public var lon: Double
-    public var distanceMeters: Double?
-    public var directionsURL: URL
-}
-
-/// `POST /v1/alerts`: new listings within `radius` of a point, optionally of a category and
-/// with keywords.
-public struct NewAlert: Codable, Sendable, Equatable {
-    public var lat: Double
-    public var lon: Double
-    public var radius: Double?
-    public var unit: DistanceUnit?
-    public var category: ListingCategory?
-    public var q: String?
-    public var name: String?
-
-    public init(
-        lat: Double, lon: Double, radius: Double? = nil, unit: DistanceUnit? = nil, category: ListingCategory? = nil, q: String? = nil,
-        name: String? = nil
-    ) {
-        self.lat = lat
-        self.lon = lon
-        self.radius = radius
-        self.unit = unit
-        self.category = category
-        self.q = q
-        self.name = name
-    }
-}
-
-/// A saved search.
-public struct Alert: Codable, Sendable, Equatable {
-    public var id: UUID
-    public var name: String?
-    public var lat: Double
-    public var lon: Double
-    /// In `unit`.
-    public var radius: Double
-    public var unit: String
-    public var category: ListingCategory?
-    public var q: String?
-    public var createdAt: Date
-}
-
-/// A listing that one or more of my alerts matched.
-public struct AlertMatch: Codable, Sendable, Equatable {
-    /// The position the listing was posted at; also the read marker.
-    public var id: String
-    public var alertIds: [UUID]
-    public var listing: ListingHit
-}
-
-/// `GET /v1/alerts/matches`: what is new since my last read; reading moves the marker.
-public struct AlertMatches: Codable, Sendable, Equatable {
-    public var items: [AlertMatch]
-    /// The new read marker (nil when nothing was new).
-    public var readUpTo: String?
-    public var hasMore: Bool
 }
 
 // MARK: Endpoints (geo-search)

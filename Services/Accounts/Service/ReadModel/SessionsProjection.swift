@@ -71,12 +71,3 @@ extension SessionsProjection {
         }
     }
 }
-
-/// A session as `GET /v1/sessions` shows it.
-struct SessionView: Codable, Equatable {
-    var id: UUID
-    var device: String
-    var createdAt: Date
-    var lastUsedAt: Date
-    var current: Bool
-}

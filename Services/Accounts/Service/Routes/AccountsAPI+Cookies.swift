@@ -1,4 +1,5 @@
 import AccountsDomain
+import CommonsAPI
 import Contracts
 import EventLog
 import Foundation
@@ -18,7 +19,7 @@ extension AccountsAPI {
     /// A session's tokens in the body, or, `asCookies` (``BrowserSession/wantsCookies(_:)``,
     /// read before the command runs), as cookies beside a body that names the session only.
     func deliver(
-        _ tokens: AccountsCommands.Tokens, asCookies: Bool, status: HTTPResponse.Status = .ok,
+        _ tokens: Tokens, asCookies: Bool, status: HTTPResponse.Status = .ok,
         position: Checkpoint, location: String? = nil
     ) throws -> Response {
         guard asCookies else {
@@ -36,7 +37,7 @@ extension AccountsAPI {
 
     /// The refresh token of a refresh: the body's, or else a browser's refresh cookie, which
     /// is only taken with the CSRF cookie echoed, as for any change made with cookies.
-    func refreshToken(_ body: RefreshBody, _ request: Request) throws -> String {
+    func refreshToken(_ body: TokenRefresh, _ request: Request) throws -> String {
         if let token = body.refreshToken { return token }
         guard let cookie = request.cookies[BrowserSession.refreshCookie]?.value, !cookie.isEmpty else {
             throw Problem.validation(["refreshToken": ["Send the refresh token, or the refresh cookie of a browser session."]])

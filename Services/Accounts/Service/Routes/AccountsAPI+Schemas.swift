@@ -1,8 +1,9 @@
 import ServiceKit
 
-/// The bodies the accounts routes answer with, as the OpenAPI document describes them.
+/// The bodies the accounts routes answer with, as the OpenAPI document describes them:
+/// CommonsAPI's types, the SDK's too; `AccountSchemaTests` holds each schema to its type.
 extension AccountsAPI {
-    /// ``AccountsCommands/Tokens``: what registering, signing in and refreshing answer; for a
+    /// ``Tokens``: what registering, signing in and refreshing answer; for a
     /// browser that asked for cookies (``CookieSession``), no tokens and `tokenType` `Cookie`.
     static let tokens = Schema.object(
         [
@@ -11,7 +12,7 @@ extension AccountsAPI {
         ], required: ["accountId", "sessionId", "tokenType", "expiresIn"]
     ).named("Tokens")
 
-    /// ``SessionView``: one of my live sessions.
+    /// ``SessionInfo``: one of my live sessions.
     static let session = Schema.object(
         [
             "id": .string(format: "uuid"), "device": .string(), "createdAt": .string(format: "date-time"),
@@ -19,7 +20,7 @@ extension AccountsAPI {
         ], required: ["id", "device", "createdAt", "lastUsedAt", "current"]
     ).named("Session")
 
-    /// ``MeView``: the owner's account; the optional fields are absent when unset.
+    /// ``Me``: the owner's account; the optional fields are absent when unset.
     static let me = Schema.object(
         [
             "id": .string(format: "uuid"), "email": .string(format: "email"), "displayName": .string(),

@@ -1,4 +1,5 @@
 import AccountsDomain
+import CommonsAPI
 import Contracts
 import EventLog
 import Foundation
@@ -13,32 +14,25 @@ struct AccountsAPI: Sendable {
     let runtime: ServiceRuntime
     let keys: SigningKeyStore
 
-    struct RegisterBody: Decodable { var email: String; var password: String; var displayName: String }
-    struct SignInBody: Decodable { var email: String; var password: String }
-    struct RefreshBody: Decodable { var refreshToken: String? }
-    struct ResetBody: Decodable { var email: String }
-    struct ConfirmResetBody: Decodable { var token: String; var newPassword: String }
-    struct PasswordBody: Decodable { var currentPassword: String; var newPassword: String }
-
     func addRoutes(to router: Router<AppRequestContext>) {
         router.post("/v1/accounts") { request, context in
             let asCookies = try BrowserSession.wantsCookies(request)
-            let body = try await request.decodeJSON(as: RegisterBody.self, context: context)
+            let body = try await request.decodeJSON(as: CommonsAPI.Registration.self, context: context)
             let (tokens, position) = try await commands.register(
-                Registration(email: body.email, password: body.password, displayName: body.displayName),
+                AccountsDomain.Registration(email: body.email, password: body.password, displayName: body.displayName),
                 device: device(request), metadata: context.eventMetadata)
             return try deliver(tokens, asCookies: asCookies, status: .created, position: position, location: "/v1/me")
         }
         router.post("/v1/sessions") { request, context in
             let asCookies = try BrowserSession.wantsCookies(request)
-            let body = try await request.decodeJSON(as: SignInBody.self, context: context)
+            let body = try await request.decodeJSON(as: SignIn.self, context: context)
             let (tokens, position) = try await commands.signIn(
                 email: body.email, password: body.password, device: device(request), metadata: context.eventMetadata)
             return try deliver(tokens, asCookies: asCookies, status: .created, position: position)
         }
         router.post("/v1/sessions/refresh") { request, context in
             let asCookies = try BrowserSession.wantsCookies(request)
-            let body = try await request.decodeJSON(as: RefreshBody.self, context: context)
+            let body = try await request.decodeJSON(as: TokenRefresh.self, context: context)
             let token = try refreshToken(body, request)
             let (tokens, position) = try await commands.refresh(token: token, metadata: context.eventMetadata)
             return try deliver(tokens, asCookies: asCookies, position: position)
@@ -60,15 +54,15 @@ struct AccountsAPI: Sendable {
                 }
             }
             let sealer = PersonalDataSealer(vault: runtime.keyVault)
-            var sessions: [SessionView] = []
+            var sessions: [SessionInfo] = []
             for row in rows {
                 let device = row.sealed == nil ? row.device : try await sealer.open(json: row.sealed, as: String.self) ?? ""
                 sessions.append(
-                    SessionView(
+                    SessionInfo(
                         id: row.id, device: device, createdAt: Date(timeIntervalSince1970: row.startedAt),
                         lastUsedAt: Date(timeIntervalSince1970: row.lastUsedAt), current: row.id == identity.sessionId))
             }
-            return try Response.json(["items": sessions])
+            return try Response.json(Items(items: sessions))
         }
         router.delete("/v1/sessions/current") { _, context in
             let identity = try context.requireIdentity()
@@ -92,19 +86,19 @@ struct AccountsAPI: Sendable {
             return await settled(position)
         }
         router.post("/v1/password-resets") { request, context in
-            let body = try await request.decodeJSON(as: ResetBody.self, context: context)
+            let body = try await request.decodeJSON(as: PasswordResetRequest.self, context: context)
             try await commands.requestPasswordReset(email: body.email, metadata: context.eventMetadata)
             // The same answer whether or not the email has an account.
             return try Response.json(["status": "If an account has this email, a reset code is on its way."], status: .accepted)
         }
         router.post("/v1/password-resets/confirm") { request, context in
-            let body = try await request.decodeJSON(as: ConfirmResetBody.self, context: context)
+            let body = try await request.decodeJSON(as: PasswordReset.self, context: context)
             let position = try await commands.confirmPasswordReset(token: body.token, newPassword: body.newPassword, metadata: context.eventMetadata)
             return await settled(position)
         }
         router.put("/v1/me/password") { request, context in
             let identity = try context.requireIdentity()
-            let body = try await request.decodeJSON(as: PasswordBody.self, context: context)
+            let body = try await request.decodeJSON(as: PasswordChange.self, context: context)
             let position = try await commands.changePassword(
                 of: identity.accountId, current: body.currentPassword, new: body.newPassword,
                 keeping: identity.sessionId, metadata: context.eventMetadata)

@@ -1,5 +1,6 @@
 import AccountsDomain
 import Codecs
+import CommonsAPI
 import Contracts
 import EventLog
 import Foundation
@@ -7,52 +8,6 @@ import Hummingbird
 import ServiceKit
 
 extension AccountsAPI {
-    /// What the owner sees of their account.
-    struct MeView: Codable, Equatable {
-        var id: UUID
-        var email: String
-        var displayName: String
-        var phone: String?
-        var homeLocation: Coordinate?
-        var avatarImageId: UUID?
-        var role: String
-        var memberSince: Date?
-    }
-
-    /// What anyone sees of an account: nothing private.
-    struct PublicProfile: Codable, Equatable {
-        var id: UUID
-        var displayName: String
-        var avatarImageId: UUID?
-        var memberSince: Date?
-    }
-
-    /// `PATCH /v1/me`: each field present replaces the old value; `null` clears the optional ones.
-    struct ProfilePatch: Decodable {
-        var displayName: String?
-        var phone: Patch<String>
-        var avatarImageId: Patch<UUID>
-        var homeLocation: Patch<Coordinate>
-
-        enum CodingKeys: String, CodingKey { case displayName, phone, avatarImageId, homeLocation }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            displayName = try container.decodeIfPresent(String.self, forKey: .displayName)
-            phone = try Patch(container, .phone)
-            avatarImageId = try Patch(container, .avatarImageId)
-            homeLocation = try Patch(container, .homeLocation)
-        }
-
-        func problems() -> [String: [String]] {
-            var problems: [String: [String]] = [:]
-            if let displayName, let problem = ProfileRules.displayNameProblem(displayName) { problems["displayName"] = [problem] }
-            if case .set(let phone) = phone, let problem = ProfileRules.phoneProblem(phone) { problems["phone"] = [problem] }
-            if case .set(let location) = homeLocation { problems.merge(ProfileRules.locationProblems(location)) { $0 + $1 } }
-            return problems
-        }
-    }
-
     func addProfileRoutes(to router: Router<AppRequestContext>) {
         router.get("/v1/me") { _, context in
             let identity = try context.requireIdentity()
@@ -62,7 +17,7 @@ extension AccountsAPI {
         router.patch("/v1/me") { request, context in
             let identity = try context.requireIdentity()
             let expected = try request.ifMatchVersion()
-            let patch = try await request.decodeJSON(as: ProfilePatch.self, context: context)
+            let patch = try await request.decodeJSON(as: ProfileChange.self, context: context)
             let problems = patch.problems()
             guard problems.isEmpty else { throw Problem.validation(problems) }
             let (account, personal, position) = try await commands.updateProfile(
@@ -70,7 +25,7 @@ extension AccountsAPI {
                 change: { personal, avatar in
                     if let name = patch.displayName { personal.displayName = name.trimmingWhitespaceAndNewlines() }
                     patch.phone.apply(to: &personal.phone)
-                    patch.homeLocation.apply(to: &personal.homeLocation)
+                    patch.homeLocation.map { $0.map(\.contract) }.apply(to: &personal.homeLocation)
                     patch.avatarImageId.apply(to: &avatar)
                 }, metadata: context.eventMetadata)
             return try Response.json(meView(identity.accountId, account, personal), version: account.version, position: position)
@@ -91,34 +46,38 @@ extension AccountsAPI {
         }
     }
 
-    func meView(_ id: UUID, _ account: AccountState, _ personal: PersonalData) -> MeView {
-        MeView(
-            id: id, email: personal.email, displayName: personal.displayName, phone: personal.phone, homeLocation: personal.homeLocation,
+    func meView(_ id: UUID, _ account: AccountState, _ personal: PersonalData) -> Me {
+        Me(
+            id: id, email: personal.email, displayName: personal.displayName, phone: personal.phone,
+            homeLocation: personal.homeLocation.map(CommonsAPI.Coordinate.init),
             avatarImageId: account.avatarImageId, role: account.role, memberSince: account.registeredAt)
     }
 }
 
-/// A field of a partial update: absent (keep), `null` (clear) or a value (set).
-enum Patch<Value: Decodable & Sendable>: Sendable {
-    case keep
-    case clear
-    case set(Value)
-
-    init<Key: CodingKey>(_ container: KeyedDecodingContainer<Key>, _ key: Key) throws {
-        if !container.contains(key) {
-            self = .keep
-        } else if try container.decodeNil(forKey: key) {
-            self = .clear
-        } else {
-            self = .set(try container.decode(Value.self, forKey: key))
-        }
+extension ProfileChange {
+    /// What is wrong with the fields it sets, by field.
+    func problems() -> [String: [String]] {
+        var problems: [String: [String]] = [:]
+        if let displayName, let problem = ProfileRules.displayNameProblem(displayName) { problems["displayName"] = [problem] }
+        if case .set(let phone) = phone, let problem = ProfileRules.phoneProblem(phone) { problems["phone"] = [problem] }
+        if case .set(let location) = homeLocation { problems.merge(ProfileRules.locationProblems(location.contract)) { $0 + $1 } }
+        return problems
     }
+}
 
-    func apply(to value: inout Value?) {
+extension CommonsAPI.Coordinate {
+    /// The point as events hold it.
+    var contract: Contracts.Coordinate { Contracts.Coordinate(lat: lat, lon: lon) }
+}
+
+extension Optional {
+    /// Applies a partial update's edit to `value`: none (nil) keeps it, `.clear` clears it,
+    /// `.set` replaces it.
+    func apply<Value>(to value: inout Value?) where Wrapped == PatchValue<Value> {
         switch self {
-        case .keep: break
-        case .clear: value = nil
-        case .set(let new): value = new
+        case .none: break
+        case .some(.clear): value = nil
+        case .some(.set(let new)): value = new
         }
     }
 }

@@ -18,7 +18,7 @@ struct StoredAlert: Sendable {
 }
 
 /// A new listing that one or more of someone's alerts cover.
-struct AlertMatch: Encodable, Sendable {
+struct AlertMatchResult: Encodable, Sendable {
     /// The checkpoint at which the listing was posted: the match's id, what `Last-Event-ID`
     /// and the read marker hold.
     var id: String
@@ -80,7 +80,7 @@ final class AlertMatcher: Sendable {
     }
 
     /// The owner's matches after `after` (after their read marker when nil), oldest first, at most `limit`.
-    func matches(of owner: UUID, after: Checkpoint?, limit: Int) async throws -> [AlertMatch] {
+    func matches(of owner: UUID, after: Checkpoint?, limit: Int) async throws -> [AlertMatchResult] {
         var opened: [(alert: StoredAlert, criteria: AlertCriteria)] = []
         for alert in try await alerts(of: owner) {
             if let criteria = try await criteria(of: alert) { opened.append((alert, criteria)) }
@@ -91,7 +91,7 @@ final class AlertMatcher: Sendable {
         let floor = marker ?? .start
         let searches = opened
         let found = try await readModel.pool.read { db in
-            var byListing: [UUID: (posted: Checkpoint, match: AlertMatch)] = [:]
+            var byListing: [UUID: (posted: Checkpoint, match: AlertMatchResult)] = [:]
             for (alert, criteria) in searches {
                 var keywords: String?
                 if let words = criteria.keywords?.words {
@@ -108,7 +108,7 @@ final class AlertMatcher: Sendable {
                         byListing[row.id]?.match.alertIds.append(alert.id)
                     } else {
                         let listing = ListingResult(row, point: point, distanceMeters: criteria.center.distanceMeters(to: point))
-                        byListing[row.id] = (row.posted, AlertMatch(id: row.posted.description, alertIds: [alert.id], listing: listing))
+                        byListing[row.id] = (row.posted, AlertMatchResult(id: row.posted.description, alertIds: [alert.id], listing: listing))
                     }
                 }
             }

@@ -1,3 +1,4 @@
+import CommonsAPI
 import Contracts
 import EventLog
 import Foundation
@@ -36,9 +37,9 @@ struct AlertsAPI: Sendable {
         router.post("/v1/alerts") { request, context in try await create(request, context: context) }
         router.get("/v1/alerts") { _, context in
             let owner = try context.requireIdentity().accountId
-            var views: [AlertView] = []
+            var views: [Alert] = []
             for alert in try await matcher.alerts(of: owner) {
-                if let criteria = try await matcher.criteria(of: alert) { views.append(AlertView(alert, criteria)) }
+                if let criteria = try await matcher.criteria(of: alert) { views.append(Alert(alert, criteria)) }
             }
             return try Response.json(["items": views])
         }
@@ -46,7 +47,7 @@ struct AlertsAPI: Sendable {
         router.get("/v1/alerts/stream") { request, context in try await stream(request, context: context) }
         router.get("/v1/alerts/{id}") { _, context in
             let (alert, criteria) = try await ownAlert(context)
-            return try Response.json(AlertView(alert, criteria), version: 1)
+            return try Response.json(Alert(alert, criteria), version: 1)
         }
         router.delete("/v1/alerts/{id}") { _, context in
             let (alert, _) = try await ownAlert(context)
@@ -86,7 +87,7 @@ struct AlertsAPI: Sendable {
         _ = await runtime.waitUntilApplied(result.checkpoint)
         let stored = StoredAlert(id: alertId, sealed: created.criteria, created: result.checkpoint, createdAt: now)
         return try Response.json(
-            AlertView(stored, criteria), status: .created, version: 1, position: result.checkpoint,
+            Alert(stored, criteria), status: .created, version: 1, position: result.checkpoint,
             location: "/v1/alerts/\(alertId.lowercasedText)")
     }
 
@@ -150,7 +151,7 @@ struct AlertsAPI: Sendable {
 
     /// Runs `send` in an "alert matched" span of the trace that posted the listing, the last
     /// step of that trace, when tracing is on and the post was traced.
-    private static func traced(_ match: AlertMatch, in store: any EventStore, _ send: () async throws -> Void) async throws {
+    private static func traced(_ match: AlertMatchResult, in store: any EventStore, _ send: () async throws -> Void) async throws {
         guard EventTrace.isOn,
             let posted = try? await store.read(stream: "listing-\(match.listing.id.lowercasedText)", from: 1, direction: .forwards, limit: 1).first,
             let trace = EventTrace.context(of: posted.metadata)
@@ -203,35 +204,19 @@ struct AlertRequest: Decodable, Sendable {
     }
 }
 
-/// An alert as its owner sees it.
-struct AlertView: Encodable, Sendable {
-    var id: UUID
-    var name: String?
-    var lat: Double
-    var lon: Double
-    /// In `unit`.
-    var radius: Double
-    var unit: String
-    var category: String?
-    var q: String?
-    var createdAt: Date
-
+extension Alert {
+    /// An alert as its owner sees it: its criteria opened, `radius` in its `unit`.
     init(_ alert: StoredAlert, _ criteria: AlertCriteria) {
-        id = alert.id
-        name = criteria.name
-        lat = criteria.lat
-        lon = criteria.lon
-        radius = criteria.radiusMeters / criteria.unit.meters
-        unit = criteria.unit.rawValue
-        category = criteria.category
-        q = criteria.keywords?.words.joined(separator: " ")
-        createdAt = alert.createdAt
+        self.init(
+            id: alert.id, name: criteria.name, lat: criteria.lat, lon: criteria.lon, radius: criteria.radiusMeters / criteria.unit.meters,
+            unit: criteria.unit.rawValue, category: criteria.category.map(ListingCategory.init), q: criteria.keywords?.words.joined(separator: " "),
+            createdAt: alert.createdAt)
     }
 }
 
 /// A page of matches: `readUpTo` is the new read marker (null when nothing was new).
 struct MatchesPage: Encodable, Sendable {
-    var items: [AlertMatch]
+    var items: [AlertMatchResult]
     var readUpTo: String?
     var hasMore: Bool
 

@@ -12,7 +12,7 @@ extension GeoSearchAPI {
     static func nearest(
         _ query: NearbyQuery, filters: ListingFilters, needed: Int, after: PagePosition?,
         in snapshot: ListingPlaces.Snapshot, budget: ScanBudget
-    ) throws -> [(position: PagePosition, item: ListingHit)]? {
+    ) throws -> [(position: PagePosition, item: FoundListing)]? {
         let codes: [Int64]
         if let category = filters.category {
             guard let code = snapshot.code(of: category) else { return [] } // a category nothing was ever posted in

@@ -35,7 +35,7 @@ extension GeoSearchAPI {
         .object(["items": .array(item), "nextCursor": .nullable(.string()), "count": .integer])
     }
 
-    /// ``AlertView``: `name`, `category` and `q` when the alert has them; `radius` in `unit`.
+    /// ``Alert``: `name`, `category` and `q` when the alert has them; `radius` in `unit`.
     static let alertView = Schema.object(
         [
             "id": uuid, "name": .string(), "lat": .latitude, "lon": .longitude, "radius": .number,

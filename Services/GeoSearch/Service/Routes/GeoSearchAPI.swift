@@ -113,7 +113,7 @@ package struct GeoSearchAPI: Sendable {
     package func nearest(
         _ query: NearbyQuery, filters: ListingFilters, needed: Int, after: PagePosition?
     )
-        async throws -> [(position: PagePosition, item: ListingHit)]
+        async throws -> [(position: PagePosition, item: FoundListing)]
     {
         let scanLimit = scanLimit
         // Places that are not kept (or cannot be loaded) are no reason to fail the search: SQLite answers it.

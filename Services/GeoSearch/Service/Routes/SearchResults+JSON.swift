@@ -71,7 +71,7 @@ extension OrganizationResult: JSONWritable {
 /// A listing a search found: read from SQLite, or kept in memory with this search's distance
 /// (a reference and a number, cheap to sort and copy into a page); written as the same
 /// ``ListingResult`` either way.
-package enum ListingHit: Encodable, JSONWritable, Sendable {
+package enum FoundListing: Encodable, JSONWritable, Sendable {
     case read(ListingResult)
     case kept(ListingPlaces.Place, distanceMeters: Double)
 

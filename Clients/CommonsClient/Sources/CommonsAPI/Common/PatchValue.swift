@@ -30,3 +30,22 @@ extension PatchValue {
         if case .set(let value) = self { value } else { nil }
     }
 }
+
+extension PatchValue {
+    /// The edit `key` names in `container`: nil when the key is absent (keep), `.clear` for
+    /// JSON `null`, `.set` for a value. A synthesized decoder reads absent and `null` alike.
+    public init?<Key: CodingKey>(_ container: KeyedDecodingContainer<Key>, _ key: Key) throws {
+        guard container.contains(key) else { return nil }
+        self = try container.decodeNil(forKey: key) ? .clear : .set(try container.decode(Value.self, forKey: key))
+    }
+}
+
+extension PatchValue {
+    /// The same edit of a value of another type: `.clear` stays `.clear`.
+    public func map<Other>(_ transform: (Value) -> Other) -> PatchValue<Other> {
+        switch self {
+        case .clear: .clear
+        case .set(let value): .set(transform(value))
+        }
+    }
+}

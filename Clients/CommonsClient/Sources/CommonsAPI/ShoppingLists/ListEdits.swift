@@ -42,8 +42,8 @@ public struct ListItemChange: Codable, Sendable, Equatable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         quantityDelta = try container.decodeIfPresent(Int.self, forKey: .quantityDelta)
         checked = try container.decodeIfPresent(Bool.self, forKey: .checked)
-        note = container.contains(.note) ? try container.decode(PatchValue<String>.self, forKey: .note) : nil
-        after = container.contains(.after) ? try container.decode(PatchValue<UUID>.self, forKey: .after) : nil
+        note = try PatchValue(container, .note)
+        after = try PatchValue(container, .after)
     }
 }
 

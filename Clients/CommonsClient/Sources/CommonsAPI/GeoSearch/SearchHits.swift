@@ -1,0 +1,37 @@
+import Foundation
+
+/// A distance unit of searches and alerts.
+public enum DistanceUnit: String, Codable, Sendable { case km, mi }
+
+/// A listing found by a search: public facts on its approximate public point.
+public struct ListingHit: Codable, Sendable, Equatable {
+    public var id: UUID
+    public var title: String
+    public var description: String
+    public var category: ListingCategory
+    public var free: Bool
+    public var price: Money?
+    public var status: ListingStatus
+    /// The public point (never the exact pickup place).
+    public var lat: Double
+    public var lon: Double
+    /// From the search's centre (nearby searches).
+    public var distanceMeters: Double?
+    public var postedAt: Date
+    public var directionsURL: URL
+}
+
+/// An organisation found by a search.
+public struct OrganizationHit: Codable, Sendable, Equatable {
+    public var id: UUID
+    public var slug: String
+    public var name: String
+    public var kind: String
+    public var tags: [String]
+    public var acceptedCategories: [ListingCategory]
+    public var address: String?
+    public var lat: Double
+    public var lon: Double
+    public var distanceMeters: Double?
+    public var directionsURL: URL
+}
