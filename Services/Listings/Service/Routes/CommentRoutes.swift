@@ -1,4 +1,5 @@
 import Codecs
+import CommonsAPI
 import Contracts
 import Foundation
 import GRDB
@@ -8,15 +9,6 @@ import ServiceKit
 
 extension ListingsAPI {
     struct CommentBody: Decodable { var text: String? }
-
-    /// A comment as everyone sees it.
-    struct CommentView: Encodable {
-        var id: String
-        var listingId: String
-        var authorId: String
-        var text: String
-        var postedAt: Date
-    }
 
     static let maximumCommentLength = 2_000
 
@@ -31,7 +23,7 @@ extension ListingsAPI {
             }
             _ = try await view(id, as: identity.accountId)
             let (posted, position) = try await commands.comment(id, by: identity.accountId, text: text, metadata: context.eventMetadata)
-            let view = CommentView(
+            let view = Comment(
                 id: posted.commentId.lowercasedText, listingId: id.lowercasedText, authorId: identity.accountId.lowercasedText, text: text,
                 postedAt: posted.postedAt)
             return try Response.json(
@@ -52,16 +44,15 @@ extension ListingsAPI {
                     (row["seq"], row["comment_id"], row["author_id"], row["text"], row["posted_at"])
                 }
             }
-            var items: [CommentView] = []
+            var items: [Comment] = []
             for row in rows.prefix(limit) {
                 guard let sealed = try? JSONDecoder().decode(Sealed.self, from: Data(row.text.utf8)),
                     let text = try await commands.sealer.open(sealed, as: String.self)
                 else { continue }
                 items.append(
-                    CommentView(
+                    Comment(
                         id: row.id, listingId: id.lowercasedText, authorId: row.author, text: text, postedAt: Date(timeIntervalSince1970: row.at)))
             }
-            struct Page: Encodable { var items: [CommentView]; var nextCursor: String? }
             return try Response.json(Page(items: items, nextCursor: paging.nextCursor(lastShown: rows.count > limit ? rows[limit - 1].seq : nil)))
         }
         router.delete("/v1/listings/{id}/comments/{commentId}") { _, context in

@@ -1,4 +1,5 @@
 import Codecs
+import CommonsAPI
 import Contracts
 import EventLog
 import Foundation
@@ -9,25 +10,6 @@ import ServiceKit
 
 extension ListingsAPI {
     struct MessageBody: Decodable { var text: String? }
-
-    /// A conversation in the caller's list.
-    struct ConversationView: Encodable {
-        var id: String
-        var listingId: String
-        var ownerId: String
-        var requesterId: String
-        var lastMessageAt: Date
-        /// Messages from the other participant after the caller's last read.
-        var unreadCount: Int
-    }
-
-    struct MessageView: Encodable {
-        var id: String
-        var senderId: String
-        /// Nil once the sender's key is gone.
-        var text: String?
-        var sentAt: Date
-    }
 
     static let maximumMessageLength = 2_000
 
@@ -51,8 +33,8 @@ extension ListingsAPI {
         """
 
     /// A row of `conversations` with its `unread` count, as the caller's list shows it.
-    static func conversationView(_ row: Row) -> ConversationView {
-        ConversationView(
+    static func conversationView(_ row: Row) -> Conversation {
+        Conversation(
             id: row["conversation_id"], listingId: row["listing_id"], ownerId: row["owner_id"],
             requesterId: row["requester_id"], lastMessageAt: Date(timeIntervalSince1970: row["last_message_at"]),
             unreadCount: row["unread"])
@@ -110,8 +92,7 @@ extension ListingsAPI {
             }
             let shown = items.prefix(limit)
             let next = items.count > limit ? paging.nextCursor(lastShown: shown.last?.after) : nil
-            struct Page: Encodable { var items: [ConversationView]; var unreadCount: Int; var nextCursor: String? }
-            return try Response.json(Page(items: shown.map(\.view), unreadCount: unread, nextCursor: next))
+            return try Response.json(Conversations(items: shown.map(\.view), unreadCount: unread, nextCursor: next))
         }
         router.get("/v1/conversations/{id}") { _, context in
             let me = try context.requireIdentity().accountId
@@ -142,13 +123,12 @@ extension ListingsAPI {
                     (row["seq"], row["message_id"], row["sender_id"], row["text"], row["sent_at"])
                 }
             }
-            var items: [MessageView] = []
+            var items: [Message] = []
             for row in rows.prefix(limit) {
                 let sealed = try? JSONDecoder().decode(Sealed.self, from: Data(row.text.utf8))
                 let text = try await sealed.asyncMap { try await commands.sealer.open($0, as: String.self) } ?? nil
-                items.append(MessageView(id: row.id, senderId: row.sender, text: text, sentAt: Date(timeIntervalSince1970: row.at)))
+                items.append(Message(id: row.id, senderId: row.sender, text: text, sentAt: Date(timeIntervalSince1970: row.at)))
             }
-            struct Page: Encodable { var items: [MessageView]; var nextCursor: String? }
             return try Response.json(Page(items: items, nextCursor: paging.nextCursor(lastShown: rows.count > limit ? rows[limit - 1].seq : nil)))
         }
         router.post("/v1/conversations/{id}/messages") { request, context in
@@ -166,7 +146,7 @@ extension ListingsAPI {
             let result = try await commands.handler.record(
                 [try EventCatalog.encode(sent, metadata: context.eventMetadata)],
                 to: ListingStreams.conversation(id))
-            let view = MessageView(id: sent.messageId.lowercasedText, senderId: identity.accountId.lowercasedText, text: text, sentAt: sent.sentAt)
+            let view = Message(id: sent.messageId.lowercasedText, senderId: identity.accountId.lowercasedText, text: text, sentAt: sent.sentAt)
             return try Response.json(view, status: .created, position: result.checkpoint)
         }
         router.post("/v1/conversations/{id}/read") { _, context in

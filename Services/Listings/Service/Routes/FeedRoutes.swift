@@ -13,21 +13,6 @@ extension ListingsAPI {
         var caller: UUID?
     }
 
-    /// One entry of the change feed: what happened to which listing, never what it says.
-    struct Change: Encodable {
-        var listingId: String
-        /// `created`, `edited`, `statusChanged`, `withdrawn` or `removed` (its owner's account was deleted).
-        var kind: String
-        var status: String?
-        var changedAt: Date
-    }
-
-    struct ChangePage: Encodable {
-        var items: [Change]
-        /// Pass as `since` to get what happened after these.
-        var next: String
-    }
-
     /// How many words of `q` a feed search uses; later ones are ignored.
     static let maxSearchTerms = 20
 
@@ -88,13 +73,13 @@ extension ListingsAPI {
                 ).map { row in
                     (
                         seq: row["seq"] as Int64,
-                        change: Change(
-                            listingId: row["listing_id"], kind: row["kind"], status: row["status"],
+                        change: ListingChangeEntry(
+                            listingId: row["listing_id"], kind: row["kind"], status: (row["status"] as String?).map(CommonsAPI.ListingStatus.init),
                             changedAt: Date(timeIntervalSince1970: row["changed_at"]))
                     )
                 }
             }
-            return try Response.json(ChangePage(items: items.map(\.change), next: String(items.last?.seq ?? since)))
+            return try Response.json(ListingChanges(items: items.map(\.change), next: String(items.last?.seq ?? since)))
         }
     }
 }

@@ -13,17 +13,6 @@ import PhotoCodec
 import ServiceKit
 
 extension ListingsAPI {
-    /// What an upload answers: the cleaned photo and where each size is served.
-    struct ImageView: Encodable {
-        var id: UUID
-        var contentType: String
-        var byteCount: Int
-        var sha256: String
-        var width: Int?
-        var height: Int?
-        var links: ImageLinks
-    }
-
     func addImageRoutes(to router: Router<AppRequestContext>) {
         router.post("/v1/images") { request, context in
             let identity = try context.requireIdentity()
@@ -31,7 +20,7 @@ extension ListingsAPI {
             let raw = try ImageBodies.imageBytes(of: body, contentType: request.headers[.contentType])
             let photo = try await ImageBodies.clean(raw)
             let (stored, position) = try await store(photo, uploader: identity.accountId, metadata: context.eventMetadata)
-            let view = ImageView(
+            let view = UploadedImage(
                 id: stored.imageId, contentType: stored.contentType, byteCount: stored.byteCount, sha256: stored.sha256,
                 width: stored.width, height: stored.height, links: ImageLinks(stored.imageId))
             return try Response.json(view, status: .created, position: position, location: "/v1/images/\(stored.imageId.lowercasedText)")

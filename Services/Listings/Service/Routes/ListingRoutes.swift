@@ -1,3 +1,4 @@
+import CommonsAPI
 import Contracts
 import EventLog
 import Foundation
@@ -7,16 +8,6 @@ import ServiceKit
 
 extension ListingsAPI {
     struct StatusBody: Decodable { var status: String }
-
-    /// One entry of a listing's history, for its owner.
-    struct HistoryEntry: Encodable {
-        var version: Int64
-        var type: String
-        var recordedAt: Date
-        var actorId: String?
-        var status: ListingStatus?
-        var requesterId: UUID?
-    }
 
     func addListingRoutes(to router: Router<AppRequestContext>) {
         router.post("/v1/listings") { request, context in
@@ -76,13 +67,14 @@ extension ListingsAPI {
             let state = try await commands.load(id)
             guard state.ownerId == identity.accountId else { throw ListingError.notOwner }
             let recorded = try await runtime.store.read(stream: ListingStreams.listing(id))
-            let items = try recorded.map { event -> HistoryEntry in
+            let items = try recorded.map { event -> ListingHistoryEntry in
                 let decoded = try CommonsEvents.catalog.decode(event)
-                return HistoryEntry(
+                return ListingHistoryEntry(
                     version: event.version, type: event.type, recordedAt: event.recordedAt, actorId: event.metadata.actorId,
-                    status: (decoded as? ListingStatusChanged)?.status, requesterId: (decoded as? ListingPromised)?.requesterId)
+                    status: (decoded as? ListingStatusChanged).map { CommonsAPI.ListingStatus(rawValue: $0.status.rawValue) },
+                    requesterId: (decoded as? ListingPromised)?.requesterId)
             }
-            return try Response.json(["items": items], version: state.version)
+            return try Response.json(Items(items: items), version: state.version)
         }
     }
 

@@ -45,7 +45,7 @@ extension ListingsAPI {
         ]
     ).named("Listing")
 
-    /// ``ChangePage``.
+    /// ``ListingChanges``.
     static let changePage = Schema.object(
         [
             "items": .array(
@@ -57,7 +57,7 @@ extension ListingsAPI {
             "next": .string(),
         ], required: ["items", "next"])
 
-    /// ``HistoryEntry``s; `status` for status changes, `requesterId` for promises.
+    /// ``ListingHistoryEntry``s; `status` for status changes, `requesterId` for promises.
     static let history = Schema.object(
         [
             "items": .array(
@@ -68,7 +68,7 @@ extension ListingsAPI {
                     ], required: ["version", "type", "recordedAt"]))
         ], required: ["items"])
 
-    /// ``RequestView``: `message` is absent once the requester's account is deleted.
+    /// ``ListingRequest``: `message` is absent once the requester's account is deleted.
     static let requestView = Schema.object(
         [
             "id": uuid, "listingId": uuid, "requesterId": uuid, "message": .string(), "requestedAt": dateTime, "conversationId": uuid,
@@ -85,33 +85,33 @@ extension ListingsAPI {
                     required: ["reporterId", "reason", "reportedAt"])),
         ], required: ["listingId", "title", "status", "reports"])
 
-    /// ``CommentView``.
+    /// ``Comment``.
     static let commentView = Schema.object(
         ["id": uuid, "listingId": uuid, "authorId": uuid, "text": .string(), "postedAt": dateTime],
         required: ["id", "listingId", "authorId", "text", "postedAt"]
     ).named("Comment")
 
-    /// ``ConversationView``.
+    /// ``Conversation``.
     static let conversationView = Schema.object(
         [
             "id": uuid, "listingId": uuid, "ownerId": uuid, "requesterId": uuid, "lastMessageAt": dateTime, "unreadCount": .integer,
         ], required: ["id", "listingId", "ownerId", "requesterId", "lastMessageAt", "unreadCount"]
     ).named("Conversation")
 
-    /// A page of ``ConversationView``s, and the caller's unread messages in all of them (every
+    /// ``Conversations``: a page of ``Conversation``s, and the caller's unread messages in all of them (every
     /// page, within the `listing` asked for); `nextCursor` is absent on the last page.
     static let conversations = Schema.object(
         [
             "items": .array(conversationView), "unreadCount": .integer, "nextCursor": .string(),
         ], required: ["items", "unreadCount"])
 
-    /// ``MessageView``: `text` is absent once its sender's key is gone.
+    /// ``Message``: `text` is absent once its sender's key is gone.
     static let messageView = Schema.object(
         ["id": uuid, "senderId": uuid, "text": .string(), "sentAt": dateTime],
         required: ["id", "senderId", "sentAt"]
     ).named("Message")
 
-    /// ``ImageView``: `width` and `height` when the picture told them.
+    /// ``UploadedImage``: `width` and `height` when the picture told them.
     static let imageView = Schema.object(
         [
             "id": uuid, "contentType": .oneOf(ServedFormat.allCases.map(\.contentType)), "byteCount": .integer, "sha256": .string(),

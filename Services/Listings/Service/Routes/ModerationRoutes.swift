@@ -1,4 +1,5 @@
 import Codecs
+import CommonsAPI
 import Contracts
 import Foundation
 import GRDB
@@ -9,31 +10,6 @@ import ServiceKit
 extension ListingsAPI {
     struct ReportBody: Decodable { var reason: String? }
     struct ResolveBody: Decodable { var decision: String }
-
-    /// A listing with open reports, as administrators see it.
-    struct ReportedListing: Encodable {
-        var listingId: String
-        var title: String
-        var status: String
-        var reports: [ReportView]
-    }
-
-    struct ReportView: Encodable {
-        var reporterId: String
-        /// Null once the reporter's account is deleted (it was sealed with their key).
-        var reason: String?
-        var reportedAt: Date
-
-        enum CodingKeys: String, CodingKey { case reporterId, reason, reportedAt }
-
-        // Written out even when null, so that clients see the field.
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(reporterId, forKey: .reporterId)
-            try container.encode(reason, forKey: .reason)
-            try container.encode(reportedAt, forKey: .reportedAt)
-        }
-    }
 
     static let maximumReasonLength = 500
 
@@ -48,7 +24,7 @@ extension ListingsAPI {
             }
             _ = try await view(id, as: identity.accountId)
             let position = try await commands.report(id, by: identity.accountId, reason: reason, metadata: context.eventMetadata)
-            return try Response.json(["status": "reported"], status: .accepted, position: position)
+            return try Response.json(StatusAnswer(status: "reported"), status: .accepted, position: position)
         }
         router.get("/v1/listings/reports") { request, context in
             _ = try context.requireAdmin()
@@ -75,17 +51,20 @@ extension ListingsAPI {
                     case "clear": row["reason"]
                     default: nil
                     }
-                let report = ReportView(reporterId: row["reporter_id"], reason: reason, reportedAt: Date(timeIntervalSince1970: row["reported_at"]))
+                let report = ReportedListing.Report(
+                    reporterId: row["reporter_id"], reason: reason, reportedAt: Date(timeIntervalSince1970: row["reported_at"]))
                 if items.last?.listingId == row["listing_id"] {
                     items[items.count - 1].reports.append(report)
                 } else {
-                    items.append(ReportedListing(listingId: row["listing_id"], title: row["title"], status: row["status"], reports: [report]))
+                    items.append(
+                        ReportedListing(
+                            listingId: row["listing_id"], title: row["title"], status: CommonsAPI.ListingStatus(rawValue: row["status"]),
+                            reports: [report]))
                 }
             }
             let more = items.count > paging.limit
             items = Array(items.prefix(paging.limit))
             let last = more ? items.last.flatMap { UUID(uuidString: $0.listingId) }.map(ListingAfter.init(listing:)) : nil
-            struct Page: Encodable { var items: [ReportedListing]; var nextCursor: String? }
             return try Response.json(Page(items: items, nextCursor: paging.nextCursor(lastShown: last)))
         }
         router.post("/v1/listings/{id}/reports/resolve") { request, context in
@@ -95,7 +74,7 @@ extension ListingsAPI {
             guard ["dismissed", "removed"].contains(body.decision) else { throw Problem.validation(["decision": ["must be dismissed or removed"]]) }
             let (state, position) = try await commands.resolveReports(
                 id, decision: body.decision, by: admin.accountId, metadata: context.eventMetadata)
-            return try Response.json(["status": state.storedStatus.rawValue], position: position)
+            return try Response.json(StatusAnswer(status: state.storedStatus.rawValue), position: position)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Codecs
+import CommonsAPI
 import Contracts
 import Foundation
 import GRDB
@@ -9,18 +10,6 @@ import ServiceKit
 extension ListingsAPI {
     struct RequestBody: Decodable { var message: String? }
     struct PromiseBody: Decodable { var requestId: UUID }
-
-    /// A request as its author and the listing's owner see it.
-    struct RequestView: Encodable {
-        var id: UUID
-        var listingId: UUID
-        var requesterId: UUID
-        /// Nil once the requester's account is deleted.
-        var message: String?
-        var requestedAt: Date
-        /// The private conversation with the owner that the request opened.
-        var conversationId: UUID
-    }
 
     static let maximumRequestMessageLength = 1_000
 
@@ -35,7 +24,7 @@ extension ListingsAPI {
             }
             _ = try await view(id, as: identity.accountId) // what its reader may not see cannot be requested
             let (requestId, position) = try await commands.request(id, by: identity.accountId, message: message, metadata: context.eventMetadata)
-            let view = RequestView(
+            let view = ListingRequest(
                 id: requestId, listingId: id, requesterId: identity.accountId, message: message, requestedAt: clock.now(),
                 conversationId: conversationId(listing: id, requester: identity.accountId))
             return try Response.json(view, status: .created, position: position)
@@ -59,18 +48,17 @@ extension ListingsAPI {
                     (row["rowid"], row["request_id"], row["requester_id"], row["message"], row["requested_at"])
                 }
             }
-            var items: [RequestView] = []
+            var items: [ListingRequest] = []
             for row in rows.prefix(limit) {
                 let sealed = try? JSONDecoder().decode(Sealed.self, from: Data(row.message.utf8))
                 let message = try await sealed.asyncMap { try await commands.sealer.open($0, as: String.self) } ?? nil
                 let requester = UUID(uuidString: row.requester) ?? UUID()
                 items.append(
-                    RequestView(
+                    ListingRequest(
                         id: UUID(uuidString: row.request) ?? UUID(), listingId: id, requesterId: requester, message: message,
                         requestedAt: Date(timeIntervalSince1970: row.at),
                         conversationId: conversationId(listing: id, requester: requester)))
             }
-            struct Page: Encodable { var items: [RequestView]; var nextCursor: String? }
             return try Response.json(Page(items: items, nextCursor: paging.nextCursor(lastShown: rows.count > limit ? rows[limit - 1].seq : nil)))
         }
         router.post("/v1/listings/{id}/promise") { request, context in
