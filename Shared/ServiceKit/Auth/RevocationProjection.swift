@@ -10,7 +10,7 @@ public struct RevocationProjection: Projection {
     /// Its name in every service.
     public static let projectionName = "revocations"
     public let name = RevocationProjection.projectionName
-    public let filter = EventFilter(categories: ["session", "account"], types: [SessionRevoked.eventType, AccountDeleted.eventType])
+    public let filter = EventFilter(categories: Revocation.categories, types: Revocation.eventTypes)
 
     /// Told after each commit that wrote a revocation or a deleted account.
     private let liveSessions: LiveSessions?
@@ -32,12 +32,12 @@ public struct RevocationProjection: Projection {
         if let liveSessions {
             db.afterNextTransaction { _ in liveSessions.revocationCommitted() }
         }
-        switch try CommonsEvents.catalog.decode(event) {
-        case let revoked as SessionRevoked:
-            try db.executeCached(sql: "INSERT OR IGNORE INTO revoked_sessions (session_id) VALUES (?)", arguments: [revoked.sessionId.lowercasedText])
-        case let deleted as AccountDeleted:
-            try db.executeCached(sql: "INSERT OR IGNORE INTO deleted_accounts (account_id) VALUES (?)", arguments: [deleted.accountId.lowercasedText])
-        default:
+        switch try CommonsEvents.catalog.decode(event).flatMap(Revocation.init) {
+        case .session(let sessionId):
+            try db.executeCached(sql: "INSERT OR IGNORE INTO revoked_sessions (session_id) VALUES (?)", arguments: [sessionId.lowercasedText])
+        case .account(let accountId):
+            try db.executeCached(sql: "INSERT OR IGNORE INTO deleted_accounts (account_id) VALUES (?)", arguments: [accountId.lowercasedText])
+        case nil:
             break
         }
     }
