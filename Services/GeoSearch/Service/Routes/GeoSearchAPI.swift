@@ -35,49 +35,37 @@ package struct GeoSearchAPI: Sendable {
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/v1/nearby/listings") { request, _ in
-            var fields = QueryParameters(request.queryFields)
-            let nearby = parse(&fields, NearbyQuery.parse)
-            let filters = ListingFilters(&fields, defaultOrder: .distance)
-            let paging = Paging(&fields)
-            guard fields.problems.isEmpty, let nearby else {
-                throw Problem.malformed("The query has invalid or missing fields.", errors: fields.problems)
-            }
+            let (nearby, filters, paging) = try searchQuery(request, place: NearbyQuery.parse) { ListingFilters(&$0, defaultOrder: .distance) }
             return try await listings(in: .nearby(nearby), filters: filters, paging: paging, key: "nearby-listings|\(nearby.key)|\(filters.key)")
         }
         router.get("/v1/area/listings") { request, _ in
-            var fields = QueryParameters(request.queryFields)
-            let area = parse(&fields, AreaQuery.parse)
-            let filters = ListingFilters(&fields, defaultOrder: .recent)
-            let paging = Paging(&fields)
-            guard fields.problems.isEmpty, let area else {
-                throw Problem.malformed("The query has invalid or missing fields.", errors: fields.problems)
-            }
+            let (area, filters, paging) = try searchQuery(request, place: AreaQuery.parse) { ListingFilters(&$0, defaultOrder: .recent) }
             return try await listings(in: .area(area), filters: filters, paging: paging, key: "area-listings|\(area.key)|\(filters.key)")
         }
         router.get("/v1/nearby/organizations") { request, _ in
-            var fields = QueryParameters(request.queryFields)
-            let nearby = parse(&fields, NearbyQuery.parse)
-            let filters = OrganizationFilters(&fields)
-            let paging = Paging(&fields)
-            guard fields.problems.isEmpty, let nearby else {
-                throw Problem.malformed("The query has invalid or missing fields.", errors: fields.problems)
-            }
+            let (nearby, filters, paging) = try searchQuery(request, place: NearbyQuery.parse) { OrganizationFilters(&$0) }
             return try await organizations(
-                in: .nearby(nearby), filters: filters, paging: paging,
-                key: "nearby-organizations|\(nearby.key)|\(filters.key)")
+                in: .nearby(nearby), filters: filters, paging: paging, key: "nearby-organizations|\(nearby.key)|\(filters.key)")
         }
         router.get("/v1/area/organizations") { request, _ in
-            var fields = QueryParameters(request.queryFields)
-            let area = parse(&fields, AreaQuery.parse)
-            let filters = OrganizationFilters(&fields)
-            let paging = Paging(&fields)
-            guard fields.problems.isEmpty, let area else {
-                throw Problem.malformed("The query has invalid or missing fields.", errors: fields.problems)
-            }
-            return try await organizations(
-                in: .area(area), filters: filters, paging: paging,
-                key: "area-organizations|\(area.key)|\(filters.key)")
+            let (area, filters, paging) = try searchQuery(request, place: AreaQuery.parse) { OrganizationFilters(&$0) }
+            return try await organizations(in: .area(area), filters: filters, paging: paging, key: "area-organizations|\(area.key)|\(filters.key)")
         }
+    }
+
+    /// A search's place, filters and paging, read from the query in that order; a 400 naming
+    /// every bad or missing field.
+    private func searchQuery<Found, Filters>(
+        _ request: Request, place: ([String: String]) throws(GeoSearchError) -> Found, filters: (inout QueryParameters) -> Filters
+    ) throws -> (place: Found, filters: Filters, paging: Paging) {
+        var fields = QueryParameters(request.queryFields)
+        let found = parse(&fields, place)
+        let filters = filters(&fields)
+        let paging = Paging(&fields)
+        guard fields.problems.isEmpty, let found else {
+            throw Problem.malformed("The query has invalid or missing fields.", errors: fields.problems)
+        }
+        return (found, filters, paging)
     }
 
     private func parse<T>(_ fields: inout QueryParameters, _ body: ([String: String]) throws(GeoSearchError) -> T) -> T? {
