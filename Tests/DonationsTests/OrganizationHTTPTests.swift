@@ -58,6 +58,17 @@ struct OrganizationHTTPTests {
             let wrongType = try await client.call(.post, "/v1/organizations", token: admin, json: ["name": 5])
             #expect(wrongType.status == .badRequest)
             #expect(wrongType.headers[.contentType] == "application/problem+json")
+            // A value outside a field's set is refused with 400, naming the field and the values it takes.
+            let unknownKind = try await client.call(
+                .post, "/v1/organizations", token: admin,
+                json: ["name": "Shop", "slug": "shop", "kind": "shop", "mission": "x", "currency": "USD", "minimumDonationMinor": 100])
+            #expect(unknownKind.status == .badRequest)
+            #expect(unknownKind.fieldErrors == ["kind"])
+            #expect(unknownKind.text.contains("charity, centre, both"), "\(unknownKind.text)")
+            let unknownVisibility = try await client.donate(try await client.token(), to: "shop", 500, visibility: "secret")
+            #expect(unknownVisibility.status == .badRequest)
+            #expect(unknownVisibility.fieldErrors == ["visibility"])
+            #expect(unknownVisibility.text.contains("public, anonymous"), "\(unknownVisibility.text)")
         }
     }
 
