@@ -7,14 +7,20 @@ let strict: [SwiftSetting] = [
 ]
 
 /// The three targets of a service (docs/development.md, "Conventions"): `Services/<Module>/Domain`, a pure library
-/// that cannot import the server stack; `Services/<Module>/Service`, the service on
+/// that cannot import the server stack (it takes the API's request types as its commands);
+/// `Services/<Module>/Service`, the service on
 /// ServiceKit; and `Services/<Module>/Main`, a few-line executable named `executable`.
 func serviceTargets(
     _ module: String, executable: String,
     domain domainDependencies: [Target.Dependency] = [], service serviceDependencies: [Target.Dependency] = []
 ) -> [Target] {
     [
-        .target(name: "\(module)Domain", dependencies: ["Codecs"] + domainDependencies, path: "Services/\(module)/Domain", swiftSettings: strict),
+        .target(
+            name: "\(module)Domain",
+            dependencies: ["Codecs", .product(name: "CommonsAPI", package: "CommonsClient")] + domainDependencies,
+            path: "Services/\(module)/Domain",
+            swiftSettings: strict
+        ),
         .target(
             name: "\(module)Service",
             dependencies: [
@@ -190,6 +196,7 @@ let tools: [Target] = [
             "AccountsService", "AccountsDomain", "DonationsService", "DonationsDomain", "GeoSearchService", "GeoSearchDomain",
             "ListingsService", "ListingsDomain", "ShoppingListsService", "ShoppingListsDomain",
             "ServiceKit", "ReadModel", "Contracts", "EventLog", "Geo",
+            .product(name: "CommonsAPI", package: "CommonsClient"),
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -201,7 +208,7 @@ let tools: [Target] = [
     .executableTarget(
         name: "commons",
         dependencies: [
-            "CommonsBench", "Codecs",
+            "CommonsBench", "Codecs", .product(name: "CommonsAPI", package: "CommonsClient"),
             "StackKit", "Spawn", "TopologyKit", .product(name: "Backoff", package: "CommonsClient"), "EventLog", "EventLogPostgres", "EventLogSQLite",
             "ReadModel", "ServiceKit", "Contracts", "AccountsService",
             "GeoSearchService", "DonationsService", "ShoppingListsService", "ListingsService",

@@ -1,4 +1,5 @@
 import AccountsDomain
+import CommonsAPI
 import Contracts
 import EventLog
 import Foundation

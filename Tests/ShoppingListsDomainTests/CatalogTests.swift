@@ -1,3 +1,4 @@
+import CommonsAPI
 import Contracts
 import EventLog
 import Foundation
@@ -11,8 +12,8 @@ struct CatalogTests {
     let other = UUID()
 
     func product(price: Int, otherPrice: Int? = nil, name: String = "Whole milk") -> CatalogFile.Product {
-        var offers = [ProductOffer(storeId: store, price: Money(amountMinor: price, currency: "EUR"))]
-        if let otherPrice { offers.append(ProductOffer(storeId: other, price: Money(amountMinor: otherPrice, currency: "EUR"))) }
+        var offers = [ProductOffer(storeId: store, price: Contracts.Money(amountMinor: price, currency: "EUR"))]
+        if let otherPrice { offers.append(ProductOffer(storeId: other, price: Contracts.Money(amountMinor: otherPrice, currency: "EUR"))) }
         return CatalogFile.Product(
             id: UUID(uuidString: "00000000-0000-0000-0000-000000000001")!, name: name, brand: "Polderhoeve",
             category: "Dairy", unit: "1 l", image: nil, caloriesPerUnit: 640, offers: offers)
@@ -30,8 +31,8 @@ struct CatalogTests {
         let cheaper = state.changes(toMatch: product(price: 99, otherPrice: 129))
         #expect(cheaper.count == 1)
         let change = cheaper.first as? ProductPriceChanged
-        #expect(change?.price == Money(amountMinor: 99, currency: "EUR"))
-        #expect(change?.previous == Money(amountMinor: 119, currency: "EUR"))
+        #expect(change?.price == Contracts.Money(amountMinor: 99, currency: "EUR"))
+        #expect(change?.previous == Contracts.Money(amountMinor: 119, currency: "EUR"))
 
         let withdrawnAndRenamed = state.changes(toMatch: product(price: 119, name: "Full-fat milk"))
         #expect(withdrawnAndRenamed.contains { ($0 as? ProductDetailsChanged)?.details.name == "Full-fat milk" })
@@ -43,7 +44,7 @@ struct CatalogTests {
         var bad = product(price: 0)
         bad.name = " "
         bad.caloriesPerUnit = -1
-        bad.offers.append(ProductOffer(storeId: UUID(), price: Money(amountMinor: 100, currency: "euro")))
+        bad.offers.append(ProductOffer(storeId: UUID(), price: Contracts.Money(amountMinor: 100, currency: "euro")))
         let file = CatalogFile(
             stores: [CatalogFile.Store(id: store, retailer: "Buurtmarkt", name: "B", address: "Oudegracht 1", lat: 95, lon: 5)],
             products: [bad])
@@ -70,11 +71,12 @@ struct CatalogTests {
     @Test("offers sort by distance from a point; the cheapest within the radius is marked, a cheaper one far away is not")
     func offerRanking() {
         let here = GeoCoordinate(lat: 52.0907, lon: 5.1214)!
-        let near = PlacedOffer(storeId: UUID(), price: Money(amountMinor: 150, currency: "EUR"), location: GeoCoordinate(lat: 52.0920, lon: 5.1220)!)
+        let near = PlacedOffer(
+            storeId: UUID(), price: Contracts.Money(amountMinor: 150, currency: "EUR"), location: GeoCoordinate(lat: 52.0920, lon: 5.1220)!)
         let nearCheap = PlacedOffer(
-            storeId: UUID(), price: Money(amountMinor: 120, currency: "EUR"), location: GeoCoordinate(lat: 52.1000, lon: 5.1300)!)
+            storeId: UUID(), price: Contracts.Money(amountMinor: 120, currency: "EUR"), location: GeoCoordinate(lat: 52.1000, lon: 5.1300)!)
         let farCheapest = PlacedOffer(
-            storeId: UUID(), price: Money(amountMinor: 90, currency: "EUR"), location: GeoCoordinate(lat: 52.3676, lon: 4.9041)!)
+            storeId: UUID(), price: Contracts.Money(amountMinor: 90, currency: "EUR"), location: GeoCoordinate(lat: 52.3676, lon: 4.9041)!)
         let ranked = OfferRanking.rank([farCheapest, nearCheap, near], from: here)
         #expect(ranked.map(\.offer) == [near, nearCheap, farCheapest])
         #expect(ranked.map(\.isCheapestNearby) == [false, true, false])
@@ -84,11 +86,11 @@ struct CatalogTests {
     @Test("totals: calories times quantity, and the cheapest price times quantity per currency")
     func totals() {
         let totals = ListTotals.of([
-            ListTotals.Line(quantity: 2, caloriesPerUnit: 640, cheapest: Money(amountMinor: 119, currency: "EUR")),
-            ListTotals.Line(quantity: 1, caloriesPerUnit: 90, cheapest: Money(amountMinor: 189, currency: "EUR")),
+            ListTotals.Line(quantity: 2, caloriesPerUnit: 640, cheapest: CommonsAPI.Money(amountMinor: 119, currency: "EUR")),
+            ListTotals.Line(quantity: 1, caloriesPerUnit: 90, cheapest: CommonsAPI.Money(amountMinor: 189, currency: "EUR")),
             ListTotals.Line(quantity: 3, caloriesPerUnit: nil, cheapest: nil),
         ])
-        #expect(totals == ListTotals(calories: 1_370, prices: [Money(amountMinor: 427, currency: "EUR")], unpricedItems: 1))
+        #expect(totals == ListTotals(calories: 1_370, prices: [CommonsAPI.Money(amountMinor: 427, currency: "EUR")], unpricedItems: 1))
     }
 
     @Test("product queries: words ignore case, bad fields are all reported, cursors belong to their query")
@@ -119,7 +121,7 @@ struct PriceHistoryTests {
     @Test("first offers, changes and withdrawals in order; one store's alone on request")
     func entries() {
         let (product, north, south) = (UUID(), UUID(), UUID())
-        let euros = { (cents: Int) in Money(amountMinor: cents, currency: "EUR") }
+        let euros = { (cents: Int) in Contracts.Money(amountMinor: cents, currency: "EUR") }
         let at = { (day: Double) in Date(timeIntervalSince1970: 1_800_000_000 + day * 86_400) }
         let details = ProductDetails(name: "Milk", brand: "Dairy", category: "Dairy", unit: "1 l", image: nil, caloriesPerUnit: 640)
         let events: [(event: any EventContract, at: Date)] = [

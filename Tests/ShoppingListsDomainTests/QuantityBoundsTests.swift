@@ -1,3 +1,4 @@
+import CommonsAPI
 import Contracts
 import Foundation
 import ShoppingListsDomain
@@ -56,12 +57,12 @@ struct QuantityBoundsTests {
 
     @Test("totals that would overflow stay at Int.max instead of trapping")
     func totalsSaturate() {
-        let dear = Money(amountMinor: Int.max / 2, currency: "EUR")
+        let dear = CommonsAPI.Money(amountMinor: Int.max / 2, currency: "EUR")
         let totals = ListTotals.of([
             ListTotals.Line(quantity: 3, caloriesPerUnit: Int.max, cheapest: dear),
             ListTotals.Line(quantity: 999, caloriesPerUnit: 1, cheapest: dear),
         ])
         #expect(totals.calories == Int.max)
-        #expect(totals.prices == [Money(amountMinor: Int.max, currency: "EUR")])
+        #expect(totals.prices == [CommonsAPI.Money(amountMinor: Int.max, currency: "EUR")])
     }
 }

@@ -1,5 +1,6 @@
 import AccountsDomain
 import AccountsService
+import CommonsAPI
 import Contracts
 import EventLog
 import Foundation

@@ -1,19 +1,10 @@
 import Codecs
+import CommonsAPI
 import Contracts
 import Foundation
 
-/// What a person sends to register, checked field by field.
-public struct Registration: Sendable, Equatable {
-    public var email: String
-    public var password: String
-    public var displayName: String
-
-    public init(email: String, password: String, displayName: String) {
-        self.email = email
-        self.password = password
-        self.displayName = displayName
-    }
-
+/// What a person sends to register (`CommonsAPI.Registration`), checked field by field.
+extension Registration {
     /// Every problem with every field; empty when the registration may go ahead.
     public func problems() -> [String: [String]] {
         var problems: [String: [String]] = [:]
@@ -63,7 +54,7 @@ public enum ProfileRules {
         return allowed && (6...15).contains(digits.count) ? nil : "must be a phone number of 6 to 15 digits"
     }
 
-    public static func locationProblems(_ location: Coordinate) -> [String: [String]] {
+    public static func locationProblems(_ location: CommonsAPI.Coordinate) -> [String: [String]] {
         var problems: [String: [String]] = [:]
         if !(-90...90).contains(location.lat) || !location.lat.isFinite { problems["homeLocation.lat"] = ["must be between -90 and 90"] }
         if !(-180...180).contains(location.lon) || !location.lon.isFinite { problems["homeLocation.lon"] = ["must be between -180 and 180"] }

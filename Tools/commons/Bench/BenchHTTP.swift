@@ -1,5 +1,6 @@
 import ArgumentParser
 import AsyncHTTPClient
+import CommonsAPI
 import EventLog
 import Foundation
 import Logging
@@ -111,14 +112,14 @@ struct BenchHTTP: AsyncParsableCommand {
                 group.addTask {
                     for number in stride(from: person.index, to: listings, by: people.count) {
                         var listing = MixedWorkload.listing(number + 1_000)
-                        listing.category = Self.nearbyCategories[number % Self.nearbyCategories.count]
+                        listing.category = ListingCategory(rawValue: Self.nearbyCategories[number % Self.nearbyCategories.count])
                         let posted = try await api.post("/v1/listings", listing, token: person.token, idempotencyKey: UUID().uuidString)
                         guard posted.status == 201 else { throw CommandFailure("posting a listing: \(posted.status) \(posted.detail)") }
                         await newest.note(posted.position)
                     }
                     for _ in 0..<donations {
                         let made = try await api.post(
-                            "/v1/donations", Donation(organization: organization, amountMinor: 100, currency: "USD"),
+                            "/v1/donations", NewDonation(organization: organization, amountMinor: 100, currency: .usd),
                             token: person.token, idempotencyKey: UUID().uuidString)
                         guard made.status == 201 else { throw CommandFailure("donating: \(made.status) \(made.detail)") }
                         await newest.note(made.position)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AsyncHTTPClient
+import CommonsAPI
 import Foundation
 import Synchronization
 import TopologyKit
@@ -171,7 +172,7 @@ private final class VisibilityTimer: Sendable {
         let number = counter.wrappingAdd(1, ordering: .relaxed).oldValue
         let (lat, lon) = (50.5 + Double(number / 60 % 60) * 0.027, 3.0 + Double(number % 60) * 0.045)
         var listing = MixedWorkload.listing(number)
-        listing.pickupLocation = ["lat": lat, "lon": lon]
+        listing.pickupLocation = Coordinate(lat: lat, lon: lon)
         let clock = ContinuousClock()
         let start = clock.now
         let posted = try await api.post("/v1/listings", listing, token: token, idempotencyKey: UUID().uuidString)
@@ -184,15 +185,12 @@ private final class VisibilityTimer: Sendable {
             headers: ["Commons-Min-Position": position])
         let elapsed = clock.now - start
         guard found.status == 200 else { throw CommandFailure("nearby: \(found.status) \(found.detail)") }
-        let id = try posted.decode(Identified.self).id.lowercased()
-        guard try found.decode(Page.self).items.contains(where: { $0.id.lowercased() == id }) else {
+        let id = try posted.id()
+        guard try found.itemIds().contains(id) else {
             throw CommandFailure("listing \(id) was not in geo-search's answer at position \(position)")
         }
         return (elapsed, postElapsed)
     }
-
-    private struct Identified: Decodable { var id: String }
-    private struct Page: Decodable { var items: [Identified] }
 }
 
 /// People who post listings until stopped, near the centre: one after another, or each on a

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CommonsAPI
 import Foundation
 import NIOCore
 import ServiceKit
@@ -81,7 +82,7 @@ struct MixedWorkload: Sendable {
         let password = "bench-password-\(UUID().uuidString.prefix(8))"
         let signedIn = try await api.post("/v1/sessions", SignIn(email: admin.email, password: admin.password))
         try expect(201, signedIn, "signing in as the admin")
-        let admin = try signedIn.decode(IssuedTokens.self).accessToken
+        let admin = try signedIn.decode(Tokens.self).accessToken
         guard let file = SeedData.organizationsFile(), let first = try SeedData.decode(file).organizations.first else {
             throw CommandFailure("bench: Data/organizations.json not found (set COMMONS_ORGANIZATIONS_FILE)")
         }
@@ -99,17 +100,17 @@ struct MixedWorkload: Sendable {
                     try expect(
                         201,
                         try await api.post(
-                            "/v1/wallet/top-ups", TopUp(amountMinor: 1_000_000, currency: "USD", cardNumber: "4242 4242 4242 4242"),
+                            "/v1/wallet/top-ups", NewTopUp(amountMinor: 1_000_000, currency: .usd, cardNumber: "4242 4242 4242 4242"),
                             token: me, idempotencyKey: UUID().uuidString), "topping up a wallet")
                     let list = try await api.post("/v1/lists", ["name": "Groceries"], token: me)
                     try expect(201, list, "making a list")
-                    let listId = try list.decode(Identified.self).id
+                    let listId = try list.id()
                     let item = try await api.post("/v1/lists/\(listId)/items", NewListItem(text: "Oat milk", quantity: 1), token: me)
                     try expect(201, item, "adding an item")
-                    let person = Person(index: index, token: me, listId: listId, itemId: try item.decode(Identified.self).id)
+                    let person = Person(index: index, token: me, listId: listId, itemId: try item.id())
                     let posted = try await api.post("/v1/listings", listing(index), token: me, idempotencyKey: UUID().uuidString)
                     try expect(201, posted, "posting a listing")
-                    await pool.add(try posted.decode(Identified.self).id, by: index, position: posted.position)
+                    await pool.add(try posted.id(), by: index, position: posted.position)
                     return person
                 }
             }
@@ -120,9 +121,9 @@ struct MixedWorkload: Sendable {
 
     /// Registers `email`; returns its access token.
     private static func register(_ api: SeedClient, email: String, password: String) async throws -> String {
-        let answer = try await api.post("/v1/accounts", ["email": email, "password": password, "displayName": "Bench"])
+        let answer = try await api.post("/v1/accounts", Registration(email: email, password: password, displayName: "Bench"))
         try expect(201, answer, "registering \(email)")
-        return try answer.decode(IssuedTokens.self).accessToken
+        return try answer.decode(Tokens.self).accessToken
     }
 
     private static func expect(_ status: Int, _ answer: SeedClient.Answer, _ what: String) throws {
@@ -130,13 +131,13 @@ struct MixedWorkload: Sendable {
     }
 
     /// A listing near the centre, a few hundred metres apart from the others.
-    static func listing(_ number: Int) -> BenchListing {
+    static func listing(_ number: Int) -> NewListing {
         let angle = Double(number) * 2.399963
         let distance = 0.002 * Double(number % 40)
-        return BenchListing(
+        return NewListing(
             title: "Bench chair \(number)", description: "Sturdy, a few scratches.", category: "Furniture", condition: "good",
-            pickupTimes: ["note": "Evenings"],
-            pickupLocation: ["lat": centre.lat + distance * cos(angle), "lon": centre.lon + distance * sin(angle)])
+            pickupTimes: PickupTimes(note: "Evenings"),
+            pickupLocation: Coordinate(lat: centre.lat + distance * cos(angle), lon: centre.lon + distance * sin(angle)))
     }
 
     // MARK: Running
@@ -191,7 +192,7 @@ struct MixedWorkload: Sendable {
             answer = try await api.post(
                 "/v1/listings", Self.listing(person.index * 100_000 + posted), token: person.token,
                 idempotencyKey: UUID().uuidString, headers: seen)
-            if answer.status == 201, let id = try? answer.decode(Identified.self).id {
+            if answer.status == 201, let id = try? answer.id() {
                 await pool.add(id, by: person.index, position: answer.position)
             }
         case .request:
@@ -205,7 +206,7 @@ struct MixedWorkload: Sendable {
                 idempotencyKey: UUID().uuidString, headers: after.map { ["Commons-Min-Position": $0] } ?? [:])
         case .donate:
             answer = try await api.post(
-                "/v1/donations", Donation(organization: organization, amountMinor: 100, currency: "USD"), token: person.token,
+                "/v1/donations", NewDonation(organization: organization, amountMinor: 100, currency: .usd), token: person.token,
                 idempotencyKey: UUID().uuidString, headers: seen)
         case .editList:
             answer = try await api.patch(
@@ -242,18 +243,3 @@ actor ListingPool {
         return waiting[person][next[person]]
     }
 }
-
-struct BenchListing: Encodable, Sendable {
-    var title: String
-    var description: String
-    var category: String
-    var condition: String
-    var pickupTimes: [String: String]
-    var pickupLocation: [String: Double]
-}
-
-private struct TopUp: Encodable { var amountMinor: Int; var currency: String; var cardNumber: String }
-/// A donation as `POST /v1/donations` takes it.
-struct Donation: Encodable { var organization: String; var amountMinor: Int; var currency: String }
-private struct NewListItem: Encodable { var text: String; var quantity: Int }
-private struct Identified: Decodable { var id: String }

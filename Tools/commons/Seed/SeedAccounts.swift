@@ -1,3 +1,5 @@
+import CommonsAPI
+
 /// The demo people, all with one published password, so that anyone trying Commons can
 /// sign in as them: which is why `commons seed` runs only with `--demo`.
 enum DemoAccounts {
@@ -21,7 +23,7 @@ func seedAccounts(_ api: SeedClient, _ state: inout SeedState, _ report: (String
         let outcome: String
         switch answer.status {
         case 201:
-            state.remember(accessToken: try answer.decode(IssuedTokens.self).accessToken, of: person.email)
+            state.remember(accessToken: try answer.decode(Tokens.self).accessToken, of: person.email)
             outcome = "created"
         case 409:
             outcome = "exists already"
@@ -34,22 +36,4 @@ func seedAccounts(_ api: SeedClient, _ state: inout SeedState, _ report: (String
 
 private func padded(_ text: String, to width: Int) -> String {
     text + String(repeating: " ", count: max(0, width - text.count))
-}
-
-/// `POST /v1/accounts`.
-private struct Registration: Encodable {
-    var email: String
-    var password: String
-    var displayName: String
-}
-
-/// `POST /v1/sessions`.
-struct SignIn: Encodable {
-    var email: String
-    var password: String
-}
-
-/// What registering and signing in answer, as far as the seed needs it.
-struct IssuedTokens: Decodable {
-    var accessToken: String
 }

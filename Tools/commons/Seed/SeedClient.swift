@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CommonsAPI
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -25,6 +26,19 @@ struct SeedClient: Sendable {
         func decode<T: Decodable>(_ type: T.Type) throws -> T {
             try ServiceJSON.decoder.decode(type, from: body)
         }
+
+        /// The `id` of what was answered, lower-cased: for the next request's path.
+        func id() throws -> String {
+            try decode(Identified.self).id.lowercased()
+        }
+
+        /// The ids of a page's items, lower-cased.
+        func itemIds() throws -> [String] {
+            try decode(Items<Identified>.self).items.map { $0.id.lowercased() }
+        }
+
+        /// Whatever the API answers with an `id`, read for that alone.
+        private struct Identified: Codable, Sendable { var id: String }
 
         /// The `detail` of a problem document, else the start of the body: for error messages.
         var detail: String {

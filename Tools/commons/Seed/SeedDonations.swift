@@ -1,5 +1,6 @@
 import AccountsService
 import Codecs
+import CommonsAPI
 import Foundation
 import Logging
 import ServiceKit
@@ -118,7 +119,7 @@ enum SeedData {
     private static func signIn(_ api: SeedClient, password: String) async throws -> String? {
         let answer = try await api.post("/v1/sessions", SignIn(email: DemoAdmin.email, password: password))
         guard answer.status == 201 else { return nil }
-        return try answer.decode(IssuedTokens.self).accessToken
+        return try answer.decode(Tokens.self).accessToken
     }
 
     /// Whether the token's `role` claim says admin (the token is the service's own; it is not verified here).

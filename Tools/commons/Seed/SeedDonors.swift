@@ -1,3 +1,5 @@
+import Codecs
+import CommonsAPI
 import Foundation
 
 /// `Data/donations.json` (or `COMMONS_DONATIONS_FILE`): what the demo accounts give.
@@ -36,14 +38,15 @@ func seedDonors(_ api: SeedClient, _ state: inout SeedState, _ report: (String) 
     else { return }
     let first = try await state.accessToken(of: DemoAccounts.people[0].email, api: api)
     let made = try await api.get("/v1/donations?limit=1", token: first)
-    if made.status == 200, let page = try? made.decode(Page.self), !page.items.isEmpty {
+    if made.status == 200, let ids = try? made.itemIds(), !ids.isEmpty {
         report("donations: the demo donations were made before")
         return
     }
     for (index, topUp) in file.topUps.enumerated() {
         let token = try await state.accessToken(of: topUp.who, api: api)
         let answer = try await api.post(
-            "/v1/wallet/top-ups", TopUpBody(amountMinor: topUp.amountMinor, currency: topUp.currency),
+            "/v1/wallet/top-ups",
+            NewTopUp(amountMinor: topUp.amountMinor, currency: CurrencyCode(rawValue: topUp.currency), cardNumber: simulatedCard),
             token: token, idempotencyKey: "seed top-up \(index)")
         guard answer.status == 201 else {
             report("donations: topping up a wallet answered \(answer.status) (\(answer.detail)); no demo donations")
@@ -55,43 +58,22 @@ func seedDonors(_ api: SeedClient, _ state: inout SeedState, _ report: (String) 
         let token = try await state.accessToken(of: donation.who, api: api)
         let answer = try await api.post(
             "/v1/donations",
-            DonationBody(
+            NewDonation(
                 organization: donation.organization, amountMinor: donation.amountMinor,
-                currency: donation.currency, message: donation.message, visibility: donation.visibility),
+                currency: CurrencyCode(rawValue: donation.currency), message: donation.message, visibility: donation.visibility),
             token: token, idempotencyKey: "seed donation \(index)")
         guard answer.status == 201 else {
             throw CommandFailure("donations: \(donation.who) donating to \(donation.organization) answered \(answer.status): \(answer.detail)")
         }
         guard let caption = donation.share else { continue }
-        let id = try answer.decode(MadeDonation.self).donation.id
-        let post = try await api.post("/v1/donations/\(id)/posts", ["caption": caption], token: token, idempotencyKey: "seed post \(index)")
+        let id = try answer.decode(MadeDonation.self).donation.id.lowercasedText
+        let post = try await api.post(
+            "/v1/donations/\(id)/posts", NewDonationPost(caption: caption), token: token, idempotencyKey: "seed post \(index)")
         guard post.status == 201 else { throw CommandFailure("donations: sharing a donation answered \(post.status): \(post.detail)") }
         shared += 1
     }
     report("donations: \(file.topUps.count) wallet top-ups (simulated card), \(file.donations.count) donations, \(shared) shared, from \(url.path)")
 }
 
-private struct Page: Decodable {
-    struct Item: Decodable { var id: String }
-    var items: [Item]
-}
-
-private struct MadeDonation: Decodable {
-    struct Donation: Decodable { var id: String }
-    var donation: Donation
-}
-
-private struct TopUpBody: Encodable {
-    var amountMinor: Int
-    var currency: String
-    /// The simulated processor's card that it approves (docs/api.md, "Donations").
-    var cardNumber = "4242424242424242"
-}
-
-private struct DonationBody: Encodable {
-    var organization: String
-    var amountMinor: Int
-    var currency: String
-    var message: String?
-    var visibility: String
-}
+/// The simulated processor's card that it approves (docs/api.md, "Donations").
+private let simulatedCard = "4242424242424242"

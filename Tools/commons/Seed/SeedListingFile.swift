@@ -1,3 +1,4 @@
+import CommonsAPI
 import Foundation
 
 /// `Data/listings.json` (or `COMMONS_LISTINGS_FILE`): the demo listings, their photos and
@@ -14,7 +15,7 @@ struct DemoListingFile: Decodable, Sendable {
         var condition: String
         /// Euro cents; nil: free.
         var priceMinor: Int?
-        var place: Point
+        var place: Coordinate
         /// The pickup spot in words, sent as the street address.
         var spot: String
         var pickup: Pickup
@@ -27,11 +28,6 @@ struct DemoListingFile: Decodable, Sendable {
         /// The email of the requester the owner promises the item to.
         var promisedTo: String?
         var comments: [Comment]?
-    }
-
-    struct Point: Decodable, Sendable {
-        var lat: Double
-        var lon: Double
     }
 
     struct Pickup: Decodable, Sendable {

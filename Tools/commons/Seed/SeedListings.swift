@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CommonsAPI
 import Foundation
 import NIOCore
 
@@ -14,7 +15,7 @@ func seedListings(_ api: SeedClient, _ state: inout SeedState, _ report: (String
     else { return }
     let first = try await state.accessToken(of: DemoAccounts.people[0].email, api: api)
     let existing = try await api.get("/v1/listings?author=me&limit=1", token: first)
-    if existing.status == 200, let page = try? existing.decode(SeedFeedPage.self), !page.items.isEmpty {
+    if existing.status == 200, let ids = try? existing.itemIds(), !ids.isEmpty {
         report("listings: demo listings exist already")
         return
     }
@@ -58,23 +59,25 @@ private func postListing(_ demo: DemoListingFile.Listing, seed: Int, api: SeedCl
     } catch {
         throw CommandFailure("listings: the drawing \(demo.picture).svg of \(demo.title) is not in \(pictures.path)")
     }
-    var imageIds: [String] = []
+    var imageIds: [UUID] = []
     for variant in 0..<demo.photos {
         let photo = try DemoPicture.jpeg(drawing: drawing, variant: variant, colours: demo.colours ?? [:], seed: seed)
         let upload = try await api.upload(photo, token: token)
         guard upload.status == 201 else { throw CommandFailure("listings: uploading a photo answered \(upload.status): \(upload.detail)") }
-        imageIds.append(try upload.decode(SeedImage.self).id)
+        imageIds.append(try upload.decode(UploadedImage.self).id)
     }
     let amsterdam = TimeZone(identifier: "Europe/Amsterdam") ?? .current
-    let windows = demo.pickup.windows.compactMap { $0.dates(after: now, in: amsterdam) }.map { SeedWindow(startsAt: $0.startsAt, endsAt: $0.endsAt) }
-    let body = SeedListing(
-        title: demo.title, description: demo.description, category: demo.category, condition: demo.condition,
-        price: demo.priceMinor.map { SeedMoney(amountMinor: $0, currency: "EUR") },
-        pickupTimes: SeedPickupTimes(note: demo.pickup.note, windows: windows),
-        pickupLocation: SeedPoint(lat: demo.place.lat, lon: demo.place.lon), streetAddress: demo.spot, imageIds: imageIds)
+    let windows = demo.pickup.windows.compactMap { $0.dates(after: now, in: amsterdam) }.map {
+        PickupWindow(startsAt: $0.startsAt, endsAt: $0.endsAt)
+    }
+    let body = NewListing(
+        title: demo.title, description: demo.description, category: ListingCategory(rawValue: demo.category),
+        condition: ItemCondition(rawValue: demo.condition), price: demo.priceMinor.map { Money(amountMinor: $0, currency: .eur) },
+        pickupTimes: PickupTimes(note: demo.pickup.note, windows: windows), pickupLocation: demo.place, streetAddress: demo.spot,
+        imageIds: imageIds)
     let answer = try await api.post("/v1/listings", body, token: token)
     guard answer.status == 201 else { throw CommandFailure("listings: posting \(demo.title) answered \(answer.status): \(answer.detail)") }
-    return try answer.decode(SeedImage.self).id
+    return try answer.id()
 }
 
 extension SeedClient {
@@ -93,23 +96,4 @@ extension SeedClient {
             throw CommandFailure("cannot reach \(gateway) (is `commons up` running?): \(error)")
         }
     }
-}
-
-private struct SeedFeedPage: Decodable { var items: [SeedImage] }
-/// Anything the API answers with an `id`.
-private struct SeedImage: Decodable { var id: String }
-private struct SeedMoney: Encodable { var amountMinor: Int; var currency: String }
-private struct SeedWindow: Encodable { var startsAt: Date; var endsAt: Date }
-private struct SeedPickupTimes: Encodable { var note: String; var windows: [SeedWindow] }
-private struct SeedPoint: Encodable { var lat: Double; var lon: Double }
-private struct SeedListing: Encodable {
-    var title: String
-    var description: String
-    var category: String
-    var condition: String
-    var price: SeedMoney?
-    var pickupTimes: SeedPickupTimes
-    var pickupLocation: SeedPoint
-    var streetAddress: String
-    var imageIds: [String]
 }

@@ -1,3 +1,4 @@
+import CommonsAPI
 import Foundation
 import Logging
 import ServiceKit
@@ -17,7 +18,7 @@ func seedShoppingLists(_ api: SeedClient, _ state: inout SeedState, _ report: (S
     let first = try await state.accessToken(of: DemoAccounts.people[0].email, api: api)
     let existing = try await api.get("/v1/lists", token: first)
     guard existing.status == 200 else { throw CommandFailure("shopping-lists: listing lists answered \(existing.status): \(existing.detail)") }
-    if try !existing.decode(Page.self).items.isEmpty {
+    if try !existing.itemIds().isEmpty {
         report("shopping-lists: demo lists exist already")
         return
     }
@@ -25,25 +26,25 @@ func seedShoppingLists(_ api: SeedClient, _ state: inout SeedState, _ report: (S
         let owner = try await state.accessToken(of: demo.owner, api: api)
         let list = try await api.post("/v1/lists", ["name": demo.name], token: owner)
         guard list.status == 201 else { throw CommandFailure("shopping-lists: making \(demo.name) answered \(list.status): \(list.detail)") }
-        let listId = try list.decode(Identified.self).id
+        let listId = try list.id()
         var added = 0
         for item in demo.items {
-            var productId: String?
+            var productId: UUID?
             if let words = item.product {
                 let query = words.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? words
                 let found = try await api.get("/v1/products?q=\(query)&limit=1")
-                guard found.status == 200, let product = try found.decode(Page.self).items.first else { continue }
+                guard found.status == 200, let product = try found.decode(Page<Product>.self).items.first else { continue }
                 productId = product.id
             }
             let text = productId == nil ? item.text : nil
             let made = try await api.post(
-                "/v1/lists/\(listId)/items", NewItem(productId: productId, text: text, quantity: item.quantity), token: owner)
+                "/v1/lists/\(listId)/items", NewListItem(productId: productId, text: text, quantity: item.quantity), token: owner)
             if made.status == 201 { added += 1 }
         }
         for email in demo.sharedWith {
             let me = try await api.get("/v1/me", token: try await state.accessToken(of: email, api: api))
             guard me.status == 200 else { continue }
-            let shared = try await api.post("/v1/lists/\(listId)/members", ["accountId": try me.decode(Identified.self).id], token: owner)
+            let shared = try await api.post("/v1/lists/\(listId)/members", NewListMember(accountId: try me.decode(Me.self).id), token: owner)
             if shared.status != 200 { report("shopping-lists: sharing \(demo.name) with \(email) answered \(shared.status): \(shared.detail)") }
         }
         let sharing = demo.sharedWith.isEmpty ? "" : ", shared with \(demo.sharedWith.joined(separator: ", "))"
@@ -76,7 +77,7 @@ struct DemoListsFile: Decodable, Sendable {
 private func seedCatalogue(_ api: SeedClient, eventStore: EventStoreLocation, report: (String) -> Void) async throws -> Bool {
     let probe = try await api.get("/v1/products?limit=1")
     guard probe.status == 200 else { throw CommandFailure("shopping-lists: searching products answered \(probe.status): \(probe.detail)") }
-    guard try probe.decode(Page.self).items.isEmpty else {
+    guard try probe.itemIds().isEmpty else {
         report("shopping-lists: the catalogue is imported already")
         return true
     }
@@ -108,17 +109,4 @@ private func seedCatalogue(_ api: SeedClient, eventStore: EventStoreLocation, re
         try await Task.sleep(for: .milliseconds(200))
     }
     throw CommandFailure("shopping-lists: the service did not read the imported catalogue within 60 s")
-}
-
-private struct Page: Decodable {
-    struct Item: Decodable { var id: String }
-    var items: [Item]
-}
-
-private struct Identified: Decodable { var id: String }
-
-private struct NewItem: Encodable {
-    var productId: String?
-    var text: String?
-    var quantity: Int
 }

@@ -1,3 +1,4 @@
+import CommonsAPI
 import Foundation
 import ServiceKit
 
@@ -92,7 +93,7 @@ struct SeedState: Sendable {
         guard answer.status == 201 else {
             throw CommandFailure("accounts: cannot sign in as \(email) with the seed's password: \(answer.status) \(answer.detail)")
         }
-        let token = try answer.decode(IssuedTokens.self).accessToken
+        let token = try answer.decode(Tokens.self).accessToken
         accessTokens[email] = token
         return token
     }

@@ -99,14 +99,14 @@ package struct AccountsCommands: Sendable {
 
     // MARK: Registration and sign-in
 
-    package func register(_ registration: AccountsDomain.Registration, device: String, metadata: EventMetadata) async throws -> (Tokens, Checkpoint) {
+    package func register(_ registration: Registration, device: String, metadata: EventMetadata) async throws -> (Tokens, Checkpoint) {
         let now = clock.now()
         let (accountId, role) = try await createAccount(registration, metadata: metadata)
         return try await startSession(accountId: accountId, role: role, device: device, metadata: metadata, now: now)
     }
 
     /// Records a new account, with no session (the operator's `create-admin` signs nobody in).
-    func createAccount(_ registration: AccountsDomain.Registration, metadata: EventMetadata) async throws -> (UUID, Identity.Role) {
+    func createAccount(_ registration: Registration, metadata: EventMetadata) async throws -> (UUID, Identity.Role) {
         let now = clock.now()
         let problems = registration.problems()
         guard problems.isEmpty, let email = EmailAddress(registration.email) else { throw AccountsError.invalid(problems) }

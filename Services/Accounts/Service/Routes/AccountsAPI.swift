@@ -17,10 +17,8 @@ struct AccountsAPI: Sendable {
     func addRoutes(to router: Router<AppRequestContext>) {
         router.post("/v1/accounts") { request, context in
             let asCookies = try BrowserSession.wantsCookies(request)
-            let body = try await request.decodeJSON(as: CommonsAPI.Registration.self, context: context)
-            let (tokens, position) = try await commands.register(
-                AccountsDomain.Registration(email: body.email, password: body.password, displayName: body.displayName),
-                device: device(request), metadata: context.eventMetadata)
+            let registration = try await request.decodeJSON(as: Registration.self, context: context)
+            let (tokens, position) = try await commands.register(registration, device: device(request), metadata: context.eventMetadata)
             return try deliver(tokens, asCookies: asCookies, status: .created, position: position, location: "/v1/me")
         }
         router.post("/v1/sessions") { request, context in

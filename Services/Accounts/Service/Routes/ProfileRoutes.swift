@@ -60,7 +60,7 @@ extension ProfileChange {
         var problems: [String: [String]] = [:]
         if let displayName, let problem = ProfileRules.displayNameProblem(displayName) { problems["displayName"] = [problem] }
         if case .set(let phone) = phone, let problem = ProfileRules.phoneProblem(phone) { problems["phone"] = [problem] }
-        if case .set(let location) = homeLocation { problems.merge(ProfileRules.locationProblems(location.contract)) { $0 + $1 } }
+        if case .set(let location) = homeLocation { problems.merge(ProfileRules.locationProblems(location)) { $0 + $1 } }
         return problems
     }
 }

@@ -1,3 +1,4 @@
+import CommonsAPI
 import Contracts
 import DonationsDomain
 import EventLog
@@ -104,7 +105,7 @@ package struct DonationsCommands: Sendable {
 
     /// Adds a new impact estimate; earlier ones stay as they were.
     func addEstimate(
-        _ draft: ImpactEstimateDraft, to id: UUID, estimateId: UUID, metadata: EventMetadata
+        _ estimate: NewImpactEstimate, to id: UUID, estimateId: UUID, metadata: EventMetadata
     ) async throws -> (ImpactEstimateAdded, Checkpoint) {
         try await handler.handle(
             Streams.organization(id),
@@ -116,7 +117,7 @@ package struct DonationsCommands: Sendable {
             if let existing = state.estimates.first(where: { $0.estimateId == estimateId }) {
                 return .answer((existing, try await store.head()))
             }
-            let event = try draft.decide(for: state, estimateId: estimateId, now: clock.now())
+            let event = try estimate.decide(for: state, estimateId: estimateId, now: clock.now())
             return .append([try EventCatalog.encode(event, id: estimateId, metadata: metadata)]) { result in (event, result.checkpoint) }
         }
     }

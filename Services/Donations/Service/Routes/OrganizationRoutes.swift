@@ -115,14 +115,11 @@ extension DonationsAPI {
             _ = try context.requireAdmin()
             let id = try await organizationId(context)
             let key = try idempotencyKey(request)
-            let body = try await request.decodeJSON(as: NewImpactEstimate.self, context: context)
-            let draft = ImpactEstimateDraft(
-                outcomeUnit: body.outcomeUnit, costPerOutcomeMinor: body.costPerOutcomeMinor, currency: body.currency.rawValue,
-                source: body.source, sourceURL: body.sourceURL, publishedOn: body.publishedOn)
-            let (estimate, position) = try await commands.addEstimate(
-                draft, to: id, estimateId: context.idempotentEventId(key, salt: "estimate \(id.lowercasedText)"), metadata: context.eventMetadata)
+            let estimate = try await request.decodeJSON(as: NewImpactEstimate.self, context: context)
+            let (added, position) = try await commands.addEstimate(
+                estimate, to: id, estimateId: context.idempotentEventId(key, salt: "estimate \(id.lowercasedText)"), metadata: context.eventMetadata)
             return try Response.json(
-                ImpactEstimate(estimate), status: .created, position: position,
+                ImpactEstimate(added), status: .created, position: position,
                 location: "/v1/organizations/\(id.lowercasedText)")
         }
     }

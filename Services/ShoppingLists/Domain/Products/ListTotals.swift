@@ -1,20 +1,9 @@
-import Contracts
+import CommonsAPI
 import Foundation
 
-/// What a list adds up to: calories, and the price of every priced item at its cheapest
-/// offer, per currency.
-public struct ListTotals: Sendable, Equatable, Codable {
-    public var calories: Int
-    public var prices: [Money]
-    /// Items with no price: free text, or products no store offers.
-    public var unpricedItems: Int
-
-    public init(calories: Int, prices: [Money], unpricedItems: Int) {
-        self.calories = calories
-        self.prices = prices
-        self.unpricedItems = unpricedItems
-    }
-
+/// What a list adds up to (`CommonsAPI.ListTotals`): calories, and the price of every
+/// priced item at its cheapest offer, per currency.
+extension ListTotals {
     /// One item as the totals see it.
     public struct Line: Sendable {
         public var quantity: Int
@@ -31,7 +20,7 @@ public struct ListTotals: Sendable, Equatable, Codable {
     /// The totals of `lines`. A sum too large for `Int` stays at `Int.max` (or `Int.min`)
     /// rather than trapping: the catalogue bounds neither prices nor calories from above.
     public static func of(_ lines: [Line]) -> ListTotals {
-        var byCurrency: [String: Int] = [:]
+        var byCurrency: [CurrencyCode: Int] = [:]
         var unpriced = 0
         var calories = 0
         for line in lines {
@@ -42,7 +31,7 @@ public struct ListTotals: Sendable, Equatable, Codable {
                 unpriced += 1
             }
         }
-        let prices = byCurrency.sorted { $0.key < $1.key }.map { Money(amountMinor: $0.value, currency: $0.key) }
+        let prices = byCurrency.sorted { $0.key.rawValue < $1.key.rawValue }.map { Money(amountMinor: $0.value, currency: $0.key) }
         return ListTotals(calories: calories, prices: prices, unpricedItems: unpriced)
     }
 }

@@ -19,17 +19,12 @@ extension ShoppingListsAPI {
                     id: item.itemId, productId: item.productId, product: item.product, text: text, quantity: item.quantity,
                     checked: item.checked, note: try await reader.open(stored: item.noteSealed), addedBy: item.authorId))
         }
-        let totals = ShoppingListsDomain.ListTotals.of(
-            items.map {
-                ShoppingListsDomain.ListTotals.Line(
-                    quantity: $0.quantity, caloriesPerUnit: $0.product?.caloriesPerUnit,
-                    cheapest: $0.product?.cheapestPrice.map { Contracts.Money(amountMinor: $0.amountMinor, currency: $0.currency.rawValue) })
-            })
+        let totals = ListTotals.of(
+            items.map { ListTotals.Line(quantity: $0.quantity, caloriesPerUnit: $0.product?.caloriesPerUnit, cheapest: $0.product?.cheapestPrice) })
         return ShoppingList(
             id: list.listId, name: try await reader.open(stored: list.nameSealed) ?? "", ownerId: list.ownerId,
             role: list.ownerId == caller ? "owner" : "member", members: list.members, items: items,
-            totals: CommonsAPI.ListTotals(
-                calories: totals.calories, prices: totals.prices.map(CommonsAPI.Money.init), unpricedItems: totals.unpricedItems),
+            totals: totals,
             version: list.version)
     }
 
