@@ -8,7 +8,8 @@ import Synchronization
 ///
 /// The live file is named by a pointer file, `<name>.current`, so that a rebuilt file can
 /// be swapped in atomically: ``swap(to:)`` renames a new pointer into place and opens the
-/// new file, while readers that already hold the old pool finish on it undisturbed.
+/// new file, while readers that already hold the old pool finish on it undisturbed. The old
+/// file is then removed (``ReadModelFiles``): no copy of the read model outlives erasure.
 public final class ReadModelDatabase: Sendable {
     public let directory: URL
     public let name: String
@@ -19,21 +20,31 @@ public final class ReadModelDatabase: Sendable {
     /// The version of the pointer file that ``followSwap()`` last read; while it stands, the
     /// pointer is not read again (a projection asks before every page).
     private let followedPointer = Mutex<FileVersion?>(nil)
+    /// How long a file that a swap replaced is kept for the requests still reading it.
+    private let retireAfter: Duration
+    private let logger: Logger
 
     /// Opens the live file of read model `name` in `directory`, creating and migrating it as needed.
     ///
     /// A live file that SQLite finds damaged (`file is not a database`, `database disk image
-    /// is malformed`, e.g. after a disk fault) is moved aside, with its `-wal` and `-shm`, as
-    /// `<file>.damaged-<time>` for inspection, logged as critical, and replaced by an empty
-    /// file: the projections then rebuild it from the event log, which holds everything,
-    /// while the service reports not ready.
+    /// is malformed`, e.g. after a disk fault) is removed with its `-wal` and `-shm`, logged as
+    /// critical, and replaced by an empty file: the projections then rebuild it from the event
+    /// log, which holds everything, while the service reports not ready. A damaged copy is not
+    /// kept: it would hold rows that erasure no longer reaches.
+    ///
+    /// Every other file of this read model in `directory` that is not live (one a swap
+    /// replaced, a rebuild that did not finish) is removed too, unless a rebuild is still
+    /// writing it. A file that a swap replaces while the process runs is removed
+    /// `retireAfter` later, once the requests reading it are over (give the request deadline).
     public init(
-        directory: URL, name: String, projections: [any Projection],
+        directory: URL, name: String, projections: [any Projection], retireAfter: Duration = .seconds(35),
         logger: Logger = Logger(label: "commons.readmodel")
     ) throws {
         self.directory = directory
         self.name = name
         self.projections = projections
+        self.retireAfter = retireAfter
+        self.logger = logger
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let pointer = directory.appendingPathComponent("\(name).current")
         var file: String
@@ -47,35 +58,26 @@ public final class ReadModelDatabase: Sendable {
         do {
             pool = try Self.openLive(path: directory.appendingPathComponent(file).path, projections: projections)
         } catch let error as DatabaseError where Self.isDamage(error) {
-            let kept = try Self.moveAside(directory.appendingPathComponent(file))
+            ReadModelFiles.remove(directory.appendingPathComponent(file).path)
             let fresh = URL(fileURLWithPath: Self.newFilePath(directory: directory, name: name)).lastPathComponent
             logger.critical(
-                "read model damaged; moved aside and rebuilding from the event log",
-                metadata: [
-                    "file": "\(file)", "error": "\(error.message ?? "\(error.resultCode)")", "keptAs": "\(kept)", "rebuildingInto": "\(fresh)",
-                ])
+                "read model damaged; removed it and rebuilding from the event log",
+                metadata: ["file": "\(file)", "error": "\(error.message ?? "\(error.resultCode)")", "rebuildingInto": "\(fresh)"])
             file = fresh
             pool = try Self.openLive(path: directory.appendingPathComponent(file).path, projections: projections)
             try Self.writePointer(pointer, to: file)
         }
         state = Mutex((pool, file))
         checkpointer = WALCheckpointer(logger: logger)
+        let removed = ReadModelFiles.sweep(directory: directory, name: name, keeping: file)
+        if !removed.isEmpty {
+            logger.notice("removed read-model files that were not live", metadata: ["files": "\(removed.joined(separator: ", "))"])
+        }
     }
 
     /// Whether SQLite's error says the file itself is damaged (not busy, not full, not missing).
     static func isDamage(_ error: DatabaseError) -> Bool {
         error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
-    }
-
-    /// Renames a damaged file and its `-wal` and `-shm` to `<file>.damaged-<time>…`; returns the new name of the file.
-    private static func moveAside(_ file: URL) throws -> String {
-        let kept = "\(file.lastPathComponent).damaged-\(Int(Date().timeIntervalSince1970 * 1000))"
-        for suffix in ["", "-wal", "-shm"] {
-            let from = file.path + suffix
-            guard FileManager.default.fileExists(atPath: from) else { continue }
-            try FileManager.default.moveItem(atPath: from, toPath: file.deletingLastPathComponent().appendingPathComponent(kept + suffix).path)
-        }
-        return kept
     }
 
     /// The pool of the live file. Take it once per request and use it throughout.
@@ -127,12 +129,28 @@ public final class ReadModelDatabase: Sendable {
     }
 
     /// Makes the file at `path` (in this directory, built with the same projections) the
-    /// live read model. Readers holding the old pool keep it until they let go.
+    /// live read model. Readers holding the old pool keep it until they let go; the old file
+    /// is removed `retireAfter` later.
     public func swap(to path: String) throws {
         let file = URL(fileURLWithPath: path).lastPathComponent
         let pool = try Self.openLive(path: directory.appendingPathComponent(file).path, projections: projections)
         try Self.writePointer(directory.appendingPathComponent("\(name).current"), to: file)
-        state.withLock { $0 = (pool, file) }
+        let replaced = state.withLock { state in
+            defer { state = (pool, file) }
+            return state.file
+        }
+        if replaced != file { retire(replaced) }
+    }
+
+    /// Removes `file`, which a swap replaced, once the requests still reading it are over. A
+    /// process that ends before leaves it to the next start (``init(directory:name:projections:retireAfter:logger:)``).
+    private func retire(_ file: String) {
+        let (path, delay, logger) = (directory.appendingPathComponent(file).path, retireAfter, logger)
+        Task.detached {
+            try? await Task.sleep(for: delay)
+            ReadModelFiles.remove(path)
+            logger.info("removed the read-model file a swap replaced", metadata: ["file": "\(file)"])
+        }
     }
 
     /// Opens the file another process swapped in, if any; true when it changed.
@@ -148,8 +166,12 @@ public final class ReadModelDatabase: Sendable {
             return false
         }
         let pool = try Self.openLive(path: directory.appendingPathComponent(current).path, projections: projections)
-        state.withLock { $0 = (pool, current) }
+        let replaced = state.withLock { state in
+            defer { state = (pool, current) }
+            return state.file
+        }
         followedPointer.withLock { $0 = version }
+        retire(replaced)
         return true
     }
 

@@ -17,7 +17,8 @@ public enum ReadModelRebuild {
     /// Progress after each page: events applied so far, and the checkpoint reached.
     public typealias Progress = @Sendable (_ applied: Int, _ checkpoint: Checkpoint) -> Void
 
-    /// Applies every projection from the start of the log into a new file at `path`.
+    /// Applies every projection from the start of the log into a new file at `path`, marked
+    /// as being rebuilt (``RebuildLock``) until it returns.
     /// Parked events are skipped; `keys` opens what events seal with their owner's key, for the
     /// projections that need it. Returns the number of events applied. Pages are large
     /// (20,000 events, one transaction each): a page's inserts land on random pages of the
@@ -27,6 +28,10 @@ public enum ReadModelRebuild {
         projections: [any Projection], from store: any EventStore, into path: String, until limit: Limit = .head,
         pageSize: Int = 20_000, keys: (any KeyVault)? = nil, progress: Progress? = nil
     ) async throws -> Int {
+        // Held until the file is closed: a service starting in the same directory meanwhile
+        // leaves the file alone, and removes it if this process dies first.
+        let lock = try RebuildLock(for: path)
+        defer { lock.release() }
         let pool = try ReadModelDatabase.open(path: path, projections: projections)
         defer { try? pool.close() }
         // Nobody reads the new file until it is swapped in, and a crash leaves only a file to

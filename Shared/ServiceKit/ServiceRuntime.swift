@@ -25,8 +25,11 @@ public final class ServiceRuntime: Sendable {
         self.configuration = configuration
         self.store = InstrumentedEventStore(store, service: configuration.service)
         self.logger = logger
+        // A file a replay replaced is removed once every request that may still read it has
+        // met its deadline.
         let readModel = try ReadModelDatabase(
-            directory: URL(fileURLWithPath: configuration.dataDirectory), name: configuration.service, projections: projections, logger: logger)
+            directory: URL(fileURLWithPath: configuration.dataDirectory), name: configuration.service, projections: projections,
+            retireAfter: configuration.requestDeadline + .seconds(5), logger: logger)
         self.readModel = readModel
         let keyVault = try Self.vault(beside: store, environment: configuration.environment)
         self.keyVault = keyVault

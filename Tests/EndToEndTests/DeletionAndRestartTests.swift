@@ -9,7 +9,7 @@ extension EndToEndTests {
     @Test(
         """
         deleting an account that did everything leaves none of its data in any answer, the log export, any row of the \
-        database, any read model or the outbox, the text of its listings included
+        database, any read model (one a replay replaced included) or the outbox, the text of its listings included
         """)
     func deletingAnAccount() async throws {
         let topology = try Topology.running()
@@ -64,6 +64,11 @@ extension EndToEndTests {
         E2E.carryPosition(from: bob, to: zoe)
         try await zoe.lists.share(list.id, with: try #require(await bob.accountId()))
 
+        // An administrator replays every read model while Zoe still exists: the files the
+        // replays replace hold her rows, and must not outlive her account either.
+        let adminToken = try #require(await admin.currentTokens()?.accessToken)
+        for service in Topology.Service.allCases { try await E2E.replay(topology, service, token: adminToken) }
+
         let listingPath = "/v1/listings/\(listing.id.uuidString.lowercased())"
         let paths = [
             "/v1/users/\(zoeId)", listingPath, "\(listingPath)/comments", "/v1/listings?q=\(published)",
@@ -106,7 +111,11 @@ extension EndToEndTests {
         // From an offset that is a multiple of 3, so that its base64 (the export's form) is a
         // substring of the whole photo's base64 too.
         let photoSlice = Data(photoBytes.dropFirst(photoBytes.count / 6 * 3).prefix(24))
-        let files = E2E.files(under: topology.runDirectory.appendingPathComponent("data"))
+        let dataDirectory = topology.runDirectory.appendingPathComponent("data")
+        // A replaced file is removed once the requests that may still read it have met their deadline.
+        let replaced = try await E2E.replacedReadModels(under: dataDirectory)
+        #expect(replaced.isEmpty, "read-model files a replay replaced are still on disk: \(replaced)")
+        let files = E2E.files(under: dataDirectory)
         let stores: [(name: String, bytes: Data)] =
             [
                 ("the log export", Data(try await topology.logExport().utf8)),

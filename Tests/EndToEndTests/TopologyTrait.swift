@@ -107,6 +107,48 @@ enum E2E {
         }
     }
 
+    /// Replays `service`'s read model over the admin API, as the operator console does, and
+    /// waits until the new file is live.
+    static func replay(_ topology: Topology, _ service: Topology.Service, token: String) async throws {
+        let transport = URLSessionTransport(timeout: 30)
+        let base = topology.gatewayURL.appendingPathComponent("v1/admin/\(service.rawValue)")
+        let authorization = ["Authorization": "Bearer \(token)"]
+        let started = try await transport.send(HTTPRequestData(method: "POST", url: base.appendingPathComponent("replay"), headers: authorization))
+        guard started.status == 202 else { throw Topology.Failure("replaying \(service.rawValue) answered \(started.status)") }
+        let deadline = ContinuousClock.now + .seconds(120)
+        while ContinuousClock.now < deadline {
+            let answer = try await transport.send(HTTPRequestData(method: "GET", url: base.appendingPathComponent("projections"), headers: authorization))
+            let replay = ((try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any])?["replay"] as? [String: Any]
+            switch replay?["state"] as? String {
+            case "done": return
+            case "failed": throw Topology.Failure("the replay of \(service.rawValue) failed: \(replay?["error"] ?? "")")
+            default: try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        throw Topology.Failure("the replay of \(service.rawValue) did not finish within 120 s")
+    }
+
+    /// The read-model files under `directory` (one folder per service process) that are not
+    /// their service's live file, once none is left or a generous deadline has passed.
+    static func replacedReadModels(under directory: URL) async throws -> [String] {
+        func replaced() -> [String] {
+            let folders = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            return folders.flatMap { folder -> [String] in
+                let path = directory.appendingPathComponent(folder)
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: path.path)) ?? []
+                let live = Set(
+                    names.filter { $0.hasSuffix(".current") }.compactMap {
+                        try? String(contentsOf: path.appendingPathComponent($0), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+                    })
+                guard !live.isEmpty else { return [] }
+                return names.filter { $0.hasSuffix(".sqlite") && $0 != "events.sqlite" && !live.contains($0) }.map { "\(folder)/\($0)" }
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(120)
+        while ContinuousClock.now < deadline, !replaced().isEmpty { try await Task.sleep(for: .milliseconds(250)) }
+        return replaced()
+    }
+
     static func readable(_ app: CommonsClient, _ paths: [String]) async -> (text: String, failures: [String]) {
         var texts: [String] = []
         var failures: [String] = []

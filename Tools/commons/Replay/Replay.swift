@@ -56,6 +56,11 @@ struct Replay: AsyncParsableCommand {
                 print("swapped in \(path) as the live read model of \(service)")
             } else {
                 print("rebuilt \(service) into \(path)")
+                if into == nil {
+                    print("the service removes it at its next start; give --into a path elsewhere to keep a copy")
+                } else {
+                    print("it holds personal data that a later account deletion does not reach: delete it when done")
+                }
             }
         }
     }
