@@ -50,4 +50,21 @@ struct EventsParkingTests {
         #expect(try await log.store.read(stream: parkingStream(for: "order-totals")).isEmpty)
         await log.close()
     }
+
+    @Test("parking an account's deletion is refused with one line saying why", arguments: Backend.allCases)
+    func unparkable(backend: Backend) async throws {
+        let log = try await backend.makeLog()
+        let account = UUID()
+        _ = try await log.store.append(
+            to: "account-\(account.uuidString.lowercased())", expected: .any,
+            events: [try EventCatalog.encode(AccountDeleted(accountId: account, deletedAt: Date()), metadata: EventMetadata())])
+        let id = try #require(try await log.store.read(stream: "account-\(account.uuidString.lowercased())").last?.id).uuidString.lowercased()
+
+        let park = try await commons("events", "park", "revocations", id, "--reason", "cannot apply", log: log)
+        #expect(park.status == 1)
+        #expect(park.stderr.hasPrefix("Error: AccountDeleted events cannot be parked: it erases an account"), "\(park)")
+        #expect(park.stderr.split(separator: "\n").count == 1)
+        #expect(try await log.store.read(stream: parkingStream(for: "revocations")).isEmpty)
+        await log.close()
+    }
 }

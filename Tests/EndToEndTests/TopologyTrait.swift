@@ -117,7 +117,8 @@ enum E2E {
         guard started.status == 202 else { throw Topology.Failure("replaying \(service.rawValue) answered \(started.status)") }
         let deadline = ContinuousClock.now + .seconds(120)
         while ContinuousClock.now < deadline {
-            let answer = try await transport.send(HTTPRequestData(method: "GET", url: base.appendingPathComponent("projections"), headers: authorization))
+            let answer = try await transport.send(
+                HTTPRequestData(method: "GET", url: base.appendingPathComponent("projections"), headers: authorization))
             let replay = ((try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any])?["replay"] as? [String: Any]
             switch replay?["state"] as? String {
             case "done": return

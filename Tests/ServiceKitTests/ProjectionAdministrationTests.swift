@@ -1,9 +1,11 @@
+import Codecs
 import Contracts
 import EventLog
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import ReadModel
 import ServiceKit
 import Testing
 
@@ -104,6 +106,34 @@ struct ProjectionAdministrationTests {
             let caughtUp = try await widgetsProjection()
             #expect(caughtUp["caughtUp"] as? Bool == true)
             #expect(caughtUp["lagEvents"] as? Int == 0)
+        }
+    }
+
+    @Test("parking an account's deletion, a revoked session or a role change is refused with 409 saying why, and nothing is parked")
+    func unparkable() async throws {
+        let kit = try await KitHarness()
+        let admin = try await kit.token(role: .admin)
+        try await kit.test { client, runtime, _ in
+            let (account, session) = (UUID(), UUID())
+            let events: [(stream: String, event: any EventContract)] = [
+                ("account-\(account.lowercasedText)", AccountDeleted(accountId: account, deletedAt: Date())),
+                ("session-\(session.lowercasedText)", SessionRevoked(sessionId: session, accountId: account, reason: "signed out", at: Date())),
+                ("account-\(account.lowercasedText)", RoleChanged(accountId: account, role: "member")),
+            ]
+            for (stream, event) in events {
+                let appended = try await runtime.store.append(
+                    to: stream, expected: .any, events: [try EventCatalog.encode(event, metadata: EventMetadata())])
+                let id = try #require(try await runtime.store.read(stream: stream).last?.id).lowercasedText
+                let refused = try await client.execute(
+                    uri: "/v1/admin/widgets/projections/revocations/parked", method: .post,
+                    headers: .json(token: admin, [.commonsMinPosition: appended.checkpoint.description]),
+                    body: ByteBuffer(string: #"{"eventId":"\#(id)","reason":"cannot apply"}"#))
+                let type = Swift.type(of: event).eventType
+                #expect(refused.status == .conflict, "\(type): \(refused.json)")
+                #expect((refused.json["detail"] as? String)?.hasPrefix("\(type) events cannot be parked: ") == true, "\(refused.json)")
+                #expect((refused.json["extensions"] as? [String: String])?["eventType"] == type)
+            }
+            #expect(try await ProjectionParking.parked(for: "revocations", in: runtime.store).isEmpty)
         }
     }
 }

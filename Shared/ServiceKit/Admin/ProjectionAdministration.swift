@@ -84,7 +84,6 @@ enum ProjectionAdministration {
             if eventId == nil { errors["eventId"] = ["must be an event id (a UUID)"] }
             if !(1...maximumReasonLength).contains(reason.count) { errors["reason"] = ["must be 1 to \(maximumReasonLength) characters"] }
             guard let eventId, errors.isEmpty else { throw Problem.validation(errors) }
-            guard try await runtime.store.event(id: eventId) != nil else { throw Problem.notFound("No event \(body.eventId) in the log.") }
             let result = try await ProjectionParking.park(
                 eventId, projection: projection, reason: reason, in: runtime.store,
                 metadata: context.eventMetadata)

@@ -21,9 +21,14 @@ struct EventsPark: AsyncParsableCommand {
     func run() async throws {
         let id = try parseEventId(eventId)
         try await store.withStore { store in
-            // Parking an id the log does not hold would do nothing, and is most likely a typo.
-            guard try await store.event(id: id) != nil else { throw CommandFailure("no event with id \(id.lowercasedText)") }
-            let result = try await ProjectionParking.park(id, projection: projection, reason: reason, in: store, metadata: operatorMetadata)
+            let result: AppendResult
+            do {
+                result = try await ProjectionParking.park(id, projection: projection, reason: reason, in: store, metadata: operatorMetadata)
+            } catch ProjectionParking.Refusal.noSuchEvent {
+                throw CommandFailure("no event with id \(id.lowercasedText)")
+            } catch ProjectionParking.Refusal.unparkable(let type, let why) {
+                throw CommandFailure("\(type) events cannot be parked: \(why); fix the projection instead")
+            }
             print("parked \(id.lowercasedText) for projection \(projection) at \(result.checkpoint)")
         }
     }
