@@ -16,7 +16,7 @@ public enum CommonsEvents {
         catalog.register(RoleChanged.self)
         catalog.register(AccountDeleted.self)
         catalog.register(SignInFailed.self)
-        catalog.register(SignInAttempted.self)
+        catalog.register(SignInAttempted.self, upcasters: SignInAttempted.upcasters)
         catalog.register(SignInSucceeded.self)
         catalog.register(SessionOpened.self)
         catalog.register(SessionRefreshed.self)

@@ -30,20 +30,49 @@ struct AccountsDomainTests {
         #expect(Registration(email: "a@b.co", password: "a long enough phrase", displayName: "Ada").problems().isEmpty)
     }
 
-    @Test("five failed sign-ins are free; then each wait doubles from 30 s, up to an hour")
+    @Test("from one network five failed sign-ins are free; then each wait doubles from 30 s, up to an hour")
     func lockout() {
         let start = Date(timeIntervalSince1970: 1_000_000)
         var lockout = SignInLockout()
-        for n in 0..<5 { lockout = lockout.recordingFailure(at: start.addingTimeInterval(Double(n))) }
-        #expect(lockout.lockedUntil(now: start.addingTimeInterval(5)) == start.addingTimeInterval(4 + 30))
-        #expect(lockout.lockedUntil(now: start.addingTimeInterval(40)) == nil)
-        lockout = lockout.recordingFailure(at: start.addingTimeInterval(40))
-        #expect(lockout.lockedUntil(now: start.addingTimeInterval(41)) == start.addingTimeInterval(40 + 60))
-        for _ in 0..<20 { lockout = lockout.recordingFailure(at: start) }
-        #expect(lockout.lockedUntil(now: start) == start.addingTimeInterval(3_600))
+        for n in 0..<5 { lockout = lockout.recordingFailure(at: start.addingTimeInterval(Double(n)), network: "a1") }
+        #expect(lockout.lockedUntil(now: start.addingTimeInterval(5), network: "a1") == start.addingTimeInterval(4 + 30))
+        #expect(lockout.lockedUntil(now: start.addingTimeInterval(40), network: "a1") == nil)
+        lockout = lockout.recordingFailure(at: start.addingTimeInterval(40), network: "a1")
+        #expect(lockout.lockedUntil(now: start.addingTimeInterval(41), network: "a1") == start.addingTimeInterval(40 + 60))
+        for _ in 0..<20 { lockout = lockout.recordingFailure(at: start, network: "a1") }
+        #expect(lockout.lockedUntil(now: start, network: "a1") == start.addingTimeInterval(3_600))
         // A success starts the count again.
         let replayed = SignInLockout.replay([SignInFailed(accountId: UUID(), at: start), SignInSucceeded(accountId: UUID(), at: start)])
         #expect(replayed == SignInLockout())
+    }
+
+    @Test("another network is not held back by one network's failures; past twenty failures every network waits a few seconds")
+    func lockoutPerNetwork() {
+        let start = Date(timeIntervalSince1970: 1_000_000)
+        var lockout = SignInLockout()
+        for n in 0..<19 { lockout = lockout.recordingFailure(at: start.addingTimeInterval(Double(n)), network: "a1") }
+        let now = start.addingTimeInterval(19)
+        #expect(lockout.lockedUntil(now: now, network: "a1") != nil)
+        #expect(lockout.lockedUntil(now: now, network: "b2") == nil, "the owner on another network signs in at once")
+        #expect(lockout.lockedUntil(now: now, network: nil) == nil)
+        lockout = lockout.recordingFailure(at: now, network: "c3")
+        #expect(lockout.lockedUntil(now: now, network: "b2") == now.addingTimeInterval(SignInLockout.gentlePause))
+        #expect(lockout.lockedUntil(now: now.addingTimeInterval(SignInLockout.gentlePause), network: "b2") == nil)
+        // Attempts recorded before networks were count as a network of their own.
+        let legacy = SignInLockout.replay((0..<5).map { _ in SignInAttempted(accountId: nil, network: nil, at: start) })
+        #expect(legacy.lockedUntil(now: start, network: nil) != nil)
+        #expect(legacy.lockedUntil(now: start, network: "b2") == nil)
+    }
+
+    @Test("a client's network is its IPv4 /24 or IPv6 /64; an IPv4 client on a dual-stack socket is an IPv4 client")
+    func clientNetworks() {
+        #expect(ClientNetwork.of("203.0.113.7") == "203.0.113.0/24")
+        #expect(ClientNetwork.of("203.0.113.250") == ClientNetwork.of("203.0.113.7"))
+        #expect(ClientNetwork.of("203.0.114.7") != ClientNetwork.of("203.0.113.7"))
+        #expect(ClientNetwork.of("::ffff:203.0.113.9") == "203.0.113.0/24")
+        #expect(ClientNetwork.of("2001:db8:85a3:8d3:1319:8a2e:370:7348") == "2001:db8:85a3:8d3::/64")
+        #expect(ClientNetwork.of("2001:db8:85a3:8d3::1") == ClientNetwork.of("2001:db8:85a3:8d3:ffff::2"))
+        #expect(ClientNetwork.of("local") == "local")
     }
 
     @Test("given a started session, when the current refresh token is presented, then it rotates")

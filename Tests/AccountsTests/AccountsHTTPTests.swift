@@ -85,6 +85,24 @@ struct AccountsHTTPTests {
         }
     }
 
+    @Test("twenty wrong passwords from one network do not stop the address's owner, on another network, signing in at once")
+    func lockoutPerNetwork() async throws {
+        try await AccountsHarness(extra: ["COMMONS_TRUSTED_PROXIES": "local"]).test { client in
+            _ = try await client.register("owner@example.org")
+            func signIn(_ password: String, from address: String) async throws -> HTTPResponse.Status {
+                try await client.call(
+                    .post, "/v1/sessions", json: ["email": "owner@example.org", "password": password],
+                    headers: [HTTPField.Name("X-Forwarded-For")!: address]
+                ).status
+            }
+            var statuses: [HTTPResponse.Status] = []
+            for n in 0..<20 { statuses.append(try await signIn("wrong wrong wrong", from: "203.0.113.\(n + 1)")) }
+            #expect(statuses.prefix(5).allSatisfy { $0 == .unauthorized } && statuses.last == .tooManyRequests, "\(statuses)")
+            #expect(try await signIn("a long enough phrase", from: "203.0.113.200") == .tooManyRequests, "the stranger's network stays locked")
+            #expect(try await signIn("a long enough phrase", from: "198.51.100.20") == .created, "the owner on another network")
+        }
+    }
+
     @Test(
         "an address no account has is locked out exactly like one that has: the answers tell nobody which addresses exist",
         arguments: Backend.allCases)

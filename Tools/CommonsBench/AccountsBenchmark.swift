@@ -21,7 +21,7 @@ public enum AccountsBenchmark {
         let password = "a long enough phrase"
         _ = try await commands.register(Registration(email: email, password: password, displayName: "Bench"), device: "bench", metadata: .init())
         return {
-            _ = try await commands.signIn(email: email, password: password, device: "bench", metadata: .init())
+            _ = try await commands.signIn(email: email, password: password, device: "bench", client: "local", metadata: .init())
         }
     }
 

@@ -60,8 +60,8 @@ public extension SignInLockout {
     static func replay(_ events: [any EventContract]) -> SignInLockout {
         events.reduce(into: SignInLockout()) { lockout, event in
             switch event {
-            case let failed as SignInFailed: lockout = lockout.recordingFailure(at: failed.at)
-            case let attempted as SignInAttempted: lockout = lockout.recordingFailure(at: attempted.at)
+            case let failed as SignInFailed: lockout = lockout.recordingFailure(at: failed.at, network: nil)
+            case let attempted as SignInAttempted: lockout = lockout.recordingFailure(at: attempted.at, network: attempted.network)
             case is SignInSucceeded: lockout = SignInLockout()
             default: break
             }

@@ -120,14 +120,31 @@ public struct SignInFailed: EventContract, Equatable {
 /// accounts secret>`.
 public struct SignInAttempted: EventContract, Equatable {
     public static let eventType = "SignInAttempted"
+    /// 2: the attempt names the client's network (``network``). 1 did not.
+    public static let schemaVersion = 2
     /// Nil for an address no account has.
     public var accountId: UUID?
+    /// The client's network (its IPv4 /24 or IPv6 /64) as 16 bits of a keyed hash, four hex
+    /// digits: enough to tell the attempts of one address's owner from a stranger's, too few
+    /// to say which network it was. Nil in attempts of schema 1.
+    public var network: String?
     public var at: Date
 
-    public init(accountId: UUID?, at: Date) {
+    public init(accountId: UUID?, network: String?, at: Date) {
         self.accountId = accountId
+        self.network = network
         self.at = at
     }
+
+    /// Schema 1, with no network.
+    struct Version1: Decodable {
+        var accountId: UUID?
+        var at: Date
+    }
+
+    static let upcasters: [Upcaster<SignInAttempted>] = [
+        .from(version: 1, as: Version1.self) { old in SignInAttempted(accountId: old.accountId, network: nil, at: old.at) }
+    ]
 }
 
 /// A sign-in succeeded: the failure count starts again. Stream: `signin-<accountId>`.

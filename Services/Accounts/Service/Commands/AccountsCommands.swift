@@ -153,7 +153,10 @@ package struct AccountsCommands: Sendable {
         (try await Streams.load(Streams.unkeyedEmail(normalized), from: store).events.last as? EmailReserved)?.accountId
     }
 
-    package func signIn(email text: String, password: String, device: String, metadata: EventMetadata) async throws -> (Tokens, Checkpoint) {
+    /// Signs in from `client` (its address), locked out per address and client network (``SignInLockout``).
+    package func signIn(
+        email text: String, password: String, device: String, client: String, metadata: EventMetadata
+    ) async throws -> (Tokens, Checkpoint) {
         let now = clock.now()
         // No password this long can be anyone's: refused for its length alone, before any address is looked up.
         if let problem = PasswordPolicy.lengthProblem(password) { throw AccountsError.invalid(["password": [problem]]) }
@@ -161,10 +164,12 @@ package struct AccountsCommands: Sendable {
             try await hasher.verifyAgainstNothing(password)
             throw AccountsError.invalidCredentials
         }
-        let throttle = Streams.signInThrottle(email.normalized, key: try keys.addressKey(for: .signInThrottle))
+        let throttleKey = try keys.addressKey(for: .signInThrottle)
+        let throttle = Streams.signInThrottle(email.normalized, key: throttleKey)
+        let network = Streams.networkTag(ClientNetwork.of(client), key: throttleKey)
         let accountId = try await accountId(for: email)
         // Known or not, the address is counted and locked alike: the answers tell nothing.
-        try await reserveSignInAttempt(throttle, accountId: accountId, metadata: metadata, now: now)
+        try await reserveSignInAttempt(throttle, accountId: accountId, network: network, metadata: metadata, now: now)
         guard let accountId else {
             try await hasher.verifyAgainstNothing(password)
             throw AccountsError.invalidCredentials
@@ -184,8 +189,8 @@ package struct AccountsCommands: Sendable {
     /// Counts a sign-in attempt before its password is checked (``SignInAttempted``), at the
     /// stream's exact version: attempts racing each other take turns, and each checks the
     /// lockout with every earlier one counted. Throws `lockedOut` when sign-in must wait.
-    private func reserveSignInAttempt(_ stream: String, accountId: UUID?, metadata: EventMetadata, now: Date) async throws {
-        let attempted = try EventCatalog.encode(SignInAttempted(accountId: accountId, at: now), metadata: metadata)
+    private func reserveSignInAttempt(_ stream: String, accountId: UUID?, network: String, metadata: EventMetadata, now: Date) async throws {
+        let attempted = try EventCatalog.encode(SignInAttempted(accountId: accountId, network: network, at: now), metadata: metadata)
         do {
             // Another attempt that went first is counted before the lockout is looked at again.
             try await CommandHandler(store: store, attempts: Self.signInRaces).handle(
@@ -194,7 +199,9 @@ package struct AccountsCommands: Sendable {
                     try await Streams.load(stream, from: store)
                 }
             ) { attempts, _ in
-                if let until = SignInLockout.replay(attempts).lockedUntil(now: now) { throw AccountsError.lockedOut(until: until) }
+                if let until = SignInLockout.replay(attempts).lockedUntil(now: now, network: network) {
+                    throw AccountsError.lockedOut(until: until)
+                }
                 return .append([attempted]) { _ in }
             }
         } catch is WriteConflict {

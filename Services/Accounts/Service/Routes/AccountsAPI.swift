@@ -25,7 +25,8 @@ struct AccountsAPI: Sendable {
             let asCookies = try BrowserSession.wantsCookies(request)
             let body = try await request.decodeJSON(as: SignIn.self, context: context)
             let (tokens, position) = try await commands.signIn(
-                email: body.email, password: body.password, device: device(request), metadata: context.eventMetadata)
+                email: body.email, password: body.password, device: device(request), client: context.clientAddress,
+                metadata: context.eventMetadata)
             return try deliver(tokens, asCookies: asCookies, status: .created, position: position)
         }
         router.post("/v1/sessions/refresh") { request, context in

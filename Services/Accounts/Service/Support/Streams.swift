@@ -14,6 +14,11 @@ enum Streams {
     static func signInThrottle(_ normalized: String, key: SymmetricKey) -> String {
         "signinthrottle-" + keyedHash(normalized, key: key)
     }
+    /// What a sign-in attempt keeps of the client's network (``SignInAttempted/network``): the
+    /// first 16 bits of its HMAC under the throttle's key, as four hex digits.
+    static func networkTag(_ network: String, key: SymmetricKey) -> String {
+        String(keyedHash(network, key: key).prefix(4))
+    }
     static func passwordReset(_ id: UUID) -> String { "passwordreset-\(id.lowercasedText)" }
     /// The reservation stream of a normalised email (DESIGN.md §4): its HMAC under `key`
     /// (see ``SigningKeyStore/addressKey(for:)``), so that nobody holding a copy of the log
