@@ -21,7 +21,9 @@ from harness import BASE, DEMO_ADMIN, DEMO_PASSWORD, JourneyTest, api, demo_phot
 # listing, and one of them removed by the other journey at that moment would answer 404.
 RUN_TOGETHER = True
 
-# Distinct reporters that hide a listing (COMMONS_LISTING_REPORT_THRESHOLD's default).
+# Distinct reporters that hide a listing (COMMONS_LISTING_REPORT_THRESHOLD's default), each of
+# full weight although just signed up: check-web.sh starts the stack with
+# COMMONS_LISTING_REPORTER_ESTABLISHED_DAYS=0.
 HIDING_REPORTERS = 3
 UNSAFE = "Unsafe: the cable is frayed"
 

@@ -82,6 +82,17 @@ struct ListingsHarness {
             return Person(id: id, token: try await signer.sign(claims, kid: .init(string: kid)))
         }
 
+        /// Records in the log that `person` registered `age` ago, as the accounts service
+        /// would have: how long a reporter has been around decides what their report weighs.
+        func registered(_ person: Person, ago age: TimeInterval) async throws {
+            let placeholder = Sealed(keyId: person.id, box: "")
+            let registered = AccountRegistered(
+                accountId: person.id, role: "member", personal: placeholder, passwordHash: placeholder,
+                registeredAt: clock.now().addingTimeInterval(-age))
+            _ = try await runtime.store.append(
+                to: "account-\(person.id.uuidString.lowercased())", expected: .noStream, events: [try EventCatalog.encode(registered)])
+        }
+
         @discardableResult
         func call(
             _ method: HTTPRequest.Method, _ uri: String, as person: Person? = nil, json: Any? = nil, bytes: [UInt8]? = nil,

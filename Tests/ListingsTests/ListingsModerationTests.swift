@@ -38,13 +38,14 @@ struct ListingsModerationTests {
         }
     }
 
-    @Test("N distinct reporters hide a listing; admins list and resolve reports", arguments: Backend.allCases)
+    @Test("N distinct established reporters hide a listing; admins list and resolve reports", arguments: Backend.allCases)
     func reports(backend: Backend) async throws {
         try await ListingsHarness(backend: backend, extra: ["COMMONS_LISTING_REPORT_THRESHOLD": "2"]).test { client in
             let (owner, ada, bob, admin) = (
                 try await client.person(), try await client.person(), try await client.person(),
                 try await client.person(role: .admin)
             )
+            for reporter in [ada, bob] { try await client.registered(reporter, ago: 30 * 86_400) }
             let (id, _, _) = try await client.post(as: owner)
             let path = "/v1/listings/\(id)"
             #expect((try await client.call(.post, "\(path)/reports", as: owner, json: ["reason": "mine"])).status == .conflict)
@@ -111,6 +112,37 @@ struct ListingsModerationTests {
             #expect(dismissed.json["status"] as? String == "available")
             #expect((try await client.get(path, after: dismissed.position)).status == .ok)
             #expect(try await client.items("/v1/listings/reports", as: admin, after: nil).isEmpty)
+        }
+    }
+
+    @Test("three accounts made a minute ago cannot hide a listing by reporting it; three established people can, at once")
+    func throwawayReporters() async throws {
+        try await ListingsHarness().test { client in
+            let owner = try await client.person()
+            let (id, _, _) = try await client.post(as: owner)
+            let path = "/v1/listings/\(id)"
+            func report(as reporter: ListingsHarness.Person) async throws -> String? {
+                let reply = try await client.call(.post, "\(path)/reports", as: reporter, json: ["reason": "Looks like a scam"])
+                #expect(reply.status == .accepted)
+                return reply.position
+            }
+            var position: String?
+            for _ in 0..<3 {
+                let throwaway = try await client.person()
+                try await client.registered(throwaway, ago: 60)
+                position = try await report(as: throwaway)
+            }
+            // Nor do accounts the log does not know at all.
+            for _ in 0..<3 { position = try await report(as: try await client.person()) }
+            #expect((try await client.get(path, after: position)).json["status"] as? String == "available")
+
+            for _ in 0..<3 {
+                let neighbour = try await client.person()
+                try await client.registered(neighbour, ago: 8 * 86_400)
+                position = try await report(as: neighbour)
+            }
+            #expect((try await client.get(path, after: position)).status == .notFound)
+            #expect((try await client.get(path, as: owner, after: nil)).json["status"] as? String == "hidden")
         }
     }
 

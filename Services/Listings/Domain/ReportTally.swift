@@ -22,8 +22,23 @@ public struct ReportTally: Sendable, Equatable {
         return tally
     }
 
-    /// True when `threshold` distinct accounts have reported the listing since the last resolution.
-    public func reachesThreshold(_ threshold: Int) -> Bool { openReporters.count >= threshold }
+    /// True when the open reports weigh `threshold` or more: each distinct reporter weighs
+    /// ``weight(registeredAt:now:establishedAfter:)``, so that accounts made for the purpose
+    /// cannot hide a stranger's listing, while established people's reports count at once.
+    public func reachesThreshold(_ threshold: Int, registeredAt: [UUID: Date], now: Date, establishedAfter: TimeInterval) -> Bool {
+        let weight = openReporters.reduce(0.0) { total, reporter in
+            total + Self.weight(registeredAt: registeredAt[reporter], now: now, establishedAfter: establishedAfter)
+        }
+        return weight >= Double(threshold) - 1e-9
+    }
+
+    /// What one reporter's report weighs: from 0 for an account made just now to 1 for one
+    /// registered `establishedAfter` ago or earlier; 0 for an account the log does not know.
+    public static func weight(registeredAt: Date?, now: Date, establishedAfter: TimeInterval) -> Double {
+        guard let registeredAt else { return 0 }
+        guard establishedAfter > 0 else { return 1 }
+        return min(1, max(0, now.timeIntervalSince(registeredAt) / establishedAfter))
+    }
 }
 
 extension ListingState {

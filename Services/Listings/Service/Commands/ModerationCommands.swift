@@ -5,8 +5,9 @@ import ListingsDomain
 
 /// Reports, their resolution, and comments: the commands beside the listing's own.
 extension ListingsCommands {
-    /// Records a report; when the listing's distinct reporters reach the threshold it is
-    /// hidden. Returns the position of the last write.
+    /// Records a report; when the listing's open reports weigh the threshold it is hidden
+    /// (``ReportTally/reachesThreshold(_:registeredAt:now:establishedAfter:)``: a new account's
+    /// report weighs little). Returns the position of the last write.
     func report(_ id: UUID, by reporter: UUID, reason: String, metadata: EventMetadata) async throws -> Checkpoint {
         let state = try await load(id)
         guard state.ownerId != reporter else { throw ListingError.ownListing }
@@ -16,11 +17,22 @@ extension ListingsCommands {
         var position = try await handler.record([try EventCatalog.encode(reported, metadata: metadata)], to: ListingStreams.reports(of: id))
             .checkpoint
         let (events, version) = try await ListingStreams.load(ListingStreams.reports(of: id), from: store)
-        if ReportTally.replay(events, version: version).reachesThreshold(settings.reportThreshold) {
+        let tally = ReportTally.replay(events, version: version)
+        var registeredAt: [UUID: Date] = [:]
+        for reporter in tally.openReporters { registeredAt[reporter] = try await registration(of: reporter) }
+        if tally.reachesThreshold(
+            settings.reportThreshold, registeredAt: registeredAt, now: clock.now(), establishedAfter: settings.reporterEstablishedAfter)
+        {
             let (_, checkpoint) = try await decide(id, metadata: metadata) { state, _ in state.hide() }
             if let checkpoint { position = max(position, checkpoint) }
         }
         return position
+    }
+
+    /// When `account` registered, from the first event of its stream; nil when the log has none.
+    private func registration(of account: UUID) async throws -> Date? {
+        let first = try await store.read(stream: ListingStreams.account(account), from: nil, direction: .forwards, limit: 1).first
+        return try first.flatMap { try CommonsEvents.catalog.decode($0) as? AccountRegistered }?.registeredAt
     }
 
     /// An administrator's decision on the open reports: `dismissed` shows a hidden listing

@@ -12,6 +12,9 @@ enum ListingStreams {
     static func comments(of listing: UUID) -> String { "listingcomments-\(listing.lowercasedText)" }
     static func conversation(_ id: UUID) -> String { "conversation-\(id.lowercasedText)" }
     static func image(_ id: UUID) -> String { "image-\(id.lowercasedText)" }
+    /// An account's stream, which the accounts service begins with `AccountRegistered`: read
+    /// for how long a reporter has been around.
+    static func account(_ id: UUID) -> String { "account-\(id.lowercasedText)" }
 
     /// The decoded events of `stream`, oldest first, with the stream's version.
     static func load(_ stream: String, from store: any EventStore) async throws -> (events: [any EventContract], version: Int64) {
