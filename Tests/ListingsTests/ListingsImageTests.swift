@@ -60,6 +60,29 @@ struct ListingsImageTests {
         }
     }
 
+    @Test("forty uploads at once from one account: each is stored or refused with 429 or 503 and Retry-After, and reads go on")
+    func uploadBurst() async throws {
+        let photo = try await PhotoTools.jpegWithPosition(width: 2400, height: 1800, noise: 30, marker: "burst")
+        try await ListingsHarness(extra: ["COMMONS_PHOTO_JOBS": "1", "COMMONS_PHOTO_QUEUE": "1"]).test { client in
+            let owner = try await client.person()
+            let (listing, _, _) = try await client.post(as: owner)
+            let replies = try await withThrowingTaskGroup(of: ListingsHarness.Reply.self) { group in
+                for _ in 0..<40 { group.addTask { try await client.call(.post, "/v1/images", as: owner, bytes: photo) } }
+                // A read in the middle of the burst is answered.
+                let read = try await client.get("/v1/listings/\(listing)", after: nil)
+                #expect(read.status == .ok)
+                return try await group.reduce(into: [ListingsHarness.Reply]()) { $0.append($1) }
+            }
+            let statuses = replies.map(\.status.code)
+            #expect(statuses.contains(201), "\(statuses)")
+            for reply in replies where reply.status != .created {
+                #expect([429, 503].contains(reply.status.code), "\(reply.status) \(reply.text)")
+                #expect(Int(reply.headers[.retryAfter] ?? "") ?? 0 > 0)
+                #expect(reply.headers[.contentType]?.hasPrefix("application/problem+json") == true)
+            }
+        }
+    }
+
     @Test("an upload up to the limit works with an Idempotency-Key; the retry answers the first result and stores nothing twice")
     func idempotentUpload() async throws {
         let photo = try await PhotoTools.jpegWithPosition(width: 2400, height: 1800, noise: 30, marker: "retry")

@@ -24,12 +24,13 @@ public enum ListingsService {
         @Sendable func commands(_ runtime: ServiceRuntime) -> ListingsCommands {
             ListingsCommands(store: runtime.store, sealer: PersonalDataSealer(vault: runtime.keyVault), settings: settings, clock: clock)
         }
+        let photoJobs = PhotoJobs(slots: settings.photoJobs, queue: settings.photoQueue, perAccount: settings.photoJobsPerAccount)
         return ServiceDefinition(
             name: name, defaultPort: port, projections: projections, openAPI: openAPI,
             bodyLimits: ["/v1/images": PhotoCleaner.maximumUploadBytes],
             backgroundServices: { runtime in [ExpirySweeper(commands: commands(runtime), runtime: runtime, interval: settings.sweepInterval)] }
         ) { router, runtime in
-            ListingsAPI(commands: commands(runtime), runtime: runtime, blobs: runtime.blobStore).addRoutes(to: router)
+            ListingsAPI(commands: commands(runtime), runtime: runtime, blobs: runtime.blobStore, photoJobs: photoJobs).addRoutes(to: router)
         }
     }
 

@@ -8,7 +8,6 @@ import GRDB
 import HTTPTypes
 import Hummingbird
 import ListingsDomain
-import NIOPosix
 import PhotoCodec
 import ServiceKit
 
@@ -18,7 +17,7 @@ extension ListingsAPI {
             let identity = try context.requireIdentity()
             let body = try await request.readBody(upTo: PhotoCleaner.maximumUploadBytes)
             let raw = try ImageBodies.imageBytes(of: body, contentType: request.headers[.contentType])
-            let photo = try await ImageBodies.clean(raw)
+            let photo = try await ImageBodies.clean(raw, jobs: photoJobs, account: identity.accountId)
             let (stored, position) = try await store(photo, uploader: identity.accountId, metadata: context.eventMetadata)
             let view = UploadedImage(
                 id: stored.imageId, contentType: stored.contentType, byteCount: stored.byteCount, sha256: stored.sha256,
@@ -111,12 +110,12 @@ enum ImageBodies {
         return part
     }
 
-    /// `bytes` cleaned in every size, on NIO's thread pool (it takes a core for up to a
-    /// second); a refusal becomes its problem document: 415 for a format Commons does not
-    /// take, 422 for a picture that does not decode or is too large.
-    static func clean(_ bytes: [UInt8]) async throws -> CleanedPhoto {
+    /// `bytes` cleaned in every size as one of `jobs` (it takes a core for up to a second;
+    /// past the bounds, 429 or 503); a refusal becomes its problem document: 415 for a format
+    /// Commons does not take, 422 for a picture that does not decode or is too large.
+    static func clean(_ bytes: [UInt8], jobs: PhotoJobs, account: UUID) async throws -> CleanedPhoto {
         do {
-            return try await NIOThreadPool.singleton.runIfActive { try PhotoCleaner.clean(bytes) }
+            return try await jobs.run(for: account) { try PhotoCleaner.clean(bytes) }
         } catch let refusal as PhotoRefusal {
             throw problem(refusal)
         }

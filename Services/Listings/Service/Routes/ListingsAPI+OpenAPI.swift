@@ -162,6 +162,8 @@ extension ListingsAPI {
                 responses: [
                     201: "Stored", 400: "A multipart body without a file part", 409: keyInUse, 413: "Larger than 10 MB",
                     415: "Not a supported image", 422: "Does not decode, too many pixels, or Idempotency-Key reused",
+                    429: "Two of my photos are being processed already (Retry-After)",
+                    503: "The service's photo queue is full (Retry-After)",
                 ],
                 returns: [201: imageView]
             )

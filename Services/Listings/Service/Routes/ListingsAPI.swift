@@ -13,6 +13,8 @@ package struct ListingsAPI: Sendable {
     let commands: ListingsCommands
     let runtime: ServiceRuntime
     let blobs: any BlobStore
+    /// The process's bound on photo cleaning, shared by every request.
+    let photoJobs: PhotoJobs
     /// Feed pages as sent, under the feed's version token and until the next listing expires:
     /// most readers ask for the same newest page, which changes only with a post or an expiry.
     let feedPages = VersionedAnswerCache<FeedPageKey>(capacity: 256, largestAnswer: 256 * 1024, byteBudget: 8 << 20)
