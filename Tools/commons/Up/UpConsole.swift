@@ -40,34 +40,42 @@ final class UpConsole: Sendable {
 
     /// Reads `descriptor` line by line until it ends, writing each line as `name`'s, then
     /// closes it. Returns when the last line is written.
-    func relay(_ descriptor: Int32, from name: String, to stream: Stream) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+    /// Returns the last line it relayed, if any.
+    @discardableResult
+    func relay(_ descriptor: Int32, from name: String, to stream: Stream) async -> String? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
             // The reads block, so they get a thread of their own rather than one of the pool's.
             Thread.detachNewThread { [self] in
-                relayLines(descriptor, from: name, to: stream)
+                let last = relayLines(descriptor, from: name, to: stream)
                 close(descriptor)
-                continuation.resume()
+                continuation.resume(returning: last)
             }
         }
     }
 
-    private func relayLines(_ descriptor: Int32, from name: String, to stream: Stream) {
+    private func relayLines(_ descriptor: Int32, from name: String, to stream: Stream) -> String? {
         let newline = UInt8(ascii: "\n")
         // A line longer than this is written in pieces rather than held without end.
         let longestLine = 64 * 1024
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        var last: String?
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { break }
             pending.append(contentsOf: chunk[..<count])
             while let end = pending.firstIndex(of: newline) ?? (pending.count >= longestLine ? pending.count : nil) {
-                write(String(decoding: pending[..<end], as: UTF8.self), from: name, to: stream)
+                last = String(decoding: pending[..<end], as: UTF8.self)
+                write(last ?? "", from: name, to: stream)
                 pending.removeFirst(min(end + 1, pending.count))
             }
         }
-        if !pending.isEmpty { write(String(decoding: pending, as: UTF8.self), from: name, to: stream) }
+        if !pending.isEmpty {
+            last = String(decoding: pending, as: UTF8.self)
+            write(last ?? "", from: name, to: stream)
+        }
+        return last
     }
 }
 

@@ -1,3 +1,4 @@
+import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import Logging
@@ -22,6 +23,7 @@ struct UpStack {
     static let stopPatience = Duration.seconds(10)
 
     func run() async throws {
+        try checkSecrets()
         // First, so that a Ctrl-C while starting is handled like any other.
         let interrupts = InterruptSignals()
         do {
@@ -74,8 +76,21 @@ struct UpStack {
         }
         let startup = Task { await announceWhenReady(readiness: readiness, client: client, console: console) }
 
-        let received = await interrupts.next() ?? SIGTERM
-        console.say("\(signalName(received)): stopping (a second Ctrl-C kills at once)")
+        let signals = interrupts.received
+        let ending = await withTaskGroup(of: Ending.self) { group in
+            group.addTask {
+                var next = signals.makeAsyncIterator()
+                return .signal(await next.next() ?? SIGTERM)
+            }
+            group.addTask { await Self.allRefused(supervisors) ? .refused : .signal(SIGTERM) }
+            let first = await group.next() ?? .signal(SIGTERM)
+            group.cancelAll()
+            return first
+        }
+        switch ending {
+        case .signal(let received): console.say("\(signalName(received)): stopping (a second Ctrl-C kills at once)")
+        case .refused: console.say("no service can start: each refused its configuration")
+        }
         startup.cancel()
         for supervisor in supervisors { supervisor.stop(with: SIGTERM) }
         services.cancel() // cuts restart back-offs short
@@ -86,6 +101,47 @@ struct UpStack {
         await gateway.stop()
         try? await client.shutdown()
         console.say("stopped")
+        if case .refused = ending {
+            // Repeated at the end, where the person who ran it looks.
+            let lines = Set(supervisors.compactMap(\.refusal)).sorted()
+            FileHandle.standardError.write(Data(("commons up: every service refused its configuration:\n" + lines.map { "  \($0)\n" }.joined()).utf8))
+            throw ExitCode(ServiceSupervisor.badConfiguration)
+        }
+    }
+
+    /// How a run ends: a signal, or every service refusing its configuration.
+    private enum Ending { case signal(Int32), refused }
+
+    /// Waits until every service has refused its configuration (true), or the wait is
+    /// cancelled (false).
+    private static func allRefused(_ supervisors: [ServiceSupervisor]) async -> Bool {
+        while !Task.isCancelled {
+            if !supervisors.isEmpty, supervisors.allSatisfy({ $0.refusal != nil }) { return true }
+            try? await Task.sleep(for: .milliseconds(200))
+        }
+        return false
+    }
+
+    /// Stops at once, with one line and status 2, when no service could start: a PostgreSQL
+    /// log with no key vault secret (an embedded log keeps one beside it).
+    private func checkSecrets() throws {
+        guard case .postgres = EventStoreLocation(plan.eventStore, dataDirectory: plan.dataDirectory) else { return }
+        let given: Bool
+        do {
+            given = try KeyVaultSecrets.current.given(environment: plan.sharedEnvironment) != nil
+        } catch {
+            FileHandle.standardError.write(Data("commons up: \(error)\n".utf8))
+            throw ExitCode(ServiceSupervisor.badConfiguration)
+        }
+        guard !given else { return }
+        FileHandle.standardError.write(
+            Data(
+                """
+                commons up: a PostgreSQL log needs COMMONS_KEY_VAULT_SECRET (or COMMONS_KEY_VAULT_SECRET_FILE), the same for \
+                every service: export COMMONS_KEY_VAULT_SECRET="$(openssl rand -base64 32)"
+
+                """.utf8))
+        throw ExitCode(ServiceSupervisor.badConfiguration)
     }
 
     /// The gateway's name on console lines.

@@ -18,6 +18,7 @@ final class ServiceSupervisor: Sendable {
     private struct State {
         var child: ChildProcess?
         var stopping = false
+        var refusal: String?
     }
     private let state = Mutex(State())
 
@@ -40,7 +41,7 @@ final class ServiceSupervisor: Sendable {
             let started = ContinuousClock.now
             let outcome: String
             do {
-                let exit = try await runOnce()
+                let (exit, lastError) = try await runOnce()
                 if isStopping {
                     let asked = exit == .exited(0) || exit == .killed(signal: SIGTERM)
                     console.say("\(name) \(asked ? "stopped" : exit.description)")
@@ -48,6 +49,7 @@ final class ServiceSupervisor: Sendable {
                 }
                 if exit == .exited(Self.badConfiguration) {
                     // The services exit with 2 on bad configuration; starting again cannot help.
+                    state.withLock { $0.refusal = lastError ?? "\(name): bad configuration" }
                     console.say("\(name) exited with status 2: bad configuration (its line is above); not restarted")
                     while !isStopping { try? await Task.sleep(for: .milliseconds(200)) }
                     return
@@ -74,13 +76,17 @@ final class ServiceSupervisor: Sendable {
         return child != nil
     }
 
+    /// The line with which the service refused its configuration (exit 2), once it has.
+    var refusal: String? { state.withLock { $0.refusal } }
+
     /// The pid of the running child, if any.
     var pid: pid_t? { state.withLock { $0.child?.pid } }
 
     private var isStopping: Bool { state.withLock { $0.stopping } }
 
-    /// Starts the child, relays its output until it ends and reaps it.
-    private func runOnce() async throws -> ExitStatus {
+    /// Starts the child, relays its output until it ends and reaps it; returns how it ended
+    /// and the last line it wrote on stderr.
+    private func runOnce() async throws -> (ExitStatus, String?) {
         let child = try await ChildProcess.spawn(executable: executable, environment: environment)
         let adopted = state.withLock { state in
             state.child = child
@@ -89,12 +95,12 @@ final class ServiceSupervisor: Sendable {
         if !adopted { child.send(SIGTERM) } // stop(with:) came while it was starting
         console.say("\(name) started, pid \(child.pid)")
         async let exit = child.waitForExit()
-        async let stdout: Void = console.relay(child.stdout, from: name, to: .standardOutput)
-        async let stderr: Void = console.relay(child.stderr, from: name, to: .standardError)
-        _ = await (stdout, stderr)
+        async let stdout = console.relay(child.stdout, from: name, to: .standardOutput)
+        async let stderr = console.relay(child.stderr, from: name, to: .standardError)
+        let (_, lastError) = await (stdout, stderr)
         let status = await exit
         state.withLock { $0.child = nil }
-        return status
+        return (status, lastError)
     }
 }
 
