@@ -6,6 +6,10 @@ import Logging
 public enum ServiceMain {
     /// - Parameter publicKeys: where token keys come from; nil fetches them from `accounts`.
     public static func run(_ definition: ServiceDefinition, publicKeys: (any PublicKeySource)? = nil) async {
+        // A misspelled variable would otherwise be ignored without a word.
+        if let warning = KnownVariables.warning(for: ProcessInfo.processInfo.environment) {
+            FileHandle.standardError.write(Data("\(definition.name): \(warning)\n".utf8))
+        }
         do {
             let configuration = try ServiceConfiguration(service: definition.name, defaultPort: definition.defaultPort)
             LoggingSystem.bootstrap { label in
