@@ -146,8 +146,10 @@ public final class ReadModelDatabase: Sendable {
     /// process that ends before leaves it to the next start (``init(directory:name:projections:retireAfter:logger:)``).
     private func retire(_ file: String) {
         let (path, delay, logger) = (directory.appendingPathComponent(file).path, retireAfter, logger)
-        Task.detached {
+        Task.detached { [weak self] in
             try? await Task.sleep(for: delay)
+            // Swapped back in meanwhile (a replay into a path given twice): it serves again.
+            if let self, self.state.withLock({ $0.file }) == file { return }
             ReadModelFiles.remove(path)
             logger.info("removed the read-model file a swap replaced", metadata: ["file": "\(file)"])
         }

@@ -22,6 +22,8 @@ struct SeedClient: Sendable {
         let body: Data
         /// The log position the answer reflects (`Commons-Position`), to send on as `Commons-Min-Position`.
         var position: String? = nil
+        /// The seconds `Retry-After` asks for, when it does.
+        var retryAfter: Int? = nil
 
         func decode<T: Decodable>(_ type: T.Type) throws -> T {
             try ServiceJSON.decoder.decode(type, from: body)

@@ -81,8 +81,20 @@ private func postListing(_ demo: DemoListingFile.Listing, seed: Int, api: SeedCl
 }
 
 extension SeedClient {
-    /// `POST /v1/images` with the picture as the raw body.
+    /// `POST /v1/images` with the picture as the raw body. While the service is busy with
+    /// other photos (429 or 503) it tries again after the `Retry-After` it was given, as an
+    /// app would.
     func upload(_ bytes: [UInt8], token: String) async throws -> Answer {
+        var attempts = 0
+        while true {
+            let answer = try await uploadOnce(bytes, token: token)
+            attempts += 1
+            guard answer.status == 429 || answer.status == 503, attempts < 60 else { return answer }
+            try await Task.sleep(for: .seconds(min(max(answer.retryAfter ?? 1, 1), 10)))
+        }
+    }
+
+    private func uploadOnce(_ bytes: [UInt8], token: String) async throws -> Answer {
         var request = HTTPClientRequest(url: gateway + "/v1/images")
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "image/jpeg")
@@ -91,7 +103,9 @@ extension SeedClient {
         do {
             let response = try await client.execute(request, timeout: .seconds(30))
             let body = try await response.body.collect(upTo: 1 << 20)
-            return Answer(status: Int(response.status.code), body: Data(body.readableBytesView))
+            return Answer(
+                status: Int(response.status.code), body: Data(body.readableBytesView),
+                retryAfter: response.headers.first(name: "Retry-After").flatMap { Int($0) })
         } catch {
             throw CommandFailure("cannot reach \(gateway) (is `commons up` running?): \(error)")
         }

@@ -44,10 +44,11 @@ export function notePosition(response) {
  * Sends a request and answers with the parsed JSON (null for 204), or throws ApiError.
  * options: method, body (an object is sent as JSON; a Blob or FormData as is), headers,
  * idempotencyKey (for routes that require one; pass the same key to retry), raw (answer the
- * Response itself), signal.
+ * Response itself), signal, retryBusy (a request that is safe to send again: while the service
+ * answers 429 or 503, busy, it is sent again after the Retry-After it gave, up to ten times).
  */
 export async function api(path, options = {}) {
-  const { method = 'GET', body, headers = {}, idempotencyKey, raw = false, signal } = options;
+  const { method = 'GET', body, headers = {}, idempotencyKey, raw = false, signal, retryBusy = false } = options;
   await session.fresh();
   const send = () => {
     const init = { method, credentials: 'same-origin', signal, headers: { Accept: 'application/json', ...headers } };
@@ -71,6 +72,11 @@ export async function api(path, options = {}) {
   // A service still catching up with this browser's last write, or a passing outage: once more.
   if (response.status === 503 && method === 'GET') {
     await sleep(Math.min(Number(response.headers.get('Retry-After') || 1), 3) * 1000);
+    response = await send();
+  }
+  // A service busy with others' work (photos being cleaned): wait as asked, then again.
+  for (let attempt = 0; retryBusy && attempt < 10 && (response.status === 429 || response.status === 503); attempt += 1) {
+    await sleep(Math.min(Math.max(Number(response.headers.get('Retry-After') || 1), 1), 10) * 1000);
     response = await send();
   }
   if (!response.ok) {

@@ -43,7 +43,8 @@ export function render(view) {
       entry.item.remove();
       announce('Photo removed.');
     });
-    entry.upload = api('/v1/images', { method: 'POST', body: file }).then((image) => {
+    // The same bytes are the same image, so a busy service's 429 or 503 is simply tried again.
+    entry.upload = api('/v1/images', { method: 'POST', body: file, retryBusy: true }).then((image) => {
       entry.id = image.id;
       status.textContent = 'Uploaded';
     }, (error) => {
