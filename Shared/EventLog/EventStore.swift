@@ -33,6 +33,11 @@ public protocol EventStore: Sendable {
     /// The checkpoint of the last event a reader can see now (``Checkpoint/start`` if none).
     func head() async throws -> Checkpoint
 
+    /// Whether the log has reached `checkpoint`: an append has been given it or a later one,
+    /// though a reader may not see it yet (see ``head()``). False for a made-up checkpoint
+    /// beyond the log's end, which no wait would ever reach.
+    func hasReached(_ checkpoint: Checkpoint) async throws -> Bool
+
     /// How many events the log holds after `checkpoint`, of every stream, counting at most
     /// `limit`: how far a reader at `checkpoint` is behind. (Positions cannot tell: a
     /// checkpoint in PostgreSQL may name a transaction and no position.)

@@ -366,6 +366,10 @@ public final class PostgresEventStore: EventStore {
         try await statements.execute(HeadStatement(), logger: logger).first ?? .start
     }
 
+    public func hasReached(_ checkpoint: Checkpoint) async throws -> Bool {
+        try await statements.execute(ReachedStatement(checkpoint: checkpoint), logger: logger).first ?? false
+    }
+
     public func eventCount(after checkpoint: Checkpoint, limit: Int) async throws -> Int {
         let statement = CountAfterStatement(checkpoint: checkpoint, limit: Int64(limit))
         return Int(try await statements.execute(statement, logger: logger).first ?? 0)

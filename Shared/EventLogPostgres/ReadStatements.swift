@@ -68,6 +68,22 @@ struct CountAfterStatement: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
 }
 
+/// Whether a checkpoint is within the log: its transaction began (below the snapshot's
+/// `xmax`, the first id not yet given) and its position was handed out (at most the largest,
+/// a lookup in the primary key). A checkpoint can be reached and not yet visible (``HeadStatement``).
+struct ReachedStatement: PostgresPreparedStatement {
+    static let name = "commons_reached"
+    static let sql = """
+        SELECT $1 < pg_snapshot_xmax(pg_current_snapshot()) AND $2 <= coalesce((SELECT max(position) FROM events), 0)
+        """
+    typealias Row = Bool
+    var checkpoint: Checkpoint
+
+    func makeBindings() -> PostgresBindings { .of(TransactionID(checkpoint.transaction), checkpoint.position) }
+
+    func decodeRow(_ row: PostgresRow) throws -> Bool { try row.decode(Bool.self) }
+}
+
 struct HeadStatement: PostgresPreparedStatement {
     static let name = "commons_head"
     static let sql = """

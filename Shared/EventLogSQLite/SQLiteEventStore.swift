@@ -199,6 +199,13 @@ public final class SQLiteEventStore: EventStore {
         return Checkpoint(transaction: 0, position: position)
     }
 
+    /// One writer appends at a time, so what is reached is what is visible; its checkpoints
+    /// name no transaction.
+    public func hasReached(_ checkpoint: Checkpoint) async throws -> Bool {
+        guard checkpoint.transaction == 0 else { return false }
+        return checkpoint <= (try await head())
+    }
+
     public func eventCount(after checkpoint: Checkpoint, limit: Int) async throws -> Int {
         try await pool.read { db in
             try Int.fetchOne(

@@ -61,7 +61,8 @@ public enum ServiceApp {
         }
         router.middlewares.add(
             ReadYourWritesMiddleware(
-                runners: runtime.runners, byPath: definition.projectionsByPath, patience: configuration.readYourWritesPatience))
+                runners: runtime.runners, store: runtime.store, byPath: definition.projectionsByPath,
+                patience: configuration.readYourWritesPatience))
         router.middlewares.add(AuthMiddleware(verifier: verifier, revocations: runtime.readModel, liveSessions: liveSessions))
         router.middlewares.add(
             RateLimitMiddleware(

@@ -39,6 +39,24 @@ struct EventStoreContractTests {
         await log.close()
     }
 
+    @Test("the log has reached every checkpoint an append answered, and none beyond its end", arguments: Backend.allCases)
+    func reached(backend: Backend) async throws {
+        let log = try await backend.makeLog()
+        let store = log.store
+        let first = try await store.append(to: "listing-1", expected: .noStream, events: [testEvent("A")])
+        let second = try await store.append(to: "listing-2", expected: .noStream, events: [testEvent("B")])
+        // At once, whether or not a reader sees them yet.
+        #expect(try await store.hasReached(first.checkpoint))
+        #expect(try await store.hasReached(second.checkpoint))
+        #expect(try await store.hasReached(.start))
+        let beyond = [
+            Checkpoint(transaction: second.checkpoint.transaction, position: second.checkpoint.position + 1_000),
+            Checkpoint(transaction: 91_200_118_350_606_550, position: 81),
+        ]
+        for checkpoint in beyond { #expect(try await store.hasReached(checkpoint) == false, "\(checkpoint)") }
+        await log.close()
+    }
+
     @Test("a mismatched expected version fails with the actual version and writes nothing", arguments: Backend.allCases)
     func expectedVersions(backend: Backend) async throws {
         let log = try await backend.makeLog()

@@ -135,11 +135,13 @@ struct WriteProtocolTests {
         }
     }
 
-    @Test("a write's Commons-Position lets a read wait for it; an unreachable one gets 503")
-    func readYourWrites() async throws {
-        let harness = try await KitHarness()
+    @Test(
+        "a write's Commons-Position lets a read wait for it; one beyond the log's end is 400 at once; one the read model cannot reach is 503",
+        arguments: Backend.allCases)
+    func readYourWrites(backend: Backend) async throws {
+        let harness = try await KitHarness(backend: backend, environment: ["COMMONS_MIN_POSITION_PATIENCE_MS": "300"])
         let token = try await harness.token()
-        try await harness.test { client, _, _ in
+        try await harness.test { client, runtime, _ in
             let created = try await client.execute(
                 uri: "/v1/widgets", method: .post, headers: .json(token: token), body: ByteBuffer(string: #"{"name": "a", "count": 7}"#))
             let position = try #require(created.headers[.commonsPosition])
@@ -148,7 +150,17 @@ struct WriteProtocolTests {
                 #expect(response.status == .ok)
                 #expect(response.json["count"] as? Int == 7)
             }
-            try await client.execute(uri: location, method: .get, headers: [.commonsMinPosition: "999999999:1"]) { response in
+            for madeUp in ["999999999:1", "91200118350606550:81"] {
+                try await client.execute(uri: location, method: .get, headers: [.commonsMinPosition: madeUp]) { response in
+                    #expect(response.status == .badRequest, "\(madeUp)")
+                    #expect((response.json["errors"] as? [String: [String]])?["Commons-Min-Position"] == ["is beyond the end of the log"])
+                }
+            }
+            // An event the projection cannot apply halts it: the log has reached the position, the read model never will.
+            let poison = try await runtime.store.append(
+                to: "widget-poison", expected: .any,
+                events: [NewEvent(type: "Broken", schemaVersion: 1, data: Data(#"{"name": {"not": "a scalar"}}"#.utf8))])
+            try await client.execute(uri: location, method: .get, headers: [.commonsMinPosition: poison.checkpoint.description]) { response in
                 #expect(response.status == .serviceUnavailable)
                 #expect(response.headers[.retryAfter] != nil)
             }

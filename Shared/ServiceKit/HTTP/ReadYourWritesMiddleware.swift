@@ -6,10 +6,12 @@ import ReadModel
 /// `Commons-Min-Position: <checkpoint>` on a read waits (up to `patience`) until the
 /// projections the route reads (``ProjectionsByPath``; all of the service's unless it says
 /// otherwise) have applied that checkpoint, so a client reads its own writes even when they
-/// went to another service; past the wait it answers 503.
+/// went to another service; past the wait it answers 503. A checkpoint beyond the log's end,
+/// which no wait would reach, is a bad request (400) at once.
 struct ReadYourWritesMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let runners: [ProjectionRunner]
+    let store: any EventStore
     let byPath: ProjectionsByPath
     let patience: Duration
 
@@ -20,7 +22,15 @@ struct ReadYourWritesMiddleware: RouterMiddleware {
                 "Commons-Min-Position must be a value from a Commons-Position header.",
                 errors: ["Commons-Min-Position": ["is not a position"]])
         }
-        guard await ProjectionRunner.waitUntilApplied(waited(by: request), checkpoint, timeout: patience) else {
+        let waited = waited(by: request)
+        // Most reads ask for a position applied already: only the others ask the log.
+        if waited.allSatisfy({ $0.status.checkpoint >= checkpoint }) { return try await next(request, context) }
+        guard try await store.hasReached(checkpoint) else {
+            throw Problem.malformed(
+                "Commons-Min-Position is beyond the end of the event log: send only a value from a Commons-Position header.",
+                errors: ["Commons-Min-Position": ["is beyond the end of the log"]])
+        }
+        guard await ProjectionRunner.waitUntilApplied(waited, checkpoint, timeout: patience) else {
             throw Problem.notReady("This service has not yet caught up with position \(value); try again shortly.")
         }
         return try await next(request, context)

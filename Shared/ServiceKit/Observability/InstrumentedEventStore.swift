@@ -44,6 +44,7 @@ public struct InstrumentedEventStore: EventStore {
 
     public func event(id: UUID) async throws -> RecordedEvent? { try await base.event(id: id) }
     public func head() async throws -> Checkpoint { try await base.head() }
+    public func hasReached(_ checkpoint: Checkpoint) async throws -> Bool { try await base.hasReached(checkpoint) }
     public func eventCount(after checkpoint: Checkpoint, limit: Int) async throws -> Int {
         try await base.eventCount(after: checkpoint, limit: limit)
     }
