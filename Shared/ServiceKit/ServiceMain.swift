@@ -12,15 +12,19 @@ public enum ServiceMain {
         }
         do {
             let configuration = try ServiceConfiguration(service: definition.name, defaultPort: definition.defaultPort)
+            // With tracing on, a log line carries the trace and span it was written in.
+            let traceMetadata = try TraceExport.loggingMetadata(service: definition.name)
             LoggingSystem.bootstrap { label in
                 switch configuration.logFormat {
                 case .json:
                     var handler = JSONLogHandler(label: label)
                     handler.logLevel = configuration.logLevel
+                    handler.metadataProvider = traceMetadata
                     return handler
                 case .text:
                     var handler = TextLogHandler(showsProbes: configuration.logsProbes)
                     handler.logLevel = configuration.logLevel
+                    handler.metadataProvider = traceMetadata
                     return handler
                 }
             }

@@ -73,6 +73,9 @@ struct TracingTests {
                     && spans.contains { $0.name == "alert matched" }
             }
             let gateway = try #require(trace.first { $0.service == "commons-gateway" && $0.name == "gateway POST to listings" }, "\(trace)")
+            // The request's log line leads to its trace.
+            let logged = stack.output.split(separator: "\n").filter { $0.hasPrefix("listings") && $0.contains("/v1/listings") }
+            #expect(logged.contains { $0.contains(traceId) && $0.contains("trace_id") }, "\(logged)")
             #expect(gateway.parentSpanId == appSpanId, "the gateway continues the app's span")
             let server = try #require(trace.first { $0.service == "listings" && $0.name == "/v1/listings" }, "\(trace)")
             #expect(trace.isDescendant(server, of: gateway), "listings continues the gateway's span")

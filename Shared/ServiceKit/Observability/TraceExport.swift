@@ -25,6 +25,17 @@ public enum TraceExport {
         return backend.service
     }
 
+    /// What joins a log line to its trace when tracing is on: the current span's `trace_id`
+    /// and `span_id` as metadata of every line logged inside it (swift-otel's provider); nil
+    /// when tracing is off, so that logging costs nothing more.
+    public static func loggingMetadata(
+        service: String, environment: EnvironmentVariables = EnvironmentVariables()
+    ) throws -> Logger
+        .MetadataProvider?
+    {
+        try configuration(service: service, environment: environment) == nil ? nil : OTel.makeLoggingMetadataProvider()
+    }
+
     /// swift-otel's configuration for `service`, or nil when no endpoint is set; a value that
     /// cannot work is a ``ConfigurationError``. swift-otel applies the `OTEL_*` variables over it.
     static func configuration(service: String, environment: EnvironmentVariables) throws -> OTel.Configuration? {
