@@ -17,7 +17,7 @@ struct ListingsImageTests {
     }
 
     @Test(
-        "an upload is cleaned of its position, stored by content, and served in every size with long caching and an ETag",
+        "an upload is cleaned of its position, stored by content, and served in every size with private caching and an ETag",
         arguments: Backend.allCases)
     func uploadAndServe(backend: Backend) async throws {
         let marker = "Sofa\(UUID().uuidString.prefix(6))"
@@ -38,7 +38,7 @@ struct ListingsImageTests {
                 let served = try await client.get("/v1/images/\(id)?size=\(size)", after: uploaded.position)
                 #expect(served.status == .ok, "\(size): \(served.text)")
                 #expect(served.headers[.contentType] == "image/jpeg")
-                #expect(served.headers[.cacheControl] == "public, max-age=31536000, immutable")
+                #expect(served.headers[.cacheControl] == "private, max-age=86400, immutable")
                 #expect(!served.text.contains(marker) && !served.text.contains("GPS"))
                 #expect(try Self.dimensions(served.body).width == width, "\(size)")
                 let etag = try #require(served.etag)

@@ -39,8 +39,9 @@ extension ListingsAPI {
             var headers = HTTPFields()
             let etag = "\"\(address)\""
             headers[.eTag] = etag
-            // The address names the content: a size of an image never changes.
-            headers[.cacheControl] = "public, max-age=31536000, immutable"
+            // The address names the content, so a size of an image never changes; but no shared
+            // cache may keep a copy past its owner's deletion, and a browser keeps it a day.
+            headers[.cacheControl] = "private, max-age=86400, immutable"
             if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: { $0.trimmingWhitespace() == etag }) == true {
                 return Response(status: .notModified, headers: headers)
             }

@@ -169,7 +169,7 @@ extension ListingsAPI {
             )
             .uploading(["image/jpeg", "image/png", "image/webp", "image/heic", "image/heif"], multipartFile: "file"),
             .init(
-                "GET", "/v1/images/{id}", "An image, cacheable for a year.",
+                "GET", "/v1/images/{id}", "An image, cacheable by the browser for a day.",
                 query: [Parameter("size", .oneOf(PhotoSize.allCases.map(\.rawValue)))],
                 responses: [200: "The image", 304: "Not modified", 400: "Unknown size", 404: "No such image"]),
         ])
