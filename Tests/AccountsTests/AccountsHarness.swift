@@ -14,8 +14,12 @@ struct AccountsHarness {
     let log: TestLog
     let dataDirectory: String
     let environment: EnvironmentVariables
+    let clock: WallClock
 
-    init(backend: Backend = .sqlite, extra: [String: String] = [:]) async throws {
+    /// `clock` tells the service the time: a ``ManualClock``'s, where a test must not depend on
+    /// how fast the machine runs it.
+    init(backend: Backend = .sqlite, extra: [String: String] = [:], clock: WallClock = .system) async throws {
+        self.clock = clock
         log = try await backend.makeLog()
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("commons-accounts-\(UUID().uuidString)").path
         // Tests register and sign in far more often than a person: the credential limit has a test of its own.
@@ -30,7 +34,7 @@ struct AccountsHarness {
         var configuration = try ServiceConfiguration(service: AccountsService.name, defaultPort: 0, environment: environment)
         configuration.readYourWritesPatience = .seconds(15) // another test may hold a PostgreSQL transaction for 10 s
         let (application, runtime, routes) = try await ServiceApp.build(
-            try AccountsService.definition(environment: environment), configuration: configuration, store: log.store)
+            try AccountsService.definition(environment: environment, clock: clock), configuration: configuration, store: log.store)
         try await application.test(.router) { client in try await body(Client(client: client, runtime: runtime, routes: routes)) }
         await log.close()
     }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import CommonsClient
+import EventLogTestSupport
 import Foundation
 import PhotoCodec
 import Testing
@@ -68,11 +69,11 @@ struct ErasureTests {
                 #expect(answer.status == 200, "\(service): \(answer.status)")
             }
 
-            let replaced = try await replacedFiles(under: stack.dataDirectory)
+            let replaced = try await DataDirectoryScan.replacedReadModels(under: stack.dataDirectory)
             #expect(replaced.isEmpty, "read-model files a replay replaced are still on disk: \(replaced)")
             // From an offset that is a multiple of 3, as in the end-to-end check.
             let photoSlice = Data(served.dropFirst(served.count / 6 * 3).prefix(24))
-            let files = filesUnder(stack.dataDirectory)
+            let files = DataDirectoryScan.files(under: stack.dataDirectory)
             #expect(files.contains { $0.path.hasSuffix("events.sqlite") }, "the log is scanned: \(files.map(\.path))")
             for file in files {
                 for secret in [marker, email] {
@@ -99,33 +100,5 @@ struct ErasureTests {
             try await Task.sleep(for: .milliseconds(100))
         }
         Issue.record("the replay of \(service) did not finish within 120 s")
-    }
-
-    /// The read-model files under `directory` that are not their read model's live file, once
-    /// none is left or a generous deadline has passed.
-    private func replacedFiles(under directory: URL) async throws -> [String] {
-        func replaced() -> [String] {
-            let names = filesUnder(directory).map(\.path)
-            let live = Set(
-                names.filter { $0.hasSuffix(".current") }.compactMap { pointer -> String? in
-                    let file = try? String(contentsOf: directory.appendingPathComponent(pointer), encoding: .utf8)
-                    return file.map { (pointer as NSString).deletingLastPathComponent + "/" + $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-                }.map { $0.hasPrefix("/") ? String($0.dropFirst()) : $0 })
-            return names.filter { $0.hasSuffix(".sqlite") && !$0.hasSuffix("events.sqlite") && !live.contains($0) }
-        }
-        let deadline = ContinuousClock.now + .seconds(120)
-        while ContinuousClock.now < deadline, !replaced().isEmpty { try await Task.sleep(for: .milliseconds(250)) }
-        return replaced()
-    }
-
-    /// Every file under `directory`, by its path below it, with its bytes.
-    private func filesUnder(_ directory: URL) -> [(path: String, bytes: Data)] {
-        guard let files = FileManager.default.enumerator(atPath: directory.path) else { return [] }
-        return files.compactMap { file in
-            guard let file = file as? String, let data = FileManager.default.contents(atPath: directory.appendingPathComponent(file).path) else {
-                return nil
-            }
-            return (file, data)
-        }
     }
 }

@@ -1,5 +1,6 @@
 import CommonsClient
 import Crypto
+import EventLogTestSupport
 import Foundation
 import PhotoTestSupport
 import Testing
@@ -113,9 +114,9 @@ extension EndToEndTests {
         let photoSlice = Data(photoBytes.dropFirst(photoBytes.count / 6 * 3).prefix(24))
         let dataDirectory = topology.runDirectory.appendingPathComponent("data")
         // A replaced file is removed once the requests that may still read it have met their deadline.
-        let replaced = try await E2E.replacedReadModels(under: dataDirectory)
+        let replaced = try await DataDirectoryScan.replacedReadModels(under: dataDirectory)
         #expect(replaced.isEmpty, "read-model files a replay replaced are still on disk: \(replaced)")
-        let files = E2E.files(under: dataDirectory)
+        let files = DataDirectoryScan.files(under: dataDirectory)
         let stores: [(name: String, bytes: Data)] =
             [
                 ("the log export", Data(try await topology.logExport().utf8)),

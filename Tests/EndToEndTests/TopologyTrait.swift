@@ -93,20 +93,6 @@ enum E2E {
         if let position = from.positions.current { to.positions.observe(position) }
     }
 
-    /// The response bodies that `app` gets for `paths`, joined: what a person could read
-    /// there; and the paths that failed, with their status. A failure's own text is left
-    /// out, as it may repeat the path (which can hold what is looked for).
-    /// Every file under `directory`, by its path below it, with all its bytes.
-    static func files(under directory: URL) -> [(path: String, bytes: Data)] {
-        guard let files = FileManager.default.enumerator(atPath: directory.path) else { return [] }
-        return files.compactMap { file in
-            guard let file = file as? String, let data = FileManager.default.contents(atPath: directory.appendingPathComponent(file).path) else {
-                return nil
-            }
-            return (file, data)
-        }
-    }
-
     /// Replays `service`'s read model over the admin API, as the operator console does, and
     /// waits until the new file is live.
     static func replay(_ topology: Topology, _ service: Topology.Service, token: String) async throws {
@@ -129,27 +115,9 @@ enum E2E {
         throw Topology.Failure("the replay of \(service.rawValue) did not finish within 120 s")
     }
 
-    /// The read-model files under `directory` (one folder per service process) that are not
-    /// their service's live file, once none is left or a generous deadline has passed.
-    static func replacedReadModels(under directory: URL) async throws -> [String] {
-        func replaced() -> [String] {
-            let folders = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-            return folders.flatMap { folder -> [String] in
-                let path = directory.appendingPathComponent(folder)
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: path.path)) ?? []
-                let live = Set(
-                    names.filter { $0.hasSuffix(".current") }.compactMap {
-                        try? String(contentsOf: path.appendingPathComponent($0), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-                    })
-                guard !live.isEmpty else { return [] }
-                return names.filter { $0.hasSuffix(".sqlite") && $0 != "events.sqlite" && !live.contains($0) }.map { "\(folder)/\($0)" }
-            }
-        }
-        let deadline = ContinuousClock.now + .seconds(120)
-        while ContinuousClock.now < deadline, !replaced().isEmpty { try await Task.sleep(for: .milliseconds(250)) }
-        return replaced()
-    }
-
+    /// The response bodies that `app` gets for `paths`, joined: what a person could read
+    /// there; and the paths that failed, with their status. A failure's own text is left
+    /// out, as it may repeat the path (which can hold what is looked for).
     static func readable(_ app: CommonsClient, _ paths: [String]) async -> (text: String, failures: [String]) {
         var texts: [String] = []
         var failures: [String] = []

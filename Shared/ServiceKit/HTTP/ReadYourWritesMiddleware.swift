@@ -25,7 +25,8 @@ struct ReadYourWritesMiddleware: RouterMiddleware {
         let waited = waited(by: request)
         // Most reads ask for a position applied already: only the others ask the log.
         if waited.allSatisfy({ $0.status.checkpoint >= checkpoint }) { return try await next(request, context) }
-        guard try await store.hasReached(checkpoint) else {
+        // A log that cannot answer now (PostgreSQL restarting) leaves the wait to decide: 503.
+        guard (try? await store.hasReached(checkpoint)) != false else {
             throw Problem.malformed(
                 "Commons-Min-Position is beyond the end of the event log: send only a value from a Commons-Position header.",
                 errors: ["Commons-Min-Position": ["is beyond the end of the log"]])
