@@ -185,17 +185,19 @@ public final class ProjectionRunner: Service, Sendable {
                 try await projection.apply(page, to: pool, skipping: parked, keys: keys, live: live)
             }
             database.checkpointer.committed(to: pool)
-            update {
-                $0.checkpoint = page.checkpoint
-                $0.stalledOn = nil
-                if page.checkpoint >= target { $0.isCaughtUp = true }
-            }
             if page.events.contains(where: { $0.type == Self.erasingEventType }) { erasurePending = true }
             // A page shorter than a full one, or the head as it was at start: nothing is queued behind it.
             if erasurePending, page.events.count < pageSize || page.checkpoint >= target {
                 try await pool.write { [projection] db in try projection.forgetErased(in: db) }
                 try await Self.forgetOldPages(of: pool)
                 erasurePending = false
+            }
+            // Caught up only once the file is clean: a replica that started from a snapshot
+            // reports ready with the deletions since the snapshot wholly applied.
+            update {
+                $0.checkpoint = page.checkpoint
+                $0.stalledOn = nil
+                if page.checkpoint >= target { $0.isCaughtUp = true }
             }
             progress.fire()
             if ContinuousClock.now - lastLagReport > .seconds(1) {

@@ -225,7 +225,7 @@ public final class ReadModelDatabase: Sendable {
         try pool.read { db in try ProjectionCheckpoints.load(db, projection: projection) }
     }
 
-    private static func writePointer(_ pointer: URL, to file: String) throws {
+    static func writePointer(_ pointer: URL, to file: String) throws {
         let temporary = pointer.appendingPathExtension("tmp-\(UUID().uuidString)")
         try Data(file.utf8).write(to: temporary)
         if rename(temporary.path, pointer.path) != 0 {

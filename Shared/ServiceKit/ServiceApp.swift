@@ -32,9 +32,14 @@ public enum ServiceApp {
             log = try await configuration.eventStore.open(logger: logger, startupPatience: configuration.startupPatience, hearsEveryCategory: false)
         }
         let liveSessions = LiveSessions()
-        let runtime = try ServiceRuntime(
-            configuration: configuration, store: log, projections: [RevocationProjection(liveSessions: liveSessions)] + definition.projections,
-            logger: logger)
+        let projections = [RevocationProjection(liveSessions: liveSessions)] + definition.projections
+        if let source = configuration.snapshotSource {
+            await SnapshotRestore.restoreIfEmpty(
+                from: source, name: configuration.service, directory: URL(fileURLWithPath: configuration.dataDirectory), projections: projections,
+                credential: ReplicaCredential(secrets: try ServiceRuntime.vaultSecrets(beside: log, environment: configuration.environment)),
+                logger: logger)
+        }
+        let runtime = try ServiceRuntime(configuration: configuration, store: log, projections: projections, logger: logger)
         try await runtime.keyVault.checkSecrets()
         let source = try publicKeys ?? definition.publicKeys?(runtime) ?? HTTPPublicKeySource(accountsURL: configuration.accountsURL)
         let verifier = TokenVerifier(source: source, logger: logger)
@@ -76,6 +81,7 @@ public enum ServiceApp {
         try definition.routes(router, runtime)
         addKitRoutes(to: router, runtime: runtime, document: definition.openAPI)
         ProjectionAdministration.addRoutes(to: router, service: definition.name, runtime: runtime)
+        ReadModelSnapshotRoute.addRoutes(to: router, service: definition.name, runtime: runtime)
         routeTable.set(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })
 
         let application = Application(

@@ -69,9 +69,13 @@ public final class ServiceRuntime: Sendable {
     /// ``KeyVaultSecrets`` that `environment` gives (for the embedded log in development,
     /// by a random one in `<log>.keys-secret`).
     public static func vault(beside store: any EventStore, environment: EnvironmentVariables) throws -> WrappedKeyVault {
+        try vault(beside: store, secrets: try vaultSecrets(beside: store, environment: environment))
+    }
+
+    /// The secrets that wrap the keys of the vault beside `store` (see ``vault(beside:environment:)``).
+    static func vaultSecrets(beside store: any EventStore, environment: EnvironmentVariables) throws -> KeyVaultSecrets {
         let embedded = ((store as? InstrumentedEventStore)?.base ?? store) as? SQLiteEventStore
-        return try vault(
-            beside: store, secrets: try KeyVaultSecrets.resolve(environment: environment, developmentFile: embedded.map { $0.path + ".keys-secret" }))
+        return try KeyVaultSecrets.resolve(environment: environment, developmentFile: embedded.map { $0.path + ".keys-secret" })
     }
 
     /// The key vault beside a log, its keys wrapped by `secrets`.

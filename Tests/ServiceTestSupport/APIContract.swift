@@ -45,7 +45,7 @@ public enum APIContract {
     /// JSON (event streams, images).
     public static func answersWithoutSchema(in document: OpenAPIDocument, except: Set<String> = []) -> Set<String> {
         var found: Set<String> = []
-        for operation in document.operations where !except.contains("\(operation.method) \(operation.path)") {
+        for operation in document.operations where !except.contains("\(operation.method) \(operation.path)") && operation.answerType == nil {
             for status in operation.responses.keys where (200..<300).contains(status) && status != 204 && operation.returns[status] == nil {
                 found.insert("\(operation.method) \(operation.path) \(status)")
             }

@@ -52,6 +52,12 @@ extension ProjectionAdministration {
                 "Replay this replica's read model from the log into a new file, then swap it in; the live one serves meanwhile (admins).",
                 authenticated: true, responses: [202: "Started", 403: notAdmin, 409: "A replay is running already"],
                 returns: [202: replayStatus]),
+            .init(
+                "GET", "\(base)/snapshot",
+                "This replica's read model as one SQLite file (application/vnd.sqlite3), for a new replica to start from; "
+                    + "only another replica may ask, with the Commons-Replica-Credential header.",
+                responses: [200: "The read model", 403: "Not a replica of this service", 503: "This replica is still catching up"]
+            ).answering(ReadModelSnapshotRoute.mediaType),
         ]
     }
 }

@@ -32,6 +32,8 @@ public struct OpenAPIDocument: Sendable {
         public var multipartFile: String?
         /// Whether the route reads `If-Match`: nil not, false optional, true required (428 without).
         public var ifMatchRequired: Bool?
+        /// The media type of a 2xx answer that is bytes, not JSON (a file).
+        public var answerType: String?
         /// Whether the operation starts or refreshes a session, and so can deliver its tokens
         /// as browser cookies (``BrowserSession``).
         public var deliversTokens = false
@@ -63,6 +65,13 @@ public struct OpenAPIDocument: Sendable {
             var operation = self
             operation.uploadTypes = types
             operation.multipartFile = multipartFile
+            return operation
+        }
+
+        /// This operation, answering a success with bytes of media type `type` instead of JSON.
+        public func answering(_ type: String) -> Operation {
+            var operation = self
+            operation.answerType = type
             return operation
         }
 
@@ -326,6 +335,8 @@ public struct OpenAPIDocument: Sendable {
                 var response: [String: Any] = ["description": description, "headers": Self.responseHeaders(of: operation, status: status)]
                 if let body = operation.returns[status] {
                     response["content"] = ["application/json": ["schema": body.json]]
+                } else if status < 300, let type = operation.answerType {
+                    response["content"] = [type: ["schema": ["type": "string", "format": "binary"]]]
                 } else if status >= 400 {
                     response["content"] = ["application/problem+json": ["schema": ["$ref": "#/components/schemas/Problem"]]]
                 }
