@@ -31,6 +31,9 @@
 #    dashboards and alerts name must be one the services register (Shared/, Services/), and
 #    every dashboard query must parse (promtool, as recording rules); the scrape jobs must
 #    be StackKit's services on their ports; and compose must accept the profile.
+# 5. deploy/kubernetes: scripts/check-kubernetes.sh (every kustomization renders, validates
+#    against Kubernetes' schemas, passes checkov, and agrees with StackKit, the compose file's
+#    environment and docs/configuration.md; the gateway's nginx.conf is generated).
 # Exits non-zero on the first failing check, saying which.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -151,15 +154,14 @@ done
 [ -n "$python" ] || fail "no python3 with PyYAML (apt-get install -y --no-install-recommends python3-yaml)"
 "$python" - Tools/StackKit/ServiceTable.swift deploy/nginx.conf docker-compose.yml deploy/Dockerfile <<'PY' || fail "deployment files disagree with Tools/StackKit"
 import os, re, sys, yaml
+sys.path.insert(0, "scripts")
+import stacktable
 
 table_path, nginx_path, compose_path, dockerfile_path = sys.argv[1:5]
 problems = []
 
 # StackKit: StackService(name: "x", port: N, prefixes: ["/a", ...])
-table = open(table_path).read()
-services = {}
-for m in re.finditer(r'StackService\(\s*name:\s*"([^"]+)",\s*port:\s*(\d+),\s*prefixes:\s*\[(.*?)\]', table, re.S):
-    services[m.group(1)] = (int(m.group(2)), re.findall(r'"([^"]+)"', m.group(3)))
+services = stacktable.services(table_path)
 if len(services) != 5:
     problems.append(f"expected five services in {table_path}, found {sorted(services)}")
 
@@ -315,6 +317,8 @@ diff -r "$work/dashboards" "$observability/grafana/dashboards" >&2 \
   || fail "$observability/grafana/dashboards differs from make-dashboards.py's output (run it and commit the result)"
 "$python" - "$observability" "$work/queries.yml" Tools/StackKit/ServiceTable.swift <<'PY' || fail "observability files name unknown metrics or disagree with StackKit"
 import glob, json, os, re, sys, yaml
+sys.path.insert(0, "scripts")
+import stacktable
 
 observability, queries_path, table_path = sys.argv[1:4]
 problems = []
@@ -356,8 +360,7 @@ rules = [{"record": f"dashboard_query_{i}", "expr": expr.replace("$__rate_interv
 yaml.safe_dump({"groups": [{"name": "dashboards", "rules": rules}]}, open(queries_path, "w"))
 
 # One scrape job per StackKit service, named as it, on its port; one dashboard each.
-services = {m.group(1): int(m.group(2)) for m in
-            re.finditer(r'StackService\(\s*name:\s*"([^"]+)",\s*port:\s*(\d+)', open(table_path).read())}
+services = {name: port for name, (port, _) in stacktable.services(table_path).items()}
 jobs = {}
 for job in yaml.safe_load(open(os.path.join(observability, "prometheus.yml")))["scrape_configs"]:
     for sd in job.get("dns_sd_configs", []):
@@ -383,5 +386,8 @@ PY
 "${compose[@]}" -f docker-compose.yml --profile observability config -q \
   || fail "${compose[*]} config rejects docker-compose.yml with the observability profile"
 echo "check-deploy: $observability valid (promtool check config, check rules and test rules; dashboards as make-dashboards.py writes them; compose --profile observability config -q)"
+
+# 5. The Kubernetes manifests.
+scripts/check-kubernetes.sh || fail "the Kubernetes manifests (scripts/check-kubernetes.sh)"
 
 echo "check-deploy: all passed"

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Writes to stdout a copy of deploy/nginx.conf for a gateway without Docker: the one that
-# scripts/run-topology.sh runs and scripts/check-deploy.sh tests.
+# scripts/run-topology.sh runs and scripts/check-deploy.sh tests; or, with --kubernetes, the
+# Kubernetes gateway's (deploy/kubernetes/base/gateway/nginx.conf, committed; check-deploy
+# fails when it differs from what this writes).
 #
 #   scripts/gateway-conf.sh [--port N] [--listen-host H] [--upstream-host H] [--run-dir DIR] [--replicas N] [--docs-dir DIR] [--web-dir DIR] [FILE]
+#   scripts/gateway-conf.sh --kubernetes NAMESPACE [FILE]
 #
 # The substitutions, and nothing else:
 #   1. Each upstream group's `server <name>:<port> resolve …;` line becomes
@@ -22,6 +25,17 @@
 #   5. With --replicas N above 1, each group has N such lines: H:<port>, H:<port + 100>, …
 #      (what Docker's DNS gives nginx for a scaled service; round robin, the next one on a
 #      refused connection).
+# With --kubernetes NAMESPACE, these instead, and nothing else (routes, limits, paths and
+# `listen 8080;` stay as they are):
+#   1. Each `server <name>:<port> resolve …;` line names the service's cluster DNS name,
+#      `<name>.<NAMESPACE>.svc.cluster.local:<port>`: nginx's own resolver does not apply
+#      the pod's search domains. The Services are headless, so the name gives every ready
+#      pod, as Docker's DNS gives every replica.
+#   2. `resolver 127.0.0.11 …` (Docker's DNS) becomes the cluster's DNS Service,
+#      `kube-dns.kube-system.svc.cluster.local`, looked up once at start.
+#   3. After `http {`: the client's address from `X-Forwarded-For` when the peer is a
+#      private address (the Ingress controller), so the flood guard counts clients.
+#   4. A first line saying the file is generated.
 # It fails if a substitution finds nothing to change, so a reworded nginx.conf cannot
 # silently leave Docker names in the copy.
 set -euo pipefail
@@ -35,6 +49,7 @@ own_files=
 docs_dir="$(cd "$(dirname "$0")/.." && pwd)/deploy/docs"
 web_dir="$(cd "$(dirname "$0")/.." && pwd)/deploy/web"
 file="$(dirname "$0")/../deploy/nginx.conf"
+namespace=
 while [ $# -gt 0 ]; do
   case "$1" in
     --port) port=$2; shift 2 ;;
@@ -44,11 +59,43 @@ while [ $# -gt 0 ]; do
     --replicas) replicas=$2; shift 2 ;;
     --docs-dir) docs_dir=$2; own_files=1; shift 2 ;;
     --web-dir) web_dir=$2; own_files=1; shift 2 ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    --kubernetes) namespace=$2; shift 2 ;;
+    -h|--help) sed -n '2,35p' "$0"; exit 0 ;;
     -*) echo "gateway-conf: unknown option $1" >&2; exit 2 ;;
     *) file=$1; shift ;;
   esac
 done
+
+server_re='^[[:space:]]*server[[:space:]]+[a-z-]+:[0-9]+[[:space:]]+resolve[[:space:];]'
+
+if [ -n "$namespace" ]; then
+  [[ $namespace =~ ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ ]] || { echo "gateway-conf: '$namespace' is not a namespace name" >&2; exit 2; }
+  conf=$(cat "$file")
+  [ "$(grep -cE "$server_re" <<<"$conf")" -eq 5 ] \
+    || { echo "gateway-conf: expected five 'server <name>:<port> resolve …;' lines in $file" >&2; exit 1; }
+  grep -qE '^[[:space:]]*resolver[[:space:]]+127\.0\.0\.11[[:space:]]' <<<"$conf" \
+    || { echo "gateway-conf: no 'resolver 127.0.0.11' line in $file" >&2; exit 1; }
+  grep -qE '^http \{' <<<"$conf" || { echo "gateway-conf: no 'http {' line in $file" >&2; exit 1; }
+  conf=$(sed -E "s/^([[:space:]]*server[[:space:]]+)([a-z-]+):([0-9]+)([[:space:]]+resolve[[:space:];])/\\1\\2.$namespace.svc.cluster.local:\\3\\4/" <<<"$conf")
+  conf=$(sed -E 's/^([[:space:]]*resolver[[:space:]]+)127\.0\.0\.11([[:space:]])/\1kube-dns.kube-system.svc.cluster.local\2/' <<<"$conf")
+  conf=$(awk '
+    $0 == "http {" {
+      print
+      print "    # The Ingress controller (a private address in the cluster) passes the client in"
+      print "    # X-Forwarded-For: the flood guard and the log count the client, not the controller."
+      print "    set_real_ip_from 10.0.0.0/8;"
+      print "    set_real_ip_from 172.16.0.0/12;"
+      print "    set_real_ip_from 192.168.0.0/16;"
+      print "    set_real_ip_from fc00::/7;"
+      print "    real_ip_header X-Forwarded-For;"
+      print "    real_ip_recursive on;"
+      print ""
+      next
+    }
+    { print }' <<<"$conf")
+  printf '# Generated from deploy/nginx.conf by `scripts/gateway-conf.sh --kubernetes %s`: edit that file,\n# run this, and commit the result (scripts/check-deploy.sh compares them).\n%s\n' "$namespace" "$conf"
+  exit 0
+fi
 
 if [ -n "$run_dir" ] && [ -z "$own_files" ]; then
   rm -rf "$run_dir/public"
@@ -61,7 +108,6 @@ if [ -n "$run_dir" ] && [ -z "$own_files" ]; then
 fi
 
 conf=$(cat "$file")
-server_re='^[[:space:]]*server[[:space:]]+[a-z-]+:[0-9]+[[:space:]]+resolve[[:space:];]'
 [ "$(grep -cE "$server_re" <<<"$conf")" -eq 5 ] \
   || { echo "gateway-conf: expected five 'server <name>:<port> resolve …;' lines in $file" >&2; exit 1; }
 grep -q '/usr/share/commons/docs' <<<"$conf" \

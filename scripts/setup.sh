@@ -34,11 +34,17 @@ test_packages=(
   python3-selenium                    # drives Chromium (Debian's python3)
   wrk                                 # the HTTP load of `commons bench` (its tests and `make bench`)
 )
-# PyPI packages for `python3 -m pip`, each as PACKAGE:MODULE.
+# Not installed here: kubectl (1.27 or later), which scripts/check-kubernetes.sh renders the
+# Kubernetes manifests with. Debian's kubernetes-client is 1.20, whose kustomize cannot render
+# components; install it from Kubernetes' own packages (https://kubernetes.io/docs/tasks/tools/).
+
+# PyPI packages for `python3 -m pip`, each as PACKAGE:MODULE (PACKAGE may pin a version).
 test_python=(
   openapi-spec-validator:openapi_spec_validator  # the merged API document is valid OpenAPI
   schemathesis:schemathesis                      # the running stack against that document
   axe-selenium-python:axe_selenium_python        # axe-core, for the web app's accessibility
+  kubernetes-validate==1.37.0:kubernetes_validate  # the Kubernetes manifests against Kubernetes' schemas, offline
+  checkov==3.3.30:checkov                          # the Kubernetes manifests' security linter, offline
 )
 
 case "$1" in
