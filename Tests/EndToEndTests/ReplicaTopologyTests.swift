@@ -41,6 +41,27 @@ struct ReplicaTopologyTests {
     }
 
     @Test(
+        "a replica of geo-search and of listings joins from the other's snapshot while 4 people post: it reports ready with every post, and both agree"
+    )
+    func replicaFromSnapshot() async throws {
+        let topology = try Topology.running()
+        try topology.require(.accounts, .listings, .geoSearch)
+        let crowd = try await Crowd(topology)
+        let first = try await crowd.post().value
+        for service in [Topology.Service.geoSearch, .listings] { try await topology.kill(service, replica: 1) }
+        let posting = crowd.post()
+        for service in [Topology.Service.geoSearch, .listings] {
+            try await topology.restart(service, replica: 1, fresh: true, snapshotFrom: 0)
+            #expect(
+                topology.tail(service, replica: 1, lines: 400).contains("started from a read-model snapshot"),
+                "\(service.rawValue) took its peer's snapshot")
+        }
+        let posted = first + (try await posting.value)
+        try await crowd.expectEachPostOnce(posted, rounds: 2)
+        try await crowd.expectReplicasAgree(on: posted)
+    }
+
+    @Test(
         "a replica of each service whose read-model file is damaged removes it, rebuilds from the log, reports ready only then, and agrees with the other"
     )
     func damagedReadModels() async throws {
@@ -148,13 +169,13 @@ private struct Crowd {
         }
     }
 
-    /// Through the gateway: each person's posts, each once.
-    func expectEachPostOnce(_ posted: [UUID]) async throws {
-        #expect(posted.count == phones.count * perPerson)
+    /// Through the gateway: each person's posts of `rounds` rounds of ``post()``, each once.
+    func expectEachPostOnce(_ posted: [UUID], rounds: Int = 1) async throws {
+        #expect(posted.count == phones.count * perPerson * rounds)
         #expect(Set(posted).count == posted.count)
         for phone in phones {
             let mine = try await phone.listings.feed(ListingFeedQuery(author: "me", limit: 50))
-            #expect(mine.items.count == perPerson, "each post once: \(mine.items.map(\.title).sorted())")
+            #expect(mine.items.count == perPerson * rounds, "each post once: \(mine.items.map(\.title).sorted())")
         }
     }
 

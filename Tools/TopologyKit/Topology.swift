@@ -458,13 +458,20 @@ package actor Topology {
     /// Starts a killed service again (same port, same read model) and waits until it is ready.
     /// Under `commons up`, its supervisor does the starting; this waits for it.
     /// With `fresh`, its data directory is emptied first: a replica started late, with no
-    /// read model yet (nginx only).
-    package func restart(_ service: Service, replica: Int = 0, fresh: Bool = false) async throws {
+    /// read model yet (nginx only). With `snapshotFrom` as well, it starts from that replica's
+    /// read-model snapshot (`COMMONS_SNAPSHOT_SOURCE`).
+    package func restart(_ service: Service, replica: Int = 0, fresh: Bool = false, snapshotFrom peer: Int? = nil) async throws {
         let instance = Instance(service: service, replica: replica)
         if fresh {
             let data = runDirectory.appendingPathComponent("data/\(instance.name)")
             try FileManager.default.removeItem(at: data)
             try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        }
+        if let peer {
+            guard gateway == .nginx, fresh else { throw Failure("a start from a snapshot needs nginx and a fresh data directory") }
+            environments[instance]?["COMMONS_SNAPSHOT_SOURCE"] = "http://127.0.0.1:\(port(service, replica: peer))"
+        } else {
+            environments[instance]?["COMMONS_SNAPSHOT_SOURCE"] = nil
         }
         if gateway == .nginx { try launch(instance) }
         try await waitFor(instance, path: "/health/ready")

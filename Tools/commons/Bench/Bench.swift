@@ -11,7 +11,7 @@ struct Bench: AsyncParsableCommand {
         abstract: "Measure Commons beside the raw operations it is built on.",
         subcommands: [
             BenchEventLog.self, BenchAccounts.self, BenchListings.self, BenchImages.self, BenchGeoSearch.self, BenchDonations.self,
-            BenchShopping.self, BenchTopology.self, BenchHTTP.self, BenchVisible.self,
+            BenchShopping.self, BenchTopology.self, BenchHTTP.self, BenchVisible.self, BenchSnapshot.self,
         ])
 }
 
