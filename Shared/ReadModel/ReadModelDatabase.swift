@@ -150,6 +150,7 @@ public final class ReadModelDatabase: Sendable {
             try? await Task.sleep(for: delay)
             // Swapped back in meanwhile (a replay into a path given twice): it serves again.
             if let self, self.state.withLock({ $0.file }) == file { return }
+            self?.checkpointer.forget(path)
             ReadModelFiles.remove(path)
             logger.info("removed the read-model file a swap replaced", metadata: ["file": "\(file)"])
         }

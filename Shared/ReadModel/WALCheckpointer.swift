@@ -55,6 +55,17 @@ final class WALCheckpointer: Sendable {
         if starts { Task.detached(priority: .utility) { await self.checkpointWhilePending() } }
     }
 
+    /// Closes the connection to the file at `path`, if it has one: a file a swap replaced is
+    /// about to be removed, and an open connection would keep its rows on disk.
+    func forget(_ path: String) {
+        let closing = state.withLock { state -> DatabaseQueue? in
+            guard state.connection?.path == path else { return nil }
+            defer { state.connection = nil }
+            return state.connection?.queue
+        }
+        try? closing?.close()
+    }
+
     private func checkpointWhilePending() async {
         while true {
             let wait = state.withLock { state in state.lastStart.map { Self.interval - (ContinuousClock.now - $0) } ?? .zero }

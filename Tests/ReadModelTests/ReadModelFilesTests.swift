@@ -78,6 +78,45 @@ struct ReadModelFilesTests {
         }
     }
 
+    @Test("after a swap the WAL checkpointer copies the new file's commits into it, and no connection of its keeps the replaced file open")
+    func checkpointerFollowsSwap() async throws {
+        let directory = temporaryDirectory()
+        let database = try ReadModelDatabase(directory: directory, name: "items", projections: [TitlesProjection()], retireAfter: .zero)
+        let replaced = database.path
+        try await database.pool.write { db in try db.execute(sql: "INSERT INTO titles (stream, title, version) VALUES ('a', 'Lamp', 1)") }
+        database.checkpointer.committed(to: database.pool)
+        #expect(try await eventually { Self.openDescriptors(of: replaced) > 0 }, "the checkpointer has a connection to the live file")
+
+        try database.swap(to: database.newFilePath())
+        #expect(try await eventually { !FileManager.default.fileExists(atPath: replaced) })
+        #expect(Self.openDescriptors(of: replaced) == 0, "nothing keeps the replaced file open")
+        let live = database.path
+        let before = Self.size(of: live)
+        // A megabyte of titles, committed to the WAL alone until a checkpoint copies it.
+        try await database.pool.write { db in
+            for n in 0..<256 {
+                try db.execute(
+                    sql: "INSERT INTO titles (stream, title, version) VALUES (?, ?, 1)", arguments: ["s\(n)", String(repeating: "x", count: 4_000)])
+            }
+        }
+        #expect(Self.size(of: live) == before, "the commit waits in the WAL")
+        database.checkpointer.committed(to: database.pool)
+        #expect(try await eventually { Self.size(of: live) > before + 1_000_000 }, "the new file's WAL is checkpointed into it")
+    }
+
+    private static func size(of path: String) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+    }
+
+    /// How many of this process's open files are the file at `path` (removed or not).
+    private static func openDescriptors(of path: String) -> Int {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return descriptors.filter { descriptor in
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)")) ?? ""
+            return target == path || target == path + " (deleted)"
+        }.count
+    }
+
     /// Whether `condition` holds within a generous deadline, asking every 20 ms.
     private func eventually(_ condition: () -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(30)
