@@ -56,6 +56,8 @@ public enum ReadModelRebuild {
             var next = Task { try await fetch(start) }
             defer { next.cancel() }
             while true {
+                // A cancelled rebuild stops between pages; its caller removes the file.
+                try Task.checkCancellation()
                 let (prepared, reachedLimit) = try await next.value
                 let page = prepared.page
                 guard page.checkpoint > checkpoint || !page.events.isEmpty else { break }

@@ -80,7 +80,8 @@ public enum ServiceApp {
                 lease: Double(configuration.requestDeadline.components.seconds) + 5))
         try definition.routes(router, runtime)
         addKitRoutes(to: router, runtime: runtime, document: definition.openAPI)
-        ProjectionAdministration.addRoutes(to: router, service: definition.name, runtime: runtime)
+        let replay = ReadModelReplay(runtime: runtime)
+        ProjectionAdministration.addRoutes(to: router, service: definition.name, runtime: runtime, replay: replay)
         ReadModelSnapshotRoute.addRoutes(to: router, service: definition.name, runtime: runtime)
         routeTable.set(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })
 
@@ -89,7 +90,7 @@ public enum ServiceApp {
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "commons-\(definition.name)"),
             // The exporter is first, so it stops last and sends the spans of the last requests.
             services: [traceExport].compactMap { $0 } + [StoreCloser(store: log)] + runtime.runners as [any Service]
-                + [LogHealthReporter(store: log, service: definition.name), KeyPrefetcher(verifier: verifier)]
+                + [LogHealthReporter(store: log, service: definition.name), KeyPrefetcher(verifier: verifier), ReplayCancellation(replay: replay)]
                 + (try definition.backgroundServices(runtime)),
             logger: logger)
         return (application, runtime, router.routes.map { "\($0.method.rawValue) \($0.path.description)" })

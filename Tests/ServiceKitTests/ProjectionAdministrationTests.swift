@@ -136,4 +136,35 @@ struct ProjectionAdministrationTests {
             #expect(try await ProjectionParking.parked(for: "revocations", in: runtime.store).isEmpty)
         }
     }
+
+    @Test("a graceful shutdown cancels a replay under way and leaves no file of it behind; the live read model stays")
+    func shutdownCancelsReplay() async throws {
+        let kit = try await KitHarness()
+        // Enough events that the replay is still running when the test stops the service.
+        var position = try await kit.log.store.head().position
+        for _ in 0..<5 {
+            var batch: [RecordedEvent] = []
+            for _ in 0..<10_000 {
+                position += 1
+                let event = NewEvent(type: "WidgetCreated", data: Data(#"{"name":"gear","count":1}"#.utf8))
+                batch.append(
+                    RecordedEvent(
+                        checkpoint: Checkpoint(transaction: UInt64(position), position: position), stream: "widget-\(UUID().uuidString.lowercased())",
+                        version: 1, id: event.id, type: event.type, schemaVersion: 1, data: event.data, metadata: event.metadata, recordedAt: Date()))
+            }
+            _ = try await kit.log.store.importEvents(batch)
+        }
+        let directory = URL(fileURLWithPath: kit.configuration.dataDirectory)
+        let admin = try await kit.token(role: .admin)
+        try await kit.test { client, _, _ in
+            let started = try await client.execute(uri: "/v1/admin/widgets/replay", method: .post, headers: .json(token: admin))
+            #expect(started.status == .accepted)
+            let status = try await client.execute(uri: "/v1/admin/widgets/projections", method: .get, headers: .json(token: admin))
+            #expect((status.json["replay"] as? [String: Any])?["state"] as? String == "running")
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("widgets.") }.sorted()
+        let liveFile = try String(contentsOf: directory.appendingPathComponent("widgets.current"), encoding: .utf8)
+        #expect(liveFile == "widgets.sqlite", "the replay was not swapped in")
+        #expect(files.allSatisfy { $0 == "widgets.current" || $0.hasPrefix(liveFile) }, "only the live file and its pointer: \(files)")
+    }
 }

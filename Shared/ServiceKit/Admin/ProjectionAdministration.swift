@@ -50,10 +50,9 @@ enum ProjectionAdministration {
 
     static let replica = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
 
-    /// Adds the routes for the service `service` of `runtime`.
-    static func addRoutes(to router: Router<AppRequestContext>, service: String, runtime: ServiceRuntime) {
+    /// Adds the routes for the service `service` of `runtime`, whose replays `replay` runs.
+    static func addRoutes(to router: Router<AppRequestContext>, service: String, runtime: ServiceRuntime, replay: ReadModelReplay) {
         let base = "/v1/admin/\(service)"
-        let replay = ReadModelReplay(runtime: runtime)
 
         router.get("\(base)/projections") { _, context in
             _ = try context.requireAdmin()

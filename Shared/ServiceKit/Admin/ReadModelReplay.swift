@@ -1,12 +1,14 @@
 import EventLog
 import Foundation
 import ReadModel
+import ServiceLifecycle
 import Synchronization
 
 /// One replay at a time of a service's read model, started by an administrator over HTTP:
 /// every projection is applied again from the start of the log into a new file while the
 /// live one keeps serving, and the new file is then swapped in (the runners go on from its
-/// checkpoint). It is this replica's read model only: each replica keeps its own file.
+/// checkpoint). It is this replica's read model only: each replica keeps its own file. A
+/// graceful shutdown cancels it (``ReplayCancellation``).
 public final class ReadModelReplay: Sendable {
     /// Where the latest replay stands.
     public struct Status: Sendable, Encodable, Equatable {
@@ -24,6 +26,8 @@ public final class ReadModelReplay: Sendable {
 
     private let runtime: ServiceRuntime
     private let latest = Mutex<Status?>(nil)
+    /// The replay under way, if any.
+    private let running = Mutex<Task<Void, Never>?>(nil)
 
     public init(runtime: ServiceRuntime) {
         self.runtime = runtime
@@ -40,8 +44,16 @@ public final class ReadModelReplay: Sendable {
             return true
         }
         guard started else { return false }
-        Task { await run() }
+        running.withLock { $0 = Task { await run() } }
         return true
+    }
+
+    /// Stops the replay under way, if any, and waits until its file is removed (a graceful
+    /// shutdown: the live read model is untouched, and nothing half built stays on disk).
+    public func cancel() async {
+        let task = running.withLock { $0 }
+        task?.cancel()
+        await task?.value
     }
 
     private func run() async {
@@ -60,9 +72,14 @@ public final class ReadModelReplay: Sendable {
             runtime.logger.notice("read model replayed and swapped in", metadata: ["file": "\(path)"])
             finish(.done, error: nil)
         } catch {
-            try? FileManager.default.removeItem(atPath: path)
-            runtime.logger.error("read model replay failed", metadata: ["error": "\(error)"])
-            finish(.failed, error: "\(error)")
+            ReadModelSnapshot.remove(path)
+            if Task.isCancelled {
+                runtime.logger.notice("read model replay cancelled: the service is stopping", metadata: ["file": "\(path)"])
+                finish(.failed, error: "cancelled: the service stopped")
+            } else {
+                runtime.logger.error("read model replay failed", metadata: ["error": "\(error)"])
+                finish(.failed, error: "\(error)")
+            }
         }
     }
 
@@ -72,5 +89,15 @@ public final class ReadModelReplay: Sendable {
             $0?.finishedAt = Date()
             $0?.error = error
         }
+    }
+}
+
+/// Cancels the replay under way when the service shuts down gracefully.
+struct ReplayCancellation: Service {
+    let replay: ReadModelReplay
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await replay.cancel()
     }
 }
