@@ -24,13 +24,16 @@ struct KitHarness {
         self.configuration = configuration
     }
 
-    /// Runs `body` against the service through HummingbirdTesting's router client.
-    func test(_ body: @escaping @Sendable (any TestClientProtocol, ServiceRuntime, [String]) async throws -> Void) async throws {
+    /// Runs `body` against the service through HummingbirdTesting's router client, or with
+    /// `.live` on a real port (`client.port`).
+    func test(
+        _ mode: TestingSetup = .router, _ body: @escaping @Sendable (any TestClientProtocol, ServiceRuntime, [String]) async throws -> Void
+    ) async throws {
         let ring = ring
         let (application, runtime, routes) = try await ServiceApp.build(
             WidgetsService.definition, configuration: configuration, store: log.store,
             publicKeys: LocalPublicKeySource { ring })
-        try await application.test(.router) { client in try await body(client, runtime, routes) }
+        try await application.test(mode) { client in try await body(client, runtime, routes) }
         await log.close()
     }
 
