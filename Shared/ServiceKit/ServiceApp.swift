@@ -55,6 +55,7 @@ public enum ServiceApp {
         }
         router.middlewares.add(RequestIdentityMiddleware(service: definition.name, trustedProxies: configuration.trustedProxies))
         router.middlewares.add(RequestMetricsMiddleware(service: definition.name))
+        router.middlewares.add(ShutdownDrainMiddleware(drain: runtime.drain))
         let problems = ProblemMiddleware(routes: routeTable)
         router.middlewares.add(problems)
         router.middlewares.add(DeadlineMiddleware(limit: configuration.requestDeadline))

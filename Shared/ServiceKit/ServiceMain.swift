@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 
-/// The whole of a service executable: read configuration, build, run until SIGTERM/SIGINT.
+/// The whole of a service executable: read configuration, build, run until SIGTERM/SIGINT (then drain and stop).
 public enum ServiceMain {
     /// - Parameter publicKeys: where token keys come from; nil fetches them from `accounts`.
     public static func run(_ definition: ServiceDefinition, publicKeys: (any PublicKeySource)? = nil) async {
@@ -29,9 +29,10 @@ public enum ServiceMain {
                 }
             }
             let traceExport = try TraceExport.bootstrap(service: definition.name)
-            let (application, _, _) = try await ServiceApp.build(
+            let (application, runtime, _) = try await ServiceApp.build(
                 definition, configuration: configuration, publicKeys: publicKeys, traceExport: traceExport)
-            try await application.runService()
+            try await DrainingRun.run(
+                application, drain: runtime.drain, period: configuration.shutdownDrain, logger: Logger(label: "commons.\(definition.name)"))
         } catch let error as ConfigurationError {
             FileHandle.standardError.write(Data("\(definition.name): \(error)\n".utf8))
             exit(2)

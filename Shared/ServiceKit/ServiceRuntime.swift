@@ -20,6 +20,8 @@ public final class ServiceRuntime: Sendable {
     public let logger: Logger
     /// Signed-in callers' live streams: capped per account, ended with their session.
     public let streams = SessionStreams()
+    /// Set once the service is stopping: it then reports not ready and closes each connection after its answer.
+    public let drain = ShutdownDrain()
 
     init(configuration: ServiceConfiguration, store: any EventStore, projections: [any Projection], logger: Logger) throws {
         self.configuration = configuration
@@ -43,10 +45,11 @@ public final class ServiceRuntime: Sendable {
     /// True once every projection has caught up with the log as it was at start.
     public var isReady: Bool { runners.allSatisfy(\.status.isCaughtUp) }
 
-    /// Why the service should not take traffic now, or nil when it should: a projection still
+    /// Why the service should not take traffic now, or nil when it should: stopping, a projection still
     /// catching up with the log as it was at start, a projection halted on an event, or the
     /// log not answering within `patience`.
     public func notReadyReason(patience: Duration = .seconds(2)) async -> String? {
+        if drain.isDraining { return "The service is stopping." }
         if let halted = runners.first(where: { $0.status.stalledOn != nil }) {
             return "The projection \(halted.projection.name) is halted on an event: \(halted.status.stalledOn ?? "")."
         }

@@ -1,5 +1,6 @@
 import CommonsClient
 import Foundation
+import Synchronization
 import Testing
 import TopologyKit
 
@@ -59,6 +60,34 @@ struct ReplicaTopologyTests {
         let posted = first + (try await posting.value)
         try await crowd.expectEachPostOnce(posted, rounds: 2)
         try await crowd.expectReplicasAgree(on: posted)
+    }
+
+    @Test(
+        "a rolling restart of every replica of every service while 4 people post and read: no answer is a 5xx, and every post lands once"
+    )
+    func rollingRestart() async throws {
+        let topology = try Topology.running()
+        try topology.require(.accounts, .listings, .geoSearch)
+        // Phones that never retry: a 5xx from the gateway would fail a post or a read.
+        let crowd = try await Crowd(topology, retry: RetryPolicy(attempts: 1))
+        let restarting = Mutex(true)
+        let posting = crowd.postAndRead(while: { restarting.withLock { $0 } })
+        do {
+            for service in Topology.Service.allCases {
+                for replica in 0..<topology.replicas { try await topology.restartGracefully(service, replica: replica) }
+            }
+        } catch {
+            restarting.withLock { $0 = false }
+            _ = await posting.result
+            throw error
+        }
+        restarting.withLock { $0 = false }
+        let byPhone = try await posting.value
+        for (phone, posted) in zip(crowd.phones, byPhone) {
+            let mine = try await phone.listings.feed(ListingFeedQuery(author: "me", limit: 100))
+            #expect(Set(mine.items.map(\.id)) == Set(posted), "each post once")
+        }
+        try await crowd.expectReplicasAgree(on: byPhone.flatMap { $0 })
     }
 
     @Test(
@@ -132,16 +161,44 @@ private struct Crowd {
     /// that was running on a killed replica holds its key until its lease ends.
     static let patience = RetryPolicy(attempts: 90, initialDelay: .milliseconds(250), maximumDelay: .seconds(1))
 
-    init(_ topology: Topology) async throws {
+    init(_ topology: Topology, retry: RetryPolicy = Self.patience) async throws {
         self.topology = topology
         var phones: [CommonsClient] = []
         for n in 0..<4 {
             let (_, _, email) = try await E2E.person(topology, "Replica\(n)")
-            let phone = CommonsClient(baseURL: topology.gatewayURL, retry: Self.patience, userAgent: "replica test phone \(n)")
+            let phone = CommonsClient(baseURL: topology.gatewayURL, retry: retry, userAgent: "replica test phone \(n)")
             _ = try await phone.accounts.signIn(email: email, password: E2E.password)
             phones.append(phone)
         }
         self.phones = phones
+    }
+
+    /// Each person posts, then reads the feed and a nearby search, again and again while
+    /// `going` holds (at most 100 posts each); the ids each posted, by phone.
+    func postAndRead(while going: @escaping @Sendable () -> Bool) -> Task<[[UUID]], any Error> {
+        let (phones, place) = (phones, place)
+        return Task {
+            try await withThrowingTaskGroup(of: (Int, [UUID]).self) { group in
+                for (n, phone) in phones.enumerated() {
+                    group.addTask {
+                        var ids: [UUID] = []
+                        while going(), ids.count < 100 {
+                            let spot = Coordinate(lat: place.lat + Double(n) * 0.001, lon: place.lon + Double(ids.count % 20) * 0.0005)
+                            ids.append(
+                                try await phone.listings.post(
+                                    NewListing(title: "Rolling \(n) item \(ids.count)", category: "Other", condition: "good", pickupLocation: spot)
+                                ).id)
+                            _ = try await phone.listings.feed(ListingFeedQuery(limit: 20))
+                            _ = try await phone.geo.countListings(.nearby(lat: place.lat, lon: place.lon, radius: 5))
+                        }
+                        return (n, ids)
+                    }
+                }
+                var byPhone = Array(repeating: [UUID](), count: phones.count)
+                for try await (n, ids) in group { byPhone[n] = ids }
+                return byPhone
+            }
+        }
     }
 
     /// Each person posts `perPerson` listings, one after another; the ids of all.

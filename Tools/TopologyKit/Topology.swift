@@ -455,6 +455,24 @@ package actor Topology {
         }
     }
 
+    /// Stops one replica as an orchestrator does (SIGTERM, then waits for it to exit after
+    /// its drain), starts it again on the same port and read model, and waits until it is
+    /// ready: one step of a rolling restart (nginx only).
+    package func restartGracefully(_ service: Service, replica: Int = 0) async throws {
+        try require(service)
+        let instance = Instance(service: service, replica: replica)
+        guard gateway == .nginx, let child = children[instance], child.isRunning else {
+            throw Failure("\(instance.name) is not a running process of this topology")
+        }
+        child.terminate()
+        let deadline = ContinuousClock.now + .seconds(60)
+        while child.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        guard !child.isRunning else { throw Failure("\(instance.name) still runs 60 s after SIGTERM") }
+        let status = await child.waitUntilExit()
+        guard status == .exited(0) else { throw Failure("\(instance.name) \(status) after SIGTERM, not 0") }
+        try await restart(service, replica: replica)
+    }
+
     /// Starts a killed service again (same port, same read model) and waits until it is ready.
     /// Under `commons up`, its supervisor does the starting; this waits for it.
     /// With `fresh`, its data directory is emptied first: a replica started late, with no

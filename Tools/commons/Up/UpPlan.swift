@@ -82,6 +82,8 @@ struct UpPlan {
         if inherited.string("COMMONS_CREDENTIAL_RATE_LIMIT_PER_MINUTE") == nil { environment["COMMONS_CREDENTIAL_RATE_LIMIT_PER_MINUTE"] = "120" }
         if logsForPeople, inherited.string("COMMONS_LOG_FORMAT") == nil { environment["COMMONS_LOG_FORMAT"] = "text" }
         if showProbes { environment["COMMONS_LOG_PROBES"] = "show" }
+        // Its own gateway is not nginx and holds no idle connections to drain: Ctrl-C stops at once.
+        if inherited.string("COMMONS_SHUTDOWN_DRAIN_SECONDS") == nil { environment["COMMONS_SHUTDOWN_DRAIN_SECONDS"] = "0" }
         self.environment = environment
     }
 
