@@ -397,7 +397,8 @@ let tests: [Target] = [
     .testTarget(
         name: "CommonsCLITests",
         dependencies: [
-            "EventLog", "EventLogTestSupport", "EventLogPostgres", "EventLogSQLite", "ReadModel", "Contracts", "StackKit", "Spawn", "PhotoCodec",
+            "commons", "EventLog", "EventLogTestSupport", "EventLogPostgres", "EventLogSQLite", "ReadModel", "Contracts", "StackKit", "Spawn",
+            "PhotoCodec",
             .product(name: "CommonsClient", package: "CommonsClient"),
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -27,6 +27,11 @@ public protocol EventStore: Sendable {
     /// leaves them nil, and its readers look the keys up themselves.
     func readAll(after checkpoint: Checkpoint, limit: Int, filter: EventFilter, keysNamedBy keyTypes: Set<String>) async throws -> EventPage
 
+    /// Reads the whole log newest first: the events a reader can see now, before `checkpoint`
+    /// (nil: from the head) in the global order, the latest first, keeping what `filter`
+    /// matches; at most `limit`. The last event's checkpoint continues to older ones.
+    func readAllBackwards(before checkpoint: Checkpoint?, limit: Int, filter: EventFilter) async throws -> [RecordedEvent]
+
     /// The event with this id, if stored.
     func event(id: UUID) async throws -> RecordedEvent?
 

@@ -362,6 +362,12 @@ public final class PostgresEventStore: EventStore {
         return EventPage(events: events, checkpoint: max(scanned, checkpoint), reachedHead: events.count < limit && !heldBack)
     }
 
+    public func readAllBackwards(before checkpoint: Checkpoint?, limit: Int, filter: EventFilter) async throws -> [RecordedEvent] {
+        let statement = ReadAllBackwardsStatement(
+            before: checkpoint, categories: filter.categories?.sorted(), types: filter.types?.sorted(), limit: Int64(min(limit, Int(Int64.max))))
+        return try await statements.execute(statement, logger: logger)
+    }
+
     public func head() async throws -> Checkpoint {
         try await statements.execute(HeadStatement(), logger: logger).first ?? .start
     }

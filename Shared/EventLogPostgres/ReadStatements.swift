@@ -99,3 +99,35 @@ struct HeadStatement: PostgresPreparedStatement {
         return Checkpoint(transaction: transaction.value, position: position)
     }
 }
+
+/// The log newest first, below the visibility horizon (what a reader can see now) and before
+/// a checkpoint, by (transaction id, position) down the global-order index; a list that is
+/// null filters nothing.
+struct ReadAllBackwardsStatement: PostgresPreparedStatement {
+    static let name = "commons_read_all_backwards"
+    static let sql = """
+        SELECT \(EventRow.columns) FROM events e
+        WHERE e.transaction_id < pg_snapshot_xmin(pg_current_snapshot()) AND (e.transaction_id, e.position) < ($1, $2)
+          AND ($3::text[] IS NULL OR e.category = ANY($3::text[])) AND ($4::text[] IS NULL OR e.type = ANY($4::text[]))
+        ORDER BY e.transaction_id DESC, e.position DESC LIMIT $5
+        """
+
+    /// Nil: from the head.
+    var before: Checkpoint?
+    var categories: [String]?
+    var types: [String]?
+    var limit: Int64
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 5)
+        bindings.append(TransactionID(before?.transaction ?? UInt64.max))
+        bindings.append(before?.position ?? Int64.max)
+        for list in [categories, types] {
+            if let list { bindings.append(list) } else { bindings.appendNull() }
+        }
+        bindings.append(limit)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> RecordedEvent { try EventRow.event(in: row) }
+}

@@ -194,6 +194,24 @@ public final class SQLiteEventStore: EventStore {
         }
     }
 
+    /// One writer commits in position order, so every stored event is visible: position
+    /// alone is the order.
+    public func readAllBackwards(before checkpoint: Checkpoint?, limit: Int, filter: EventFilter) async throws -> [RecordedEvent] {
+        var sql = "SELECT \(EventRow.columns) FROM events WHERE position < ?"
+        var arguments: StatementArguments = [checkpoint?.position ?? Int64.max]
+        if let categories = filter.categories {
+            sql += " AND category IN (\(databaseQuestionMarks(count: categories.count)))"
+            arguments += StatementArguments(categories.sorted())
+        }
+        if let types = filter.types {
+            sql += " AND type IN (\(databaseQuestionMarks(count: types.count)))"
+            arguments += StatementArguments(types.sorted())
+        }
+        sql += " ORDER BY position DESC LIMIT ?"
+        arguments += [limit]
+        return try await pool.read { [sql, arguments] db in try EventRow.fetch(db, sql: sql, arguments: arguments) }
+    }
+
     public func head() async throws -> Checkpoint {
         let position = try await pool.read { db in try Int64.fetchOne(db, sql: "SELECT max(position) FROM events") ?? 0 }
         return Checkpoint(transaction: 0, position: position)

@@ -206,6 +206,18 @@ class EventLogAndReadModels(JourneyTest):
         b.wait_for_heading("Operator console")
         b.wait(lambda: b.find_all("li.admin-event"), message="the log's first page")
 
+        # Newest first (the posting is no older than the newest shown), and older events a press away.
+        positions = lambda: [int(node.get_attribute("data-position")) for node in b.find_all("li.admin-event")]
+        newest = positions()
+        self.assertEqual(newest, sorted(newest, reverse=True), "the log reads newest first")
+        self.assertGreaterEqual(newest[0], first["position"])
+        b.press("Show older events")
+        b.wait(lambda: len(positions()) > len(newest), message="the older page")
+        both = positions()
+        self.assertEqual(both[:len(newest)], newest)
+        self.assertEqual(both, sorted(both, reverse=True), "older events follow, still newest first")
+        self.assertLess(both[len(newest)], newest[-1])
+
         # One stream: its events, the text sealed with the owner's key.
         b.fill("Stream", stream)
         b.press("Show events")
@@ -221,7 +233,7 @@ class EventLogAndReadModels(JourneyTest):
         settle(0.3)
         b.check_page(screenshot="admin-log", scroll_to="#admin-log-title")
 
-        # A category, from the start of the log: every event's stream is in it.
+        # A category, newest first: every event's stream is in it.
         b.fill("Stream", "")
         b.fill("Category", "account")
         b.press("Show events")

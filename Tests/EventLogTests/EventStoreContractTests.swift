@@ -371,6 +371,38 @@ struct EventStoreContractTests {
         await log.close()
     }
 
+    @Test("reading the whole log backwards pages from the newest event down, in reverse log order, filtered alike", arguments: Backend.allCases)
+    func readAllBackwards(backend: Backend) async throws {
+        let log = try await backend.makeLog()
+        let store = log.store
+        _ = try await store.append(to: "listing-1", expected: .noStream, events: [testEvent("A"), testEvent("B")])
+        _ = try await store.append(to: "account-1", expected: .noStream, events: [testEvent("C")])
+        _ = try await store.append(to: "listing-2", expected: .noStream, events: [testEvent("D")])
+        _ = try await store.append(to: "account-2", expected: .noStream, events: [testEvent("E")])
+        let forwards = try await settledEvents(of: store)
+        #expect(forwards.map(\.type) == ["A", "B", "C", "D", "E"])
+
+        var pages: [[String]] = []
+        var before: Checkpoint?
+        while true {
+            let page = try await store.readAllBackwards(before: before, limit: 2, filter: .all)
+            #expect(page.count <= 2)
+            guard let last = page.last else { break }
+            pages.append(page.map(\.type))
+            before = last.checkpoint
+        }
+        #expect(pages == [["E", "D"], ["C", "B"], ["A"]])
+        #expect(try await store.readAllBackwards(before: nil, limit: 10, filter: .all).map(\.id) == forwards.reversed().map(\.id))
+        #expect(try await store.readAllBackwards(before: forwards[2].checkpoint, limit: 10, filter: .all).map(\.type) == ["B", "A"])
+        #expect(try await store.readAllBackwards(before: .start, limit: 10, filter: .all).isEmpty)
+        #expect(try await store.readAllBackwards(before: nil, limit: 10, filter: .categories("listing")).map(\.type) == ["D", "B", "A"])
+        #expect(try await store.readAllBackwards(before: nil, limit: 10, filter: EventFilter(types: ["C", "E"])).map(\.type) == ["E", "C"])
+        #expect(
+            try await store.readAllBackwards(before: nil, limit: 10, filter: EventFilter(categories: ["account"], types: ["E", "A"])).map(\.type)
+                == ["E"])
+        await log.close()
+    }
+
     @Test("a filtered reader's checkpoint moves through a long stretch of other events", arguments: Backend.allCases)
     func filteredCheckpointAdvances(backend: Backend) async throws {
         let log = try await backend.makeLog()

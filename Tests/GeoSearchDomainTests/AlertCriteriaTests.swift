@@ -21,7 +21,7 @@ struct AlertCriteriaTests {
     }
 
     @Test("every bad field is named at once")
-    func invalid() {
+    func invalid() throws {
         #expect(
             throws: GeoSearchError.invalid([
                 "lat": ["is required"], "lon": ["must be between -180 and 180"], "q": ["must have at most 10 words"],
@@ -30,8 +30,14 @@ struct AlertCriteriaTests {
         ) {
             try AlertCriteria.parse(["lon": "200", "q": "a b c d e f g h i j k", "name": String(repeating: "n", count: 101)])
         }
-        #expect(throws: GeoSearchError.invalid(["radius": ["must be at most 100 km (62 mi) for an alert"]])) {
-            try AlertCriteria.parse(["lat": "1", "lon": "1", "radius": "63", "unit": "mi"])
+        #expect(throws: GeoSearchError.invalid(["radius": ["must be at most 100 km (62.137 mi) for an alert"]])) {
+            try AlertCriteria.parse(["lat": "1", "lon": "1", "radius": "62.1371", "unit": "mi"])
+        }
+        // Each unit's bound itself is accepted: the document states these numbers.
+        for unit in DistanceUnit.allCases {
+            let radius = AlertCriteria.maximumRadius(in: unit)
+            #expect(
+                try AlertCriteria.parse(["lat": "1", "lon": "1", "radius": "\(radius)", "unit": unit.rawValue]).radiusMeters == radius * unit.meters)
         }
     }
 

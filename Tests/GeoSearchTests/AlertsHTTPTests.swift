@@ -55,7 +55,7 @@ struct AlertsHTTPTests {
             let errors = try #require(bad.json["errors"] as? [String: [String]])
             #expect(Set(errors.keys) == ["lat", "lon", "q"])
             let tooFar = try await client.send(.post, "/v1/alerts", as: owner, json: Self.sanFranciscoAlert(["radius": 101]))
-            #expect((tooFar.json["errors"] as? [String: [String]])?["radius"] == ["must be at most 100 km (62 mi) for an alert"])
+            #expect((tooFar.json["errors"] as? [String: [String]])?["radius"] == ["must be at most 100 km (62.137 mi) for an alert"])
             let unit = try await client.send(.post, "/v1/alerts", as: owner, json: Self.sanFranciscoAlert(["unit": "furlong"]))
             #expect((unit.json["errors"] as? [String: [String]])?.keys.sorted() == ["unit"])
             let notJSON = try await client.send(.post, "/v1/alerts", as: owner, json: ["lat": "north"])

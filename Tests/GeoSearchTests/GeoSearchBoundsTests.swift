@@ -22,7 +22,8 @@ struct GeoSearchBoundsTests {
             let radius = try bounds.bound("maximum", of: route, query: "radius")
             let category = try bounds.bound("maxLength", of: route, query: "category")
             for (query, field) in [
-                ("limit=\(limit)", "limit"), ("radius=\(radius)", "radius"), ("category=\(String(repeating: "c", count: category))", "category"),
+                ("limit=\(limit)", "limit"), ("radius=\(radius)", "radius"), ("radius=\(radius)&unit=mi", "radius"),
+                ("category=\(String(repeating: "c", count: category))", "category"),
             ] {
                 let reply = try await client.send(.get, "/v1/nearby/listings?lat=0&lon=0&\(query)", as: nil)
                 #expect(reply.status == .ok, "\(field): \(reply.text)")
@@ -52,6 +53,24 @@ struct GeoSearchBoundsTests {
                 .post, "/v1/alerts", as: owner,
                 json: ["lat": 52.37, "lon": 4.89, "radius": radius + 1, "name": String(repeating: "n", count: name + 1)])
             #expect(past.status == .unprocessableContent && past.fieldErrors == ["radius", "name"], "\(past.text)")
+        }
+    }
+
+    @Test("the document states an alert's smaller radius in miles (anyOf); at it the alert is saved, past it 422")
+    func alertRadiusInMiles() async throws {
+        try await GeoSearchHarness().test { client in
+            let body = try #require(try await client.bounds().bodySchema(of: "POST /v1/alerts"))
+            let branches = try #require(body["anyOf"] as? [[String: Any]], "the radius's bound in miles is not in the schema")
+            let miles = try #require(
+                branches.first { (($0["properties"] as? [String: Any])?["unit"] as? [String: Any])?["enum"] as? [String] == ["mi"] })
+            #expect(miles["required"] as? [String] == ["unit"])
+            let radius = try #require((((miles["properties"] as? [String: Any])?["radius"] as? [String: Any])?["maximum"] as? NSNumber)?.doubleValue)
+            let owner = UUID()
+            let saved = try await client.send(.post, "/v1/alerts", as: owner, json: ["lat": 52.37, "lon": 4.89, "radius": radius, "unit": "mi"])
+            #expect(saved.status == .created, "\(saved.text)")
+            let past = try await client.send(
+                .post, "/v1/alerts", as: owner, json: ["lat": 52.37, "lon": 4.89, "radius": radius + 0.001, "unit": "mi"])
+            #expect(past.status == .unprocessableContent && past.fieldErrors == ["radius"], "\(past.text)")
         }
     }
 }

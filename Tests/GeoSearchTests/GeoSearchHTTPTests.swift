@@ -244,7 +244,7 @@ struct GeoSearchHTTPTests {
                 ("/v1/nearby/listings?lat=abc&lon=0", ["lat"]),
                 ("/v1/nearby/listings?lat=10&lon=0&radius=-1", ["radius"]),
                 ("/v1/nearby/listings?lat=10&lon=0&radius=30000&unit=km", ["radius"]),
-                ("/v1/nearby/listings?lat=10&lon=0&radius=13000&unit=mi", ["radius"]),
+                ("/v1/nearby/listings?lat=10&lon=0&radius=20001&unit=mi", ["radius"]),
                 ("/v1/nearby/listings?lat=10&lon=0&unit=furlongs", ["unit"]),
                 ("/v1/nearby/listings?lat=10&lon=0&cursor=notacursor", ["cursor"]),
                 ("/v1/nearby/listings?lat=10&lon=0&limit=0", ["limit"]),

@@ -23,13 +23,15 @@ struct FeedQueryTests {
         }
     }
 
-    @Test("search terms sort by relevance, and relevance needs them; withdrawn needs author=me")
+    @Test("search terms sort by relevance, and relevance needs them; withdrawn matches only with author=me")
     func keywords() throws {
         let query = try FeedQuery(parameters: ["q": "read by the service"], terms: ["blue", "sofa"])
         #expect(query.terms == ["blue", "sofa"] && query.sort == .relevance)
         #expect(try FeedQuery(parameters: ["sort": "title"], terms: ["blue"]).sort == .title)
         #expect(throws: ListingError.invalid(["sort": ["relevance needs q"]])) { try FeedQuery(parameters: ["sort": "relevance"], terms: nil) }
-        #expect(throws: ListingError.self) { try FeedQuery(parameters: ["status": "withdrawn"], terms: nil) }
+        #expect(try FeedQuery(parameters: ["status": "withdrawn,available"], terms: nil).statuses == [.available], "an owner's status matches none")
+        #expect(try FeedQuery(parameters: ["status": "hidden"], terms: nil).statuses == [])
+        #expect(throws: ListingError.self) { try FeedQuery(parameters: ["status": "available,"], terms: nil) }
         #expect(try FeedQuery(parameters: ["status": "withdrawn", "author": "me"], terms: nil).statuses == [.withdrawn])
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import ListingsDomain
 import ServiceTestSupport
 import Testing
@@ -65,6 +66,37 @@ struct ListingsBoundsTests {
                 let reply = try await client.get("/v1/listings?status=\(past)", after: nil)
                 #expect(reply.status == .badRequest && reply.fieldErrors == ["status"], "\(past): \(reply.text)")
             }
+        }
+    }
+}
+
+@Suite("listings: stated rules")
+struct ListingsRulesTests {
+    @Test("the feed's status states its list form as a pattern; a list it matches is answered, one it does not gets 400")
+    func statusPattern() async throws {
+        try await ListingsHarness().test { client in
+            let document = try #require(
+                try JSONSerialization.jsonObject(with: try await client.get("/openapi.json", after: nil).body) as? [String: Any])
+            let feed = try #require(((document["paths"] as? [String: Any])?["/v1/listings"] as? [String: Any])?["get"] as? [String: Any])
+            let status = try #require((feed["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == "status" })
+            let pattern = try #require((status["schema"] as? [String: Any])?["pattern"] as? String, "the status list's form is not in the schema")
+            for (value, matches) in [
+                ("available", true), ("sold,given,withdrawn", true), ("available,", false), ("available,,sold", false), ("new", false),
+            ] {
+                #expect((value.range(of: pattern, options: .regularExpression) != nil) == matches, "\(value)")
+                let reply = try await client.get("/v1/listings?status=\(value)", after: nil)
+                #expect(reply.status == (matches ? .ok : .badRequest), "\(value): \(reply.text)")
+            }
+        }
+    }
+
+    @Test("a method a literal route does not take gets 405 with that route's Allow, not its parameter sibling's")
+    func literalRouteAllow() async throws {
+        try await ListingsHarness().test { client in
+            let changes = try await client.call(.options, "/v1/listings/changes")
+            #expect(changes.status == .methodNotAllowed && changes.headers[.allow] == "GET", "\(changes.headers)")
+            let listing = try await client.call(.options, "/v1/listings/\(UUID().uuidString)")
+            #expect(listing.status == .methodNotAllowed && listing.headers[.allow] == "DELETE, GET, PATCH", "\(listing.headers)")
         }
     }
 }

@@ -11,10 +11,19 @@ struct OpenAPIResponsesTests {
 
     private let thing = Schema.object(["id": .string(format: "uuid"), "note": .nullable(.string(maxLength: 10))], required: ["id"])
 
+    /// The operation's answers as the document writes them, a shared one read through its
+    /// reference (with the operation's own description when it gives one).
     private func responses(_ operation: OpenAPIDocument.Operation) throws -> [String: [String: Any]] {
         let json = try #require(try JSONSerialization.jsonObject(with: OpenAPIDocument(title: "T", operations: [operation]).json()) as? [String: Any])
         let item = try #require((json["paths"] as? [String: Any])?[operation.path] as? [String: Any])
-        return try #require((item[operation.method.lowercased()] as? [String: Any])?["responses"] as? [String: [String: Any]])
+        let written = try #require((item[operation.method.lowercased()] as? [String: Any])?["responses"] as? [String: [String: Any]])
+        let shared = (json["components"] as? [String: Any])?["responses"] as? [String: [String: Any]] ?? [:]
+        return try written.mapValues { answer in
+            guard let reference = answer["$ref"] as? String else { return answer }
+            let name = String(reference.dropFirst("#/components/responses/".count))
+            let resolved = try #require(shared[name], "\(reference) is not in components.responses")
+            return resolved.merging(answer.filter { $0.key == "description" }) { _, mine in mine }
+        }
     }
 
     @Test("a POST with a body on an id, signed in, documents the kit's statuses besides its own")
@@ -61,6 +70,25 @@ struct OpenAPIResponsesTests {
         #expect((limited["headers"] as? [String: Any])?["Retry-After"] != nil)
     }
 
+    @Test("a problem answer is written once in components.responses and referred to, with a route's own description beside it")
+    func sharedProblems() throws {
+        let post = OpenAPIDocument.Operation(
+            "POST", "/v1/things/{id}/notes", "Note.", body: .object(["text": .string(maxLength: 5)]), responses: [201: "Noted", 404: "No such thing"])
+        let json = try #require(try JSONSerialization.jsonObject(with: OpenAPIDocument(title: "T", operations: [post]).json()) as? [String: Any])
+        let written = try #require(
+            ((json["paths"] as? [String: Any])?["/v1/things/{id}/notes"] as? [String: Any])?["post"] as? [String: Any])
+        let answers = try #require(written["responses"] as? [String: [String: Any]])
+        #expect(answers["404"] as? NSDictionary == ["$ref": "#/components/responses/404", "description": "No such thing"])
+        #expect(answers["413"] as? NSDictionary == ["$ref": "#/components/responses/413"], "the kit's own description needs no repeating")
+        #expect(answers["default"] as? NSDictionary == ["$ref": "#/components/responses/Problem"])
+        #expect(answers["201"]?["$ref"] == nil, "a success has its own body, written in place")
+        let shared = try #require((json["components"] as? [String: Any])?["responses"] as? [String: [String: Any]])
+        #expect(Set(shared.keys) == Set(answers.keys.filter { $0 != "201" && $0 != "default" }).union(["Problem"]))
+        #expect(shared["404"]?["description"] as? String == "Nothing with that id")
+        let parameters = try #require((json["components"] as? [String: Any])?["parameters"] as? [String: [String: Any]])
+        #expect(parameters["path.id"]?["schema"] as? NSDictionary == ["type": "string", "pattern": "^[^\\u0000]*$"])
+    }
+
     @Test("a named schema is written once in components.schemas and referred to wherever it is used")
     func sharedComponents() throws {
         let view = thing.named("Thing")
@@ -72,7 +100,7 @@ struct OpenAPIResponsesTests {
             ])
         let json = try #require(try JSONSerialization.jsonObject(with: document.json()) as? [String: Any])
         let schemas = try #require((json["components"] as? [String: Any])?["schemas"] as? [String: Any])
-        #expect(Set(schemas.keys) == ["Thing", "Problem"])
+        #expect(Set(schemas.keys) == ["Thing", "Problem", "WithoutNUL"])
         #expect((schemas["Thing"] as? [String: Any])?["required"] as? [String] == ["id"])
         let text = String(decoding: try document.json(), as: UTF8.self)
         #expect(text.components(separatedBy: "\"$ref\":\"#/components/schemas/Thing\"").count - 1 == 2)

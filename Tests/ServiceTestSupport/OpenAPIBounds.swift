@@ -14,7 +14,8 @@ public struct OpenAPIBounds {
 
     /// Every body field and query parameter without a bound, as `"METHOD /path body.field"`
     /// or `"METHOD /path query.name"`: a string needs `maxLength`, an `enum` or a `uuid` or
-    /// `date-time` format; an integer or number `minimum` and `maximum`; an array `maxItems`.
+    /// `date-time` format, and, unless an `enum`, a `pattern` (which refuses NUL, as every route
+    /// does); an integer or number `minimum` and `maximum`; an array `maxItems`.
     public var unbounded: Set<String> {
         var found: Set<String> = []
         for (route, operation) in operations {
@@ -45,6 +46,12 @@ public struct OpenAPIBounds {
         return try Self.bound(key, of: parameter?["schema"] as? [String: Any] ?? [:], "\(route) query.\(name)")
     }
 
+    /// The request body's schema of `route` as the document writes it, for the rules a
+    /// bound alone cannot state (its `anyOf`, say).
+    public func bodySchema(of route: String) -> [String: Any]? {
+        operations[route].flatMap(Self.bodySchema)
+    }
+
     private static func bound(_ key: String, of schema: [String: Any], _ field: String) throws -> Int {
         guard let value = schema[key] as? NSNumber else { throw TestFailure("\(field) declares no \(key)") }
         return value.intValue
@@ -72,6 +79,7 @@ public struct OpenAPIBounds {
         switch (schema["type"] as? String) ?? (schema["type"] as? [String])?.first(where: { $0 != "null" }) {
         case "string":
             if !has("maxLength"), !has("enum"), !["uuid", "date-time"].contains(schema["format"] as? String ?? "") { found.insert(path) }
+            if !has("pattern"), !has("enum") { found.insert(path) }
         case "integer", "number":
             if !has("minimum") || !has("maximum") { found.insert(path) }
         case "array":

@@ -26,7 +26,7 @@ public func schemaMismatches(_ value: some Encodable, _ schema: OpenAPIDocument.
 
 private func collectMismatches(_ json: Any, _ schema: OpenAPIDocument.Schema, fields: SchemaFields, at path: String, into found: inout [String]) {
     switch schema {
-    case .named(_, let inner):
+    case .named(_, let inner), .requiring(let inner, _), .withoutNUL(let inner):
         collectMismatches(json, inner, fields: fields, at: path, into: &found)
     case .nullable(let inner):
         if !(json is NSNull) { collectMismatches(json, inner, fields: fields, at: path, into: &found) }

@@ -51,6 +51,27 @@ struct ShoppingListsBoundsTests {
             #expect(try await client.call(.get, "/v1/products?limit=\(limit + 1)").status == .badRequest)
         }
     }
+
+    @Test("an item change states \"give quantityDelta, checked, note or after\" (anyOf); one that gives none gets 422, each one alone is taken")
+    func itemChangeNeedsAnEdit() async throws {
+        try await ShoppingListsHarness().test { client in
+            let body = try #require(try await client.bounds().bodySchema(of: "PATCH /v1/lists/{id}/items/{itemId}"))
+            let branches = try #require(body["anyOf"] as? [[String: Any]], "the rule is not in the schema")
+            #expect(Set(branches.compactMap { $0["required"] as? [String] }) == [["quantityDelta"], ["checked"], ["note"], ["after"]])
+            let owner = try await client.account()
+            let list = try await client.list(by: owner)
+            let item = try await client.add(["text": "Eggs"], to: list, by: owner)
+            let uri = "/v1/lists/\(list.key)/items/\(item.key)"
+            for none: [String: Any] in [[:], ["quantityDelta": NSNull(), "checked": NSNull()]] {
+                let reply = try await client.call(.patch, uri, as: owner, json: none)
+                #expect(reply.status == .unprocessableContent, "\(none): \(reply.text)")
+            }
+            for one: [String: Any] in [["quantityDelta": 1], ["checked": true], ["note": NSNull()], ["after": NSNull()]] {
+                let reply = try await client.call(.patch, uri, as: owner, json: one)
+                #expect(reply.status == .ok, "\(one): \(reply.text)")
+            }
+        }
+    }
 }
 
 extension ShoppingListsHarness.Client {

@@ -107,11 +107,13 @@ function responsesTable(responses) {
   const statuses = Object.keys(responses).sort((a, b) => (a === "default") - (b === "default") || a.localeCompare(b));
   return element("table", {},
     element("tbody", {}, statuses.map((status) => {
-      const content = responses[status].content || {};
+      // A shared answer ("$ref") may carry its own description beside the reference.
+      const response = { ...resolve(responses[status]), description: responses[status].description || resolve(responses[status]).description };
+      const content = response.content || {};
       const json = content["application/json"];
       return element("tr", {},
         element("td", {}, element("code", {}, status)),
-        element("td", {}, responses[status].description || "",
+        element("td", {}, response.description || "",
           json && json.schema ? fields(json.schema) : null,
           content["application/problem+json"] ? element("span", { class: "problem" }, " (problem document)") : null));
     })));

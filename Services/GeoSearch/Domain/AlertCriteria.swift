@@ -16,9 +16,14 @@ public struct AlertCriteria: Codable, Sendable, Hashable {
     /// The owner's own label for the alert.
     public var name: String?
 
-    /// 100 km: an alert is about a neighbourhood or a city, and a larger one would match
-    /// nearly everything posted.
-    public static let maximumRadiusMeters = 100_000.0
+    /// 100 km (62.137 mi): an alert is about a neighbourhood or a city, and a larger one
+    /// would match nearly everything posted. The OpenAPI document states both numbers.
+    public static func maximumRadius(in unit: DistanceUnit) -> Double {
+        switch unit {
+        case .kilometers: 100
+        case .miles: 62.137
+        }
+    }
 
     /// Reads the fields (`lat`, `lon`, `radius`, `unit`, `category`, `q`, `name`) as text;
     /// `.invalid` lists every bad or missing field at once. The radius defaults to 10 km.
@@ -35,8 +40,9 @@ public struct AlertCriteria: Codable, Sendable, Hashable {
         }
         var nearby: NearbyQuery?
         do { nearby = try NearbyQuery.parse(fields) } catch { note(error) }
-        if let nearby, nearby.radiusMeters > maximumRadiusMeters {
-            problems["radius", default: []].append("must be at most 100 km (62 mi) for an alert")
+        // The same product as NearbyQuery's, so the bound itself is accepted in either unit.
+        if let nearby, nearby.radiusMeters > maximumRadius(in: nearby.unit) * nearby.unit.meters {
+            problems["radius", default: []].append("must be at most 100 km (62.137 mi) for an alert")
         }
         var keywords: Keywords?
         if let q = text("q") {

@@ -5,18 +5,19 @@ import Geo
 public struct NearbyQuery: Sendable, Hashable {
     /// Where distances are measured from.
     public let center: GeoCoordinate
-    /// How far from the centre a result may be, in metres: 0...`maximumRadiusMeters`.
+    /// How far from the centre a result may be, in metres: up to ``maximumRadius`` in ``unit``.
     public let radiusMeters: Double
     /// The unit the radius was asked in, for echoing it back.
     public let unit: DistanceUnit
 
-    /// 20,000 km: anything larger is the whole Earth (half its circumference is 20,004 km) or a mistake.
-    public static let maximumRadiusMeters = 20_000_000.0
+    /// 20,000 in the query's unit, km or mi: either is about the whole Earth (half its
+    /// circumference is 20,004 km), and one number for both units is a bound a schema can state.
+    public static let maximumRadius = 20_000.0
     /// The radius when a query names none: 10 km, a neighbourhood and the next one over.
     public static let defaultRadiusMeters = 10_000.0
 
     /// A query of `radius` in `unit` around `center`; `.invalid` with a `radius` problem when
-    /// the radius is negative, not finite, or more than 20,000 km once converted.
+    /// the radius is negative, not finite, or more than 20,000 (km or mi).
     public init(center: GeoCoordinate, radius: Double, unit: DistanceUnit) throws(GeoSearchError) {
         if let problem = Self.radiusProblem(radius, unit: unit) { throw .invalid(["radius": [problem]]) }
         self.center = center
@@ -28,7 +29,7 @@ public struct NearbyQuery: Sendable, Hashable {
     public static func radiusProblem(_ radius: Double, unit: DistanceUnit) -> String? {
         if !radius.isFinite { return "must be a number" }
         if radius < 0 { return "must not be negative" }
-        if radius * unit.meters > maximumRadiusMeters { return "must be at most 20000 km (12427 mi)" }
+        if radius > maximumRadius { return "must be at most 20000" }
         return nil
     }
 

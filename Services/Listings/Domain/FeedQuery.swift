@@ -53,7 +53,13 @@ public struct FeedQuery: Sendable, Hashable {
     public static let maximumStatuses = ListingStatus.allCases.count
     /// The longest `status`: ``maximumStatuses`` of the longest status name, comma-separated.
     public static let maximumStatusLength = maximumStatuses * ((ListingStatus.allCases.map(\.rawValue.count).max() ?? 0) + 1) - 1
-    /// Statuses that only an owner's own view (`author=me`) shows.
+    /// `status` as a regular expression (the OpenAPI document's `pattern`): statuses joined
+    /// by commas, at most ``maximumStatuses`` of them, no empty entry.
+    public static let statusPattern: String = {
+        let one = "(" + ListingStatus.allCases.map(\.rawValue).joined(separator: "|") + ")"
+        return "^\(one)(,\(one)){0,\(maximumStatuses - 1)}$"
+    }()
+    /// Statuses that only an owner's own view (`author=me`) shows; another view matches none of them.
     public static let ownerOnlyStatuses: Set<ListingStatus> = [.withdrawn, .hidden]
 
     /// Parses the query parameters but `q`, a full-text concern whose words the service
@@ -91,17 +97,18 @@ public struct FeedQuery: Sendable, Hashable {
         if let value = parameters["author"] {
             if value == "me" { mine = true } else { add("author", "must be me") }
         }
-        if let value = parameters["status"], value.count > Self.maximumStatusLength || value.split(separator: ",").count > Self.maximumStatuses {
+        if let value = parameters["status"],
+            value.count > Self.maximumStatusLength || value.split(separator: ",", omittingEmptySubsequences: false).count > Self.maximumStatuses
+        {
             add("status", "must list at most \(Self.maximumStatuses) statuses in at most \(Self.maximumStatusLength) characters")
         } else if let value = parameters["status"] {
-            let parsed = value.split(separator: ",").map { ListingStatus(rawValue: String($0)) }
-            if parsed.isEmpty || parsed.contains(where: { $0 == nil }) {
+            let parsed = value.split(separator: ",", omittingEmptySubsequences: false).map { ListingStatus(rawValue: String($0)) }
+            if parsed.contains(where: { $0 == nil }) {
                 add("status", "must be a comma-separated list of \(ListingStatus.allCases.map(\.rawValue).joined(separator: ", "))")
             } else {
-                statuses = parsed.compactMap { $0 }
-                if !mine, statuses.contains(where: Self.ownerOnlyStatuses.contains) {
-                    add("status", "withdrawn and hidden listings are shown only with author=me")
-                }
+                // Withdrawn and hidden listings are their owner's alone: another view asking
+                // for them finds none, as it would find none of someone else's.
+                statuses = parsed.compactMap { $0 }.filter { mine || !Self.ownerOnlyStatuses.contains($0) }
             }
         } else if mine {
             statuses = ListingStatus.allCases

@@ -85,11 +85,13 @@ extension EventLogBrowser {
         return [
             .init(
                 "GET", "/v1/admin/log/events",
-                "The log in order after a checkpoint (after), by comma-separated category and type, limit (admins). "
+                "The log by comma-separated category and type, limit (admins): order=oldest (the default) reads in log order "
+                    + "after a checkpoint (after); order=newest reads newest first, before a checkpoint (before), paging back with next. "
                     + "Sealed personal data stays sealed; each sealed value says whether its key still exists.",
                 authenticated: true,
                 query: [
-                    Parameter("after", .string(maxLength: 41)), Parameter("category", names), Parameter("type", names),
+                    Parameter("order", .oneOf(EventLogBrowser.Order.allCases.map(\.rawValue))), Parameter("after", .string(maxLength: 41)),
+                    Parameter("before", .string(maxLength: 41)), Parameter("category", names), Parameter("type", names),
                     .limit(1...maximumLimit),
                 ],
                 responses: [200: "A page", 403: notAdmin, 400: "Invalid query"],

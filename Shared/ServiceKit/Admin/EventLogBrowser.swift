@@ -25,10 +25,18 @@ public enum EventLogBrowser {
         var state: State
     }
 
+    /// Which way a page of the log reads (`order`).
+    enum Order: String, CaseIterable {
+        /// Oldest first, after a checkpoint (`after`): the log as its readers read it.
+        case oldest
+        /// Newest first, before a checkpoint (`before`): the console's view, paging back.
+        case newest
+    }
+
     struct Page: Encodable {
         var events: [EventView]
-        /// The checkpoint to go on from (`after`): for the next page, or, at the head, for
-        /// what is appended later.
+        /// The checkpoint to go on from: oldest first, the next page's `after` (at the head,
+        /// for what is appended later); newest first, the older page's `before`.
         var next: String
         /// Whether the page is full, so that more may follow at once.
         var more: Bool
@@ -46,22 +54,27 @@ public enum EventLogBrowser {
         router.get("/v1/admin/log/events") { request, context in
             _ = try context.requireAdmin()
             var errors: [String: [String]] = [:]
-            let after =
-                request.query("after").flatMap { text -> Checkpoint? in
-                    guard let checkpoint = Checkpoint(text) else {
-                        errors["after"] = ["must be a checkpoint (transaction:position) from a page's next"]
-                        return nil
-                    }
-                    return checkpoint
-                } ?? .start
+            var order = Order.oldest
+            if let text = request.query("order") {
+                if let value = Order(rawValue: text) { order = value } else { errors["order"] = ["must be oldest or newest"] }
+            }
+            let after = checkpoint(request, "after", &errors)
+            let before = checkpoint(request, "before", &errors)
+            if order == .oldest, before != nil { errors["before"] = ["goes with order=newest (oldest first pages on with after)"] }
+            if order == .newest, after != nil { errors["after"] = ["goes with order=oldest (newest first pages back with before)"] }
             let limit = pageLimit(request, &errors)
-            let categories = names(request, "category", &errors)
-            let types = names(request, "type", &errors)
+            let filter = EventFilter(categories: names(request, "category", &errors), types: names(request, "type", &errors))
             guard errors.isEmpty else { throw Problem.malformed("The query has invalid fields.", errors: errors) }
-            let page = try await runtime.store.readAll(after: after, limit: limit, filter: EventFilter(categories: categories, types: types))
-            return try Response.json(
-                Page(
-                    events: try await views(page.events, runtime), next: page.checkpoint.description, more: page.events.count == limit))
+            switch order {
+            case .oldest:
+                let page = try await runtime.store.readAll(after: after ?? .start, limit: limit, filter: filter)
+                return try Response.json(
+                    Page(events: try await views(page.events, runtime), next: page.checkpoint.description, more: page.events.count == limit))
+            case .newest:
+                let events = try await runtime.store.readAllBackwards(before: before, limit: limit, filter: filter)
+                let next = events.last?.checkpoint ?? before ?? .start
+                return try Response.json(Page(events: try await views(events, runtime), next: next.description, more: events.count == limit))
+            }
         }
 
         router.get("/v1/admin/log/events/{id}") { _, context in
@@ -89,6 +102,16 @@ public enum EventLogBrowser {
                 History(
                     stream: stream, events: try await views(shown, runtime), next: events.count > limit ? shown.last.map { $0.version + 1 } : nil))
         }
+    }
+
+    /// A checkpoint from a page's `next`; nil when absent.
+    private static func checkpoint(_ request: Request, _ name: String, _ errors: inout [String: [String]]) -> Checkpoint? {
+        guard let text = request.query(name) else { return nil }
+        guard let checkpoint = Checkpoint(text) else {
+            errors[name] = ["must be a checkpoint (transaction:position) from a page's next"]
+            return nil
+        }
+        return checkpoint
     }
 
     /// `limit`: 1…``maximumLimit``, 50 when absent.

@@ -97,26 +97,29 @@ public struct OpenAPIDocument: Sendable {
         /// deadline).
         public var allResponses: [Int: String] {
             var all = responses
-            if !query.isEmpty || requestBody != nil || path.contains("{") { all[400] = all[400] ?? "Malformed request or invalid parameters" }
+            func kit(_ status: Int, _ description: String? = nil) {
+                all[status] = all[status] ?? description ?? OpenAPIDocument.kitDescriptions[status]
+            }
+            if !query.isEmpty || requestBody != nil || path.contains("{") { kit(400) }
             // A bad or expired token is refused on public routes too.
-            all[401] = all[401] ?? (authenticated ? "No valid access token" : "The access token sent is not valid (send none)")
-            if path.contains("{") { all[404] = all[404] ?? "Nothing with that id" }
-            if method != "GET" { all[403] = all[403] ?? "A change made with a browser's session cookie without its X-CSRF-Token" }
+            kit(401, authenticated ? nil : "The access token sent is not valid (send none)")
+            if path.contains("{") { kit(404) }
+            if method != "GET" { kit(403) }
             if let ifMatchRequired {
-                all[412] = all[412] ?? "If-Match is not the current ETag (the answer carries the current one)"
-                if ifMatchRequired { all[428] = all[428] ?? "If-Match is missing" }
+                kit(412)
+                if ifMatchRequired { kit(428) }
             }
             if requestBody != nil || !uploadTypes.isEmpty {
-                all[413] = all[413] ?? "Body too large"
-                all[415] = all[415] ?? "Not a JSON body"
-                all[422] = all[422] ?? "Fields that break the rules (errors by field)"
+                kit(413)
+                kit(415)
+                kit(422)
             }
             if method == "POST" {
-                all[409] = all[409] ?? "The Idempotency-Key is in use by a request still running (Retry-After)"
-                all[422] = all[422] ?? "The Idempotency-Key was used with another body"
+                kit(409)
+                kit(422, "The Idempotency-Key was used with another body")
             }
-            all[429] = all[429] ?? "Too many requests (Retry-After)"
-            all[503] = all[503] ?? "Unavailable or past its deadline (Retry-After)"
+            kit(429)
+            kit(503)
             return all
         }
     }
@@ -168,6 +171,16 @@ public struct OpenAPIDocument: Sendable {
         case anyValue
         /// `Schema` under a name: written once in `components.schemas` and referred to; see ``named(_:)``.
         case named(String, Schema)
+        /// `Schema` that must also match one of `anyOf` (JSON Schema `anyOf` beside its own
+        /// keywords), for a rule across fields; see ``requiringAny(of:)``.
+        case requiring(Schema, anyOf: [Schema])
+        /// Text that holds no NUL (U+0000), which no field accepts; see ``refusingNUL``.
+        case withoutNUL(Schema)
+
+        /// This schema, valid only when a value also matches one of `branches`: "give one of
+        /// these fields" (each branch requiring one), or a bound that depends on another field.
+        /// A branch names only the fields it speaks of; others are left to this schema.
+        public func requiringAny(of branches: [Schema]) -> Schema { .requiring(self, anyOf: branches) }
 
         /// This schema under `name`, shared in the document's `components.schemas` by every
         /// operation that uses it (an answer's view, say).
@@ -184,6 +197,8 @@ public struct OpenAPIDocument: Sendable {
             case let .object(properties, _): for property in properties.values { property.components(into: &found) }
             case .map(let values): values.components(into: &found)
             case .nullable(let wrapped): wrapped.components(into: &found)
+            case let .requiring(schema, branches): for part in [schema] + branches { part.components(into: &found) }
+            case .withoutNUL(let text): text.components(into: &found)
             default: break
             }
         }
@@ -216,9 +231,27 @@ public struct OpenAPIDocument: Sendable {
             case let .array(items, maxItems, minItems): return .array(items.optionalsNullable, maxItems: maxItems, minItems: minItems)
             case .map(let values): return .map(values.optionalsNullable)
             case .nullable(let wrapped): return .nullable(wrapped.optionalsNullable)
+            case let .requiring(schema, branches): return .requiring(schema.optionalsNullable, anyOf: branches.map(\.optionalsNullable))
             default: return self
             }
         }
+
+        /// This schema as a request reads it: every text refuses NUL (U+0000), as every route
+        /// does (SQLite's bound text would end at it).
+        var refusingNUL: Schema {
+            switch self {
+            case .string: return .withoutNUL(self)
+            case let .array(items, maxItems, minItems): return .array(items.refusingNUL, maxItems: maxItems, minItems: minItems)
+            case let .object(properties, required): return .object(properties.mapValues(\.refusingNUL), required: required)
+            case .map(let values): return .map(values.refusingNUL)
+            case .nullable(let wrapped): return .nullable(wrapped.refusingNUL)
+            case let .requiring(schema, branches): return .requiring(schema.refusingNUL, anyOf: branches)
+            default: return self
+            }
+        }
+
+        /// The pattern of text without NUL, as JSON Schema (ECMA-262) writes it.
+        static let noNULPattern = "^[^\\u0000]*$"
 
         /// A latitude in degrees.
         public static let latitude = number(-90...90)
@@ -267,6 +300,10 @@ public struct OpenAPIDocument: Sendable {
                 return [:]
             case .named(let name, _):
                 return ["$ref": "#/components/schemas/\(name)"]
+            case let .requiring(schema, branches):
+                return schema.json.merging(["anyOf": branches.map(\.json)]) { mine, _ in mine }
+            case .withoutNUL(let text):
+                return text.json.merging(["pattern": Self.noNULPattern]) { mine, _ in mine }
             }
         }
     }
@@ -303,8 +340,8 @@ public struct OpenAPIDocument: Sendable {
             if let tag { entry["tags"] = [tag] }
             let parameters =
                 operation.path.split(separator: "/").filter { $0.hasPrefix("{") }.map { name -> [String: Any] in
-                    ["name": String(name.dropFirst().dropLast()), "in": "path", "required": true, "schema": ["type": "string"]]
-                } + operation.query.map { ["name": $0.name, "in": "query", "required": $0.required, "schema": $0.schema.json] }
+                    ["$ref": "#/components/parameters/\(Self.pathParameterComponent(String(name.dropFirst().dropLast())))"]
+                } + operation.query.map { ["name": $0.name, "in": "query", "required": $0.required, "schema": $0.schema.refusingNUL.json] }
                 + Self.requestHeaders(of: operation)
             if !parameters.isEmpty { entry["parameters"] = parameters }
             if operation.authenticated { entry["security"] = [["bearer": [String]()], ["sessionCookie": [String]()]] }
@@ -313,7 +350,7 @@ public struct OpenAPIDocument: Sendable {
                     "required": true,
                     "content": [
                         "application/json": [
-                            "schema": body.optionalsNullable.json, "example": body.example(),
+                            "schema": Self.refusingNULAnywhere(body.refusingNUL.optionalsNullable.json), "example": body.example(),
                         ]
                     ],
                 ]
@@ -332,24 +369,34 @@ public struct OpenAPIDocument: Sendable {
             }
             var responses: [String: Any] = [:]
             for (status, description) in operation.allResponses {
-                var response: [String: Any] = ["description": description, "headers": Self.responseHeaders(of: operation, status: status)]
+                if status >= 400, operation.returns[status] == nil {
+                    responses[String(status)] = Self.problemReference(status, description: description)
+                    continue
+                }
+                var response: [String: Any] = ["description": description, "headers": Self.responseHeaders(method: operation.method, status: status)]
                 if let body = operation.returns[status] {
                     response["content"] = ["application/json": ["schema": body.json]]
                 } else if status < 300, let type = operation.answerType {
                     response["content"] = [type: ["schema": ["type": "string", "format": "binary"]]]
-                } else if status >= 400 {
-                    response["content"] = ["application/problem+json": ["schema": ["$ref": "#/components/schemas/Problem"]]]
                 }
                 responses[String(status)] = response
             }
-            responses["default"] = [
-                "description": "A problem document (RFC 9457)",
-                "content": ["application/problem+json": ["schema": ["$ref": "#/components/schemas/Problem"]]],
-            ]
+            responses["default"] = ["$ref": "#/components/responses/\(Self.defaultResponse)"]
             entry["responses"] = responses
             paths[operation.path, default: [:]][operation.method.lowercased()] = entry
         }
         return paths
+    }
+
+    /// The shared schema of any JSON without NUL, in a string or a key, at any depth.
+    static let withoutNUL = "WithoutNUL"
+
+    /// A request body's schema, also refusing NUL in what it does not name (a field it
+    /// ignores, a key): every route refuses a body with NUL anywhere (``JSONNUL``).
+    static func refusingNULAnywhere(_ schema: [String: Any]) -> [String: Any] {
+        let reference = ["$ref": "#/components/schemas/\(withoutNUL)"]
+        // Beside a schema's own keywords a reference adds its rules; a reference alone is wrapped.
+        return schema["$ref"] == nil ? schema.merging(reference) { mine, _ in mine } : ["allOf": [schema, reference]]
     }
 
     /// The headers the kit reads on every route (as references to ``headerParameters``):
@@ -370,10 +417,10 @@ public struct OpenAPIDocument: Sendable {
     /// The headers the kit writes on answers (as references to ``answerHeaders``): ids and
     /// rate limits always, `Retry-After` on 429 and 503, and `Commons-Position` on a write
     /// that succeeded.
-    static func responseHeaders(of operation: Operation, status: Int) -> [String: Any] {
+    static func responseHeaders(method: String, status: Int) -> [String: Any] {
         var names = ["X-Request-Id", "RateLimit", "RateLimit-Policy"]
         if status == 429 || status == 503 { names.append("Retry-After") }
-        if operation.method != "GET", (200..<300).contains(status) { names.append("Commons-Position") }
+        if method != "GET", (200..<300).contains(status) { names.append("Commons-Position") }
         return Dictionary(uniqueKeysWithValues: names.map { ($0, ["$ref": "#/components/headers/\($0)"] as [String: Any]) })
     }
 
@@ -400,10 +447,10 @@ public struct OpenAPIDocument: Sendable {
                 "A write's Commons-Position: the answer waits (up to 2 s, then 503) until this service has read it."),
             "IdempotencyKey": header("Idempotency-Key", key, keyUse),
             "IfMatch": header(
-                "If-Match", ["type": "string", "pattern": "^\"[0-9]{1,18}\"$"],
+                "If-Match", ["type": "string", "pattern": ETagVersion.pattern],
                 "The ETag you read: the change is refused with 412 if the thing changed since."),
             "IfMatchRequired": header(
-                "If-Match", ["type": "string", "pattern": "^\"[0-9]{1,18}\"$"],
+                "If-Match", ["type": "string", "pattern": ETagVersion.pattern],
                 "The ETag you read: the change is refused with 412 if the thing changed since, and with 428 without it.",
                 required: true),
             "IdempotencyKeyRequired": header("Idempotency-Key", key, keyUse + " This route refuses a request without one.", required: true),
@@ -414,7 +461,7 @@ public struct OpenAPIDocument: Sendable {
         ]
     }
 
-    /// `components.headers`: the answer headers of ``responseHeaders(of:status:)``.
+    /// `components.headers`: the answer headers of ``responseHeaders(method:status:)``.
     static var answerHeaders: [String: Any] {
         func header(_ type: String, _ description: String) -> [String: Any] { ["schema": ["type": type], "description": description] }
         return [
@@ -431,6 +478,7 @@ public struct OpenAPIDocument: Sendable {
         title: String, description: String? = nil, tags: [[String: Any]]? = nil, paths: [String: [String: Any]],
         schemas: [String: Any] = [:]
     ) throws -> Data {
+        let shared = sharedComponents(of: paths)
         var info: [String: Any] = ["title": title, "version": "1"]
         if let description { info["description"] = description }
         var document: [String: Any] = [
@@ -446,16 +494,23 @@ public struct OpenAPIDocument: Sendable {
                             + "must echo the \(BrowserSession.csrfCookie) cookie as X-CSRF-Token, or it is refused with 403.",
                     ],
                 ],
-                "parameters": headerParameters,
+                "parameters": headerParameters.merging(shared.pathParameters) { mine, _ in mine },
                 "headers": answerHeaders,
+                "responses": shared.responses,
                 "schemas": schemas.merging([
+                    withoutNUL: [
+                        "description": "Any JSON without NUL (U+0000) in a string or a key, as every request body is read.",
+                        "pattern": Schema.noNULPattern, "propertyNames": ["pattern": Schema.noNULPattern],
+                        "additionalProperties": ["$ref": "#/components/schemas/\(withoutNUL)"],
+                        "items": ["$ref": "#/components/schemas/\(withoutNUL)"],
+                    ],
                     "Problem": [
                         "type": "object",
                         "properties": [
                             "type": ["type": "string"], "title": ["type": "string"], "status": ["type": "integer"],
                             "detail": ["type": "string"], "errors": ["type": "object"],
                         ],
-                    ]
+                    ],
                 ]) { mine, _ in mine },
             ],
         ]

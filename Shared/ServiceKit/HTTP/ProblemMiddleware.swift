@@ -127,11 +127,19 @@ final class RouteTable: Sendable {
         self.routes.withLock { $0 = routes.map { (Self.split($0.path), $0.method) } }
     }
 
-    /// The methods that some route accepts at `path`.
+    /// The methods that the route the router picks for `path` accepts: of the templates that
+    /// match, the one with a literal segment first where they differ (`/v1/listings/changes`
+    /// before `/v1/listings/{id}`), as the router's tree prefers a literal to a parameter.
     func methods(for path: String) -> [String] {
         let components = Self.split(path)
-        let routes = routes.withLock { $0 }
-        return Array(Set(routes.filter { Self.matches($0.components, components) }.map(\.method))).sorted()
+        let matching = routes.withLock { $0 }.filter { Self.matches($0.components, components) }
+        guard let best = matching.map({ Self.specificity($0.components) }).max(by: { $0.lexicographicallyPrecedes($1) }) else { return [] }
+        return Array(Set(matching.filter { Self.specificity($0.components) == best }.map(\.method))).sorted()
+    }
+
+    /// Per segment, 2 for a literal, 1 for a parameter and 0 for a wildcard.
+    private static func specificity(_ pattern: [Substring]) -> [Int] {
+        pattern.map { $0 == "*" || $0 == "**" ? 0 : ($0.hasPrefix("{") || $0.hasPrefix(":") ? 1 : 2) }
     }
 
     private static func split(_ path: String) -> [Substring] {

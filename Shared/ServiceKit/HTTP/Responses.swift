@@ -36,13 +36,13 @@ extension Response {
 }
 
 extension Request {
-    /// The version in `If-Match` (`"3"` or `W/"3"`); nil when absent, 400 when unreadable.
+    /// The version in `If-Match` (`"3"` or `W/"3"`: ``ETagVersion/pattern``); nil when
+    /// absent, 400 when it has another form.
     public func ifMatchVersion() throws -> Int64? {
         guard let value = headers[.ifMatch] else { return nil }
-        let trimmed = value.trimmingWhitespace().replacingOccurrences(of: "W/", with: "")
-        guard trimmed.hasPrefix("\""), trimmed.hasSuffix("\""), trimmed.count > 2,
-            let version = Int64(trimmed.dropFirst().dropLast()), version >= 0
-        else { throw Problem.malformed("If-Match must be an ETag this service sent.", errors: ["If-Match": ["is not an ETag"]]) }
+        guard let version = ETagVersion.parse(value) else {
+            throw Problem.malformed("If-Match must be an ETag this service sent.", errors: ["If-Match": ["is not an ETag"]])
+        }
         return version
     }
 

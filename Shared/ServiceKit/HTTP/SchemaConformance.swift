@@ -58,6 +58,16 @@ extension OpenAPIDocument.Schema {
         case .map(let values):
             guard let object = value as? [String: Any] else { return ["\(path): \(Self.kind(of: value)), not an object"] }
             return object.sorted(by: { $0.key < $1.key }).flatMap { values.departures(of: $0.value, at: "\(path).\($0.key)") }
+        case let .requiring(schema, branches):
+            let found = schema.departures(of: value, at: path)
+            // A branch speaks of some fields only: the others are the whole schema's business.
+            let matched = branches.contains { branch in
+                branch.departures(of: value, at: path).allSatisfy { $0.hasSuffix(": not in the document") }
+            }
+            return matched ? found : found + ["\(path): matches none of the \(branches.count) alternatives (anyOf)"]
+        case .withoutNUL(let text):
+            let found = text.departures(of: value, at: path)
+            return (value as? String)?.contains("\u{0}") == true ? found + ["\(path): holds NUL (U+0000)"] : found
         }
     }
 

@@ -41,6 +41,10 @@ extension OpenAPIDocument.Schema {
             return [String: Any]()
         case .named(_, let schema):
             return schema.example(named: name)
+        case .requiring(let schema, _):
+            return schema.example(named: name)
+        case .withoutNUL(let text):
+            return text.example(named: name)
         case let .matching(pattern, length):
             // The patterns the documents use; another gets the shortest text of its length.
             return pattern == "^[A-Z]{3}$" ? "EUR" : String(repeating: "0", count: length.lowerBound)

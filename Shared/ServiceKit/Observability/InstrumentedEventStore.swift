@@ -42,6 +42,10 @@ public struct InstrumentedEventStore: EventStore {
         try await base.readAll(after: checkpoint, limit: limit, filter: filter, keysNamedBy: keyTypes)
     }
 
+    public func readAllBackwards(before checkpoint: Checkpoint?, limit: Int, filter: EventFilter) async throws -> [RecordedEvent] {
+        try await base.readAllBackwards(before: checkpoint, limit: limit, filter: filter)
+    }
+
     public func event(id: UUID) async throws -> RecordedEvent? { try await base.event(id: id) }
     public func head() async throws -> Checkpoint { try await base.head() }
     public func hasReached(_ checkpoint: Checkpoint) async throws -> Bool { try await base.hasReached(checkpoint) }

@@ -43,9 +43,11 @@ struct BenchGeoSearch: AsyncParsableCommand {
         let count = listings
 
         Bench.note("writing \(count) listings to a SQLite log")
+        let progress = ProgressReport("bench", unit: "listings")
         try await GeoSearchBenchmark.fillLog(store, count: count) { written in
-            if written % 100_000 == 0 { Bench.note("  \(written)") }
+            progress.report(done: written, fraction: Double(written) / Double(max(count, 1)))
         }
+        progress.finish(done: count)
 
         // The ceiling of a rebuild: reading the same events from the same log, nothing applied.
         let clock = ContinuousClock()

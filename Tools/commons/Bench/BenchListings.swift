@@ -32,7 +32,11 @@ struct BenchListings: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         Bench.note("filling the read model with \(listings) listings")
-        try await ListingsBenchmark.fill(directory: directory, count: listings)
+        let progress = ProgressReport("bench", unit: "listings")
+        try await ListingsBenchmark.fill(directory: directory, count: listings) { [listings] filled in
+            progress.report(done: filled, fraction: Double(filled) / Double(max(listings, 1)))
+        }
+        progress.finish(done: listings)
 
         let service = try await BenchListingsServer.start(directory: directory, port: port)
         let (client, base) = (service.client, service.base)

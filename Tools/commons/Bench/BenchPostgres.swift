@@ -168,6 +168,7 @@ struct PostgresBench: Sendable {
         let batches = (minimum - (try await count()) + 99) / 100
         guard batches > 0 else { return }
         Bench.note("topping the log up with \(batches * 100) events")
+        let progress = ProgressReport("bench")
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<8 {
                 group.addTask { [store] in
@@ -175,11 +176,13 @@ struct PostgresBench: Sendable {
                     for _ in stride(from: worker, to: batches, by: 8) {
                         let (stream, version) = cursor.advance(by: 100)
                         _ = try await store.append(to: stream, expected: .exact(version), events: BenchEvent.batch(100))
+                        progress.advance(by: 100, of: batches * 100)
                     }
                 }
             }
             try await group.waitForAll()
         }
+        progress.finish(done: progress.done)
     }
 
     /// The cluster's postmaster when it runs on this machine (``PostgresCluster/postmaster(_:)``).

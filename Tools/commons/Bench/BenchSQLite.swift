@@ -29,9 +29,12 @@ struct SQLiteBench: Sendable {
         defer { Self.remove(logPath) }
         let streams = 2_000
         Bench.note("filling a SQLite log with \(streams * 100) events")
+        let progress = ProgressReport("bench")
         for stream in 0..<streams {
             _ = try await store.append(to: "\(BenchEvent.category)-p\(stream)", expected: .noStream, events: BenchEvent.batch(100))
+            progress.advance(by: 100, of: streams * 100)
         }
+        progress.finish(done: progress.done)
         let rows = (0..<streams).flatMap { stream in
             (1...100).map { BenchReadModelRow(stream: "\(BenchEvent.category)-p\(stream)", version: Int64($0), type: BenchEvent.type) }
         }

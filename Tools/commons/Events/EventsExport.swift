@@ -29,11 +29,14 @@ struct EventsExport: AsyncParsableCommand {
         let withBlobs = blobs ?? (self.from == nil)
         try await store.withStore { store in
             let blobStore = withBlobs ? try ServiceRuntime.blobStore(beside: store) : nil
+            let progress = ProgressReport("commons events export")
             guard let output else {
-                try await exportEvents(from: store, after: from, through: to, blobs: blobStore, to: LineOutput())
+                let count = try await exportEvents(from: store, after: from, through: to, blobs: blobStore, to: LineOutput(), progress: progress)
+                progress.finish(done: count.events)
                 return
             }
-            let count = try await exportEvents(from: store, after: from, through: to, blobs: blobStore, toFile: output)
+            let count = try await exportEvents(from: store, after: from, through: to, blobs: blobStore, toFile: output, progress: progress)
+            progress.finish(done: count.events)
             print("exported \(count.blobs) blobs and \(count.events) events to \(output)")
         }
     }
@@ -46,13 +49,15 @@ struct ExportCount {
 }
 
 /// Writes every blob of `blobs` (if given), then the events after `checkpoint`, through
-/// `last` if given, as export lines; returns how many of each.
+/// `last` if given, as export lines, reporting the events to `progress`; returns how many of each.
 @discardableResult
 func exportEvents(
     from store: any EventStore, after checkpoint: Checkpoint, through last: Checkpoint?, blobs: (any BlobStore)?,
-    to output: LineOutput
+    to output: LineOutput, progress: ProgressReport? = nil
 ) async throws -> ExportCount {
     let encoder = ExportedEvent.encoder()
+    // All of them after the start (fewer with `last`): the whole to measure against.
+    let total = progress == nil ? 0 : try await store.eventCount(after: checkpoint, limit: .max)
     var count = ExportCount()
     if let blobs {
         var after: String?
@@ -70,6 +75,7 @@ func exportEvents(
             try output.write(try encoder.encode(ExportedEvent(event)))
             count.events += 1
         }
+        progress?.report(done: count.events, fraction: Double(count.events) / Double(max(total, 1)))
         return true
     }
     try output.flush()
@@ -80,14 +86,14 @@ func exportEvents(
 /// export never leaves a file that looks complete.
 func exportEvents(
     from store: any EventStore, after checkpoint: Checkpoint, through last: Checkpoint?, blobs: (any BlobStore)?,
-    toFile path: String
+    toFile path: String, progress: ProgressReport? = nil
 ) async throws -> ExportCount {
     let temporary = path + ".partial"
     guard FileManager.default.createFile(atPath: temporary, contents: nil), let handle = FileHandle(forWritingAtPath: temporary) else {
         throw CommandFailure("cannot create \(temporary)")
     }
     do {
-        let count = try await exportEvents(from: store, after: checkpoint, through: last, blobs: blobs, to: LineOutput(handle))
+        let count = try await exportEvents(from: store, after: checkpoint, through: last, blobs: blobs, to: LineOutput(handle), progress: progress)
         try handle.close()
         guard rename(temporary, path) == 0 else { throw CommandFailure("cannot move \(temporary) to \(path): \(String(cString: strerror(errno)))") }
         return count

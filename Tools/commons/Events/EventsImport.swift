@@ -19,8 +19,13 @@ struct EventsImport: AsyncParsableCommand {
     func run() async throws {
         let input = file == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: file)
         guard let input else { throw CommandFailure("cannot open \(file)") }
+        // A file's size measures how far the import is; stdin has none.
+        let size = file == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
+        let progress = ProgressReport("commons events import")
         try await store.withStore { store in
-            let result = try await importEvents(from: input, into: store, blobs: try ServiceRuntime.blobStore(beside: store))
+            let result = try await importEvents(
+                from: input, into: store, blobs: try ServiceRuntime.blobStore(beside: store), progress: progress, size: size)
+            progress.finish(done: result.events.imported + result.events.alreadyPresent)
             print(
                 "imported \(result.events.imported) events, \(result.events.alreadyPresent) already present; "
                     + "\(result.blobsImported) blobs, \(result.blobsPresent) already present")
@@ -36,9 +41,13 @@ struct ImportTotals {
 }
 
 /// Reads export lines from `input` and imports them in order: blobs into `blobs` (each
-/// checked against its SHA-256), events `batchSize` at a time. A bad line stops the import
-/// there, with its line number; what came before it stays imported.
-func importEvents(from input: FileHandle, into store: any EventStore, blobs: any BlobStore, batchSize: Int = 1_000) async throws -> ImportTotals {
+/// checked against its SHA-256), events `batchSize` at a time, reporting the events to
+/// `progress`, as a share of `size` bytes when known. A bad line stops the import there, with
+/// its line number; what came before it stays imported.
+func importEvents(
+    from input: FileHandle, into store: any EventStore, blobs: any BlobStore, batchSize: Int = 1_000, progress: ProgressReport? = nil,
+    size: Int? = nil
+) async throws -> ImportTotals {
     let decoder = JSONDecoder()
     var lines = LineReader(input)
     var totals = ImportTotals()
@@ -55,6 +64,7 @@ func importEvents(from input: FileHandle, into store: any EventStore, blobs: any
         total.imported += result.imported
         total.alreadyPresent += result.alreadyPresent
         batch.removeAll(keepingCapacity: true)
+        progress?.report(done: total.imported + total.alreadyPresent, fraction: size.map { Double(lines.bytesRead) / Double(max($0, 1)) })
     }
 
     while let line = try lines.next() {
@@ -112,6 +122,8 @@ struct LineReader {
     private var buffer = Data()
     private var start = 0
     private var atEnd = false
+    /// How many bytes have been read from the file so far.
+    private(set) var bytesRead = 0
 
     init(_ handle: FileHandle) {
         self.handle = handle
@@ -135,6 +147,7 @@ struct LineReader {
                 atEnd = true
                 continue
             }
+            bytesRead += chunk.count
             buffer.append(chunk)
         }
     }

@@ -43,14 +43,16 @@ struct Replay: AsyncParsableCommand {
             let database = try ReadModelDatabase(directory: directory, name: service, projections: projections)
             let path = into ?? database.newFilePath()
             let head = try await log.head()
-            let meter = ProgressMeter(total: head.position)
+            let progress = ProgressReport("commons replay")
+            // Positions are handed out in order on both logs, so far enough as a share of the whole.
+            let total = Double(max(head.position, 1))
             let applied = try await ReadModelRebuild.rebuild(
                 projections: projections, from: log, into: path, until: limit,
                 keys: keyVault(beside: log)
             ) { applied, checkpoint in
-                meter.report(applied: applied, position: checkpoint.position)
+                progress.report(done: applied, fraction: Double(checkpoint.position) / total)
             }
-            meter.finish(applied: applied)
+            progress.finish(done: applied)
             if swap {
                 try database.swap(to: path)
                 print("swapped in \(path) as the live read model of \(service)")
@@ -95,44 +97,4 @@ enum ServiceProjections {
     ]
 
     static var names: [String] { all.keys.sorted() }
-}
-
-/// A one-line progress bar on stderr: events applied, events/s and the time left.
-final class ProgressMeter: @unchecked Sendable {
-    private let total: Int64
-    private let start = ContinuousClock.now
-    private let lock = NSLock()
-    private var lastPrint = ContinuousClock.now - .seconds(1)
-
-    init(total: Int64) { self.total = max(total, 1) }
-
-    func report(applied: Int, position: Int64) {
-        lock.withLock {
-            let now = ContinuousClock.now
-            guard now - lastPrint >= .milliseconds(200) else { return }
-            lastPrint = now
-            let seconds = max(Self.seconds(now - start), 0.001)
-            let rate = Double(applied) / seconds
-            let fraction = min(Double(position) / Double(total), 1)
-            let width = 30
-            let bar = String(repeating: "#", count: Int(fraction * Double(width))).padding(toLength: width, withPad: " ", startingAt: 0)
-            let left = fraction > 0 ? seconds * (1 - fraction) / fraction : 0
-            FileHandle.standardError.write(
-                Data(String(format: "\r[%@] %3.0f%%  %d events  %.0f events/s  ETA %.0f s ", bar, fraction * 100, applied, rate, left).utf8))
-        }
-    }
-
-    func finish(applied: Int) {
-        let seconds = max(Self.seconds(ContinuousClock.now - start), 0.001)
-        FileHandle.standardError.write(
-            Data(
-                String(
-                    format: "\rapplied %d events in %.1f s (%.0f events/s)%@\n", applied, seconds, Double(applied) / seconds,
-                    String(repeating: " ", count: 30)
-                ).utf8))
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }

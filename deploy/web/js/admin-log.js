@@ -1,5 +1,5 @@
-// The console's event-log browser: the log in order, narrowed by category and type, or one
-// stream's history; each event with its time, type, stream and position, and, on demand, its
+// The console's event-log browser: the log newest first, paging back to older events,
+// narrowed by category and type, or one stream's history (oldest first); each event with its time, type, stream and position, and, on demand, its
 // body and metadata as the log holds them. Personal data is never opened: the API lists each
 // sealed value by key, shown as "sealed" while the owner's key exists and "gone" once their
 // account was deleted. A stream's name opens that stream's history.
@@ -21,17 +21,17 @@ export function logSection() {
     h('button', { type: 'submit', class: 'secondary' }, 'Show events'));
   const section = h('section', { class: 'admin-section', 'aria-labelledby': 'admin-log-title' },
     h('h2', { id: 'admin-log-title', tabindex: '-1' }, 'Event log'),
-    h('p', { class: 'hint' }, 'Every fact Commons recorded, oldest first. Personal data stays sealed with its owner’s key.'),
+    h('p', { class: 'hint' }, 'Every fact Commons recorded, newest first. Personal data stays sealed with its owner’s key.'),
     form, summary, list, more);
 
   let latest = 0;
-  /** Shows the first page for `values` (or the next one, from `from`). */
+  /** Shows the first page for `values` (or the next one, from `from`: a stream's next version, or the log's older page). */
   async function load(values, from) {
     const turn = ++latest;
     const stream = values.stream?.trim();
     const page = stream
       ? await api(`/v1/admin/log/streams/${encodeURIComponent(stream)}${query({ from, limit: pageSize })}`)
-      : await api(`/v1/admin/log/events${query({ category: values.category?.trim(), type: values.type?.trim(), after: from, limit: pageSize })}`);
+      : await api(`/v1/admin/log/events${query({ order: 'newest', category: values.category?.trim(), type: values.type?.trim(), before: from, limit: pageSize })}`);
     if (turn !== latest) return; // a newer choice is on its way
     if (!from) replace(list);
     list.append(...page.events.map((view) => eventItem(view, showStream)));
@@ -42,7 +42,7 @@ export function logSection() {
     replace(more, next ? h('button', { type: 'button', class: 'secondary', onclick: async (event) => {
       event.target.disabled = true;
       try { await load(values, next); } catch (error) { event.target.disabled = false; more.append(h('span', { class: 'notice error', role: 'alert' }, messageOf(error))); }
-    } }, 'Show more events') : null);
+    } }, stream ? 'Show more events' : 'Show older events') : null);
   }
 
   /** Fills the form with one stream and shows its history. */
@@ -66,7 +66,7 @@ function eventItem({ event, personalData }, showStream) {
   const sealed = personalData.map(({ keyId, state }) => h('span', {
     class: `badge ${state === 'gone' ? 'done' : 'warn'}`, title: `Key ${keyId}`,
   }, state === 'gone' ? 'Personal data gone' : 'Personal data sealed'));
-  return h('li', { class: 'admin-event', dataset: { eventId: event.id, type: event.type } },
+  return h('li', { class: 'admin-event', dataset: { eventId: event.id, type: event.type, position: event.position } },
     h('div', { class: 'spread' },
       h('strong', {}, event.type),
       h('span', { class: 'muted' }, `#${event.position} · ${dateTime(event.recordedAt)}`)),

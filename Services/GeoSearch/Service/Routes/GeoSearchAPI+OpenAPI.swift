@@ -10,11 +10,24 @@ extension GeoSearchAPI {
     /// A short free-text filter (``QueryParameters/label(_:)``).
     static let label = Schema.string(maxLength: 100)
     static let unit = Parameter("unit", .oneOf(DistanceUnit.allCases.map(\.rawValue)))
-    /// `lat`, `lon`, `radius` (in `unit`, kilometres by default: 20,000 km at most) of ``NearbyQuery``.
+    /// `lat`, `lon`, `radius` (in `unit`, kilometres by default: 20,000 at most) of ``NearbyQuery``.
     static let nearby = [
         Parameter("lat", .latitude, required: true), Parameter("lon", .longitude, required: true),
-        Parameter("radius", .number(0...NearbyQuery.maximumRadiusMeters / 1000)), unit,
+        Parameter("radius", .number(0...NearbyQuery.maximumRadius)), unit,
     ]
+    /// `POST /v1/alerts`: the radius's bound depends on its unit (``AlertCriteria/maximumRadius(in:)``).
+    static let newAlert = Schema.object(
+        [
+            "lat": .latitude, "lon": .longitude, "radius": .number(0...AlertCriteria.maximumRadius(in: .kilometers)),
+            "unit": unit.schema, "category": label, "q": .nullable(.searchText), "name": label,
+        ],
+        required: ["lat", "lon"]
+    ).requiringAny(of: [
+        .object(["unit": .oneOf([DistanceUnit.kilometers.rawValue])]),
+        .object(
+            ["unit": .oneOf([DistanceUnit.miles.rawValue]), "radius": .number(0...AlertCriteria.maximumRadius(in: .miles))],
+            required: ["unit"]),
+    ])
     /// The corners of ``AreaQuery``.
     static let area = [
         Parameter("swLat", .latitude, required: true), Parameter("swLon", .longitude, required: true),
@@ -40,7 +53,7 @@ extension GeoSearchAPI {
         operations: [
             .init(
                 "GET", "/v1/nearby/listings",
-                "Listings near a point (lat, lon, radius, unit=km|mi; category, q (at most 10 words and 200 characters), free, "
+                "Listings near a point (lat, lon, radius at most 20000 in its unit=km|mi; category, q (at most 10 words and 200 characters), free, "
                     + "status=available|promised, sort=distance|recent, limit 1–100, cursor, count=true), nearest first with distanceMeters.",
                 query: nearby + listingFilters + paging,
                 responses: [200: "{ items, nextCursor } or { count }", 400: "Invalid or missing fields", 422: "Would read too many listings"],
@@ -67,15 +80,10 @@ extension GeoSearchAPI {
                 returns: [200: results(organizationResult)]),
             .init(
                 "POST", "/v1/alerts",
-                "Save a search: new listings within radius (unit=km|mi, at most 100 km) of lat/lon, optionally of a category "
+                "Save a search: new listings within radius (unit=km|mi, at most 100 km or 62.137 mi) of lat/lon, optionally of a category "
                     + "and with keywords q. At most 20 per account.",
                 authenticated: true,
-                body: .object(
-                    [
-                        "lat": .latitude, "lon": .longitude, "radius": .number(0...AlertCriteria.maximumRadiusMeters / 1000),
-                        "unit": unit.schema, "category": label, "q": .nullable(.searchText), "name": label,
-                    ],
-                    required: ["lat", "lon"]),
+                body: newAlert,
                 responses: [
                     201: "The alert", 409: "Too many alerts, or Idempotency-Key still in use by a first request",
                     422: "Invalid or missing fields",

@@ -63,7 +63,8 @@ package enum FeedQueries {
         }
         // `+status` keeps SQLite off the status index, so that it walks the index of the
         // sort order and stops after one page instead of sorting every available listing.
-        conditions.append("(" + statusConditions.joined(separator: " OR ") + ")")
+        // No status left (only an owner's statuses, asked by someone else) matches nothing.
+        conditions.append(statusConditions.isEmpty ? "0" : "(" + statusConditions.joined(separator: " OR ") + ")")
 
         let source: String
         let keyExpression: String

@@ -34,7 +34,7 @@ extension ListingsAPI {
     static let feedParameters: [Parameter] = [
         Parameter("category", .oneOf(ListingCategory.allCases.map(\.rawValue))), Parameter("free", .boolean),
         Parameter("minPrice", .integer(0...Int.max)), Parameter("maxPrice", .integer(0...Int.max)), Parameter("currency", .currencyCode),
-        Parameter("status", .string(minLength: 1, maxLength: FeedQuery.maximumStatusLength)), Parameter("author", .oneOf(["me"])),
+        Parameter("status", .matching(FeedQuery.statusPattern, length: 1...FeedQuery.maximumStatusLength)), Parameter("author", .oneOf(["me"])),
         Parameter("q", .searchText),
         Parameter("sort", .oneOf(FeedQuery.Sort.allCases.map(\.rawValue))), Parameter("order", .oneOf(FeedQuery.Order.allCases.map(\.rawValue))),
         .limit(1...FeedQuery.maximumLimit), .cursor,
@@ -59,7 +59,8 @@ extension ListingsAPI {
             .init(
                 "GET", "/v1/listings",
                 "The feed: category, free, minPrice, maxPrice, currency, "
-                    + "status (a comma-separated list of at most \(FeedQuery.maximumStatuses) statuses), author=me, "
+                    + "status (a comma-separated list of at most \(FeedQuery.maximumStatuses) statuses; withdrawn and hidden match only with author=me), "
+                    + "author=me, "
                     + "q (at most 200 characters; its first 20 words of letters and digits), sort, order, limit, cursor. "
                     + "sort is recent (posted time), price (free counts as 0), title (ignoring case) or relevance (with q, its default); "
                     + "order=asc|desc turns the key either way and defaults to the key's usual way: recent desc (newest first), "

@@ -11,6 +11,13 @@ extension ShoppingListsAPI {
     static let note = Schema.string(maxLength: ShoppingListRules.noteLength.upperBound)
     static let quantity = Schema.integer(ShoppingListRules.quantities)
     static let quantityDelta = Schema.integer(ShoppingListRules.quantityDeltas)
+    /// ``ListItemChange``: at least one edit, a `quantityDelta` or `checked` that is not null
+    /// (null is no edit), or a `note` or `after` (null clears or moves to the top).
+    static let itemChange = Schema.object(["quantityDelta": quantityDelta, "checked": .boolean, "note": note, "after": .string(format: "uuid")])
+        .requiringAny(of: [
+            .object(["quantityDelta": quantityDelta], required: ["quantityDelta"]), .object(["checked": .boolean], required: ["checked"]),
+            .object([:], required: ["note"]), .object([:], required: ["after"]),
+        ])
 
     /// Every route of the shopping-lists service (a test keeps this equal to the router's).
     static let document = OpenAPIDocument(
@@ -101,7 +108,7 @@ extension ShoppingListsAPI {
                 "Edit an item: quantityDelta (-1000000 to 1000000, not 0; merges with others' changes; the quantity stays 1–999), checked, "
                     + "note (null clears), after (an item id; null: to the top).",
                 authenticated: true,
-                body: .object(["quantityDelta": quantityDelta, "checked": .boolean, "note": note, "after": .string(format: "uuid")]),
+                body: itemChange,
                 responses: [200: "Edited", 404: "No such list or item", 409: "The item was removed, or a concurrent change", 422: "Invalid fields"],
                 returns: [200: itemStateBody]),
             .init(

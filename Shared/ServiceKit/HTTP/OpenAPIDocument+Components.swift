@@ -1,0 +1,68 @@
+import Foundation
+import HTTPTypes
+
+extension OpenAPIDocument {
+    /// What the kit says of each error status it answers on every route, the description of
+    /// the shared answer in `components.responses`; an operation that says otherwise gives
+    /// its own description beside the reference.
+    static let kitDescriptions: [Int: String] = [
+        400: "Malformed request or invalid parameters",
+        401: "No valid access token",
+        403: "A change made with a browser's session cookie without its X-CSRF-Token",
+        404: "Nothing with that id",
+        409: "The Idempotency-Key is in use by a request still running (Retry-After)",
+        412: "If-Match is not the current ETag (the answer carries the current one)",
+        413: "Body too large",
+        415: "Not a JSON body",
+        422: "Fields that break the rules (errors by field)",
+        428: "If-Match is missing",
+        429: "Too many requests (Retry-After)",
+        503: "Unavailable or past its deadline (Retry-After)",
+    ]
+
+    /// The name of the shared problem answer of no particular status (`default`).
+    static let defaultResponse = "Problem"
+
+    /// An answer of `status` that is a problem document, as a reference to the shared one.
+    static func problemReference(_ status: Int, description: String) -> [String: Any] {
+        var reference: [String: Any] = ["$ref": "#/components/responses/\(status)"]
+        if description != problemDescription(status) { reference["description"] = description }
+        return reference
+    }
+
+    static func problemDescription(_ status: Int) -> String {
+        kitDescriptions[status] ?? HTTPResponse.Status(code: status).reasonPhrase
+    }
+
+    /// `components.responses` and the path parameters of `components.parameters` that `paths`
+    /// refer to: each problem answer once, with its headers, and each path parameter once.
+    static func sharedComponents(of paths: [String: [String: Any]]) -> (responses: [String: Any], pathParameters: [String: Any]) {
+        let problem: [String: Any] = ["application/problem+json": ["schema": ["$ref": "#/components/schemas/Problem"]]]
+        var responses: [String: Any] = [defaultResponse: ["description": "A problem document (RFC 9457)", "content": problem]]
+        var parameters: [String: Any] = [:]
+        for operation in paths.values.flatMap(\.values) {
+            guard let operation = operation as? [String: Any] else { continue }
+            for case let answer as [String: Any] in (operation["responses"] as? [String: Any] ?? [:]).values {
+                guard let name = (answer["$ref"] as? String)?.split(separator: "/").last, let status = Int(name) else { continue }
+                responses[String(name)] = [
+                    "description": problemDescription(status), "headers": responseHeaders(method: "GET", status: status), "content": problem,
+                ]
+            }
+            for case let parameter as [String: Any] in operation["parameters"] as? [Any] ?? [] {
+                guard let reference = parameter["$ref"] as? String, let name = pathParameterName(reference) else { continue }
+                parameters[pathParameterComponent(name)] = [
+                    "name": name, "in": "path", "required": true, "schema": ["type": "string", "pattern": Schema.noNULPattern],
+                ]
+            }
+        }
+        return (responses, parameters)
+    }
+
+    /// The `components.parameters` name of the path parameter `name`.
+    static func pathParameterComponent(_ name: String) -> String { "path.\(name)" }
+
+    private static func pathParameterName(_ reference: String) -> String? {
+        let prefix = "#/components/parameters/path."
+        return reference.hasPrefix(prefix) ? String(reference.dropFirst(prefix.count)) : nil
+    }
+}
