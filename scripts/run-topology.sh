@@ -23,13 +23,15 @@
 # the compose file's (8081–8085) and must be free.
 #
 # Each service gets the environment that docker-compose.yml gives it (its `${VAR:-default}`
-# values read from this shell's environment, as Compose does), except the five values that
-# name Docker things, which are replaced thus:
+# values read from this shell's environment, as Compose does), except the values that name
+# Docker things, which are replaced thus:
 #   COMMONS_EVENT_STORE      -> $COMMONS_TEST_POSTGRES_URL
 #   COMMONS_DATA_DIR         -> <run dir>/data/<service>   (its own, like its volume)
 #   COMMONS_HOST             -> 127.0.0.1
 #   COMMONS_ACCOUNTS_URL     -> http://127.0.0.1:8081
 #   COMMONS_TRUSTED_PROXIES  -> 127.0.0.1                  (nginx, on loopback)
+#   COMMONS_PEERS            -> every replica's http://127.0.0.1:<port>
+#   COMMONS_SNAPSHOT_SOURCE  -> none (each replica starts on its own from the log)
 # nginx runs the copy of deploy/nginx.conf that scripts/gateway-conf.sh writes (the
 # services' Docker names become 127.0.0.1 and the listen port the gateway port).
 # Everything started here is stopped on exit, whatever the exit.
@@ -147,6 +149,8 @@ while read -r name compose_port; do
     port_free "$port" || { say "$instance: port $port is in use"; exit 1; }
     mkdir -p "$run_dir/data/$instance"
     env_args=()
+    peers=()
+    for j in $(seq 1 "$replicas"); do peers+=("http://127.0.0.1:$((compose_port + 100 * (j - 1)))"); done
     while IFS= read -r line; do
       case "${line%%=*}" in
         COMMONS_EVENT_STORE) line="COMMONS_EVENT_STORE=$COMMONS_TEST_POSTGRES_URL" ;;
@@ -155,6 +159,8 @@ while read -r name compose_port; do
         COMMONS_ACCOUNTS_URL) line="COMMONS_ACCOUNTS_URL=http://127.0.0.1:8081" ;;
         COMMONS_TRUSTED_PROXIES) line="COMMONS_TRUSTED_PROXIES=127.0.0.1" ;;
         COMMONS_PORT) line="COMMONS_PORT=$port" ;;
+        COMMONS_PEERS) line="COMMONS_PEERS=$(IFS=,; echo "${peers[*]}")" ;;
+        COMMONS_SNAPSHOT_SOURCE) continue ;;
       esac
       env_args+=("$line")
     done < <(compose_env "$name")

@@ -83,6 +83,7 @@ public enum ServiceApp {
         addKitRoutes(to: router, runtime: runtime, document: definition.openAPI)
         let replay = ReadModelReplay(runtime: runtime)
         ProjectionAdministration.addRoutes(to: router, service: definition.name, runtime: runtime, replay: replay)
+        ReplicaAdministration.addRoutes(to: router, service: definition.name, runtime: runtime, replay: replay)
         ReadModelSnapshotRoute.addRoutes(to: router, service: definition.name, runtime: runtime)
         routeTable.set(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })
 

@@ -20,6 +20,8 @@ public final class ServiceRuntime: Sendable {
     public let logger: Logger
     /// Signed-in callers' live streams: capped per account, ended with their session.
     public let streams = SessionStreams()
+    /// What this replica shows its peers, and accepts from them (snapshots, the console's view of every replica).
+    public let replicaCredential: ReplicaCredential
     /// Set once the service is stopping: it then reports not ready and closes each connection after its answer.
     public let drain = ShutdownDrain()
 
@@ -35,6 +37,7 @@ public final class ServiceRuntime: Sendable {
         self.readModel = readModel
         let keyVault = try Self.vault(beside: store, environment: configuration.environment)
         self.keyVault = keyVault
+        replicaCredential = ReplicaCredential(secrets: keyVault.secrets)
         runners = projections.map {
             ProjectionRunner(store: store, database: readModel, projection: $0, keys: keyVault, logger: logger)
         }

@@ -90,6 +90,65 @@ struct ReplicaTopologyTests {
         try await crowd.expectReplicasAgree(on: byPhone.flatMap { $0 })
     }
 
+    @Test("through the gateway the console sees every replica of a service with its projections, and replays one or all")
+    func consoleSeesEveryReplica() async throws {
+        let topology = try Topology.running()
+        try topology.require(.accounts, .listings)
+        let tokens = try await E2E.app(topology, device: "admin console").accounts.signIn(
+            email: topology.adminEmail, password: topology.adminPassword)
+        let transport = URLSessionTransport(timeout: 30)
+        func call(_ method: String, _ path: String) async throws -> (status: Int, json: [String: Any]) {
+            let response = try await transport.send(
+                HTTPRequestData(
+                    method: method, url: URL(string: topology.gatewayURL.absoluteString + path)!,
+                    headers: ["Authorization": "Bearer \(tokens.accessToken)", "User-Agent": "end-to-end console"]))
+            return (response.status, (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:])
+        }
+        func replicas() async throws -> [[String: Any]] {
+            let (status, view) = try await call("GET", "/v1/admin/listings/replicas")
+            #expect(status == 200, "\(view)")
+            return view["replicas"] as? [[String: Any]] ?? []
+        }
+        func replays() async throws -> [String: String] {
+            Dictionary(
+                uniqueKeysWithValues: try await replicas().map { replica in
+                    let view = replica["projections"] as? [String: Any]
+                    return (replica["address"] as? String ?? "", (view?["replay"] as? [String: Any])?["state"] as? String ?? "none")
+                })
+        }
+        func waitUntilNoneRuns() async throws {
+            let deadline = ContinuousClock.now + .seconds(120)
+            while try await replays().values.contains("running"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(200)) }
+        }
+
+        let listed = try await replicas()
+        #expect(listed.count == topology.replicas, "every replica is listed: \(listed)")
+        let names = Set(listed.compactMap { ($0["projections"] as? [String: Any])?["replica"] as? String })
+        #expect(names.count == topology.replicas, "each answered for itself")
+        #expect(listed.allSatisfy { (($0["projections"] as? [String: Any])?["projections"] as? [Any])?.isEmpty == false })
+
+        // One replica: only it replays.
+        try await waitUntilNoneRuns()
+        let before = try await replays()
+        let first = try #require(listed.first?["address"] as? String)
+        let one = try await call(
+            "POST", "/v1/admin/listings/replicas/replay?address=\(first.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
+        #expect(one.status == 202)
+        #expect((one.json["replicas"] as? [[String: Any]])?.map { $0["status"] as? Int } == [202])
+        try await waitUntilNoneRuns()
+        let afterOne = try await replays()
+        #expect(afterOne[first] == "done")
+        for (address, state) in afterOne where address != first { #expect(state == before[address], "\(address) did not replay") }
+
+        // All of them.
+        let all = try await call("POST", "/v1/admin/listings/replicas/replay")
+        #expect(all.status == 202)
+        #expect((all.json["replicas"] as? [[String: Any]])?.map { $0["status"] as? Int } == Array(repeating: 202, count: topology.replicas))
+        try await waitUntilNoneRuns()
+        #expect(try await replays().values.allSatisfy { $0 == "done" })
+        #expect(try await call("POST", "/v1/admin/listings/replicas/replay?address=http%3A%2F%2F127.0.0.1%3A1").status == 404)
+    }
+
     @Test(
         "a replica of each service whose read-model file is damaged removes it, rebuilds from the log, reports ready only then, and agrees with the other"
     )
@@ -173,7 +232,7 @@ private struct Crowd {
         self.phones = phones
     }
 
-    /// Each person posts, then reads the feed and a nearby search, again and again while
+    /// Each person posts, then reads the feed and a nearby search, about twice a second while
     /// `going` holds (at most 100 posts each); the ids each posted, by phone.
     func postAndRead(while going: @escaping @Sendable () -> Bool) -> Task<[[UUID]], any Error> {
         let (phones, place) = (phones, place)
@@ -190,6 +249,9 @@ private struct Crowd {
                                 ).id)
                             _ = try await phone.listings.feed(ListingFeedQuery(limit: 20))
                             _ = try await phone.geo.countListings(.nearby(lat: place.lat, lon: place.lon, radius: 5))
+                            // Well within the gateway's 50 requests a second from one address, and
+                            // each account's 600 a minute.
+                            try await Task.sleep(for: .milliseconds(400))
                         }
                         return (n, ids)
                     }

@@ -250,13 +250,15 @@ package actor Topology {
                 guard var environment = compose[service.rawValue] else { throw Failure("docker-compose.yml has no service \(service.rawValue)") }
                 let data = runDirectory.appendingPathComponent("data/\(instance.name)")
                 try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-                // The five values that name Docker things, replaced as scripts/run-topology.sh does.
+                // The values that name Docker things, replaced as scripts/run-topology.sh does.
                 environment["COMMONS_EVENT_STORE"] = postgres
                 environment["COMMONS_DATA_DIR"] = data.path
                 environment["COMMONS_HOST"] = "127.0.0.1"
                 environment["COMMONS_ACCOUNTS_URL"] = "http://127.0.0.1:\(port(.accounts))"
                 environment["COMMONS_TRUSTED_PROXIES"] = "127.0.0.1"
                 environment["COMMONS_PORT"] = String(port(service, replica: replica))
+                environment["COMMONS_PEERS"] = (0..<replicas).map { "http://127.0.0.1:\(port(service, replica: $0))" }.joined(separator: ",")
+                environment["COMMONS_SNAPSHOT_SOURCE"] = nil
                 environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
                 environments[instance] = environment
                 try launch(instance)

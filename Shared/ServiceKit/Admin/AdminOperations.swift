@@ -13,7 +13,8 @@ extension ProjectionAdministration {
         [
             "state": .oneOf(["running", "done", "failed"]), "startedAt": .string(format: "date-time"),
             "finishedAt": .string(format: "date-time"), "applied": .integer, "checkpoint": .string(), "error": .string(),
-        ], required: ["state", "startedAt", "applied"])
+        ], required: ["state", "startedAt", "applied"]
+    ).named("AdminReplayStatus")
     static let projections = Schema.object(
         [
             "service": .string(), "replica": .string(), "head": .string(),
@@ -24,12 +25,24 @@ extension ProjectionAdministration {
                         "parked": .array(parked),
                     ], required: ["name", "checkpoint", "caughtUp", "lagEvents", "parked"])),
             "replay": replayStatus,
-        ], required: ["service", "replica", "head", "projections"])
+        ], required: ["service", "replica", "head", "projections"]
+    ).named("AdminProjections")
 
-    /// The operations of ``addRoutes(to:service:runtime:)`` for `service`.
+    static let replicas = Schema.object(
+        [
+            "service": .string(),
+            "replicas": .array(.object(["address": .string(), "projections": projections, "error": .string()], required: ["address"])),
+        ], required: ["service", "replicas"]
+    ).named("AdminReplicas")
+    static let replicaReplays = Schema.object(
+        ["replicas": .array(.object(["address": .string(), "status": .integer, "error": .string()], required: ["address"]))],
+        required: ["replicas"]
+    ).named("AdminReplicaReplays")
+
+    /// The operations of ``addRoutes(to:service:runtime:replay:)`` for `service`.
     static func operations(service: String) -> [OpenAPIDocument.Operation] {
         let base = "/v1/admin/\(service)"
-        let notAdmin = "Not an administrator"
+        let notAdmin = OpenAPIDocument.forbiddenDescription
         return [
             .init(
                 "GET", "\(base)/projections",
@@ -53,10 +66,18 @@ extension ProjectionAdministration {
                 authenticated: true, responses: [202: "Started", 403: notAdmin, 409: "A replay is running already"],
                 returns: [202: replayStatus]),
             .init(
+                "GET", "\(base)/replicas",
+                "Every replica (COMMONS_PEERS) with its projections, or its error (admins).",
+                authenticated: true, responses: [200: "OK", 403: notAdmin], returns: [200: replicas]),
+            .init(
+                "POST", "\(base)/replicas/replay",
+                "Replay every replica, or the one at address; each one's status (admins).",
+                authenticated: true, query: [OpenAPIDocument.Parameter("address", .string(maxLength: 300))],
+                responses: [202: "Asked", 403: notAdmin, 404: "No such replica"], returns: [202: replicaReplays]),
+            .init(
                 "GET", "\(base)/snapshot",
-                "This replica's read model as one SQLite file (application/vnd.sqlite3), for a new replica to start from; "
-                    + "only another replica may ask, with the Commons-Replica-Credential header.",
-                responses: [200: "The read model", 403: "Not a replica of this service", 503: "This replica is still catching up"]
+                "This replica's read model as a SQLite file, for a new replica (Commons-Replica-Credential only).",
+                responses: [200: "The read model", 403: notAdmin]
             ).answering(ReadModelSnapshotRoute.mediaType),
         ]
     }
@@ -80,7 +101,7 @@ extension EventLogBrowser {
 
     /// The operations of ``addRoutes(to:runtime:)``.
     public static let operations: [OpenAPIDocument.Operation] = {
-        let notAdmin = "Not an administrator"
+        let notAdmin = OpenAPIDocument.forbiddenDescription
         let names = Schema.string(minLength: 1, maxLength: 2_100)
         return [
             .init(

@@ -54,23 +54,9 @@ enum ProjectionAdministration {
     static func addRoutes(to router: Router<AppRequestContext>, service: String, runtime: ServiceRuntime, replay: ReadModelReplay) {
         let base = "/v1/admin/\(service)"
 
-        router.get("\(base)/projections") { _, context in
-            _ = try context.requireAdmin()
-            let head = try await runtime.store.head()
-            var projections: [ProjectionView] = []
-            for runner in runtime.runners {
-                let status = runner.status
-                let parked = try await ProjectionParking.parked(for: runner.projection.name, in: runtime.store)
-                projections.append(
-                    ProjectionView(
-                        name: runner.projection.name, checkpoint: status.checkpoint.description, caughtUp: status.isCaughtUp,
-                        lagEvents: try await runtime.store.eventCount(after: status.checkpoint, limit: ProjectionRunner.lagCountLimit),
-                        stalledOn: status.stalledOn,
-                        parked: parked.map { ParkedView(eventId: $0.key.lowercasedText, reason: $0.value) }.sorted()))
-            }
-            return try Response.json(
-                ProjectionsView(
-                    service: service, replica: replica, head: head.description, projections: projections, replay: replay.status))
+        router.get("\(base)/projections") { request, context in
+            try requireAdminOrReplica(request, context, runtime)
+            return try Response.json(try await view(service: service, runtime: runtime, replay: replay))
         }
 
         router.post("\(base)/projections/{projection}/parked") { request, context in
@@ -102,12 +88,39 @@ enum ProjectionAdministration {
             return Response.empty(position: result.checkpoint)
         }
 
-        router.post("\(base)/replay") { _, context in
-            let admin = try context.requireAdmin()
+        router.post("\(base)/replay") { request, context in
+            let actor = try requireAdminOrReplica(request, context, runtime)
             guard replay.start() else { throw Problem.conflict("A replay of this read model is running already.") }
-            runtime.logger.notice("read model replay started", metadata: ["actorId": "\(admin.accountId)"])
+            runtime.logger.notice("read model replay started", metadata: ["actorId": "\(actor)"])
             return try Response.json(replay.status, status: .accepted, location: "\(base)/projections")
         }
+    }
+
+    /// This replica's projections, the log's head and its latest replay.
+    static func view(service: String, runtime: ServiceRuntime, replay: ReadModelReplay) async throws -> ProjectionsView {
+        let head = try await runtime.store.head()
+        var projections: [ProjectionView] = []
+        for runner in runtime.runners {
+            let status = runner.status
+            let parked = try await ProjectionParking.parked(for: runner.projection.name, in: runtime.store)
+            projections.append(
+                ProjectionView(
+                    name: runner.projection.name, checkpoint: status.checkpoint.description, caughtUp: status.isCaughtUp,
+                    lagEvents: try await runtime.store.eventCount(after: status.checkpoint, limit: ProjectionRunner.lagCountLimit),
+                    stalledOn: status.stalledOn,
+                    parked: parked.map { ParkedView(eventId: $0.key.lowercasedText, reason: $0.value) }.sorted()))
+        }
+        return ProjectionsView(service: service, replica: replica, head: head.description, projections: projections, replay: replay.status)
+    }
+
+    /// An administrator, or another replica of this service asking for one (``ReplicaAdministration``),
+    /// which names the administrator in `Commons-On-Behalf-Of`; who it is, for the log.
+    @discardableResult
+    static func requireAdminOrReplica(_ request: Request, _ context: AppRequestContext, _ runtime: ServiceRuntime) throws -> String {
+        if runtime.replicaCredential.accepts(request.headers[ReplicaCredential.header]) {
+            return request.headers[ReplicaAdministration.onBehalfOf].map { "\($0) (through another replica)" } ?? "another replica"
+        }
+        return try context.requireAdmin().accountId.lowercasedText
     }
 
     /// The `{projection}` of the path, if this service has it; 404 otherwise.

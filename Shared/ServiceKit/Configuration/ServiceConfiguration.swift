@@ -18,6 +18,7 @@ import Logging
 /// | `COMMONS_TRUSTED_PROXIES` | `127.0.0.1,::1` | peers whose `X-Forwarded-For` names the client (the gateway) |
 /// | `COMMONS_MIN_POSITION_PATIENCE_MS` | `2000` | how long a read with `Commons-Min-Position` waits before 503 |
 /// | `COMMONS_REQUEST_DEADLINE_SECONDS` | `30` | a request without its answer by then is cancelled with 503 (event streams excepted) |
+/// | `COMMONS_PEERS` | none | the replicas of this service, as base URLs whose hosts may name several (`http://listings:8082`) |
 /// | `COMMONS_SHUTDOWN_DRAIN_SECONDS` | `3` | how long a stopping service keeps answering, with `Connection: close`, before it stops listening |
 /// | `COMMONS_SNAPSHOT_SOURCE` | none | a peer's URL or a snapshot file to start from when the data directory has no read model |
 public struct ServiceConfiguration: Sendable {
@@ -44,6 +45,9 @@ public struct ServiceConfiguration: Sendable {
     /// How long a read with `Commons-Min-Position` waits for the projections
     /// (`COMMONS_MIN_POSITION_PATIENCE_MS`, 2000) before it answers 503.
     public var readYourWritesPatience: Duration
+    /// Where the replicas of this service are, this one included: each URL's host may name
+    /// several addresses (a name that DNS answers with every replica). Empty: this one only.
+    public var peers: [URL]
     /// How long a service that got SIGTERM or SIGINT drains (``ShutdownDrain``) before it stops.
     public var shutdownDrain: Duration
     /// Where a replica with no read model takes a snapshot from at start; nil rebuilds from the log.
@@ -83,6 +87,13 @@ public struct ServiceConfiguration: Sendable {
         requestDeadline = .seconds(try environment.integer("COMMONS_REQUEST_DEADLINE_SECONDS", default: 30, in: 1...3_600))
         readYourWritesPatience = .milliseconds(try environment.integer("COMMONS_MIN_POSITION_PATIENCE_MS", default: 2_000, in: 10...60_000))
         startupPatience = .seconds(try environment.integer("COMMONS_STARTUP_PATIENCE_SECONDS", default: 300, in: 1...86_400))
+        peers = try environment.string("COMMONS_PEERS", default: "").split(separator: ",").map { $0.trimmingWhitespace() }
+            .filter { !$0.isEmpty }.map { text in
+                guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+                    throw ConfigurationError(key: "COMMONS_PEERS", problem: "'\(text)' is not an http(s) base URL")
+                }
+                return url
+            }
         shutdownDrain = .seconds(try environment.integer("COMMONS_SHUTDOWN_DRAIN_SECONDS", default: 3, in: 0...300))
         let source = environment.string("COMMONS_SNAPSHOT_SOURCE", default: "")
         if source.isEmpty {

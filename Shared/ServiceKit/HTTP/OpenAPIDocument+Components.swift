@@ -8,7 +8,7 @@ extension OpenAPIDocument {
     static let kitDescriptions: [Int: String] = [
         400: "Malformed request or invalid parameters",
         401: "No valid access token",
-        403: "A change made with a browser's session cookie without its X-CSRF-Token",
+        403: forbiddenDescription,
         404: "Nothing with that id",
         409: "The Idempotency-Key is in use by a request still running (Retry-After)",
         412: "If-Match is not the current ETag (the answer carries the current one)",
@@ -19,6 +19,11 @@ extension OpenAPIDocument {
         429: "Too many requests (Retry-After)",
         503: "Unavailable or past its deadline (Retry-After)",
     ]
+
+    /// What 403 means on any route: the caller may not do this (an administrator's route, another's
+    /// thing), or a browser session's change came without its CSRF token.
+    public static let forbiddenDescription =
+        "Not allowed to this caller (an administrator's route, say), or a cookie session's change without X-CSRF-Token"
 
     /// The name of the shared problem answer of no particular status (`default`).
     static let defaultResponse = "Problem"

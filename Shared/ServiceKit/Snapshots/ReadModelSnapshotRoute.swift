@@ -20,9 +20,8 @@ enum ReadModelSnapshotRoute {
     static func path(service: String) -> String { "/v1/admin/\(service)/snapshot" }
 
     static func addRoutes(to router: Router<AppRequestContext>, service: String, runtime: ServiceRuntime) {
-        let credential = ReplicaCredential(secrets: runtime.keyVault.secrets)
         router.get(RouterPath(path(service: service))) { request, _ in
-            guard credential.accepts(request.headers[ReplicaCredential.header]) else {
+            guard runtime.replicaCredential.accepts(request.headers[ReplicaCredential.header]) else {
                 throw Problem.forbidden("Only another replica of this service, with its credential, may fetch this read model.")
             }
             guard runtime.isReady else { throw Problem.notReady("This replica is still catching up with the log; ask another.") }

@@ -2,7 +2,8 @@
 // whether it has caught up, how far behind the log's head it is, the event it is halted on,
 // and its parked events (take one back to retry it in the next replay); a form to park (skip)
 // an event a projection cannot apply; and a replay of the read model, followed until it ends.
-// With replicas, what shows is the replica that answered (named under the table).
+// Behind a gateway with replicas, every replica shows (the service asks its peers), each with
+// its own projections and replay, and one button replays them all.
 
 import { api } from './api.js';
 import { h, replace, field, onSubmit, announce, messageOf, alertError } from './ui.js';
@@ -28,16 +29,33 @@ export function projectionsSection() {
   let latest = 0;
   async function load() {
     const turn = ++latest;
-    const status = await api(`/v1/admin/${service}/projections`);
+    const { replicas } = await api(`/v1/admin/${service}/replicas`);
     if (turn !== latest) return;
-    replace(body, view(status));
+    replace(body, view(replicas));
     clearTimeout(polling);
     // A running replay is followed until it ends.
-    if (status.replay?.state === 'running' && section.isConnected) polling = setTimeout(() => load().catch(alertError), 1000);
+    if (replicas.some((replica) => replica.projections?.replay?.state === 'running') && section.isConnected) {
+      polling = setTimeout(() => load().catch(alertError), 1000);
+    }
   }
 
-  function view(status) {
-    const projections = status.projections;
+  /** Starts a replay on the replica at `address`, or on every replica without one. */
+  async function startReplay(button, address) {
+    button.disabled = true;
+    try {
+      const query = address === undefined ? '' : `?address=${encodeURIComponent(address)}`;
+      const { replicas } = await api(`/v1/admin/${service}/replicas/replay${query}`, { method: 'POST' });
+      const refused = replicas.filter((replica) => replica.status !== 202);
+      announce(refused.length === 0 ? `Replaying the ${service} read model.`
+        : `Replaying the ${service} read model; ${refused.length} replica${refused.length === 1 ? ' was' : 's were'} busy or away.`);
+      await load();
+    } catch (error) { button.disabled = false; button.after(h('span', { class: 'notice error', role: 'alert' }, messageOf(error))); }
+  }
+
+  function view(replicas) {
+    const answering = replicas.filter((replica) => replica.projections);
+    // Parking is in the log: every replica's list is the same, so the first one's serves.
+    const projections = answering[0]?.projections.projections ?? [];
     const parkForm = h('form', { class: 'toolbar admin-park', 'aria-label': `Park an event for ${service}` },
       field('Projection', 'projection', { kind: 'select', options: projections.map((p) => [p.name, p.name]), value: parkDraft.projection }),
       field('Event id', 'eventId', { required: true, maxlength: 36, autocomplete: 'off', placeholder: 'From the event log', value: parkDraft.eventId }),
@@ -53,34 +71,45 @@ export function projectionsSection() {
       parkDraft = {};
       await load();
     });
-    const replay = h('button', { type: 'button', class: 'secondary', dataset: { action: 'replay' },
-      disabled: status.replay?.state === 'running' }, 'Replay read model');
-    replay.addEventListener('click', async () => {
-      replay.disabled = true;
-      try {
-        await api(`/v1/admin/${service}/replay`, { method: 'POST' });
-        announce(`Replaying the ${service} read model.`);
-        await load();
-      } catch (error) { replay.disabled = false; replay.after(h('span', { class: 'notice error', role: 'alert' }, messageOf(error))); }
-    });
+    const all = h('button', { type: 'button', class: 'secondary', dataset: { action: 'replay-all' },
+      disabled: replicas.every((replica) => replica.projections?.replay?.state === 'running') }, 'Replay every replica');
+    all.addEventListener('click', () => startReplay(all));
     return [
-      h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': `Projections of ${service}` }, h('table', { class: 'admin-table' },
-        h('caption', { class: 'visually-hidden' }, `Projections of ${service}`),
+      ...replicas.map((replica) => replicaView(replica, replicas.length)),
+      replicas.length > 1 ? h('p', { class: 'row' }, all) : null,
+      h('h3', {}, 'Parked events'),
+      parkedList(projections),
+      parkForm,
+    ].filter(Boolean);
+  }
+
+  /** One replica: its projections, where the log's head is, and its replay. */
+  function replicaView(replica, count) {
+    const name = replica.projections?.replica ?? replica.address;
+    const title = count > 1 ? h('h3', {}, `Replica ${name}`) : null;
+    if (!replica.projections) {
+      return h('div', { class: 'admin-replica', dataset: { address: replica.address } }, title,
+        h('p', { class: 'notice error' }, `${replica.address} did not answer: ${replica.error}.`));
+    }
+    const status = replica.projections;
+    const replay = h('button', { type: 'button', class: 'secondary', dataset: { action: 'replay' },
+      disabled: status.replay?.state === 'running' }, 'Replay read model',
+      count > 1 ? h('span', { class: 'visually-hidden' }, ` of replica ${name}`) : null);
+    replay.addEventListener('click', () => startReplay(replay, replica.address));
+    return h('div', { class: 'admin-replica', dataset: { address: replica.address } },
+      title,
+      h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': `Projections of ${service} on ${name}` }, h('table', { class: 'admin-table' },
+        h('caption', { class: 'visually-hidden' }, `Projections of ${service} on ${name}`),
         h('thead', {}, h('tr', {}, ['Projection', 'Checkpoint', 'Behind', 'State'].map((title) => h('th', { scope: 'col' }, title)))),
-        h('tbody', {}, projections.map((projection) => h('tr', { dataset: { projection: projection.name } },
+        h('tbody', {}, status.projections.map((projection) => h('tr', { dataset: { projection: projection.name } },
           h('th', { scope: 'row' }, projection.name),
           h('td', {}, projection.checkpoint),
           h('td', {}, String(projection.lagEvents)),
           h('td', {}, projection.stalledOn ? h('span', { class: 'badge warn' }, `Halted: ${projection.stalledOn}`)
             : h('span', { class: 'badge' }, projection.caughtUp ? 'Caught up' : 'Catching up'))))))),
-      h('p', { class: 'muted' }, `Log head ${status.head} · answered by ${status.replica}`),
-      h('h3', {}, 'Parked events'),
-      parkedList(projections),
-      parkForm,
-      h('h3', {}, 'Replay'),
+      h('p', { class: 'muted' }, `Log head ${status.head} · replica ${status.replica}`),
       h('p', { class: 'admin-replay' }, replaySentence(status.replay)),
-      h('p', { class: 'row' }, replay),
-    ];
+      h('p', { class: 'row' }, replay));
   }
 
   function parkedList(projections) {
