@@ -246,6 +246,8 @@ class EventLogAndReadModels(JourneyTest):
         b.press("Show read model")
         row = lambda: b.driver.execute_script("return document.querySelector('tr[data-projection=\"listings.listings\"]')")
         b.wait(lambda: row() and "Caught up" in row().text, message="the listings projection caught up")
+        settle(0.3)
+        b.check_page(screenshot="admin-read-models", scroll_to="#admin-projections-title")
         b.fill("Projection", "listings.listings")
         b.fill("Event id", first["id"])
         b.fill("Reason", f"Checked by the console test {tag}")
