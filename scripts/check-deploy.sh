@@ -17,7 +17,9 @@
 #    rewritten copy runs on a free loopback port with nothing behind it, and a burst of
 #    400 requests from one address must meet the flood guard: 200 pass, later ones get
 #    429 problem documents with `Retry-After: 1`. The same gateway then serves the API's
-#    documentation, checked in headless Chromium (scripts/check-docs-page.py).
+#    documentation, checked in headless Chromium (scripts/check-docs-page.py). And a POST
+#    that a replica resets after receiving it is sent to the other replica when it carries
+#    an Idempotency-Key, and is a 502 problem when it does not (scripts/check-keyed-retry.py).
 # 3. That the gateway, the compose file and the Dockerfile agree with Tools/StackKit/ServiceTable.swift,
 #    the one list of services, ports and path prefixes: every prefix routed (exactly and
 #    with a `/`) to its service and nothing else routed, every service in the compose file
@@ -145,6 +147,8 @@ web_answer() { curl -s -o /dev/null -w '%{http_code} %{content_type}' "http://12
   || fail "the gateway does not serve the web app at / as it should (/, /js/app.js, /js/, an unknown path)"
 echo "check-deploy: the gateway serves the web app at / with its policy, and a folder or unknown path as a 404 problem"
 kill "$guard_pid" 2>/dev/null; wait "$guard_pid" 2>/dev/null || true
+# A POST that a stopping replica resets is sent again only with an Idempotency-Key.
+python3 scripts/check-keyed-retry.py "$nginx" "$work" || fail "the gateway does not retry keyed POSTs as it should"
 
 # 3. Agreement with StackKit. PyYAML comes with docker-compose; use a python3 that has it.
 python=
@@ -192,6 +196,12 @@ for modifier, path, body in re.findall(r'location\s+(=|~|\^~)?\s*(\S+)\s*\{([^{}
     if not target:
         continue
     service = upstreams.get(target.group(1))
+    group = re.search(r'set\s+\$commons_group\s+([a-z-]+);', body)
+    if group and group.group(1) != target.group(1):
+        problems.append(f"location {path} retries keyed POSTs on {group.group(1)}, but proxies to {target.group(1)}")
+    # Streams (GET) and unbuffered uploads (never resent) need none.
+    if modifier != '~' and not re.search(r'proxy_(request_)?buffering\s+off', body) and not group:
+        problems.append(f"location {path} should set $commons_group {target.group(1)} (a keyed POST is retried there)")
     if modifier == '~':
         # A regex route (server-sent events) must lie under one of its service's prefixes.
         literal = re.sub(r'\[\^/\]\+', 'x', path.lstrip('^').rstrip('$'))
