@@ -17,8 +17,8 @@ public struct ProjectionStatus: Sendable, Hashable {
     public var stalledOn: String?
 }
 
-/// Keeps one projection's read model up to date: catches up from its stored checkpoint,
-/// then follows the log live. Each page is applied, and the checkpoint advanced, in one
+/// Keeps one projection's read model up to date: catches up from its stored checkpoint (from
+/// the start of the log in bulk, as a rebuild does), then follows the log live. Each page is applied, and the checkpoint advanced, in one
 /// SQLite transaction, so a crash at any point neither loses nor repeats an event.
 /// A failing event halts the projection (retrying with back-off) until it applies or an
 /// operator parks it. When the read model is swapped for a rebuilt file, the runner goes
@@ -159,6 +159,10 @@ public final class ProjectionRunner: Service, Sendable {
     private func follow(erasurePending: inout Bool) async throws {
         let pool = database.pool
         var parked = Set(try await ProjectionParking.parked(for: projection.name, in: store).keys)
+        if try await ReadModelRebuild.needsBulkLoad(projection, in: pool) {
+            try await loadInBulk(into: pool, skipping: parked)
+            erasurePending = false
+        }
         let start = try await pool.read { [name = projection.name] db in try ProjectionCheckpoints.load(db, projection: name) }
         let target = try await store.head()
         update {
@@ -204,6 +208,33 @@ public final class ProjectionRunner: Service, Sendable {
                 lastLagReport = ContinuousClock.now
                 if let behind = try? await store.eventCount(after: page.checkpoint, limit: Self.lagCountLimit) { lag.record(behind) }
             }
+        }
+    }
+
+    /// Catches up from the start of the log (a new replica with no read model and no snapshot)
+    /// as a rebuild does, in large pages with the indexes built once at the end, and cleans
+    /// the file of any erasure it applied. Not ready meanwhile: it then follows the log live.
+    private func loadInBulk(into pool: DatabasePool, skipping parked: Set<UUID>) async throws {
+        let started = ContinuousClock.now
+        let loaded: (applied: Int, erased: Bool)
+        do {
+            // The status keeps its checkpoint meanwhile: what a page applied is not readable as
+            // it will be (indexes, a deleted account's rows) until the load ends.
+            loaded = try await ReadModelRebuild.load(projection, from: store, into: pool, skipping: parked, keys: keys) {
+                [database] _, _ in database.checkpointer.committed(to: pool)
+            }
+        } catch let failure as ProjectionFailure {
+            update { $0.stalledOn = failure.description }
+            throw failure
+        }
+        update { $0.stalledOn = nil }
+        if loaded.erased {
+            try await pool.write { [projection] db in try projection.forgetErased(in: db) }
+            try await Self.forgetOldPages(of: pool)
+        }
+        if loaded.applied > 0 {
+            logger.notice(
+                "loaded the log in bulk", metadata: ["events": "\(loaded.applied)", "seconds": "\((ContinuousClock.now - started) / .seconds(1))"])
         }
     }
 

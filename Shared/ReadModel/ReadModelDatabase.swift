@@ -214,11 +214,17 @@ public final class ReadModelDatabase: Sendable {
             try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA mmap_size = \(mappedBytes); PRAGMA secure_delete = ON")
         }
         let pool = try DatabasePool(path: path, configuration: configuration)
+        try migrator(for: projections).migrate(pool)
+        return pool
+    }
+
+    /// Every migration of a read model of `projections`: the kit's tables, then each projection's.
+    static func migrator(for projections: [any Projection]) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         ProjectionCheckpoints.registerMigrations(in: &migrator)
+        ProjectionBulkLoads.registerMigrations(in: &migrator)
         for projection in projections { projection.registerMigrations(in: &migrator) }
-        try migrator.migrate(pool)
-        return pool
+        return migrator
     }
 
     /// The checkpoint of `projection` in the live file.

@@ -35,9 +35,7 @@ public enum ReadModelSnapshot {
             throw Refusal(description: "not a SQLite database (\(error))")
         }
         defer { try? queue.close() }
-        var migrator = DatabaseMigrator()
-        ProjectionCheckpoints.registerMigrations(in: &migrator)
-        for projection in projections { projection.registerMigrations(in: &migrator) }
+        let migrator = ReadModelDatabase.migrator(for: projections)
         return try queue.read { db in
             let verdict = try String.fetchAll(db, sql: "PRAGMA quick_check")
             guard verdict == ["ok"] else { throw Refusal(description: "damaged: \(verdict.prefix(3).joined(separator: "; "))") }

@@ -53,6 +53,49 @@ struct ProjectionRunnerTests {
     }
 
     @Test(
+        "with no read model it loads the log in bulk, index built at the end; a bulk load cut short goes on in bulk after a restart and ends"
+    )
+    func bulkLoadFromTheStart() async throws {
+        let log = try await Backend.sqlite.makeLog()
+        func append(_ range: ClosedRange<Int>) async throws -> Checkpoint {
+            var last = Checkpoint.start
+            for n in range { last = try await log.store.append(to: "item-\(n)", expected: .any, events: [testEvent("Titled", ["n": n])]).checkpoint }
+            return last
+        }
+        func catchUp(_ database: ReadModelDatabase, to checkpoint: Checkpoint) async throws {
+            let runner = ProjectionRunner(
+                store: log.store, database: database, projection: TitlesProjection(), pageSize: 7, logger: Logger(label: "test"))
+            let running = start(runner)
+            #expect(await runner.waitUntilApplied(checkpoint, timeout: .seconds(30)))
+            #expect(runner.status.isCaughtUp)
+            running.cancel()
+            try? await running.value
+        }
+        func bulkLoads(_ database: ReadModelDatabase) throws -> Int {
+            try database.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM projection_bulk_loads") ?? -1 }
+        }
+        let directory = temporaryDirectory()
+        var database = try ReadModelDatabase(directory: directory, name: "items", projections: [TitlesProjection()])
+        try await catchUp(database, to: try await append(1...40))
+        #expect(try TitlesProjection.titles(in: database.pool).count == 40)
+        #expect(try TitlesProjection.isIndexed(in: database.pool))
+        #expect(try bulkLoads(database) == 0)
+
+        // As a process killed during its bulk load leaves the file: the index deferred, the load begun.
+        try await database.pool.write { db in
+            try db.execute(sql: "DROP INDEX titles_by_title; INSERT INTO projection_bulk_loads (projection, started_at) VALUES ('titles', 0)")
+        }
+        try database.pool.close()
+        database = try ReadModelDatabase(directory: directory, name: "items", projections: [TitlesProjection()])
+        try await catchUp(database, to: try await append(41...60))
+        #expect(try TitlesProjection.titles(in: database.pool).count == 60)
+        #expect(try TitlesProjection.isIndexed(in: database.pool), "the load went on in bulk and built the index")
+        #expect(try bulkLoads(database) == 0)
+        try database.pool.close()
+        await log.close()
+    }
+
+    @Test(
         "after an account deletion the read model forgets erased rows once it reaches the head: once for a catch-up over many deletions, again for a live one"
     )
     func erasureCleanUpOncePerCatchUp() async throws {

@@ -15,6 +15,23 @@ struct TitlesProjection: Projection {
         migrator.registerMigration("titles-v1") { db in
             try db.execute(sql: "CREATE TABLE titles (stream TEXT PRIMARY KEY, title TEXT NOT NULL, version INTEGER NOT NULL)")
         }
+        migrator.registerMigration("titles-v2") { db in try db.execute(sql: Self.index) }
+    }
+
+    static let index = "CREATE INDEX IF NOT EXISTS titles_by_title ON titles (title)"
+
+    /// A bulk load builds the index once, at the end.
+    func beginBulkLoad(in db: Database) throws {
+        try db.execute(sql: "DROP INDEX IF EXISTS titles_by_title")
+    }
+
+    func endBulkLoad(in db: Database) throws {
+        try db.execute(sql: Self.index)
+    }
+
+    /// Whether the index is there (not deferred by a bulk load).
+    static func isIndexed(in pool: DatabasePool) throws -> Bool {
+        try pool.read { db in try db.indexes(on: "titles").contains { $0.name == "titles_by_title" } }
     }
 
     func apply(_ event: RecordedEvent, in db: Database) throws {
