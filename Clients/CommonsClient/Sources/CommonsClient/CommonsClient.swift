@@ -6,10 +6,10 @@ import Foundation
 /// The Commons API for apps: one client for all five services behind the gateway.
 ///
 /// ```swift
-/// let client = CommonsClient(baseURL: URL(string: "https://api.commons.example")!, tokenStore: KeychainTokens())
+/// let client = CommonsClient(baseURL: URL(string: "https://api.commons.example")!, tokenStore: KeychainTokenStore())
 /// try await client.accounts.signIn(email: "ada@example.com", password: "…")
 /// let posted = try await client.listings.post(NewListing(title: "Chair", category: "Furniture", …))
-/// let nearby = try await client.geo.nearbyListings(NearbyQuery(lat: 52.52, lon: 13.40, radius: 2))
+/// let nearby = try await client.geo.nearbyListings(lat: 52.52, lon: 13.40, radius: 2)
 /// ```
 ///
 /// What it does for every call:
