@@ -6,10 +6,10 @@ import Foundation
 /// The Commons API for apps: one client for all five services behind the gateway.
 ///
 /// ```swift
-/// let client = CommonsClient(baseURL: URL(string: "https://api.commons.example")!, tokenStore: KeychainTokens())
+/// let client = CommonsClient(baseURL: URL(string: "https://api.commons.example")!, tokenStore: KeychainTokenStore())
 /// try await client.accounts.signIn(email: "ada@example.com", password: "…")
 /// let posted = try await client.listings.post(NewListing(title: "Chair", category: "Furniture", …))
-/// let nearby = try await client.geo.nearbyListings(NearbyQuery(lat: 52.52, lon: 13.40, radius: 2))
+/// let nearby = try await client.geo.nearbyListings(lat: 52.52, lon: 13.40, radius: 2)
 /// ```
 ///
 /// What it does for every call:
@@ -33,6 +33,8 @@ public actor CommonsClient {
     let retry: RetryPolicy
     /// The waits between reconnections of a live stream.
     let reconnection: Backoff
+    /// The most events a live stream holds for a reader that has not read them.
+    let liveStreamBuffer: Int
     let userAgent: String
     let makeIdempotencyKey: @Sendable () -> String
 
@@ -51,17 +53,20 @@ public actor CommonsClient {
     ///   - idempotencyKeys: makes a new key per logical call (default: a random UUID).
     ///   - reconnection: the waits before a live stream reconnects (default: 1 s doubling, at
     ///     most 30 s, never shorter than the server's `retry`; from 1 s again once connected).
+    ///   - liveStreamBuffer: the most events a live stream holds unread for its reader
+    ///     (default 256); one that falls further behind gets ``LiveStreamGap``.
     public init(
         baseURL: URL, tokenStore: any TokenStore = InMemoryTokenStore(), transport: any HTTPTransport = URLSessionTransport(),
         retry: RetryPolicy = .default, userAgent: String = "CommonsClient", positions: PositionTracker = PositionTracker(),
         idempotencyKeys: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() },
-        reconnection: Backoff = Backoff(initial: .seconds(1), maximum: .seconds(30))
+        reconnection: Backoff = Backoff(initial: .seconds(1), maximum: .seconds(30)), liveStreamBuffer: Int = 256
     ) {
         self.baseURL = baseURL
         self.tokenStore = tokenStore
         self.transport = transport
         self.retry = retry
         self.reconnection = reconnection
+        self.liveStreamBuffer = liveStreamBuffer
         self.userAgent = userAgent
         self.positions = positions
         makeIdempotencyKey = idempotencyKeys

@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// An RFC 9457 problem document a Commons service answered with (DESIGN.md §6): the
+/// An RFC 9457 problem document a Commons service answered with (docs/api.md, "Requests and errors"): the
 /// request reached a service and was refused. Transport failures are ``CommonsTransportError``.
 public struct CommonsProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// The HTTP status of the response (the document's `status` when it has one).

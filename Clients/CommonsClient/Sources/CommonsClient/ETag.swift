@@ -1,7 +1,8 @@
 import Foundation
 
-/// An `ETag` a service sent with a resource: the aggregate's version (DESIGN.md §6). Send it
-/// back as `If-Match` on an update; a stale one gets a ``CommonsProblem`` with status 412.
+/// An `ETag` a service sent with a resource: the aggregate's version (docs/api.md,
+/// "Versions, positions and paging"). Send it back as `If-Match` on an update; a stale one
+/// gets a ``CommonsProblem`` with status 412.
 public struct ETag: Sendable, Hashable, CustomStringConvertible {
     /// The header's value as sent, e.g. `"3"`.
     public var value: String

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The JSON conventions of the API: camelCase keys, ISO 8601 UTC times (DESIGN.md §6).
+/// The JSON conventions of the API: camelCase keys, ISO 8601 UTC times (docs/api.md, "Conventions").
 enum CommonsJSON {
     static var encoder: JSONEncoder {
         let encoder = JSONEncoder()

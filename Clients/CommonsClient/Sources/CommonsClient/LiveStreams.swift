@@ -20,28 +20,41 @@ extension CommonsClient {
     /// It ends when the consuming task is cancelled or the sequence is dropped (which cancels
     /// the connection and any wait), when the stream is complete, and by throwing on any
     /// other refusal (``CommonsProblem``), when not signed in, or when an event does not decode.
+    /// A reader that falls more than ``liveStreamBuffer`` events behind gets
+    /// ``LiveStreamGap`` where the dropped ones were, and the stream ends.
     nonisolated func live<Event: Decodable & Sendable>(
         _ stream: LiveStream, after lastEventId: String?,
         as type: Event.Type = Event.self
     ) -> AsyncThrowingStream<Event, any Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    try await self.follow(stream, after: lastEventId) { continuation.yield($0) }
-                    continuation.finish()
-                } catch is CancellationError {
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
+        let buffer = LiveBuffer<Event>(limit: liveStreamBuffer, resumeAfter: lastEventId)
+        let following = Task {
+            do {
+                try await self.follow(stream, after: lastEventId) { buffer.push($0, id: $1) }
+                buffer.finish()
+            } catch is CancellationError {
+                buffer.finish()
+            } catch {
+                buffer.finish(throwing: error)
             }
-            continuation.onTermination = { _ in task.cancel() }
+        }
+        let connection = Connection(following)
+        return AsyncThrowingStream {
+            do {
+                guard let event = try await buffer.next() else {
+                    connection.end()
+                    return nil
+                }
+                return event
+            } catch {
+                connection.end()
+                throw error
+            }
         }
     }
 
     private nonisolated func follow<Event: Decodable & Sendable>(
         _ stream: LiveStream, after resumeAfter: String?,
-        yield: (Event) -> Void
+        yield: (Event, _ id: String?) -> Void
     ) async throws {
         var lastEventId = resumeAfter
         var waits = reconnection.attempts()
@@ -57,7 +70,8 @@ extension CommonsClient {
                     for event in parser.feed(chunk) {
                         if event.type == stream.eventType {
                             yield(
-                                try decode(Event.self, from: HTTPResponseData(status: 200, body: Data(event.data.utf8)), path: stream.endpoint.path))
+                                try decode(Event.self, from: HTTPResponseData(status: 200, body: Data(event.data.utf8)), path: stream.endpoint.path),
+                                event.lastEventId)
                         }
                         lastEventId = event.lastEventId
                         if stream.isComplete(lastEventId) { return }
@@ -122,4 +136,18 @@ extension CommonsClient {
         }
         return data
     }
+}
+
+/// The task that follows a live stream, for as long as its sequence is read: ended when
+/// the reading ends, or when the sequence is dropped unread.
+private final class Connection: Sendable {
+    private let task: Task<Void, Never>
+
+    init(_ task: Task<Void, Never>) {
+        self.task = task
+    }
+
+    func end() { task.cancel() }
+
+    deinit { task.cancel() }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Remembers the highest `Commons-Position` any write answered with, to send as
 /// `Commons-Min-Position` so that every later read, on any service, sees those writes
-/// (DESIGN.md §3). Thread-safe; one per client.
+/// (docs/api.md, "Versions, positions and paging"). Thread-safe; one per client.
 public final class PositionTracker: Sendable {
     private let highest: Locked<String?>
 

@@ -185,7 +185,16 @@ public struct ShoppingListsEndpoints: Sendable {
     /// all come (``liveChanges(_:after:until:)`` read to its end).
     public func changes(_ list: UUID, after lastEventId: Int64? = nil, until: Int64) async throws -> [ListChange] {
         var changes: [ListChange] = []
-        for try await change in liveChanges(list, after: lastEventId, until: until) { changes.append(change) }
+        var after = lastEventId
+        while true {
+            do {
+                for try await change in liveChanges(list, after: after, until: until) { changes.append(change) }
+                break
+            } catch let gap as LiveStreamGap<ListChange> {
+                // The server sends what was dropped again: read on from the last change kept.
+                after = gap.resumeAfter.flatMap { Int64($0) } ?? after
+            }
+        }
         // A cancelled task ends the sequence early without an error: that is no answer.
         try Task.checkCancellation()
         return changes

@@ -85,4 +85,23 @@ struct OpenEnumTests {
         #expect(search.first { $0.name == "category" }?.value == "Garden")
         #expect(search.first { $0.name == "status" }?.value == "promised")
     }
+
+    @Test("a list change of a kind and a command status a newer server added decode, are not known, and go back out as they came")
+    func listShapesFromTheFuture() throws {
+        let change = try CommonsJSON.decoder.decode(
+            ListChange.self, from: Data(#"{"version":9,"type":"ShoppingListItemPinned","at":"2026-11-22T10:00:00Z"}"#.utf8))
+        #expect(change.type == "ShoppingListItemPinned" && !change.type.isKnown)
+        #expect(try CommonsJSON.decoder.decode(ListChange.self, from: CommonsJSON.encoder.encode(change)) == change)
+        let known = try CommonsJSON.decoder.decode(
+            ListChange.self, from: Data(#"{"version":3,"type":"ShoppingListItemCheckSet","at":"2026-11-22T10:00:00Z"}"#.utf8))
+        #expect(known.type == .itemCheckSet && known.type.isKnown)
+
+        let results = try CommonsJSON.decoder.decode(
+            ListCommandResults.self, from: Data(#"{"results":{"a":{"status":"applied"},"b":{"status":"deferred"}},"version":4}"#.utf8))
+        #expect(results.results["a"]?.status == .applied)
+        #expect(results.results["b"]?.status == "deferred" && results.results["b"]?.status.isKnown == false)
+        let sent = try #require(try JSONSerialization.jsonObject(with: CommonsJSON.encoder.encode(results)) as? [String: Any])
+        #expect(((sent["results"] as? [String: Any])?["b"] as? [String: Any])?["status"] as? String == "deferred")
+        #expect(ListCommandStatus.known.map(\.rawValue) == ["applied", "rejected"])
+    }
 }

@@ -64,4 +64,30 @@ struct PagingTests {
         #expect(queries.map { $0.first { $0.name == "cursor" }?.value } == [nil, "p1", "p2"])
         #expect(queries.allSatisfy { $0.first { $0.name == "storeId" }?.value == store.uuidString.lowercased() })
     }
+
+    @Test("Page.all reads every page of any paged list, following nextCursor until a page has none")
+    func pageAllFollowsAnyList() async throws {
+        let pages = ["": Page(items: [1, 2], nextCursor: "x"), "x": Page(items: [], nextCursor: "y"), "y": Page(items: [3], nextCursor: nil)]
+        var asked: [String?] = []
+        let items = try await Page.all { cursor in
+            asked.append(cursor)
+            return try #require(pages[cursor ?? ""])
+        }
+        #expect(items == [1, 2, 3])
+        #expect(asked == [nil, "x", "y"])
+    }
+
+    @Test("Page.all throws what reading a page throws, and reads no page after it")
+    func pageAllStopsAtAFailure() async throws {
+        struct Refused: Error {}
+        var asked = 0
+        await #expect(throws: Refused.self) {
+            _ = try await Page<Int>.all { cursor in
+                asked += 1
+                guard cursor == nil else { throw Refused() }
+                return Page(items: [1], nextCursor: "next")
+            }
+        }
+        #expect(asked == 2)
+    }
 }

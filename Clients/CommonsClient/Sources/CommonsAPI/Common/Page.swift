@@ -15,9 +15,15 @@ public struct Page<Item: Codable & Sendable>: Codable, Sendable {
 extension Page: Equatable where Item: Equatable {}
 
 extension Page {
-    /// Every item of a paged list, page after page: `page(cursor)` reads the page after
-    /// `cursor` (nil: the first), until one has no `nextCursor`.
-    package static func all(_ page: (String?) async throws -> Page<Item>) async throws -> [Item] {
+    /// Every item of a paged list, page after page, in the order the pages give them:
+    /// `page(cursor)` reads the page after `cursor` (nil: the first), and reading stops after
+    /// the first page without a `nextCursor`. Whatever `page` throws ends the reading and is
+    /// thrown, with the items read so far dropped.
+    ///
+    /// ```swift
+    /// let all = try await Page.all { cursor in try await commons.donations.donations(limit: 100, cursor: cursor) }
+    /// ```
+    public static func all(_ page: (String?) async throws -> Page<Item>) async throws -> [Item] {
         var items: [Item] = []
         var cursor: String?
         repeat {

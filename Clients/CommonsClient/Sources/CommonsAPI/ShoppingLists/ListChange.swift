@@ -4,7 +4,8 @@ import Foundation
 /// the event's type and fields, with what people wrote opened for the member watching.
 public struct ListChange: Codable, Sendable, Equatable {
     public var version: Int64
-    public var type: String
+    /// What happened; which other fields are set depends on it.
+    public var type: ListChangeType
     public var at: Date
     public var by: String?
     public var itemId: UUID?
@@ -18,13 +19,14 @@ public struct ListChange: Codable, Sendable, Equatable {
     public var checked: Bool?
     public var rank: Double?
 
+    /// A change; `type` is the event's stored name, known to this SDK or not.
     public init(
         version: Int64, type: String, at: Date, by: String? = nil, itemId: UUID? = nil, productId: UUID? = nil, accountId: UUID? = nil,
         name: String? = nil, text: String? = nil, note: String? = nil, quantity: Int? = nil, delta: Int? = nil, checked: Bool? = nil,
         rank: Double? = nil
     ) {
         self.version = version
-        self.type = type
+        self.type = ListChangeType(rawValue: type)
         self.at = at
         self.by = by
         self.itemId = itemId

@@ -113,12 +113,12 @@ public struct ListCommandResults: Codable, Sendable, Equatable {
     /// The result of one command.
     public struct Result: Codable, Sendable, Equatable {
         /// `applied` (now or, with `replayed`, by an earlier delivery) or `rejected`.
-        public var status: String
+        public var status: ListCommandStatus
         public var replayed: Bool?
         /// Why it was rejected: the problem a single request would have got.
         public var problem: ProblemDocument?
 
-        public init(status: String, replayed: Bool? = nil, problem: ProblemDocument? = nil) {
+        public init(status: ListCommandStatus, replayed: Bool? = nil, problem: ProblemDocument? = nil) {
             self.status = status
             self.replayed = replayed
             self.problem = problem
