@@ -63,6 +63,8 @@ struct ReadModelSnapshotTests {
             let last = try await peer.post(stayersListing, owner: stayer, at: City.sanFrancisco)
             #expect(try await peer.items("/v1/nearby/listings?\(Self.sf)", after: last).count == 2)
             let port = try #require(peer.client.port)
+            // A peer hands out its snapshot only once every projection has caught up.
+            try await Self.waitUntilReady(peer.client)
 
             // From the peer itself, through its own address: the same answers at once.
             try await Self.replica(of: harness, environment: ["COMMONS_SNAPSHOT_SOURCE": "http://127.0.0.1:\(port)"]) { client, runtime in

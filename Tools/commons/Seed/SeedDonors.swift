@@ -60,7 +60,8 @@ func seedDonors(_ api: SeedClient, _ state: inout SeedState, _ report: (String) 
             "/v1/donations",
             NewDonation(
                 organization: donation.organization, amountMinor: donation.amountMinor,
-                currency: CurrencyCode(rawValue: donation.currency), message: donation.message, visibility: donation.visibility),
+                currency: CurrencyCode(rawValue: donation.currency), message: donation.message,
+                visibility: DonorVisibility(rawValue: donation.visibility)),
             token: token, idempotencyKey: "seed donation \(index)")
         guard answer.status == 201 else {
             throw CommandFailure("donations: \(donation.who) donating to \(donation.organization) answered \(answer.status): \(answer.detail)")

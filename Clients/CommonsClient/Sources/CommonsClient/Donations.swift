@@ -135,7 +135,7 @@ public struct DonationsEndpoints: Sendable {
     /// Sets up a monthly donation; the first is made this month.
     public func startRecurring(
         organization: String, amountMinor: Int, currency: CurrencyCode,
-        visibility: String? = nil
+        visibility: DonorVisibility? = nil
     ) async throws -> RecurringDonation {
         try await client.call(
             try Endpoint(

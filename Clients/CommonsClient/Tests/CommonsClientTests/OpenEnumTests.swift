@@ -104,4 +104,28 @@ struct OpenEnumTests {
         #expect(((sent["results"] as? [String: Any])?["b"] as? [String: Any])?["status"] as? String == "deferred")
         #expect(ListCommandStatus.known.map(\.rawValue) == ["applied", "rejected"])
     }
+
+    @Test("wallet entry and organisation kinds, donor visibility and listing change kinds a newer server added decode and go back out as they came")
+    func kindsAndVisibilityFromTheFuture() throws {
+        let entry = try CommonsJSON.decoder.decode(
+            Wallet.Entry.self,
+            from: Data(
+                #"{"id":"6f1f1d2e-8f5a-4a43-9d1e-0c3a1b2c3d4e","kind":"refund","amountMinor":500,"currency":"EUR","at":"2026-11-22T10:00:00Z"}"#.utf8)
+        )
+        #expect(entry.kind == "refund" && !entry.kind.isKnown)
+        let sent = try #require(try JSONSerialization.jsonObject(with: CommonsJSON.encoder.encode(entry)) as? [String: Any])
+        #expect(sent["kind"] as? String == "refund")
+        #expect(WalletEntryKind.topUp.rawValue == "top-up" && WalletEntryKind.topUp.isKnown)
+
+        let change = try CommonsJSON.decoder.decode(
+            ListingChangeEntry.self, from: Data(#"{"listingId":"listing-1","kind":"archived","changedAt":"2026-11-22T10:00:00Z"}"#.utf8))
+        #expect(change.kind == "archived" && !change.kind.isKnown)
+        #expect(ListingChangeKind.known.map(\.rawValue) == ["created", "edited", "statusChanged", "withdrawn", "removed"])
+
+        #expect(OrganizationKind(rawValue: "cooperative").isKnown == false && OrganizationKind.centre.isKnown)
+        #expect(DonorVisibility(rawValue: "friends").isKnown == false && DonorVisibility.anonymous.isKnown)
+        let gift = NewDonation(organization: "clean-water", amountMinor: 500, currency: "EUR", visibility: .anonymous)
+        let body = try #require(try JSONSerialization.jsonObject(with: CommonsJSON.encoder.encode(gift)) as? [String: Any])
+        #expect(body["visibility"] as? String == "anonymous")
+    }
 }

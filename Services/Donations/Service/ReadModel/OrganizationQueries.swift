@@ -9,7 +9,7 @@ import Geo
 struct OrganizationFilter: Sendable {
     var category: String?
     var tag: String?
-    var kind: OrganizationKind?
+    var kind: Contracts.OrganizationKind?
     var verified: Bool?
     /// An FTS5 query made of the words of `q`, each quoted and as a prefix.
     var match: String?

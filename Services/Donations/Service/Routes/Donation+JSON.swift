@@ -19,6 +19,6 @@ extension Donation: JSONWritable {
             organization.member("slug", self.organization.slug)
         }
         if let recurringId { object.member("recurringId", recurringId) }
-        object.member("visibility", visibility)
+        object.member("visibility", visibility.rawValue)
     }
 }

@@ -13,7 +13,7 @@ extension DonationsAPI {
             let body = try await request.decodeJSON(as: NewDonation.self, context: context)
             let checked = try DonationRequest(
                 organization: body.organization, amountMinor: body.amountMinor, currency: body.currency.rawValue,
-                message: body.message, visibility: try body.visibility.map { try Problem.parse($0, field: "visibility") } ?? .public
+                message: body.message, visibility: try body.visibility.map { try Problem.parse($0.rawValue, field: "visibility") } ?? .public
             ).validated()
             let outcome = try await commands.donate(
                 account: identity.accountId, organization: checked.organization, amountMinor: checked.amountMinor,

@@ -31,7 +31,7 @@ extension OrganizationFields {
     }
 
     /// Sets every field this body has; `kind` is its kind, parsed.
-    func apply(to draft: inout OrganizationDraft, kind: OrganizationKind?) {
+    func apply(to draft: inout OrganizationDraft, kind: Contracts.OrganizationKind?) {
         if let name { draft.name = name }
         if let kind { draft.kind = kind }
         if let mission { draft.mission = mission }
@@ -53,8 +53,8 @@ extension OrganizationFields {
     }
 
     /// The kind named, if any; a 400 for a kind there is not.
-    func parsedKind() throws -> OrganizationKind? {
-        try kind.map { try Problem.parse($0, field: "kind") }
+    func parsedKind() throws -> Contracts.OrganizationKind? {
+        try kind.map { try Problem.parse($0.rawValue, field: "kind") }
     }
 }
 
@@ -66,7 +66,7 @@ extension DonationsAPI {
             var query = QueryReader(request)
             var filter = OrganizationFilter(
                 category: query.filter("category"), tag: query.filter("tag"),
-                kind: query.choice("kind", as: OrganizationKind.self), verified: query.bool("verified"))
+                kind: query.choice("kind", as: Contracts.OrganizationKind.self), verified: query.bool("verified"))
             do throws(FullTextQuery.Invalid) {
                 filter.match = try FullTextQuery.parse(query.text("q"))?.expression()
             } catch {

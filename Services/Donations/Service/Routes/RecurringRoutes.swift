@@ -15,7 +15,8 @@ extension DonationsAPI {
             let body = try await request.decodeJSON(as: NewRecurringDonation.self, context: context)
             let (state, position) = try await commands.createRecurring(
                 account: identity.accountId, organization: body.organization, amountMinor: body.amountMinor,
-                currency: body.currency.rawValue, visibility: try body.visibility.map { try Problem.parse($0, field: "visibility") } ?? .public,
+                currency: body.currency.rawValue,
+                visibility: try body.visibility.map { try Problem.parse($0.rawValue, field: "visibility") } ?? .public,
                 recurringId: context.idempotentEventId(key, salt: "recurring"), metadata: context.eventMetadata)
             let view = try Self.recurringView(state)
             return try Response.json(

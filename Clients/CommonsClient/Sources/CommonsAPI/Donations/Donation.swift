@@ -6,8 +6,7 @@ public struct Donation: Codable, Sendable, Equatable {
     public var organization: OrganizationRef
     public var amountMinor: Int
     public var currency: CurrencyCode
-    /// `public` or `anonymous`.
-    public var visibility: String
+    public var visibility: DonorVisibility
     public var message: String?
     public var recurringId: UUID?
     /// `YYYY-MM` of a monthly donation's run.
@@ -22,7 +21,7 @@ public struct Donation: Codable, Sendable, Equatable {
         self.organization = organization
         self.amountMinor = amountMinor
         self.currency = currency
-        self.visibility = visibility
+        self.visibility = DonorVisibility(rawValue: visibility)
         self.message = message
         self.recurringId = recurringId
         self.month = month
@@ -37,10 +36,10 @@ public struct NewDonation: Codable, Sendable, Equatable {
     public var amountMinor: Int
     public var currency: CurrencyCode
     public var message: String?
-    /// `public` (default) or `anonymous`.
-    public var visibility: String?
+    /// `public` when not given.
+    public var visibility: DonorVisibility?
 
-    public init(organization: String, amountMinor: Int, currency: CurrencyCode, message: String? = nil, visibility: String? = nil) {
+    public init(organization: String, amountMinor: Int, currency: CurrencyCode, message: String? = nil, visibility: DonorVisibility? = nil) {
         self.organization = organization
         self.amountMinor = amountMinor
         self.currency = currency

@@ -5,8 +5,7 @@ public struct Organization: Codable, Sendable, Equatable {
     public var id: UUID
     public var slug: String
     public var name: String
-    /// `charity`, `centre` or `both`.
-    public var kind: String
+    public var kind: OrganizationKind
     public var mission: String
     public var description: String
     public var homepage: String?
@@ -39,7 +38,7 @@ public struct Organization: Codable, Sendable, Equatable {
         self.id = id
         self.slug = slug
         self.name = name
-        self.kind = kind
+        self.kind = OrganizationKind(rawValue: kind)
         self.mission = mission
         self.description = description
         self.homepage = homepage

@@ -6,8 +6,7 @@ import Foundation
 public struct OrganizationFields: Codable, Sendable, Equatable {
     public var name: String?
     public var slug: String?
-    /// `charity`, `centre` or `both`.
-    public var kind: String?
+    public var kind: OrganizationKind?
     public var mission: String?
     public var description: String?
     public var homepage: String?
@@ -33,7 +32,7 @@ public struct OrganizationFields: Codable, Sendable, Equatable {
     ) {
         self.name = name
         self.slug = slug
-        self.kind = kind
+        self.kind = kind.map(OrganizationKind.init(rawValue:))
         self.mission = mission
         self.description = description
         self.homepage = homepage

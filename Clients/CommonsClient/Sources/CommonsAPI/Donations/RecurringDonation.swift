@@ -6,8 +6,7 @@ public struct RecurringDonation: Codable, Sendable, Equatable {
     public var organizationId: UUID
     public var amountMinor: Int
     public var currency: CurrencyCode
-    /// `public` or `anonymous`.
-    public var visibility: String
+    public var visibility: DonorVisibility
     /// `YYYY-MM`.
     public var startMonth: String
     public var status: String
@@ -22,7 +21,7 @@ public struct RecurringDonation: Codable, Sendable, Equatable {
         self.organizationId = organizationId
         self.amountMinor = amountMinor
         self.currency = currency
-        self.visibility = visibility
+        self.visibility = DonorVisibility(rawValue: visibility)
         self.startMonth = startMonth
         self.status = status
         self.lastRunMonth = lastRunMonth
@@ -36,10 +35,10 @@ public struct NewRecurringDonation: Codable, Sendable, Equatable {
     public var organization: String
     public var amountMinor: Int
     public var currency: CurrencyCode
-    /// `public` (default) or `anonymous`.
-    public var visibility: String?
+    /// `public` when not given.
+    public var visibility: DonorVisibility?
 
-    public init(organization: String, amountMinor: Int, currency: CurrencyCode, visibility: String? = nil) {
+    public init(organization: String, amountMinor: Int, currency: CurrencyCode, visibility: DonorVisibility? = nil) {
         self.organization = organization
         self.amountMinor = amountMinor
         self.currency = currency

@@ -14,8 +14,7 @@ public struct Wallet: Codable, Sendable, Equatable {
 
     public struct Entry: Codable, Sendable, Equatable {
         public var id: UUID
-        /// `top-up` or `donation`.
-        public var kind: String
+        public var kind: WalletEntryKind
         /// Positive in, negative out.
         public var amountMinor: Int
         public var currency: CurrencyCode
@@ -24,7 +23,7 @@ public struct Wallet: Codable, Sendable, Equatable {
 
         public init(id: UUID, kind: String, amountMinor: Int, currency: CurrencyCode, organizationId: UUID?, at: Date) {
             self.id = id
-            self.kind = kind
+            self.kind = WalletEntryKind(rawValue: kind)
             self.amountMinor = amountMinor
             self.currency = currency
             self.organizationId = organizationId

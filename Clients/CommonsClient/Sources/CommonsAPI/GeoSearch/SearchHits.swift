@@ -26,7 +26,7 @@ public struct OrganizationHit: Codable, Sendable, Equatable {
     public var id: UUID
     public var slug: String
     public var name: String
-    public var kind: String
+    public var kind: OrganizationKind
     public var tags: [String]
     public var acceptedCategories: [ListingCategory]
     public var address: String?

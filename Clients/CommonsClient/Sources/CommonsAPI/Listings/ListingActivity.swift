@@ -4,14 +4,13 @@ import Foundation
 /// listing, never what it says.
 public struct ListingChangeEntry: Codable, Sendable, Equatable {
     public var listingId: String
-    /// `created`, `edited`, `statusChanged`, `withdrawn` or `removed` (its owner's account was deleted).
-    public var kind: String
+    public var kind: ListingChangeKind
     public var status: ListingStatus?
     public var changedAt: Date
 
     public init(listingId: String, kind: String, status: ListingStatus?, changedAt: Date) {
         self.listingId = listingId
-        self.kind = kind
+        self.kind = ListingChangeKind(rawValue: kind)
         self.status = status
         self.changedAt = changedAt
     }
