@@ -392,6 +392,37 @@ struct AccountsHTTPTests {
         }
     }
 
+    @Test("a reset code asked for before the password changed, by its owner or with another code, no longer works", arguments: Backend.allCases)
+    func resetCodeEndsWithPasswordChange(backend: Backend) async throws {
+        let harness = try await AccountsHarness(backend: backend)
+        try await harness.test { client in
+            let tokens = try await client.register("grace@example.org")
+            let outbox = URL(fileURLWithPath: harness.dataDirectory).appendingPathComponent("outbox")
+            func requestCode() async throws -> String {
+                let before = Set((try? FileManager.default.contentsOfDirectory(atPath: outbox.path)) ?? [])
+                #expect(try await client.call(.post, "/v1/password-resets", json: ["email": "grace@example.org"]).status == .accepted)
+                let file = try #require(Set(try FileManager.default.contentsOfDirectory(atPath: outbox.path)).subtracting(before).first)
+                let mail = try String(contentsOf: outbox.appendingPathComponent(file), encoding: .utf8)
+                return try #require(mail.split(separator: "\n").first { $0.contains(".") && !$0.contains(" ") }.map(String.init))
+            }
+            let (first, second) = (try await requestCode(), try await requestCode())
+            let changed = try await client.call(
+                .put, "/v1/me/password", token: tokens.accessToken,
+                json: ["currentPassword": "a long enough phrase", "newPassword": "a brand new phrase"])
+            #expect(changed.status == .noContent)
+            let late = try await client.call(.post, "/v1/password-resets/confirm", json: ["token": first, "newPassword": "someone else's phrase"])
+            #expect(late.status == .badRequest, "a code from before the change")
+            #expect(try await client.signIn("grace@example.org", password: "a brand new phrase").status == .created)
+
+            let third = try await requestCode()
+            let used = try await client.call(.post, "/v1/password-resets/confirm", json: ["token": third, "newPassword": "reset to this phrase"])
+            #expect(used.status == .noContent)
+            let other = try await client.call(.post, "/v1/password-resets/confirm", json: ["token": second, "newPassword": "and again this one"])
+            #expect(other.status == .badRequest, "a code from before another code was used")
+            #expect(try await client.signIn("grace@example.org", password: "reset to this phrase").status == .created)
+        }
+    }
+
     @Test("registering makes a member, whatever the address; the old bootstrap-admin setting stops the service with one line")
     func noAdminByRegistering() async throws {
         try await AccountsHarness().test { client in

@@ -31,6 +31,24 @@ struct ShoppingListDecideTests {
         #expect(throws: ShoppingListError.listExists) { try shared.decide(.create(name: "again"), by: owner) }
     }
 
+    @Test("a list holds at most 500 items; a removed one makes room again")
+    func itemCap() throws {
+        var state = given(.created(ownerId: owner, name: nil))
+        var ids: [UUID] = []
+        for n in 0..<ShoppingListRules.maxItems {
+            let id = UUID()
+            ids.append(id)
+            for change in try state.decide(.addItem(itemId: id, productId: nil, text: "item \(n)", quantity: 1, note: nil), by: owner) {
+                state.evolve(change)
+            }
+        }
+        #expect(throws: ShoppingListError.listFull) {
+            try state.decide(.addItem(itemId: UUID(), productId: nil, text: "one more", quantity: 1, note: nil), by: owner)
+        }
+        for change in try state.decide(.removeItem(itemId: ids[0]), by: owner) { state.evolve(change) }
+        #expect(try state.decide(.addItem(itemId: UUID(), productId: nil, text: "one more", quantity: 1, note: nil), by: owner).count == 1)
+    }
+
     @Test("a stranger learns nothing: every command is 'not found', as for a list that does not exist")
     func strangers() {
         for command: ShoppingListCommand in [

@@ -387,9 +387,16 @@ package struct AccountsCommands: Sendable {
         let problems = PasswordPolicy.problems(with: newPassword)
         guard problems.isEmpty else { throw AccountsError.invalid(["newPassword": problems]) }
         guard let token = BearerSecret(text) else { throw AccountsError.resetTokenInvalid }
-        let (events, version) = try await Streams.load(Streams.passwordReset(token.id), from: store)
-        guard version == 1, let requested = events.first as? PasswordResetRequested, requested.tokenHash == token.hash, requested.expiresAt > now
+        let recorded = try await store.read(stream: Streams.passwordReset(token.id))
+        guard recorded.count == 1, let request = recorded.first, let requested = try CommonsEvents.catalog.decode(request) as? PasswordResetRequested,
+            requested.tokenHash == token.hash, requested.expiresAt > now
         else {
+            throw AccountsError.resetTokenInvalid
+        }
+        // A code asked for before the password last changed (by its owner, or with another
+        // code) no longer works: whoever changed it meant the old one to end.
+        let changes = try await store.read(stream: Streams.account(requested.accountId))
+        guard !changes.contains(where: { $0.type == PasswordChanged.eventType && $0.recordedAt >= request.recordedAt }) else {
             throw AccountsError.resetTokenInvalid
         }
         // Used at the same moment by another request: this one is refused.

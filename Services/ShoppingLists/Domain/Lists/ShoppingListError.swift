@@ -11,6 +11,8 @@ public enum ShoppingListError: Error, Sendable, Equatable {
     /// The item was removed; edits to it are refused rather than resurrecting it.
     case itemRemoved
     case itemExists
+    /// The list holds ``ShoppingListRules/maxItems`` items already.
+    case listFull
     /// Only the owner may do this (the caller is a member, so may know the list exists).
     case ownerOnly
     case ownerCannotLeave

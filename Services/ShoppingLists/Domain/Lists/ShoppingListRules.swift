@@ -12,6 +12,8 @@ public enum ShoppingListRules {
     public static let noteLength = 0...500
     /// At most this many members besides the owner.
     public static let maxMembers = 50
+    /// At most this many items on a list (removed ones do not count): a list is read whole.
+    public static let maxItems = 500
 
     /// A problem with a list name, if any.
     public static func nameProblem(_ name: String) -> String? {

@@ -78,6 +78,7 @@ extension ShoppingListState {
         if let note = draft.note, let problem = ShoppingListRules.noteProblem(note) { problems["note"] = [problem] }
         guard problems.isEmpty else { throw .invalid(problems) }
         guard items[draft.itemId] == nil else { throw .itemExists }
+        guard items.values.count(where: { !$0.removed }) < ShoppingListRules.maxItems else { throw .listFull }
         var kept = draft
         kept.text = draft.text.map(ShoppingListRules.trimmed)
         kept.note = draft.note.map(ShoppingListRules.trimmed).flatMap { $0.isEmpty ? nil : $0 }

@@ -99,7 +99,7 @@ extension ShoppingListsAPI {
                     "note": note,
                 ]),
                 responses: [
-                    201: "Added", 404: "No such list", 409: "Item id taken, the Idempotency-Key still in use, or a concurrent change",
+                    201: "Added", 404: "No such list", 409: "Item id taken, the list full, the Idempotency-Key still in use, or a concurrent change",
                     422: "Invalid fields",
                 ],
                 returns: [201: itemStateBody]),

@@ -54,6 +54,8 @@ extension ShoppingListError: ProblemConvertible {
         case .itemNotFound: .notFound("This list has no such item.")
         case .itemRemoved: .conflict("This item was removed from the list; add it again instead.", type: "item-removed")
         case .itemExists: .conflict("This list has an item with this id already.", type: "item-exists")
+        case .listFull:
+            .conflict("This list holds \(ShoppingListRules.maxItems) items, the most it can; remove some first.", type: "list-full")
         case .ownerOnly: .forbidden("Only the list's owner may do this.")
         case .ownerCannotLeave: .conflict("The owner cannot leave a list; delete it instead.", type: "owner-cannot-leave")
         case .memberNotFound: .notFound("This account is not a member of the list.")
