@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Backoff
 import EventLog
 import Foundation
 import Logging
@@ -31,7 +32,9 @@ enum SnapshotRestore {
             let bytes: Int64
             switch source {
             case .peer(let url):
-                bytes = try await fetch(from: url, service: name, into: path, credential: credential)
+                bytes = try await patiently(for: peerPatience) {
+                    try await fetch(from: url, service: name, into: path, credential: credential)
+                }
             case .file(let file):
                 try FileManager.default.copyItem(atPath: file, toPath: path)
                 bytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
@@ -50,6 +53,32 @@ enum SnapshotRestore {
             logger.warning(
                 "no read-model snapshot taken up; rebuilding from the log", metadata: ["source": "\(source)", "reason": "\(error)"])
             return false
+        }
+    }
+
+    /// How long a replica keeps asking a peer that is not ready (503) or not reachable before
+    /// it rebuilds from the log instead. The source is often a service's name (compose,
+    /// Kubernetes), which may give a replica still catching up, or this one, not yet listening.
+    static let peerPatience = Duration.seconds(20)
+
+    /// `attempt` again, after a growing pause, until it succeeds, a peer refuses for good (any
+    /// status but 503), or `patience` would be spent; then its last error.
+    static func patiently<T>(
+        for patience: Duration, pauses: Backoff = Backoff(initial: .milliseconds(500), maximum: .seconds(4)),
+        _ attempt: () async throws -> T
+    ) async throws -> T {
+        let deadline = ContinuousClock.now + patience
+        var pause = pauses.attempts()
+        while true {
+            do {
+                return try await attempt()
+            } catch let refused as PeerRefused where refused.status != 503 {
+                throw refused
+            } catch {
+                let wait = pause.next()
+                guard ContinuousClock.now + wait < deadline else { throw error }
+                try await Task.sleep(for: wait)
+            }
         }
     }
 
