@@ -66,14 +66,16 @@ struct BenchSnapshot: AsyncParsableCommand {
             try await joiner.stop()
             try await peer.stop()
             let share = joiner.timeToReady / peer.timeToReady
+            // The aim is geo-search's (docs/performance.md); listings is measured beside it.
+            let aimed = service == .geoSearch
             let met = share <= 0.1 && joiner.timeToReady <= .seconds(30)
-            if !met { missed.append(service.name) }
+            if aimed && !met { missed.append(service.name) }
             lines.append(
                 [
                     service.name.padding(toLength: 12, withPad: " ", startingAt: 0), Self.seconds(peer.timeToReady).leftPadded(9),
                     Self.seconds(joiner.timeToReady).leftPadded(13), String(format: "%.3f", share).leftPadded(6),
                     Self.megabytes(peer.readModelBytes).leftPadded(10), "\(differing) of \(service.comparedAnswers(queries))".leftPadded(12),
-                    met ? "  met" : "  MISSED",
+                    aimed ? (met ? "  met" : "  MISSED") : "  no aim",
                 ].joined(separator: "  "))
             if differing > 0 { throw CommandFailure("\(service.name): \(differing) answers of the replica from the snapshot differ from its peer's") }
         }
@@ -83,7 +85,7 @@ struct BenchSnapshot: AsyncParsableCommand {
         print(
             "a new replica, from zero and from a peer's snapshot: \(events) events, a SQLite log of \(Self.megabytes(logBytes)) MB, "
                 + "\(ProcessInfo.processInfo.activeProcessorCount) cores")
-        print("replica       from zero (s)  from snapshot (s)  share  read model (MB)  answers differing  aim: share ≤ 0.1 and ≤ 30 s")
+        print("replica       from zero (s)  from snapshot (s)  share  read model (MB)  answers differing  aim (geo-search): share ≤ 0.1 and ≤ 30 s")
         for line in lines { print(line) }
         if !missed.isEmpty { Bench.note("missed the aim: \(missed.joined(separator: ", "))") }
     }
