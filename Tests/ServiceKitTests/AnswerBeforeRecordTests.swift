@@ -17,14 +17,15 @@ struct AnswerBeforeRecordTests {
     /// Real records whose `finish` waits until the test lets it, or fails.
     final class HeldRecords: IdempotencyRecords {
         let base: any IdempotencyRecords
-        let failing: Bool
+        /// How many `finish` calls fail before the rest store (`.max`: all fail).
+        let failures: Int
         private let held = Mutex<[CheckedContinuation<Void, Never>]>([])
         private let released = Atomic(false)
         let finishes = Atomic(0)
 
-        init(_ base: any IdempotencyRecords, failing: Bool = false) {
+        init(_ base: any IdempotencyRecords, failures: Int = 0) {
             self.base = base
-            self.failing = failing
+            self.failures = failures
         }
 
         func claim(scope: String, key: String, requestHash: String, now: Date, leaseUntil: Date) async throws -> IdempotencyClaim {
@@ -40,8 +41,7 @@ struct AnswerBeforeRecordTests {
                 }
                 if now { continuation.resume() }
             }
-            finishes.add(1, ordering: .relaxed)
-            if failing { throw CancellationError() }
+            if finishes.add(1, ordering: .relaxed).newValue <= failures { throw CancellationError() }
             try await base.finish(scope: scope, key: key, response: response)
         }
 
@@ -105,7 +105,7 @@ struct AnswerBeforeRecordTests {
 
     @Test("a record that cannot be stored leaves the first answer as it was, and the key held: a retry is told the first still runs")
     func recordNotStored() async throws {
-        let held = HeldRecords(try records(), failing: true)
+        let held = HeldRecords(try records(), failures: .max)
         held.release()
         try await application(held).test(.live) { client in
             let headers: HTTPFields = [.idempotencyKey: "lost-record", .contentType: "application/json"]
@@ -115,6 +115,21 @@ struct AnswerBeforeRecordTests {
             let retry = try await client.execute(uri: "/v1/things", method: .post, headers: headers, body: ByteBuffer(string: "{}"))
             #expect(retry.status == .conflict)
             #expect(retry.headers[.retryAfter] == "1")
+        }
+    }
+
+    @Test("a record whose store fails twice is stored on a later try: a retry gets the first answer")
+    func recordStoredOnRetry() async throws {
+        let held = HeldRecords(try records(), failures: 2)
+        held.release()
+        try await application(held).test(.live) { client in
+            let headers: HTTPFields = [.idempotencyKey: "busy-store", .contentType: "application/json"]
+            let first = try await client.execute(uri: "/v1/things", method: .post, headers: headers, body: ByteBuffer(string: "{}"))
+            #expect(first.status == .created)
+            let retry = try await client.execute(uri: "/v1/things", method: .post, headers: headers, body: ByteBuffer(string: "{}"))
+            #expect(retry.status == .created)
+            #expect(String(buffer: retry.body) == #"{"thing":1}"#)
+            #expect(held.finishes.load(ordering: .relaxed) == 3)
         }
     }
 }

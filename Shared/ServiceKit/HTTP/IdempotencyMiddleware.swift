@@ -1,3 +1,4 @@
+import Backoff
 import Codecs
 import Crypto
 import EventLog
@@ -32,6 +33,8 @@ struct IdempotencyMiddleware: RouterMiddleware {
     var lease: TimeInterval = 35
     /// How long a first answer is kept.
     static let retention: TimeInterval = 24 * 3600
+    /// How often a first answer's record is tried before the key is left to its lease.
+    static let finishAttempts = 5
     private let purges = PurgeSchedule()
     private let finishing = FinishingRecords()
 
@@ -97,10 +100,22 @@ struct IdempotencyMiddleware: RouterMiddleware {
         for field in response.headers where field.name != .contentLength { headers[field.name.rawName] = field.value }
         let sealed = try seal.seal(StoredResponse(status: response.status.code, headers: headers, body: bytes).json())
         // Stored beside the answer, off the caller's wait, and whatever becomes of the
-        // connection: a store that fails leaves the key held until its lease ends, as a
-        // process that dies here would.
-        finishing.store(scope: scope, key: storedKey) { [records] in
-            try? await records.finish(scope: scope, key: storedKey, response: sealed)
+        // connection. A store that fails (a busy PostgreSQL) is tried again: given up, it
+        // leaves the key held until its lease ends, as a process that dies here would, and a
+        // retry meanwhile gets 409.
+        finishing.store(scope: scope, key: storedKey) { [records, logger = context.logger] in
+            var pauses = Backoff(initial: .milliseconds(50), maximum: .seconds(1)).attempts()
+            for attempt in 1...Self.finishAttempts {
+                do {
+                    return try await records.finish(scope: scope, key: storedKey, response: sealed)
+                } catch {
+                    guard attempt < Self.finishAttempts else {
+                        return logger.warning(
+                            "an idempotency record could not be stored; its key stays held until its lease ends", metadata: ["error": "\(error)"])
+                    }
+                    try? await Task.sleep(for: pauses.next())
+                }
+            }
         }
         var answered = response
         answered.body = .init(byteBuffer: ByteBuffer(bytes: bytes))
