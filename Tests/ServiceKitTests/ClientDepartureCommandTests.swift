@@ -41,7 +41,15 @@ struct ClientDepartureCommandTests {
                 #expect(answer.status == .created, "\(answer.status)")
                 answered.append(try #require(answer.json["id"] as? String).lowercased())
             }
-            let created = try await runtime.store.readAll(after: .start, limit: 1_000, filter: EventFilter(categories: ["widget"])).events
+            // On PostgreSQL a read stops at the oldest transaction still open in the cluster
+            // (another test's): wait until it shows every answer's widget, or the deadline.
+            var created: [RecordedEvent] = []
+            let deadline = ContinuousClock.now + .seconds(60)
+            repeat {
+                created = try await runtime.store.readAll(after: .start, limit: 1_000, filter: EventFilter(categories: ["widget"])).events
+                if created.count >= answered.count { break }
+                try await Task.sleep(for: .milliseconds(50))
+            } while ContinuousClock.now < deadline
             #expect(created.count == answered.count, "one widget a command, however its first request ended")
             #expect(Set(created.map { String($0.stream.dropFirst("widget-".count)) }) == Set(answered), "each answer names the widget made")
         }
