@@ -109,7 +109,8 @@ def main():
         [nginx, "-p", work + "/", "-e", "stderr", "-c", path, "-g", f"pid {work}/retry.pid; daemon off;"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.time() + 10
+        # Generous: a slow machine may take a while to start nginx.
+        deadline = time.time() + 60
         while True:
             try:
                 probe = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
