@@ -83,7 +83,8 @@ struct OpenAPIResponsesTests {
         #expect(answers["default"] as? NSDictionary == ["$ref": "#/components/responses/Problem"])
         #expect(answers["201"]?["$ref"] == nil, "a success has its own body, written in place")
         let shared = try #require((json["components"] as? [String: Any])?["responses"] as? [String: [String: Any]])
-        #expect(Set(shared.keys) == Set(answers.keys.filter { $0 != "201" && $0 != "default" }).union(["Problem"]))
+        // The kit's own routes' alike answers are shared too, under `<status>.<name>`.
+        #expect(Set(shared.keys.filter { !$0.contains(".") }) == Set(answers.keys.filter { $0 != "201" && $0 != "default" }).union(["Problem"]))
         #expect(shared["404"]?["description"] as? String == "Nothing with that id")
         let parameters = try #require((json["components"] as? [String: Any])?["parameters"] as? [String: [String: Any]])
         #expect(parameters["path.id"]?["schema"] as? NSDictionary == ["type": "string", "pattern": "^[^\\u0000]*$"])
@@ -112,5 +113,27 @@ struct OpenAPIResponsesTests {
             try OpenAPIDocument.merged(
                 title: "M", description: "", services: [.init(service: "t", document: document), .init(service: "u", document: other)])
         }
+    }
+
+    @Test("an answer or a query parameter that several operations write alike is written once in components and referred to")
+    func sharedRepeats() throws {
+        let remove = { (path: String) in
+            OpenAPIDocument.Operation("DELETE", path, "Remove.", query: [.limit(1...10)], responses: [204: "Removed"])
+        }
+        let document = OpenAPIDocument(title: "T", operations: [remove("/v1/things/{id}"), remove("/v1/others/{id}")])
+        let json = try #require(try JSONSerialization.jsonObject(with: document.json()) as? [String: Any])
+        let components = try #require(json["components"] as? [String: [String: [String: Any]]])
+        #expect(components["responses"]?["204.Removed"]?["description"] as? String == "Removed")
+        #expect(components["parameters"]?["query.limit"]?["name"] as? String == "limit")
+        let paths = try #require(json["paths"] as? [String: [String: [String: Any]]])
+        for path in ["/v1/things/{id}", "/v1/others/{id}"] {
+            let operation = try #require(paths[path]?["delete"])
+            #expect((operation["responses"] as? [String: NSDictionary])?["204"] == ["$ref": "#/components/responses/204.Removed"])
+            #expect((operation["parameters"] as? [NSDictionary])?.contains(["$ref": "#/components/parameters/query.limit"]) == true)
+        }
+        let once = OpenAPIDocument(title: "T", operations: [remove("/v1/things/{id}")])
+        let alone = try #require(try JSONSerialization.jsonObject(with: once.json()) as? [String: Any])
+        let operation = ((alone["paths"] as? [String: [String: [String: Any]]])?["/v1/things/{id}"]?["delete"])
+        #expect((operation?["responses"] as? [String: [String: Any]])?["204"]?["$ref"] == nil, "an answer given once stays in place")
     }
 }

@@ -71,3 +71,90 @@ extension OpenAPIDocument {
         return reference.hasPrefix(prefix) ? String(reference.dropFirst(prefix.count)) : nil
     }
 }
+
+extension OpenAPIDocument {
+    /// `paths` with each answer and each query parameter that several operations give alike
+    /// written once in `components` and referred to, and those shared pieces by name.
+    static func sharingRepeats(
+        of paths: [String: [String: Any]]
+    ) -> (
+        paths: [String: [String: Any]], responses: [String: Any], parameters: [String: Any]
+    ) {
+        var answers = Repeats(kind: "responses")
+        var parameters = Repeats(kind: "parameters")
+        for operation in paths.values.flatMap(\.values) {
+            guard let operation = operation as? [String: Any] else { continue }
+            for (status, answer) in operation["responses"] as? [String: Any] ?? [:] {
+                answers.count(answer) { "\(status).\(answerName($0))" }
+            }
+            for parameter in operation["parameters"] as? [Any] ?? [] {
+                parameters.count(parameter) { "query.\($0["name"] as? String ?? "")" }
+            }
+        }
+        answers.name()
+        parameters.name()
+        let rewritten = paths.mapValues { item in
+            item.mapValues { operation -> Any in
+                guard var written = operation as? [String: Any] else { return operation }
+                written["responses"] = (written["responses"] as? [String: Any])?.mapValues(answers.reference)
+                written["parameters"] = (written["parameters"] as? [Any])?.map(parameters.reference)
+                return written.compactMapValues { $0 }
+            }
+        }
+        return (rewritten, answers.shared, parameters.shared)
+    }
+
+    /// What names a shared answer: its JSON schema's name, or its description in UpperCamelCase.
+    private static func answerName(_ answer: [String: Any]) -> String {
+        let json = (answer["content"] as? [String: Any])?["application/json"] as? [String: Any]
+        if let reference = (json?["schema"] as? [String: Any])?["$ref"] as? String, let name = reference.split(separator: "/").last {
+            return String(name)
+        }
+        let words = (answer["description"] as? String ?? "Answer").split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }
+        return words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+
+    /// The pieces of one kind (answers, parameters) that are written alike more than once,
+    /// counted by their JSON, then each named once for `components.<kind>`.
+    private struct Repeats {
+        let kind: String
+        private var uses: [String: (piece: [String: Any], name: String, count: Int)] = [:]
+        private var names: [String: String] = [:]
+        private(set) var shared: [String: Any] = [:]
+
+        init(kind: String) { self.kind = kind }
+
+        /// Counts `piece` (unless it is a reference already), named by `name` should it repeat.
+        mutating func count(_ piece: Any, name: ([String: Any]) -> String) {
+            guard let piece = piece as? [String: Any], let key = Self.key(piece) else { return }
+            uses[key, default: (piece, name(piece), 0)].count += 1
+        }
+
+        /// Names each repeated piece; a name already taken gets a number.
+        mutating func name() {
+            for (key, use) in uses.filter({ $0.value.count > 1 }).sorted(by: { $0.key < $1.key }) {
+                var name = use.name
+                var suffix = 2
+                while shared[name] != nil {
+                    name = "\(use.name)\(suffix)"
+                    suffix += 1
+                }
+                names[key] = name
+                shared[name] = use.piece
+            }
+        }
+
+        /// `piece`, or a reference to it when it is shared.
+        func reference(_ piece: Any) -> Any {
+            guard let piece = piece as? [String: Any], let key = Self.key(piece), let name = names[key] else { return piece }
+            return ["$ref": "#/components/\(kind)/\(name)"]
+        }
+
+        private static func key(_ piece: [String: Any]) -> String? {
+            guard piece["$ref"] == nil,
+                let data = try? JSONSerialization.data(withJSONObject: piece, options: [.sortedKeys, .withoutEscapingSlashes])
+            else { return nil }
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+}

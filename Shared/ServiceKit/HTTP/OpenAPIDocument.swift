@@ -478,6 +478,8 @@ public struct OpenAPIDocument: Sendable {
         title: String, description: String? = nil, tags: [[String: Any]]? = nil, paths: [String: [String: Any]],
         schemas: [String: Any] = [:]
     ) throws -> Data {
+        let repeats = sharingRepeats(of: paths)
+        let paths = repeats.paths
         let shared = sharedComponents(of: paths)
         var info: [String: Any] = ["title": title, "version": "1"]
         if let description { info["description"] = description }
@@ -494,9 +496,9 @@ public struct OpenAPIDocument: Sendable {
                             + "must echo the \(BrowserSession.csrfCookie) cookie as X-CSRF-Token, or it is refused with 403.",
                     ],
                 ],
-                "parameters": headerParameters.merging(shared.pathParameters) { mine, _ in mine },
+                "parameters": headerParameters.merging(shared.pathParameters) { mine, _ in mine }.merging(repeats.parameters) { mine, _ in mine },
                 "headers": answerHeaders,
-                "responses": shared.responses,
+                "responses": shared.responses.merging(repeats.responses) { mine, _ in mine },
                 "schemas": schemas.merging([
                     withoutNUL: [
                         "description": "Any JSON without NUL (U+0000) in a string or a key, as every request body is read.",
