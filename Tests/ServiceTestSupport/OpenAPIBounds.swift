@@ -5,11 +5,22 @@ import Foundation
 /// past the declared bound rather than one it wrote down itself.
 public struct OpenAPIBounds {
     private let paths: [String: Any]
+    /// `components.parameters`, which an operation's parameters may refer to.
+    private let sharedParameters: [String: [String: Any]]
 
     /// The document of a service's `GET /openapi.json`.
     public init(json: Data) throws {
         let document = try JSONSerialization.jsonObject(with: json) as? [String: Any]
         paths = document?["paths"] as? [String: Any] ?? [:]
+        sharedParameters = (document?["components"] as? [String: Any])?["parameters"] as? [String: [String: Any]] ?? [:]
+    }
+
+    /// The parameters of `operation`, each reference to `components.parameters` read through.
+    private func parameters(of operation: [String: Any]?) -> [[String: Any]] {
+        (operation?["parameters"] as? [[String: Any]] ?? []).map { parameter in
+            guard let reference = parameter["$ref"] as? String else { return parameter }
+            return sharedParameters[String(reference.split(separator: "/").last ?? "")] ?? parameter
+        }
     }
 
     /// Every body field and query parameter without a bound, as `"METHOD /path body.field"`
@@ -19,7 +30,7 @@ public struct OpenAPIBounds {
     public var unbounded: Set<String> {
         var found: Set<String> = []
         for (route, operation) in operations {
-            for parameter in operation["parameters"] as? [[String: Any]] ?? [] where parameter["in"] as? String == "query" {
+            for parameter in parameters(of: operation) where parameter["in"] as? String == "query" {
                 Self.collect(parameter["schema"] as? [String: Any] ?? [:], at: "\(route) query.\(parameter["name"] as? String ?? "")", into: &found)
             }
             if let body = Self.bodySchema(operation) { Self.collect(body, at: "\(route) body", into: &found) }
@@ -41,8 +52,7 @@ public struct OpenAPIBounds {
 
     /// The integer `key` of a query parameter's schema.
     public func bound(_ key: String, of route: String, query name: String) throws -> Int {
-        let parameters = operations[route]?["parameters"] as? [[String: Any]] ?? []
-        let parameter = parameters.first { $0["in"] as? String == "query" && $0["name"] as? String == name }
+        let parameter = parameters(of: operations[route]).first { $0["in"] as? String == "query" && $0["name"] as? String == name }
         return try Self.bound(key, of: parameter?["schema"] as? [String: Any] ?? [:], "\(route) query.\(name)")
     }
 
