@@ -106,6 +106,8 @@ class Browser:
         self.driver.set_page_load_timeout(30)
         self.expected_statuses = set()
         self.problems = []
+        self._network = []  # every DevTools network event so far
+        self._network_checked = 0  # how many of them check_clean has looked at
 
     # Navigation and finding things.
     def open(self, route: str = ""):
@@ -245,8 +247,9 @@ class Browser:
             if "status of 404 " in message and self.ERASED_LISTING.match(message):
                 continue
             problems.append(f"console: {message}")
-        for entry in self.driver.get_log("performance"):
-            event = json.loads(entry["message"])["message"]
+        events = self.network_events()[self._network_checked:]
+        self._network_checked = len(self._network)
+        for event in events:
             if event["method"] == "Network.loadingFailed" and not event["params"].get("canceled"):
                 problems.append(f"request failed: {event['params'].get('errorText')} ({event['params'].get('type')})")
             elif event["method"] == "Network.responseReceived":
@@ -257,6 +260,17 @@ class Browser:
                     problems.append(f"{response['status']} from {response['url']}")
         if problems:
             raise AssertionError(f"{self.size}: " + "; ".join(problems[:8]))
+
+    def network_events(self) -> list:
+        """Every DevTools network event of this window so far (Chromium hands each one over
+        once, so they are kept here for check_clean and requested alike)."""
+        self._network += [json.loads(entry["message"])["message"] for entry in self.driver.get_log("performance")]
+        return self._network
+
+    def requested(self, since: int = 0) -> list:
+        """The URLs this window asked for, from network event `since` on (a len(network_events()))."""
+        return [event["params"]["request"]["url"] for event in self.network_events()[since:]
+                if event["method"] == "Network.requestWillBeSent"]
 
     def check_accessibility(self):
         """axe-core on the page as it is: no serious or critical finding."""

@@ -120,12 +120,17 @@ class FindAndAsk(JourneyTest):
 
     def journey(self, browser: Browser):
         browser.sign_up("Noor Newcomer")
+        start = len(browser.network_events())
         browser.open("free")
         browser.wait_for_heading("Free things near you")
         browser.wait(lambda: len(browser.find_all("li.result")) > 0, message="results near the demo centre")
         self.assertEqual(shown_ids(browser), [item["id"] for item in nearby(radius=5, unit="km")])
         browser.wait(lambda: browser.find_all("li.result .result-photo img"), message="photos in the results")
-        browser.wait(lambda: all("…" not in node.text for node in browser.find_all("li.result .pickup")), message="pickup times in the results")
+        self.assertTrue(all(node.text.startswith("Pickup") for node in browser.find_all("li.result .pickup")))
+        # One search brings the photos and pickup times: no request for each listing.
+        asked = [url for url in browser.requested(since=start) if "/v1/" in url]
+        self.assertEqual(len([url for url in asked if "/v1/nearby/listings?" in url]), 1, asked)
+        self.assertEqual([url for url in asked if re.search(r"/v1/listings/[0-9A-Fa-f-]{36}$", url)], [], "no listing fetched one by one")
         self.assertIn("about ", browser.find("li.result").text)
         self.assertTrue(all(link.get_attribute("href").startswith("https://") for link in browser.find_all("li.result .directions a")))
         self.assertEqual(len(browser.find_all("li.result .directions a")), len(browser.find_all("li.result")))

@@ -50,8 +50,9 @@ final class EventStreamReader: Sendable {
         return Int(response.status.code)
     }
 
-    /// The next `count` events not yet taken; fails when they have not all arrived within `patience`.
-    func next(events count: Int, patience: Duration = .seconds(20)) async throws -> [ReceivedEvent] {
+    /// The next `count` events not yet taken; fails when they have not all arrived within `patience`
+    /// (generous: on two busy cores a post took more than 20 s to reach a stream on PostgreSQL).
+    func next(events count: Int, patience: Duration = .seconds(60)) async throws -> [ReceivedEvent] {
         let deadline = ContinuousClock.now + patience
         while ContinuousClock.now < deadline {
             if let events = await received.take(count) { return events }

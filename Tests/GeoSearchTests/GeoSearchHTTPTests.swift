@@ -45,6 +45,41 @@ struct GeoSearchHTTPTests {
         }
     }
 
+    @Test("a result carries its first photo and its pickup times, nearest first and by area; an edit replaces them", arguments: Backend.allCases)
+    func photoAndPickupTimes(backend: Backend) async throws {
+        try await GeoSearchHarness(backend: backend).test { client in
+            let (owner, chair, lamp) = (UUID(), UUID(), UUID())
+            let (photo, second) = (UUID(), UUID())
+            let window = Contracts.PickupWindow(
+                startsAt: Date(timeIntervalSince1970: 1_800_003_600), endsAt: Date(timeIntervalSince1970: 1_800_010_800))
+            try await client.post(chair, owner: owner, title: "Chair", at: City.sanFrancisco)
+            try await client.setDetails(
+                of: chair, owner: owner, imageIds: [photo, second], pickupTimes: .init(note: "Evenings, ring twice", windows: [window]))
+            try await client.post(lamp, owner: owner, title: "Lamp", at: City.oakland)
+            let last = try await client.setDetails(of: lamp, owner: owner, imageIds: [], pickupTimes: .init())
+
+            for uri in [
+                "/v1/nearby/listings?\(Self.sf)&radius=50", "/v1/nearby/listings?\(Self.sf)&radius=50&sort=recent",
+                "/v1/area/listings?swLat=37&swLon=-123&neLat=38.5&neLon=-121",
+            ] {
+                let found = Dictionary(
+                    uniqueKeysWithValues: try await client.items(uri, after: last).map { (($0["id"] as? String ?? "").lowercased(), $0) })
+                let image = try #require(found[chair.key]?["image"] as? [String: String], "\(uri)")
+                #expect(image["small"] == "/v1/images/\(photo.key)?size=small")
+                #expect(image["original"] == "/v1/images/\(photo.key)")
+                let times = try #require(found[chair.key]?["pickupTimes"] as? [String: Any])
+                #expect(times["note"] as? String == "Evenings, ring twice")
+                #expect((times["windows"] as? [[String: String]])?.first?["startsAt"] == "2027-01-15T09:00:00Z")
+                #expect(found[lamp.key]?["image"] == nil, "a listing without photos has no image")
+                #expect((found[lamp.key]?["pickupTimes"] as? [String: Any])?["windows"] as? [Any] != nil)
+            }
+            let edited = try await client.setDetails(of: chair, owner: owner, imageIds: [second], pickupTimes: .init(note: "Mornings"))
+            let chairNow = try #require(try await client.items("/v1/nearby/listings?\(Self.sf)&radius=1", after: edited).first)
+            #expect((chairNow["image"] as? [String: String])?["id"]?.lowercased() == second.key)
+            #expect((chairNow["pickupTimes"] as? [String: Any])?["note"] as? String == "Mornings")
+        }
+    }
+
     @Test("category, free and keyword filters; sort=recent")
     func filters() async throws {
         try await GeoSearchHarness().test { client in

@@ -106,6 +106,17 @@ struct GeoSearchHarness {
             return result.checkpoint.description
         }
 
+        /// Sets a listing's photos and pickup times (`ListingDetailsSet`, its note sealed with
+        /// the owner's key), as the listings service appends them after a post or an edit.
+        @discardableResult
+        func setDetails(of id: UUID, owner: UUID, imageIds: [UUID], pickupTimes: Contracts.PickupTimes) async throws -> String {
+            let details = ListingDetailsSet(listingId: id, condition: "good", pickupTimes: pickupTimes, imageIds: imageIds)
+            let sealed = try await PersonalDataSealer(vault: runtime.keyVault).sealingListingText(details, owner: owner)
+            let result = try await store.append(
+                to: "listing-\(id.uuidString.lowercased())", expected: .any, events: [try EventCatalog.encode(sealed)])
+            return result.checkpoint.description
+        }
+
         func get(_ uri: String, after position: String? = nil) async throws -> Reply {
             var headers = HTTPFields()
             if let position { headers[.commonsMinPosition] = position }

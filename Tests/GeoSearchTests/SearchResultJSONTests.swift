@@ -30,8 +30,21 @@ struct SearchResultJSONTests {
             price: Bool.random(using: &generator) ? nil : Money(amountMinor: Int.random(in: 0...1_000_000, using: &generator), currency: "EUR"),
             status: ["available", "promised"].randomElement(using: &generator)!, lat: point.lat, lon: point.lon,
             postedAt: Date(timeIntervalSince1970: Double(Int64.random(in: 0...4_102_444_800, using: &generator))),
-            posted: Checkpoint(transaction: 7, position: 9))
+            posted: Checkpoint(transaction: 7, position: 9), imageId: Bool.random(using: &generator) ? UUID() : nil,
+            pickupTimes: pickupTimes(&generator))
         return ListingResult(row, point: point, distanceMeters: distance(&generator))
+    }
+
+    private static func pickupTimes(_ generator: inout some RandomNumberGenerator) -> CommonsAPI.PickupTimes? {
+        let start = Date(timeIntervalSince1970: Double(Int64.random(in: 0...4_102_444_800, using: &generator)))
+        let windows = (0..<Int.random(in: 0...3, using: &generator)).map { hours in
+            CommonsAPI.PickupWindow(
+                startsAt: start.addingTimeInterval(Double(hours) * 3_600), endsAt: start.addingTimeInterval(Double(hours) * 3_600 + 1_800))
+        }
+        return [
+            nil, CommonsAPI.PickupTimes(note: texts.randomElement(using: &generator)!, windows: windows), CommonsAPI.PickupTimes(windows: windows),
+        ]
+        .randomElement(using: &generator)!
     }
 
     private static func organization(_ generator: inout some RandomNumberGenerator) -> OrganizationResult {

@@ -25,6 +25,25 @@ extension CommonsAPI.Coordinate: JSONWritable {
     }
 }
 
+extension ImageLinks: JSONWritable {
+    public func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
+        object.member("id", id)
+        object.member("medium", medium)
+        object.member("original", original)
+        object.member("small", small)
+    }
+}
+
+extension PickupTimes: JSONWritable {
+    public func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
+        if let note { object.member("note", note) }
+        try object.objects("windows", windows) { window, element in
+            try window.member("endsAt", element.endsAt)
+            try window.member("startsAt", element.startsAt)
+        }
+    }
+}
+
 extension ProblemDocument {
     /// The document of `problem`, to answer inside another answer.
     public init(_ problem: Problem) {

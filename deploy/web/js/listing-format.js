@@ -53,7 +53,7 @@ export function pickupSummary(pickupTimes) {
 
 /** A listing's first photo at `size` ('small' or 'medium'), or a grey square saying there is none. */
 export function photo(listing, size = 'small') {
-  const first = listing.images?.[0];
+  const first = listing.images?.[0] ?? listing.image; // a listing's photos, or a search result's first
   if (!first) return h('div', { class: 'no-photo', role: 'img', 'aria-label': 'No photo' });
   return h('img', { src: first[size] || first.original, alt: `Photo of ${listing.title}`, loading: 'lazy', width: 128, height: 128 });
 }

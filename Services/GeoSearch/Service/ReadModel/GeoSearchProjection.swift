@@ -145,6 +145,17 @@ struct GeoSearchProjection: Projection {
                     INSERT INTO geo_listings_fts (rowid, title, description) SELECT id, title, description FROM geo_searchable_text ORDER BY id;
                     """)
         }
+        // What a result shows besides its text, so that a feed needs no second request per
+        // listing: the first photo and the pickup times (``PickupWindowsColumn``), from
+        // `ListingDetailsSet`. Null in rows from before this until the next replay.
+        migrator.registerMigration("geo-search-places-v9") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE geo_listings ADD COLUMN image_id TEXT;
+                    ALTER TABLE geo_listings ADD COLUMN pickup_note TEXT;
+                    ALTER TABLE geo_listings ADD COLUMN pickup_windows TEXT;
+                    """)
+        }
     }
 
     /// The keyword index over the searchable listings (those with a band) as an FTS5 table
@@ -298,6 +309,13 @@ struct GeoSearchProjection: Projection {
                     HilbertOrder.index(lat: edited.publicLocation.lat, lon: edited.publicLocation.lon), rowid,
                 ])
             try index(rowid: rowid, in: db)
+        case let details as ListingDetailsSet:
+            // Appended with each post and edit, after it: the row is there unless its owner is gone.
+            try db.cachedStatement(sql: "UPDATE geo_listings SET image_id = ?, pickup_note = ?, pickup_windows = ? WHERE listing_id = ?")
+                .execute(arguments: [
+                    details.imageIds.first?.lowercasedText, details.pickupTimes.note,
+                    PickupWindowsColumn.text(details.pickupTimes.windows.map { ($0.startsAt, $0.endsAt) }), key(details.listingId),
+                ])
         case let changed as ListingStatusChanged:
             guard let rowid = try rowid(of: changed.listingId, in: db) else { return }
             try unindex(rowid: rowid, in: db)

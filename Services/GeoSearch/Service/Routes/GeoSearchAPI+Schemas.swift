@@ -8,13 +8,14 @@ extension GeoSearchAPI {
     static let uuid = Schema.string(format: "uuid")
     static let dateTime = Schema.string(format: "date-time")
 
-    /// ``ListingResult``: `price` only when not free, `distanceMeters` only for nearby queries
-    /// (and alert matches).
+    /// ``ListingResult``: `price` only when not free, `image` (the first photo) only when it has
+    /// photos, `distanceMeters` only for nearby queries (and alert matches).
     static let listingResult = Schema.object(
         [
             "id": uuid, "title": .string(), "description": .string(), "category": .string(), "free": .boolean,
             "price": .object(["amountMinor": .integer, "currency": .currencyCode], required: ["amountMinor", "currency"]),
-            "status": .oneOf(ListingFilters.searchable.map(\.rawValue)), "lat": .latitude, "lon": .longitude, "distanceMeters": .number,
+            "image": .imageLinks, "pickupTimes": .pickupTimes, "status": .oneOf(ListingFilters.searchable.map(\.rawValue)), "lat": .latitude,
+            "lon": .longitude, "distanceMeters": .number,
             "postedAt": dateTime, "directionsURL": .string(),
         ], required: ["id", "title", "description", "category", "free", "status", "lat", "lon", "postedAt", "directionsURL"]
     ).named("ListingResult")

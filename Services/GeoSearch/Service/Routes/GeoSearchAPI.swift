@@ -1,4 +1,5 @@
 import Codecs
+import CommonsAPI
 import Contracts
 import EventLog
 import Foundation
@@ -146,19 +147,23 @@ package struct GeoSearchAPI: Sendable {
         var description: String
         var category: String
         var free: Bool
-        var price: Money?
+        var price: Contracts.Money?
         var status: String
         var lat: Double
         var lon: Double
         var postedAt: Date
         /// Where in the log the listing was posted.
         var posted: Checkpoint
+        /// The first photo's.
+        var imageId: UUID?
+        /// Nil for a row from before geo-search kept them (until a replay).
+        var pickupTimes: CommonsAPI.PickupTimes?
     }
 
     /// The columns of a whole listing row, as ``listingRow(_:)`` reads them.
     static let listingColumns = """
         l.listing_id, l.title, l.description, l.category, l.is_free, l.price_minor, l.price_currency, l.status,
-        l.lat, l.lon, l.posted_at, l.posted_tx, l.posted_pos
+        l.lat, l.lon, l.posted_at, l.posted_tx, l.posted_pos, l.image_id, l.pickup_note, l.pickup_windows
         """
 
     static func listingCandidates(_ boxes: [LatLonBox], filters: ListingFilters, in db: Database, budget: ScanBudget? = nil) throws -> [ListingRow] {
@@ -190,10 +195,14 @@ package struct GeoSearchAPI: Sendable {
         return ListingRow(
             id: id, title: columns.text(first + 1), description: columns.text(first + 2), category: columns.text(first + 3),
             free: columns.int64(first + 4) != 0,
-            price: minor.flatMap { amount in currency.map { Money(amountMinor: Int(amount), currency: $0) } },
+            price: minor.flatMap { amount in currency.map { Contracts.Money(amountMinor: Int(amount), currency: $0) } },
             status: columns.text(first + 7), lat: columns.double(first + 8), lon: columns.double(first + 9),
             postedAt: Date(timeIntervalSince1970: columns.double(first + 10)),
-            posted: Checkpoint(transaction: UInt64(bitPattern: columns.int64(first + 11)), position: columns.int64(first + 12)))
+            posted: Checkpoint(transaction: UInt64(bitPattern: columns.int64(first + 11)), position: columns.int64(first + 12)),
+            imageId: columns.optionalText(first + 13).flatMap(UUID.init(uuidString:)),
+            pickupTimes: columns.optionalText(first + 15).map {
+                CommonsAPI.PickupTimes(note: columns.optionalText(first + 14), windows: PickupWindowsColumn.windows($0))
+            })
     }
 
     /// Calls `body` with `columns` of each listing in `boxes` that passes `filters` (a listing
@@ -425,7 +434,10 @@ package struct ListingResult: Encodable, Sendable {
     var description: String
     var category: String
     var free: Bool
-    var price: Money?
+    var price: Contracts.Money?
+    /// The first photo, where each size is served.
+    var image: ImageLinks?
+    var pickupTimes: CommonsAPI.PickupTimes?
     var status: String
     var lat: Double
     var lon: Double
@@ -438,7 +450,7 @@ package struct ListingResult: Encodable, Sendable {
     var writtenMembers: RenderedMembers?
 
     enum CodingKeys: String, CodingKey {
-        case id, title, description, category, free, price, status, lat, lon, distanceMeters, postedAt, directionsURL
+        case id, title, description, category, free, price, image, pickupTimes, status, lat, lon, distanceMeters, postedAt, directionsURL
     }
 
     init(_ row: GeoSearchAPI.ListingRow, point: GeoCoordinate, distanceMeters: Double?) {
@@ -448,6 +460,8 @@ package struct ListingResult: Encodable, Sendable {
         category = row.category
         free = row.free
         price = row.price
+        image = row.imageId.map(ImageLinks.init)
+        pickupTimes = row.pickupTimes
         status = row.status
         lat = point.lat
         lon = point.lon

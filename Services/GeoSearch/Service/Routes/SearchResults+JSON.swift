@@ -27,8 +27,10 @@ extension ListingResult: JSONWritable {
     private func writeTrailingMembers(_ object: inout JSONObjectWriter) throws {
         object.member("free", free)
         object.member("id", id)
+        if let image { try object.member("image", image) }
         try object.member("lat", lat)
         try object.member("lon", lon)
+        if let pickupTimes { try object.member("pickupTimes", pickupTimes) }
         try object.member("postedAt", postedAt)
         if let price { try object.member("price", price) }
         object.member("status", status)

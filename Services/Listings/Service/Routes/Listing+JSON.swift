@@ -20,13 +20,7 @@ extension CommonsAPI.Listing: JSONWritable {
         try object.objects("images", images)
         object.member("ownerId", ownerId)
         if let pickupLocation { try object.member("pickupLocation", pickupLocation) }
-        try object.object("pickupTimes") { times in
-            if let note = pickupTimes.note { times.member("note", note) }
-            try times.objects("windows", pickupTimes.windows) { window, element in
-                try window.member("endsAt", element.endsAt)
-                try window.member("startsAt", element.startsAt)
-            }
-        }
+        try object.member("pickupTimes", pickupTimes)
         try object.member("postedAt", postedAt)
         if let price { try object.member("price", price) }
         if let promisedTo { object.member("promisedTo", promisedTo) }
@@ -34,14 +28,5 @@ extension CommonsAPI.Listing: JSONWritable {
         if let streetAddress { object.member("streetAddress", streetAddress) }
         object.member("title", title)
         object.member("version", version)
-    }
-}
-
-extension ImageLinks: JSONWritable {
-    public func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
-        object.member("id", id)
-        object.member("medium", medium)
-        object.member("original", original)
-        object.member("small", small)
     }
 }

@@ -44,12 +44,3 @@ extension CommonsAPI.PickupTimes {
         self.init(note: times.note, windows: times.windows.map { CommonsAPI.PickupWindow(startsAt: $0.startsAt, endsAt: $0.endsAt) })
     }
 }
-
-extension ImageLinks {
-    /// Where the photo `id` is served in each size, so that an app never builds the addresses
-    /// itself: `{"id": …, "small": "/v1/images/<id>?size=small", "medium": …, "original": …}`.
-    init(_ id: UUID) {
-        let base = "/v1/images/\(id.lowercasedText)"
-        self.init(id: id, small: "\(base)?size=\(PhotoSize.small.rawValue)", medium: "\(base)?size=\(PhotoSize.medium.rawValue)", original: base)
-    }
-}

@@ -11,12 +11,6 @@ extension ListingsAPI {
     static let listingStatus = Schema.oneOf(ListingStatus.allCases.map(\.rawValue))
     static let coordinate = Schema.object(["lat": .latitude, "lon": .longitude], required: ["lat", "lon"])
 
-    /// ``ImageLinks``: where each size of a photo is served.
-    static let imageLinks = Schema.object(
-        ["id": uuid, "small": .string(), "medium": .string(), "original": .string()],
-        required: ["id", "small", "medium", "original"]
-    ).named("ImageLinks")
-
     /// `CommonsAPI.Listing`: the exact place (`pickupLocation`, `streetAddress`, `directionsURL`) only
     /// for the owner and the promised requester, `promisedTo` only for the owner, `price` only
     /// when not free.
@@ -26,16 +20,8 @@ extension ListingsAPI {
             "category": .oneOf(ListingCategory.allCases.map(\.rawValue)), "condition": .oneOf(ItemCondition.allCases.map(\.rawValue)),
             "price": .object(["amountMinor": .integer, "currency": .currencyCode], required: ["amountMinor", "currency"]),
             "free": .boolean,
-            "pickupTimes": .object(
-                [
-                    "note": .string(),
-                    "windows": .array(
-                        .object(
-                            ["startsAt": dateTime, "endsAt": dateTime],
-                            required: ["startsAt", "endsAt"])),
-                ],
-                required: ["windows"]),
-            "imageIds": .array(uuid), "images": .array(imageLinks), "status": listingStatus, "approximateLocation": coordinate,
+            "pickupTimes": .pickupTimes,
+            "imageIds": .array(uuid), "images": .array(.imageLinks), "status": listingStatus, "approximateLocation": coordinate,
             "postedAt": dateTime, "expiresAt": dateTime, "version": .integer,
             "pickupLocation": coordinate, "streetAddress": .string(), "directionsURL": .string(), "promisedTo": uuid,
         ],
@@ -115,7 +101,7 @@ extension ListingsAPI {
     static let imageView = Schema.object(
         [
             "id": uuid, "contentType": .oneOf(ServedFormat.allCases.map(\.contentType)), "byteCount": .integer, "sha256": .string(),
-            "width": .integer, "height": .integer, "links": imageLinks,
+            "width": .integer, "height": .integer, "links": .imageLinks,
         ], required: ["id", "contentType", "byteCount", "sha256", "links"]
     ).named("Image")
 

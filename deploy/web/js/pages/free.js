@@ -1,18 +1,14 @@
 // Free things near me: free items around a place (the device's position when the person
 // asks for it, a neighbourhood they pick, or a point they click on the map; remembered for
 // the next visit), within a distance in km or miles, by category; as a list with photos and
-// pickup times, or as a map of the same results. Geo-search answers the places; each
-// listing's photo and pickup times come from the listings service, a few at a time, after
-// the results are on the screen.
+// pickup times, or as a map of the same results. One search answers all of it: each result
+// carries its first photo and its pickup times.
 
 import { api, query } from '../api.js';
 import { h, field, heading, replace, distance, announce, messageOf } from '../ui.js';
 import { currentPlace, setPlace, knownPlaces, devicePlace } from '../place.js';
 import { drawMap } from '../map.js';
 import { categories, photo, pickupSummary, preferredUnit, setPreferredUnit } from '../listing-format.js';
-import { eachListing } from '../listing-people.js';
-
-const key = (id) => String(id).toLowerCase();
 
 const filtersKey = 'commons.free';
 const radii = [1, 2, 5, 10, 25];
@@ -44,8 +40,6 @@ export async function render(view, [mode]) {
   let items = [];
   let nextCursor = null;
   let controller = null;
-  const details = new Map(); // listing id → the whole listing, once fetched
-  const slots = new Map(); // listing id → the card's photo and pickup elements
 
   const save = () => sessionStorage.setItem(filtersKey, JSON.stringify({ category: filters.category, radius: filters.radius, view: filters.view }));
   const summary = h('p', { class: 'results-summary', role: 'status' });
@@ -128,7 +122,6 @@ export async function render(view, [mode]) {
       ? `${count} ${what} within ${filters.radius} ${filters.unit} of ${place.name}`
       : `No ${what} within ${filters.radius} ${filters.unit} of ${place.name} yet. Try a larger distance or another category.`;
     replace(more, nextCursor ? moreButton : null);
-    slots.clear();
     if (filters.view === 'map') replace(results, mapOf(), compactList());
     else replace(results, h('ul', { class: 'results grid' }, items.map(card)));
   }
@@ -148,25 +141,14 @@ export async function render(view, [mode]) {
   }
 
   function card(item) {
-    const photoSlot = h('div', { class: 'result-photo' }, details.has(key(item.id)) ? photo(details.get(key(item.id))) : h('div', { class: 'no-photo', 'aria-hidden': 'true' }));
-    const pickup = h('p', { class: 'pickup' }, details.has(key(item.id)) ? pickupSummary(details.get(key(item.id)).pickupTimes) : 'Pickup: …');
-    slots.set(key(item.id), { photoSlot, pickup });
     return h('li', { class: 'result', dataset: { listingId: item.id } },
-      photoSlot,
+      h('div', { class: 'result-photo' }, photo(item)),
       h('div', { class: 'result-body' },
         h('h3', {}, h('a', { href: `#/item/${item.id}` }, item.title)),
         h('p', { class: 'muted' }, h('span', { class: 'badge' }, item.category), ' ', distance(item.distanceMeters, filters.unit)),
         h('p', { class: 'clamp' }, item.description),
-        pickup,
+        h('p', { class: 'pickup' }, pickupSummary(item.pickupTimes)),
         h('p', { class: 'directions' }, h('a', { href: item.directionsURL, target: '_blank', rel: 'noopener' }, 'Directions', h('span', { class: 'visually-hidden' }, ` to ${item.title}`)))));
-  }
-
-  function fill(listing) {
-    details.set(key(listing.id), listing);
-    const slot = slots.get(key(listing.id));
-    if (!slot) return;
-    replace(slot.photoSlot, photo(listing));
-    slot.pickup.textContent = pickupSummary(listing.pickupTimes);
   }
 
   async function load(append = false) {
@@ -189,7 +171,6 @@ export async function render(view, [mode]) {
     items = append ? items.concat(page.items) : page.items;
     nextCursor = page.nextCursor || null;
     show();
-    eachListing(page.items.map((item) => item.id).filter((id) => !details.has(key(id))), fill, { signal });
   }
 
   await load();

@@ -11,6 +11,12 @@ public struct ListingHit: Codable, Sendable, Equatable {
     public var category: ListingCategory
     public var free: Bool
     public var price: Money?
+    /// The first photo, with where each size is served (`image.small` for a list or a pin);
+    /// nil for a listing without photos.
+    public var image: ImageLinks?
+    /// When it can be picked up; nil only for a listing posted before geo-search kept pickup
+    /// times, until its read model is replayed.
+    public var pickupTimes: PickupTimes?
     public var status: ListingStatus
     /// The public point (never the exact pickup place).
     public var lat: Double

@@ -24,6 +24,16 @@ public struct ImageLinks: Codable, Sendable, Equatable {
         self.original = original
     }
 
+    /// Where the service serves the photo `id` in each size, so that an app never builds the
+    /// addresses itself: `/v1/images/<id>?size=small`, `?size=medium`, and the original at
+    /// `/v1/images/<id>`.
+    public init(_ id: UUID) {
+        let base = "/v1/images/\(id.uuidString.lowercased())"
+        self.init(
+            id: id, small: "\(base)?size=\(ImageSize.small.rawValue)", medium: "\(base)?size=\(ImageSize.medium.rawValue)",
+            original: base)
+    }
+
     /// The path of `size`.
     public func path(_ size: ImageSize) -> String {
         switch size {
