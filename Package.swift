@@ -297,7 +297,7 @@ let tests: [Target] = [
     .testTarget(
         name: "ServiceKitTests",
         dependencies: [
-            "ServiceKit", "EventLog", "EventLogPostgres", "EventLogSQLite", "EventLogTestSupport", "ReadModel", "Contracts",
+            "ServiceKit", "ServiceTestSupport", "EventLog", "EventLogPostgres", "EventLogSQLite", "EventLogTestSupport", "ReadModel", "Contracts",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Hummingbird", package: "hummingbird"),

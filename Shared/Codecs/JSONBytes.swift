@@ -43,12 +43,13 @@ extension [UInt8] {
         }
     }
 
-    /// `id`'s `uuidString`, quoted.
+    /// `id` in lower case, quoted: the one spelling of an id in every answer (any case is
+    /// accepted in a request).
     public mutating func appendJSONUUID(_ id: UUID) {
         // Written on the stack and appended once: an append a byte checks the buffer each time.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 38) { text in
             text[0] = UInt8(ascii: "\"")
-            id.writeText(into: UnsafeMutableBufferPointer(rebasing: text[1..<37]), uppercase: true)
+            id.writeText(into: UnsafeMutableBufferPointer(rebasing: text[1..<37]), uppercase: false)
             text[37] = UInt8(ascii: "\"")
             append(contentsOf: UnsafeBufferPointer(text))
         }

@@ -2,6 +2,7 @@ import CommonsAPI
 import Contracts
 import Foundation
 import ServiceKit
+import ServiceTestSupport
 import Testing
 
 @testable import DonationsService
@@ -25,12 +26,12 @@ struct DonationJSONTests {
                 recurringId: Bool.random(using: &generator) ? nil : UUID(),
                 month: Bool.random(using: &generator) ? nil : "2026-11",
                 donatedAt: Date(timeIntervalSince1970: Double(Int64.random(in: 0...4_102_444_800, using: &generator))))
-            #expect(try ResponseJSON.encode(view) == Array(try ServiceJSON.encoder.encode(view)))
+            #expect(try ResponseJSON.encode(view) == foundationJSON(view))
             page.append(view)
         }
         for cursor in [nil, "next/page"] {
             let wrapped = Page(items: Array(page.prefix(20)), nextCursor: cursor)
-            #expect(try ResponseJSON.encode(wrapped) == Array(try ServiceJSON.encoder.encode(wrapped)))
+            #expect(try ResponseJSON.encode(wrapped) == foundationJSON(wrapped))
         }
     }
 }

@@ -4,6 +4,7 @@ import EventLog
 import Foundation
 import Geo
 import ServiceKit
+import ServiceTestSupport
 import Testing
 
 @testable import GeoSearchService
@@ -64,32 +65,32 @@ struct SearchResultJSONTests {
         var organizations: [OrganizationResult] = []
         for _ in 0..<1_000 {
             let listing = Self.listing(&generator)
-            #expect(try ResponseJSON.encode(listing) == Array(try ServiceJSON.encoder.encode(listing)))
+            #expect(try ResponseJSON.encode(listing) == foundationJSON(listing))
             // Kept in memory, its members written once and copied around a distance of each search's.
             var kept = try listing.rendered()
             kept.distanceMeters = Self.distance(&generator)
-            #expect(try ResponseJSON.encode(kept) == Array(try ServiceJSON.encoder.encode(kept)))
+            #expect(try ResponseJSON.encode(kept) == foundationJSON(kept))
             // As a search from memory hands it over: the place and the search's distance.
             let place = ListingPlaces.Place(free: listing.free, posted: Checkpoint(transaction: 7, position: 9), result: try listing.rendered())
             let hit = FoundListing.kept(place, distanceMeters: Double.random(in: 0...50_000, using: &generator))
-            #expect(try ResponseJSON.encode(hit) == Array(try ServiceJSON.encoder.encode(hit.result)))
-            #expect(try ResponseJSON.encode(hit) == Array(try ServiceJSON.encoder.encode(hit)))
+            #expect(try ResponseJSON.encode(hit) == foundationJSON(hit.result))
+            #expect(try ResponseJSON.encode(hit) == foundationJSON(hit))
             let organization = Self.organization(&generator)
-            #expect(try ResponseJSON.encode(organization) == Array(try ServiceJSON.encoder.encode(organization)))
+            #expect(try ResponseJSON.encode(organization) == foundationJSON(organization))
             listings.append(listing)
             organizations.append(organization)
         }
         for cursor in [nil, "next/page"] {
             let page = ResultPage(items: Array(listings.prefix(20)), nextCursor: cursor)
-            #expect(try ResponseJSON.encode(page) == Array(try ServiceJSON.encoder.encode(page)))
+            #expect(try ResponseJSON.encode(page) == foundationJSON(page))
             let other = ResultPage(items: Array(organizations.prefix(20)), nextCursor: cursor)
-            #expect(try ResponseJSON.encode(other) == Array(try ServiceJSON.encoder.encode(other)))
+            #expect(try ResponseJSON.encode(other) == foundationJSON(other))
         }
     }
 
     /// `value` decoded as `API` (CommonsAPI's type, the SDK's) and encoded again.
     private static func roundTrip<API: Codable>(_ value: some Encodable, as type: API.Type) throws -> [UInt8] {
-        Array(try ServiceJSON.encoder.encode(try ServiceJSON.decoder.decode(API.self, from: Data(try ResponseJSON.encode(value)))))
+        try ResponseJSON.encode(try ServiceJSON.decoder.decode(API.self, from: Data(try ResponseJSON.encode(value))))
     }
 
     @Test("each result is CommonsAPI's type: decoded with it and encoded again, the same bytes")

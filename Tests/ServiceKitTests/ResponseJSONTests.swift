@@ -1,16 +1,18 @@
 import Foundation
+import ServiceTestSupport
 import Testing
 
 @testable import ServiceKit
 
 /// `ResponseJSON` writes exactly the bytes of `ServiceJSON.encoder`, Foundation's
-/// `JSONEncoder` as every service configured it: any difference would change answers (and
-/// the replayed answers of idempotent retries) without anyone asking for it.
+/// `JSONEncoder` as every service configured it, but for ids in lower case: any other
+/// difference would change answers (and the replayed answers of idempotent retries) without
+/// anyone asking for it.
 @Suite("response JSON, byte for byte as JSONEncoder")
 struct ResponseJSONTests {
     private func expectSame<T: Encodable>(_ value: T, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let ours = try ResponseJSON.encode(value)
-        let foundation = Array(try ServiceJSON.encoder.encode(value))
+        let foundation = try foundationJSON(value)
         #expect(String(decoding: ours, as: UTF8.self) == String(decoding: foundation, as: UTF8.self), sourceLocation: sourceLocation)
     }
 

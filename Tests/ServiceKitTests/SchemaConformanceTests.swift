@@ -22,10 +22,16 @@ struct SchemaConformanceTests {
     func conforming() throws {
         let value = try json(
             """
-            {"id": "6F1C2B0A-0000-4000-8000-000000000001", "status": "given", "count": 3, "free": false, "price": null,
+            {"id": "6f1c2b0a-0000-4000-8000-000000000001", "status": "given", "count": 3, "free": false, "price": null,
              "postedAt": "2026-11-25T20:00:00.123Z", "tags": ["a", "bcd"], "votes": {"x": 1, "y": 2}}
             """)
         #expect(listing.departures(of: value) == [])
+    }
+
+    @Test("an id in upper case departs: every answer spells ids in lower case")
+    func upperCaseID() throws {
+        let value = try json(#"{"id": "6F1C2B0A-0000-4000-8000-000000000001", "status": "given"}"#)
+        #expect(listing.departures(of: value) == [#"$.id: "6F1C2B0A-0000-4000-8000-000000000001" is not a uuid in lower case"#])
     }
 
     @Test("a missing, mistyped, out-of-range or undocumented field is named with its path")

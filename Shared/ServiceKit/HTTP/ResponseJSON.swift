@@ -2,7 +2,8 @@ import Codecs
 import Foundation
 
 /// The bodies of responses: exactly the bytes `ServiceJSON.encoder` (Foundation's
-/// `JSONEncoder` with sorted keys, unescaped slashes and ISO 8601 dates) writes, in a fraction
+/// `JSONEncoder` with sorted keys, unescaped slashes and ISO 8601 dates) writes, but for ids,
+/// which it writes in lower case (Foundation writes a `UUID` in upper case), in a fraction
 /// of its time (issue 17). Foundation's encoder builds a tree of dictionaries, keeps a coding
 /// path per value and sorts keys with a locale-aware comparison; this one writes each value
 /// straight into one byte buffer and puts an object's members in order when it closes.
@@ -217,8 +218,8 @@ final class JSONByteWriter: Encoder {
     /// `text` quoted, with quotes, backslashes and control characters escaped and slashes not.
     func writeString(_ text: String) { state.pointee.bytes.appendJSONString(text) }
 
-    /// `id` as `UUID`'s own `encode(to:)` writes it, its `uuidString` (upper case), without
-    /// the `snprintf` Foundation formats that with on Linux.
+    /// `id` in lower case, where `UUID`'s own `encode(to:)` writes its upper-case `uuidString`:
+    /// every answer spells an id one way.
     func writeUUID(_ id: UUID) { state.pointee.bytes.appendJSONUUID(id) }
 
     /// `date` as `.iso8601` writes it: `2026-11-26T09:38:00Z`, in UTC, whole seconds.

@@ -17,7 +17,9 @@ extension OpenAPIDocument.Schema {
             var found: [String] = []
             if let minLength, text.count < minLength { found.append("\(path): \(text.count) characters, fewer than \(minLength)") }
             if let maxLength, text.count > maxLength { found.append("\(path): \(text.count) characters, more than \(maxLength)") }
-            if let format, !Self.conforms(text, to: format) { found.append("\(path): \"\(text.prefix(40))\" is not a \(format)") }
+            if let format, !Self.conforms(text, to: format) {
+                found.append("\(path): \"\(text.prefix(40))\" is not a \(format == "uuid" ? "uuid in lower case" : format)")
+            }
             return found
         case .oneOf(let values):
             guard let text = value as? String else { return ["\(path): \(Self.kind(of: value)), not a string"] }
@@ -97,7 +99,8 @@ extension OpenAPIDocument.Schema {
 
     private static func conforms(_ text: String, to format: String) -> Bool {
         switch format {
-        case "uuid": return UUID(uuidString: text) != nil
+        // An id is answered in lower case only (a request may use either).
+        case "uuid": return UUID(uuidString: text) != nil && !text.contains(where: \.isUppercase)
         case "date-time":
             return (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)) != nil
                 || (try? Date.ISO8601FormatStyle().parse(text)) != nil
