@@ -9,8 +9,9 @@ import Foundation
 /// straight into one byte buffer and puts an object's members in order when it closes.
 ///
 /// What it does not do itself (nested containers, `superEncoder`, a container of another
-/// kind on the same encoder, decimals, years outside 1600–9999) it hands back to `JSONEncoder` for the whole value, so the
-/// output stays the same.
+/// kind on the same encoder, decimals, years outside 1600–9999) it hands back to `JSONEncoder`
+/// for the whole value, so the output stays the same but for the ids' case. No answer type of
+/// the API needs that but for such a year.
 public enum ResponseJSON {
     /// `value` as JSON.
     public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
