@@ -4,6 +4,7 @@
 // module exports `render(view, params)`, which may return a function that stops what the
 // page started (a live stream, a timer) when the person leaves it.
 
+import { startAppShell } from './app-shell.js';
 import { session } from './session.js';
 import { h, replace, heading, messageOf } from './ui.js';
 
@@ -87,3 +88,4 @@ session.onChange((current) => {
 showWho(session.current);
 window.addEventListener('hashchange', render);
 render();
+startAppShell();
