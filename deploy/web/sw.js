@@ -15,7 +15,7 @@
 // changing any file of the app (scripts/check-deploy.sh fails until it is run).
 
 // shell:begin
-const version = 'f48de0c6c580420e';
+const version = '5ae5250bceaf930a';
 const shell = [
   '/',
   '/app.css',
@@ -28,6 +28,7 @@ const shell = [
   '/js/admin-organizations.js',
   '/js/admin-projections.js',
   '/js/admin-reports.js',
+  '/js/alerts-live.js',
   '/js/api.js',
   '/js/app-shell.js',
   '/js/app.js',
@@ -56,6 +57,7 @@ const shell = [
   '/js/ui.js',
   '/js/pages/account.js',
   '/js/pages/admin.js',
+  '/js/pages/alerts.js',
   '/js/pages/donations.js',
   '/js/pages/free.js',
   '/js/pages/give.js',
