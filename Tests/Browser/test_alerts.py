@@ -1,7 +1,8 @@
 """Journey 8, alerts reach people: a person saves the free feed's search ("Tell me about new
 ones"); someone else posts a matching item; the count on the person's Alerts tab rises while
-the app is open, without a reload; the alerts page lists the match, empties the count, and
-shows the saved search, which can be deleted.
+the app is open, without a reload; the alerts page lists the match (and another as it
+arrives), empties the count, keeps what was read under "Earlier", and shows the saved search,
+which can be deleted.
 """
 import uuid
 
@@ -57,6 +58,12 @@ class AlertsReachPeople(JourneyTest):
         post_book(second)
         browser.wait_text(second, timeout=60)
         browser.wait(lambda: tab_count(browser) == 0, message="no count while reading the alerts")
+
+        # Opened again, the page has nothing new; what was read is under "Earlier".
+        browser.open("alerts")
+        browser.wait_text("Nothing new yet.")
+        earlier = browser.find("ul[aria-labelledby=earlier-matches-title]")
+        browser.wait(lambda: title in earlier.text and second in earlier.text, message="both matches under Earlier")
 
         # The saved search can go.
         browser.driver.find_element(By.CSS_SELECTOR, "button[aria-label^='Delete the saved search']").click()
