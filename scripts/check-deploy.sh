@@ -17,7 +17,9 @@
 #    rewritten copy runs on a free loopback port with nothing behind it, and a burst of
 #    400 requests from one address must meet the flood guard: 200 pass, later ones get
 #    429 problem documents with `Retry-After: 1`. The same gateway then serves the API's
-#    documentation, checked in headless Chromium (scripts/check-docs-page.py). And a POST
+#    documentation, checked in headless Chromium (scripts/check-docs-page.py), and the web
+#    app, whose manifest and sw.js go out with their types and `Cache-Control: no-cache`
+#    (and sw.js must list the app shell as scripts/make-web-shell.py writes it). And a POST
 #    that a replica resets after receiving it is sent to the other replica when it carries
 #    an Idempotency-Key, and is a 502 problem when it does not (scripts/check-keyed-retry.py).
 # 3. That the gateway, the compose file and the Dockerfile agree with Tools/StackKit/ServiceTable.swift,
@@ -145,7 +147,15 @@ web_answer() { curl -s -o /dev/null -w '%{http_code} %{content_type}' "http://12
   && [ "$(web_answer /js/)" = "404 application/problem+json" ] && [ "$(web_answer /no-such-page)" = "404 application/problem+json" ] \
   && curl -sI "http://127.0.0.1:$guard_port/" | grep -qi "^Content-Security-Policy: default-src 'self'" \
   || fail "the gateway does not serve the web app at / as it should (/, /js/app.js, /js/, an unknown path)"
-echo "check-deploy: the gateway serves the web app at / with its policy, and a folder or unknown path as a 404 problem"
+# The installed app's manifest and service worker: their own types, and revalidated at every
+# load (a browser that kept an old sw.js would never hear of a new version).
+web_cache() { curl -sI "http://127.0.0.1:$guard_port$1" | tr -d '\r' | grep -i '^Cache-Control:' | cut -d' ' -f2-; }
+[ "$(web_answer /manifest.webmanifest)" = "200 application/manifest+json" ] && [ "$(web_answer /sw.js)" = "200 text/javascript" ] \
+  && [ "$(web_cache /manifest.webmanifest)" = "no-cache" ] && [ "$(web_cache /sw.js)" = "no-cache" ] \
+  || fail "the gateway does not serve /manifest.webmanifest and /sw.js with their types and Cache-Control: no-cache"
+echo "check-deploy: the gateway serves the web app at / with its policy, its manifest and service worker, and a folder or unknown path as a 404 problem"
+python3 scripts/make-web-shell.py --check || fail "deploy/web/sw.js does not list the app shell as it is"
+echo "check-deploy: deploy/web/sw.js lists the app shell as make-web-shell.py writes it"
 kill "$guard_pid" 2>/dev/null; wait "$guard_pid" 2>/dev/null || true
 # A POST that a stopping replica resets is sent again only with an Idempotency-Key.
 python3 scripts/check-keyed-retry.py "$nginx" "$work" || fail "the gateway does not retry keyed POSTs as it should"

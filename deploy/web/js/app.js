@@ -4,6 +4,8 @@
 // module exports `render(view, params)`, which may return a function that stops what the
 // page started (a live stream, a timer) when the person leaves it.
 
+import { startAlerts } from './alerts-live.js';
+import { startAppShell } from './app-shell.js';
 import { session } from './session.js';
 import { h, replace, heading, messageOf } from './ui.js';
 
@@ -19,6 +21,7 @@ const routes = {
   donations: ['give', './pages/donations.js', true],
   lists: ['lists', './pages/lists.js', true],
   list: ['lists', './pages/list.js', true],
+  alerts: ['alerts', './pages/alerts.js', true],
   account: ['account', './pages/account.js', false],
   'sign-in': ['account', './pages/sign-in.js', false],
   messages: ['account', './pages/messages.js', true],
@@ -87,3 +90,5 @@ session.onChange((current) => {
 showWho(session.current);
 window.addEventListener('hashchange', render);
 render();
+startAppShell();
+startAlerts();

@@ -62,10 +62,15 @@ export const session = {
       const current = read();
       if (!current) return false;
       if (current.expiresAt - Date.now() > refreshMargin) return true; // another tab just did it
-      const response = await fetch('/v1/sessions/refresh', {
-        method: 'POST', credentials: 'same-origin', body: '{}',
-        headers: { 'Content-Type': 'application/json', 'Commons-Token-Delivery': 'cookie', 'X-CSRF-Token': csrfToken() || '' },
-      });
+      let response;
+      try {
+        response = await fetch('/v1/sessions/refresh', {
+          method: 'POST', credentials: 'same-origin', body: '{}',
+          headers: { 'Content-Type': 'application/json', 'Commons-Token-Delivery': 'cookie', 'X-CSRF-Token': csrfToken() || '' },
+        });
+      } catch {
+        return true; // offline: keep the session; the pages read what this device kept
+      }
       if (response.status === 401 || response.status === 422 || response.status === 403) { write(null); return false; }
       if (!response.ok) return true; // a passing outage: keep the session and try on the next request
       const answer = await response.json();

@@ -5,10 +5,12 @@
 // carries its first photo and its pickup times.
 
 import { api, query } from '../api.js';
-import { h, field, heading, replace, distance, announce, messageOf } from '../ui.js';
+import { h, field, heading, replace, distance, announce, messageOf, newId } from '../ui.js';
 import { currentPlace, setPlace, knownPlaces, devicePlace } from '../place.js';
 import { drawMap } from '../map.js';
 import { categories, photo, pickupSummary, preferredUnit, setPreferredUnit } from '../listing-format.js';
+import { session } from '../session.js';
+import { go } from '../app.js';
 
 const filtersKey = 'commons.free';
 const radii = [1, 2, 5, 10, 25];
@@ -98,6 +100,28 @@ export async function render(view, [mode]) {
     announce(next === 'map' ? 'Showing the results on a map.' : 'Showing the results as a list.');
   };
 
+  // "Tell me about new ones": this search saved as an alert (POST /v1/alerts); its matches
+  // arrive on the Alerts tab (alerts-live.js).
+  const alertNote = h('p', { class: 'hint', role: 'status' });
+  let alertKey = newId();
+  const saveAlert = h('button', {
+    type: 'button', class: 'secondary', onclick: async () => {
+      if (!session.signedIn) { go(`sign-in/${encodeURIComponent('free')}`); return; }
+      saveAlert.disabled = true;
+      const what = filters.category || 'Everything';
+      try {
+        await api('/v1/alerts', {
+          method: 'POST', idempotencyKey: alertKey,
+          body: { lat: place.lat, lon: place.lon, radius: filters.radius, unit: filters.unit, category: filters.category || undefined, name: `${what} near ${place.name}`.slice(0, 100) },
+        });
+        alertKey = newId();
+        alertNote.textContent = `Saved. New ${what === 'Everything' ? 'things' : what.toLowerCase()} within ${filters.radius} ${filters.unit} of ${place.name} will show under Alerts.`;
+      } catch (error) {
+        alertNote.textContent = messageOf(error);
+      } finally { saveAlert.disabled = false; }
+    },
+  }, 'Tell me about new ones');
+
   drawPlace();
   view.append(
     heading('Free things near you'),
@@ -109,6 +133,7 @@ export async function render(view, [mode]) {
       h('div', { class: 'wide place-row' }, placeSlot, locate),
       category, within, unit),
     placeProblem,
+    h('div', { class: 'row save-alert' }, saveAlert, alertNote),
     h('div', { class: 'spread' }, summary,
       h('div', { class: 'row view-switch', role: 'group', 'aria-label': 'Show the results as' }, listButton, mapButton)),
     results, more);
