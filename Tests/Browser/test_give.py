@@ -22,9 +22,7 @@ def charity_to_give_to():
     """A verified charity of the demo data with a tag, a homepage, suggested amounts and an impact estimate."""
     status, page, _ = api("GET", "/v1/organizations?kind=charity&verified=true&limit=100")
     assert status == 200, (status, page)
-    for listed in page["items"]:
-        # The list leaves the estimates out; the organisation's own page has them.
-        _, charity, _ = api("GET", f"/v1/organizations/{listed['slug']}")
+    for charity in page["items"]:
         if charity["tags"] and charity.get("homepage") and charity["suggestedAmountsMinor"] and charity["impactEstimates"] \
                 and charity["impactEstimates"][0]["currency"] == charity["currency"]:
             return charity
@@ -95,6 +93,12 @@ class DonationCentresAndCharities(JourneyTest):
         estimate = text_of(b, ".impact .estimate.current")
         self.assertIn(f"per {charity['impactEstimates'][0]['outcomeUnit']}", estimate)
         self.assertIn("Source: " + charity["impactEstimates"][0]["source"], estimate)
+        # Before giving, the form says what the chosen amount does, in the estimate's unit, with its source.
+        in_force = charity["impactEstimates"][0]
+        b.wait(lambda: major(suggested) in text_of(b, ".donate-form .impact-preview"), message="what the suggested amount does")
+        preview = text_of(b, ".donate-form .impact-preview")
+        self.assertIn(" gives about ", preview)
+        self.assertIn(in_force["source"], preview)
         b.wait(lambda: "0.00" in text_of(b, ".balance"), message="the empty wallet")
 
         # Top up (the form is open: the wallet holds less than the smallest donation).

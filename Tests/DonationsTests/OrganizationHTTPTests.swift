@@ -161,6 +161,11 @@ struct OrganizationHTTPTests {
             let read = try await client.get("/v1/organizations/deworm", after: second.position)
             let estimates = read.json["impactEstimates"] as? [[String: Any]] ?? []
             #expect(estimates.compactMap { $0["costPerOutcomeMinor"] as? Int } == [120, 100], "the newest first, the old one kept")
+            let listed = try await client.get("/v1/organizations?q=deworm", after: second.position)
+            let inList = (listed.json["items"] as? [[String: Any]])?.first { $0["slug"] as? String == "deworm" }
+            #expect(
+                (inList?["impactEstimates"] as? [[String: Any]])?.compactMap { $0["costPerOutcomeMinor"] as? Int } == [120, 100],
+                "the list answers each organisation's estimates too")
             let bad = try await client.call(
                 .post, "/v1/organizations/deworm/impact-estimates", token: admin,
                 json: ["outcomeUnit": "", "costPerOutcomeMinor": 0, "currency": "x", "source": "", "publishedOn": "soon"], key: "e3")

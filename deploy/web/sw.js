@@ -15,7 +15,7 @@
 // changing any file of the app (scripts/check-deploy.sh fails until it is run).
 
 // shell:begin
-const version = 'a106a4e771bd1422';
+const version = '182ee97c93b15509';
 const shell = [
   '/',
   '/app.css',

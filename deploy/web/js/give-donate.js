@@ -1,6 +1,7 @@
 // Donating to one organisation from the wallet: a suggested amount or one's own, an optional
 // message, and whether to appear among its supporters (POST /v1/donations). The balance in
-// the organisation's currency is shown, with a top-up form for when it is not enough. One
+// the organisation's currency is shown, with a top-up form for when it is not enough, and what
+// the chosen amount does at the impact estimate in force ("about 10 bed nets"). One
 // Idempotency-Key per attempt, kept for a retry when no answer came, so nobody pays twice.
 
 import { api } from './api.js';
@@ -85,6 +86,21 @@ export function donateSection(organization, { onDonated } = {}) {
       throw amountError(error);
     }
   });
+  // What the chosen amount does, before giving, at the estimate in force.
+  const preview = h('p', { class: 'impact-preview', 'aria-live': 'polite' });
+  const showPreview = () => {
+    const values = new FormData(form);
+    const choice = values.get('choice');
+    let amountMinor = NaN;
+    try { amountMinor = choice === 'own' || !choice ? typedAmount(values.get('amount'), currency) : Number(choice); } catch { /* no amount yet */ }
+    const impact = amountMinor > 0 ? impactOf(organization, amountMinor) : null;
+    preview.textContent = impact
+      ? `${money(amountMinor, currency)} gives ${impact.text}, at ${costText(impact.estimate)} (${impact.estimate.source}, ${impact.estimate.publishedOn}).`
+      : '';
+  };
+  form.insertBefore(preview, form.querySelector('button[type=submit]'));
+  for (const type of ['input', 'change', 'reset']) form.addEventListener(type, () => setTimeout(showPreview));
+  showPreview();
   section.append(balance, topUp, thanks, form);
   section.ready = loadWallet().then((wallet) => showBalance(balanceIn(wallet, currency)), (error) => alertError(error, section));
   return section;

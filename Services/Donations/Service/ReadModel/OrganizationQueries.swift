@@ -60,7 +60,7 @@ struct OrganizationQueries: Sendable {
             let rows = try Row.fetchAll(
                 db, sql: "SELECT o.* FROM organizations o \(whereClause) ORDER BY o.name, o.organization_id LIMIT ?",
                 arguments: StatementArguments(arguments + [limit + 1]))
-            let views = try rows.prefix(limit).map { try Self.view($0, estimates: [], in: db) }
+            let views = try rows.prefix(limit).map { try Self.view($0, estimates: Self.estimates(of: $0["organization_id"], in: db), in: db) }
             let next = rows.count > limit ? views.last.map { ListCursor.encode(sortKey: $0.name, id: $0.id, list: list) } : nil
             return Page(items: views, nextCursor: next)
         }
