@@ -97,6 +97,47 @@ struct AccountDeletionTests {
     }
 
     @Test(
+        "the email's reservation and sign-in streams name no account: its id is sealed with a key of its own, gone with the account",
+        arguments: Backend.allCases)
+    func reservationsNameNoAccount(backend: Backend) async throws {
+        try await AccountsHarness(backend: backend).test { client in
+            let tokens = try await client.register("sealed.reservation@example.org")
+            #expect(try await client.signIn("sealed.reservation@example.org").status == .created)
+            #expect(try await client.signIn("sealed.reservation@example.org", password: "not the password").status == .unauthorized)
+            let sealer = PersonalDataSealer(vault: client.runtime.keyVault)
+            /// The events of the address's streams (reservations and sign-in counts), with the sealed accounts they hold.
+            func addressEvents() async throws -> (data: [String], sealed: [Sealed]) {
+                var found: ([String], [Sealed]) = ([], [])
+                var checkpoint = Checkpoint.start
+                while true {
+                    let page = try await client.runtime.store.readAll(after: checkpoint, limit: 500, filter: .all)
+                    for event in page.events where event.stream.hasPrefix("email-") || event.stream.hasPrefix("signinthrottle-") {
+                        found.0.append(String(decoding: event.data, as: UTF8.self).lowercased())
+                        if let reserved = try CommonsEvents.catalog.decode(event) as? EmailReserved, let sealed = reserved.account {
+                            found.1.append(sealed)
+                        }
+                    }
+                    if page.checkpoint == checkpoint { break }
+                    checkpoint = page.checkpoint
+                }
+                return found
+            }
+            let id = tokens.accountId.uuidString.lowercased()
+            let before = try await addressEvents()
+            #expect(before.data.count >= 4, "a reservation, an attempt, a success, an attempt")
+            #expect(before.data.allSatisfy { !$0.contains(id) }, "no event of the address's streams names the account in clear")
+            let sealed = try #require(before.sealed.first)
+            #expect(sealed.keyId != tokens.accountId, "the key that seals it is not named after the account")
+            #expect(try await sealer.open(sealed, as: UUID.self) == tokens.accountId)
+
+            #expect(try await client.call(.delete, "/v1/me", token: tokens.accessToken).status == .noContent)
+            let after = try await addressEvents()
+            #expect(after.data.allSatisfy { !$0.contains(id) })
+            #expect(try await sealer.open(sealed, as: UUID.self) == nil, "the address key went with the account")
+        }
+    }
+
+    @Test(
         "after deletion no email (nor its SHA-256), phone, name or device of the account is readable in the log or any read-model file",
         arguments: Backend.allCases)
     func personalDataIsGone(backend: Backend) async throws {

@@ -83,6 +83,29 @@ struct EventCatalogTests {
 
 @Suite("Commons event upcasters")
 struct CommonsUpcasterTests {
+    @Test("reservations and sign-ins of schema 1 name their account in clear; schema 2 seals it or names none")
+    func addressStreams() throws {
+        let account = UUID()
+        let reserved = try #require(
+            try CommonsEvents.catalog.decode(stored("EmailReserved", version: 1, #"{"accountId":"\#(account)"}"#)) as? EmailReserved)
+        #expect(reserved.accountId == account && reserved.account == nil)
+        let released = try CommonsEvents.catalog.decode(stored("EmailReleased", version: 1, #"{"accountId":"\#(account)"}"#))
+        #expect((released as? EmailReleased)?.accountId == account)
+        let succeeded = try CommonsEvents.catalog.decode(
+            stored("SignInSucceeded", version: 1, #"{"accountId":"\#(account)","at":"2026-11-20T10:00:00Z"}"#))
+        #expect((succeeded as? SignInSucceeded)?.accountId == account)
+
+        let sealed = EmailReserved(account: Sealed(keyId: UUID(), box: "b3BhcXVl"))
+        for event in [try EventCatalog.encode(sealed), try EventCatalog.encode(EmailReleased()), try EventCatalog.encode(SignInSucceeded(at: .now))] {
+            #expect(event.schemaVersion == 2)
+            #expect(!String(decoding: event.data, as: UTF8.self).contains("accountId"), "\(event.type) names no account")
+        }
+        let encoded = try EventCatalog.encode(sealed)
+        #expect(
+            try CommonsEvents.catalog.decode(stored("EmailReserved", version: 2, String(decoding: encoded.data, as: UTF8.self))) as? EmailReserved
+                == sealed)
+    }
+
     @Test("a report of schema 1 keeps its reason in clear; schema 2 carries it sealed")
     func listingReported() throws {
         let (report, listing, reporter) = (UUID(), UUID(), UUID())

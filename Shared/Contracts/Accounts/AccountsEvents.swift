@@ -25,21 +25,43 @@ public struct AccountRegistered: EventContract, Equatable {
     }
 }
 
-/// Reserves a normalised email for one account. Stream: `email-<sha256(normalised email)>`,
-/// appended with `.noStream`, so two accounts can never hold one email.
+/// Reserves an email for an account, so that no one else registers it. Stream:
+/// `email-<keyed hash>` (an unkeyed `email-<sha256>` for reservations made before they were keyed).
 public struct EmailReserved: EventContract, Equatable {
     public static let eventType = "EmailReserved"
-    public var accountId: UUID
+    /// 2: the account is sealed (``account``), so that once it is deleted nothing in the
+    /// log says whose the address was. 1 named it in clear (``accountId``).
+    public static let schemaVersion = 2
+    /// The account, in clear: reservations of schema 1 only.
+    public var accountId: UUID?
+    /// The account's id (a `UUID`) sealed with its address key (``PersonalData/addressKeyId``),
+    /// a key of its own under a random id, destroyed when the account is deleted.
+    public var account: Sealed?
 
-    public init(accountId: UUID) { self.accountId = accountId }
+    public init(accountId: UUID? = nil, account: Sealed? = nil) {
+        self.accountId = accountId
+        self.account = account
+    }
+
+    struct Version1: Decodable { var accountId: UUID }
+
+    static let upcasters: [Upcaster<EmailReserved>] = [.from(version: 1, as: Version1.self) { EmailReserved(accountId: $0.accountId) }]
 }
 
-/// Gives an email back when its account is deleted. Stream: `email-<hash>`.
+/// Gives an email back when its account is deleted, or when a registration that never
+/// finished left it reserved. Stream: `email-<keyed hash>`.
 public struct EmailReleased: EventContract, Equatable {
     public static let eventType = "EmailReleased"
-    public var accountId: UUID
+    /// 2: names no account. 1 named it in clear (``accountId``).
+    public static let schemaVersion = 2
+    /// The account that held the address: releases of schema 1 only.
+    public var accountId: UUID?
 
-    public init(accountId: UUID) { self.accountId = accountId }
+    public init(accountId: UUID? = nil) { self.accountId = accountId }
+
+    struct Version1: Decodable { var accountId: UUID }
+
+    static let upcasters: [Upcaster<EmailReleased>] = [.from(version: 1, as: Version1.self) { EmailReleased(accountId: $0.accountId) }]
 }
 
 /// The person changed their profile; `personal` is the whole new `PersonalData`, sealed.
@@ -122,7 +144,9 @@ public struct SignInAttempted: EventContract, Equatable {
     public static let eventType = "SignInAttempted"
     /// 2: the attempt names the client's network (``network``). 1 did not.
     public static let schemaVersion = 2
-    /// Nil for an address no account has.
+    /// The account of the address, in attempts written before reservations were sealed
+    /// (nil for an address no account had); nil in every attempt since, which names no
+    /// account (a throttle stream must not say whose address it counts).
     public var accountId: UUID?
     /// The client's network (its IPv4 /24 or IPv6 /64) as 16 bits of a keyed hash, four hex
     /// digits: enough to tell the attempts of one address's owner from a stranger's, too few
@@ -147,16 +171,29 @@ public struct SignInAttempted: EventContract, Equatable {
     ]
 }
 
-/// A sign-in succeeded: the failure count starts again. Stream: `signin-<accountId>`.
+/// A sign-in succeeded: the failure count starts again. Stream: `signinthrottle-<keyed hash>`
+/// (`signin-<accountId>` before attempts were counted per address).
 public struct SignInSucceeded: EventContract, Equatable {
     public static let eventType = "SignInSucceeded"
-    public var accountId: UUID
+    /// 2: names no account (a throttle stream must not say whose address it counts). 1 did.
+    public static let schemaVersion = 2
+    /// Schema 1 only.
+    public var accountId: UUID?
     public var at: Date
 
-    public init(accountId: UUID, at: Date) {
+    public init(accountId: UUID? = nil, at: Date) {
         self.accountId = accountId
         self.at = at
     }
+
+    struct Version1: Decodable {
+        var accountId: UUID
+        var at: Date
+    }
+
+    static let upcasters: [Upcaster<SignInSucceeded>] = [
+        .from(version: 1, as: Version1.self) { SignInSucceeded(accountId: $0.accountId, at: $0.at) }
+    ]
 }
 
 /// A session began. Stream: `session-<sessionId>`.
@@ -294,12 +331,17 @@ public struct PersonalData: Codable, Sendable, Hashable {
     public var displayName: String
     public var phone: String?
     public var homeLocation: Coordinate?
+    /// The id of the key that seals the account's id in its email reservation
+    /// (``EmailReserved/account``): random, so that nothing outside this sealed value ties the
+    /// two together. Nil for accounts registered before reservations were sealed.
+    public var addressKeyId: UUID?
 
-    public init(email: String, displayName: String, phone: String? = nil, homeLocation: Coordinate? = nil) {
+    public init(email: String, displayName: String, phone: String? = nil, homeLocation: Coordinate? = nil, addressKeyId: UUID? = nil) {
         self.email = email
         self.displayName = displayName
         self.phone = phone
         self.homeLocation = homeLocation
+        self.addressKeyId = addressKeyId
     }
 }
 

@@ -111,9 +111,11 @@ package struct AccountsCommands: Sendable {
         let problems = registration.problems()
         guard problems.isEmpty, let email = EmailAddress(registration.email) else { throw AccountsError.invalid(problems) }
         let accountId = UUID.random()
-        try await reserve(email, for: accountId, metadata: metadata)
+        let addressKey = UUID.random()
+        try await reserve(email, for: accountId, sealedWith: addressKey, metadata: metadata)
         let role = Identity.Role.member
-        let personal = PersonalData(email: email.normalized, displayName: registration.displayName.trimmingWhitespaceAndNewlines())
+        let personal = PersonalData(
+            email: email.normalized, displayName: registration.displayName.trimmingWhitespaceAndNewlines(), addressKeyId: addressKey)
         let registered = AccountRegistered(
             accountId: accountId, role: role.rawValue,
             personal: try await sealer.seal(personal, for: accountId),
@@ -125,16 +127,20 @@ package struct AccountsCommands: Sendable {
         return (accountId, role)
     }
 
-    /// Reserves the email for the account; a reservation left by a registration that never
-    /// finished (no account stream) is taken over. An address reserved before reservations
+    /// Reserves the email for the account, its id sealed with `addressKey`; a reservation
+    /// left by a registration that never finished (no account stream), or by an account whose
+    /// address key is gone (deleted), is taken over. An address reserved before reservations
     /// were keyed (``Streams/unkeyedEmail(_:)``) stays taken while its account lives.
-    private func reserve(_ email: EmailAddress, for accountId: UUID, metadata: EventMetadata) async throws {
+    private func reserve(_ email: EmailAddress, for accountId: UUID, sealedWith addressKey: UUID, metadata: EventMetadata) async throws {
         let stream = try emailStream(email.normalized)
         let (events, version) = try await Streams.load(stream, from: store)
-        var batch = [try EventCatalog.encode(EmailReserved(accountId: accountId), metadata: metadata)]
+        let reservation = EmailReserved(account: try await sealer.seal(accountId, for: addressKey))
+        var batch = [try EventCatalog.encode(reservation, metadata: metadata)]
         if let reserved = events.last as? EmailReserved {
-            guard try await store.version(of: Streams.account(reserved.accountId)) == 0 else { throw AccountsError.emailTaken }
-            batch.insert(try EventCatalog.encode(EmailReleased(accountId: reserved.accountId), metadata: metadata), at: 0)
+            if let holder = try await holder(of: reserved), try await store.version(of: Streams.account(holder)) > 0 {
+                throw AccountsError.emailTaken
+            }
+            batch.insert(try EventCatalog.encode(EmailReleased(), metadata: metadata), at: 0)
         } else if version == 0, let holder = try await unkeyedReservation(of: email.normalized),
             try await store.version(of: Streams.account(holder)) > 0
         {
@@ -150,7 +156,17 @@ package struct AccountsCommands: Sendable {
 
     /// The account holding the address by a reservation made before they were keyed, if any.
     private func unkeyedReservation(of normalized: String) async throws -> UUID? {
-        (try await Streams.load(Streams.unkeyedEmail(normalized), from: store).events.last as? EmailReserved)?.accountId
+        guard let reserved = try await Streams.load(Streams.unkeyedEmail(normalized), from: store).events.last as? EmailReserved else {
+            return nil
+        }
+        return try await holder(of: reserved)
+    }
+
+    /// The account a reservation names: in clear (schema 1), or sealed with its address key;
+    /// nil once that key is destroyed with the account.
+    private func holder(of reservation: EmailReserved) async throws -> UUID? {
+        if let sealed = reservation.account { return try await sealer.open(sealed, as: UUID.self) }
+        return reservation.accountId
     }
 
     /// Signs in from `client` (its address), locked out per address and client network (``SignInLockout``).
@@ -169,7 +185,7 @@ package struct AccountsCommands: Sendable {
         let network = Streams.networkTag(ClientNetwork.of(client), key: throttleKey)
         let accountId = try await accountId(for: email)
         // Known or not, the address is counted and locked alike: the answers tell nothing.
-        try await reserveSignInAttempt(throttle, accountId: accountId, network: network, metadata: metadata, now: now)
+        try await reserveSignInAttempt(throttle, network: network, metadata: metadata, now: now)
         guard let accountId else {
             try await hasher.verifyAgainstNothing(password)
             throw AccountsError.invalidCredentials
@@ -181,7 +197,7 @@ package struct AccountsCommands: Sendable {
             if account.isDeleted { try await hasher.verifyAgainstNothing(password) }
             throw AccountsError.invalidCredentials // the reserved attempt stays counted as a failure
         }
-        _ = try await handler.record([try EventCatalog.encode(SignInSucceeded(accountId: accountId, at: now), metadata: metadata)], to: throttle)
+        _ = try await handler.record([try EventCatalog.encode(SignInSucceeded(at: now), metadata: metadata)], to: throttle)
         return try await startSession(
             accountId: accountId, role: Identity.Role(rawValue: account.role) ?? .member, device: device, metadata: metadata, now: now)
     }
@@ -189,8 +205,8 @@ package struct AccountsCommands: Sendable {
     /// Counts a sign-in attempt before its password is checked (``SignInAttempted``), at the
     /// stream's exact version: attempts racing each other take turns, and each checks the
     /// lockout with every earlier one counted. Throws `lockedOut` when sign-in must wait.
-    private func reserveSignInAttempt(_ stream: String, accountId: UUID?, network: String, metadata: EventMetadata, now: Date) async throws {
-        let attempted = try EventCatalog.encode(SignInAttempted(accountId: accountId, network: network, at: now), metadata: metadata)
+    private func reserveSignInAttempt(_ stream: String, network: String, metadata: EventMetadata, now: Date) async throws {
+        let attempted = try EventCatalog.encode(SignInAttempted(accountId: nil, network: network, at: now), metadata: metadata)
         do {
             // Another attempt that went first is counted before the lockout is looked at again.
             try await CommandHandler(store: store, attempts: Self.signInRaces).handle(
@@ -212,7 +228,8 @@ package struct AccountsCommands: Sendable {
     func accountId(for email: EmailAddress) async throws -> UUID? {
         let (events, version) = try await Streams.load(try emailStream(email.normalized), from: store)
         if version == 0 { return try await unkeyedReservation(of: email.normalized) }
-        return (events.last as? EmailReserved)?.accountId
+        guard let reserved = events.last as? EmailReserved else { return nil }
+        return try await holder(of: reserved)
     }
 
     private func startSession(
@@ -446,10 +463,14 @@ package struct AccountsCommands: Sendable {
             try await mailer.forget(address: personal.email)
             for stream in [try emailStream(personal.email), Streams.unkeyedEmail(personal.email)] {
                 try await handler.handle(stream, load: { try await Streams.load(stream, from: store) }) { reservations, _ in
-                    guard (reservations.last as? EmailReserved)?.accountId == accountId else { return .answer(()) }
-                    return .append([try EventCatalog.encode(EmailReleased(accountId: accountId), metadata: metadata)]) { _ in }
+                    guard let reserved = reservations.last as? EmailReserved, try await holder(of: reserved) == accountId else {
+                        return .answer(())
+                    }
+                    return .append([try EventCatalog.encode(EmailReleased(), metadata: metadata)]) { _ in }
                 }
             }
+            // Unreadable from now on: nothing in the log says whose the address was.
+            if let addressKey = personal.addressKeyId { try await vault.destroyKey(for: addressKey) }
         }
         try await vault.destroyKey(for: accountId)
         // The first answers kept for its retries hold what it posted, in clear.
