@@ -36,6 +36,26 @@ public final class PostgresBlobStore: BlobStore {
         return nil
     }
 
+    public func header(of address: String) async throws -> BlobHeader? {
+        let rows = try await connection.client.queryAbandonable(
+            "SELECT content_type, octet_length(bytes) FROM \(unescaped: connection.schema).blobs WHERE address = \(address)",
+            logger: connection.logger)
+        for try await (contentType, count) in rows.decode((String, Int32).self) { return BlobHeader(contentType: contentType, byteCount: Int(count)) }
+        return nil
+    }
+
+    /// A `substring` of the bytes: stored uncompressed (`STORAGE EXTERNAL`), PostgreSQL reads
+    /// only the TOAST chunks that hold them.
+    public func read(_ address: String, from offset: Int, count: Int) async throws -> [UInt8] {
+        guard offset >= 0, count > 0 else { return [] }
+        let rows = try await connection.client.queryAbandonable(
+            """
+            SELECT substring(bytes FROM \(Int32(clamping: offset + 1)) FOR \(Int32(clamping: count))) FROM \(unescaped: connection.schema).blobs WHERE address = \(address)
+            """, logger: connection.logger)
+        for try await bytes in rows.decode(ByteBuffer.self) { return Array(bytes.readableBytesView) }
+        return []
+    }
+
     public func removeOwner(_ owner: UUID) async throws -> Int {
         // The outer DELETE does not see the CTE's deletions, hence `owner <> …`.
         let rows = try await connection.client.queryAbandonable(

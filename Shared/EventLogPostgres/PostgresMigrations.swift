@@ -151,6 +151,11 @@ enum PostgresMigrations {
             )
             """
         ],
+        [
+            // Photos are served a piece at a time: stored uncompressed (they do not compress),
+            // a piece is read from its TOAST chunks alone. Blobs stored before keep their form.
+            "ALTER TABLE {schema}.blobs ALTER COLUMN bytes SET STORAGE EXTERNAL"
+        ],
     ]
 
     /// Brings `schema` up to the latest migration, in one transaction on a connection of its

@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The blob store of the embedded log: its own SQLite file beside the log (`<log>.blobs`),
 /// so photos neither bloat nor slow the log's file. `secure_delete` overwrites deleted bytes.
@@ -38,6 +39,31 @@ public final class SQLiteBlobStore: BlobStore {
             try Row.fetchOne(db, sql: "SELECT content_type, bytes FROM blobs WHERE address = ?", arguments: [address]).map {
                 Blob(address: address, contentType: $0["content_type"], bytes: [UInt8]($0["bytes"] as Data))
             }
+        }
+    }
+
+    public func header(of address: String) async throws -> BlobHeader? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT content_type, length(bytes) FROM blobs WHERE address = ?", arguments: [address]).map {
+                BlobHeader(contentType: $0[0], byteCount: $0[1])
+            }
+        }
+    }
+
+    /// Through SQLite's incremental blob I/O: `substr` would load the whole blob for every piece.
+    public func read(_ address: String, from offset: Int, count: Int) async throws -> [UInt8] {
+        try await pool.read { db in
+            guard let rowid = try Int64.fetchOne(db, sql: "SELECT rowid FROM blobs WHERE address = ?", arguments: [address]) else { return [] }
+            var handle: OpaquePointer?
+            let opened = sqlite3_blob_open(db.sqliteConnection, "main", "blobs", "bytes", rowid, 0, &handle)
+            defer { sqlite3_blob_close(handle) }
+            guard opened == SQLITE_OK, let handle else { throw DatabaseError(resultCode: ResultCode(rawValue: opened)) }
+            let size = Int(sqlite3_blob_bytes(handle))
+            guard offset >= 0, offset < size, count > 0 else { return [] }
+            var bytes = [UInt8](repeating: 0, count: min(count, size - offset))
+            let read = bytes.withUnsafeMutableBytes { sqlite3_blob_read(handle, $0.baseAddress, Int32($0.count), Int32(offset)) }
+            guard read == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: read)) }
+            return bytes
         }
     }
 

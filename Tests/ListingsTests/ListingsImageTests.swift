@@ -1,4 +1,5 @@
 import Contracts
+import Crypto
 import EventLog
 import EventLogTestSupport
 import Foundation
@@ -10,6 +11,27 @@ import Testing
 
 @Suite("images")
 struct ListingsImageTests {
+    @Test("a blob is read a piece at a time: every piece in order, its header without its bytes, nothing past its end", arguments: Backend.allCases)
+    func blobInPieces(backend: Backend) async throws {
+        try await ListingsHarness(backend: backend).test { client in
+            let store = client.runtime.blobStore
+            var generator = SystemRandomNumberGenerator()
+            let bytes = (0..<(1 << 20) + 17).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+            let address = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+            try await store.put(bytes, at: address, contentType: "image/jpeg", owner: UUID())
+            #expect(try await store.header(of: address) == BlobHeader(contentType: "image/jpeg", byteCount: bytes.count))
+            var pieces: [[UInt8]] = []
+            for try await piece in store.chunks(of: address, size: 100_000) { pieces.append(piece) }
+            #expect(pieces.count == 11 && pieces.dropLast().allSatisfy { $0.count == 100_000 })
+            #expect(pieces.flatMap { $0 } == bytes)
+            #expect(try await store.read(address, from: bytes.count - 5, count: 100) == Array(bytes.suffix(5)))
+            #expect(try await store.read(address, from: bytes.count, count: 100).isEmpty)
+            let missing = String(repeating: "0", count: 64)
+            #expect(try await store.header(of: missing) == nil)
+            #expect(try await store.read(missing, from: 0, count: 100).isEmpty)
+        }
+    }
+
     /// The pixels of a served picture, read back by libvips.
     static func dimensions(_ bytes: Data) throws -> (width: Int, height: Int) {
         let photo = try PhotoCleaner.clean([UInt8](bytes)).original

@@ -33,7 +33,7 @@ extension ListingsAPI {
                     "The query has invalid fields.",
                     errors: ["size": ["must be one of \(PhotoSize.allCases.map(\.rawValue).joined(separator: ", "))"]])
             }
-            guard let address = try await address(of: id, size: size), let blob = try await blobs.get(address) else {
+            guard let address = try await address(of: id, size: size), let blob = try await blobs.header(of: address) else {
                 throw Problem.notFound("There is no such image.")
             }
             var headers = HTTPFields()
@@ -46,7 +46,15 @@ extension ListingsAPI {
                 return Response(status: .notModified, headers: headers)
             }
             headers[.contentType] = blob.contentType
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: blob.bytes)))
+            // A piece at a time: a 10 MiB original held whole for each reader would let a few
+            // anonymous readers fill the memory.
+            let blobs = blobs
+            return Response(
+                status: .ok, headers: headers,
+                body: ResponseBody(contentLength: blob.byteCount) { writer in
+                    for try await chunk in blobs.chunks(of: address) { try await writer.write(ByteBuffer(bytes: chunk)) }
+                    try await writer.finish(nil)
+                })
         }
     }
 
