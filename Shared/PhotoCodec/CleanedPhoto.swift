@@ -38,6 +38,9 @@ public enum PhotoRefusal: Error, Equatable, Sendable {
     case undecodable(reason: String)
     /// More pixels than ``PhotoCleaner/maximumPixels``.
     case tooManyPixels
+    /// Larger once cleaned than ``PhotoCleaner/maximumCleanedBytes`` (a picture that compressed
+    /// far better in its own format than it does re-encoded).
+    case tooLargeCleaned
     /// libvips could not encode the result (not the uploader's fault).
     case encodingFailed(reason: String)
 }

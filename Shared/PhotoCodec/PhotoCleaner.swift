@@ -12,6 +12,9 @@ public enum PhotoCleaner {
     /// The most pixels a picture may have (about a 100-megapixel camera), checked from its
     /// header before anything is decoded.
     public static let maximumPixels = 100_000_000
+    /// The largest cleaned original kept, in bytes (20 MiB): what is stored and served is
+    /// bounded, not only what is uploaded.
+    public static let maximumCleanedBytes = 20 * 1024 * 1024
     /// JPEG and WebP quality of what is served.
     public static let quality: Int32 = 85
 
@@ -20,8 +23,9 @@ public enum PhotoCleaner {
         loader(of: bytes).flatMap(PhotoFormat.init(loader:))
     }
 
-    /// `bytes` cleaned in every size, or why not.
-    public static func clean(_ bytes: [UInt8]) throws(PhotoRefusal) -> CleanedPhoto {
+    /// `bytes` cleaned in every size, or why not; refused when the cleaned original is larger
+    /// than `maximumCleanedBytes`.
+    public static func clean(_ bytes: [UInt8], maximumCleanedBytes: Int = maximumCleanedBytes) throws(PhotoRefusal) -> CleanedPhoto {
         let loader = loader(of: bytes)
         guard let loader, let source = PhotoFormat(loader: loader) else { throw .unsupportedFormat(loader: loader) }
         let served = source.served
@@ -42,6 +46,7 @@ public enum PhotoCleaner {
         case PHOTO_CODEC_TOO_MANY_PIXELS: throw .tooManyPixels
         default: throw .encodingFailed(reason: lastError())
         }
+        guard outputs.allSatisfy({ $0.length <= maximumCleanedBytes }) else { throw .tooLargeCleaned }
         var sizes: [PhotoSize: EncodedPhoto] = [:]
         for (size, output) in zip([PhotoSize.original] + PhotoSize.variants, outputs) {
             let bytes = [UInt8](UnsafeRawBufferPointer(start: output.data, count: output.length))

@@ -81,6 +81,15 @@ struct PhotoSizesTests {
         for byte in 0..<4 { png[29 + byte] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt32(byte))) }
         #expect(throws: PhotoRefusal.tooManyPixels) { try PhotoCleaner.clean(png) }
     }
+
+    @Test("a picture larger once cleaned than the bound is refused; at the bound it is kept")
+    func cleanedSizeBound() throws {
+        let photo = try #require(SamplePhoto.make(width: 400, height: 300, format: .png))
+        let cleaned = try PhotoCleaner.clean(photo)
+        let largest = try #require(cleaned.sizes.values.map(\.bytes.count).max())
+        #expect(throws: PhotoRefusal.tooLargeCleaned) { try PhotoCleaner.clean(photo, maximumCleanedBytes: largest - 1) }
+        #expect(try PhotoCleaner.clean(photo, maximumCleanedBytes: largest).sizes.count == cleaned.sizes.count)
+    }
 }
 
 /// PNG's chunk checksum, to forge a header in a test.

@@ -142,6 +142,10 @@ enum ImageBodies {
             return Problem(
                 .unprocessableContent, type: "image-too-large",
                 detail: "The picture has more than \(PhotoCleaner.maximumPixels / 1_000_000) megapixels. Nothing was stored.")
+        case .tooLargeCleaned:
+            return Problem(
+                .unprocessableContent, type: "image-too-large",
+                detail: "The picture would be larger than \(PhotoCleaner.maximumCleanedBytes / 1_048_576) MiB once cleaned. Nothing was stored.")
         case .encodingFailed:
             return Problem(
                 .unprocessableContent, type: "unconvertible-image",
