@@ -4,9 +4,36 @@
 #include "photo_codec.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <vips/vips.h>
+
+struct photo_codec_flag {
+    atomic_int set;
+};
+
+photo_codec_flag *photo_codec_flag_new(void) {
+    photo_codec_flag *flag = malloc(sizeof *flag);
+    if (flag) atomic_init(&flag->set, 0);
+    return flag;
+}
+
+void photo_codec_cancel(photo_codec_flag *flag) {
+    if (flag) atomic_store(&flag->set, 1);
+}
+
+void photo_codec_flag_free(photo_codec_flag *flag) { free(flag); }
+
+static int is_cancelled(photo_codec_flag *flag) { return flag && atomic_load(&flag->set); }
+
+/// libvips' progress signal, sent as tiles are computed: a set flag kills the evaluation,
+/// which then fails at its next tile.
+static void on_eval(VipsImage *image, VipsProgress *progress, void *flag) {
+    (void)progress;
+    if (is_cancelled(flag)) vips_image_set_kill(image, TRUE);
+}
 
 static pthread_once_t start_once = PTHREAD_ONCE_INIT;
 static int start_status = -1;
@@ -76,7 +103,7 @@ static int save(VipsImage *image, const char *suffix, int quality, photo_codec_o
 
 photo_codec_status photo_codec_encode(const void *input, size_t length, const char *suffix, int quality,
                                       const int *long_edges, int edge_count, long long max_pixels,
-                                      photo_codec_output *outputs) {
+                                      photo_codec_flag *cancel, photo_codec_output *outputs) {
     if (photo_codec_start() != 0) return PHOTO_CODEC_ENCODE_FAILED;
     if (edge_count < 0 || edge_count > 8) return PHOTO_CODEC_ENCODE_FAILED;
     memset(outputs, 0, sizeof(photo_codec_output) * (size_t)(edge_count + 1));
@@ -93,6 +120,15 @@ photo_codec_status photo_codec_encode(const void *input, size_t length, const ch
     }
     if ((long long)vips_image_get_width(t[0]) * (long long)vips_image_get_height(t[0]) > max_pixels) {
         status = PHOTO_CODEC_TOO_MANY_PIXELS;
+        goto done;
+    }
+    // Every pipeline below reads the decoded picture: its progress signals let a set flag stop it.
+    if (cancel) {
+        vips_image_set_progress(t[0], TRUE);
+        g_signal_connect(t[0], "eval", G_CALLBACK(on_eval), cancel);
+    }
+    if (is_cancelled(cancel)) {
+        status = PHOTO_CODEC_CANCELLED;
         goto done;
     }
     // Upright by the camera's orientation tag (the tag goes with the rest of the metadata).
@@ -116,12 +152,16 @@ photo_codec_status photo_codec_encode(const void *input, size_t length, const ch
     upright = t[3];
     // Encoding the whole picture decodes all of it: a truncated or corrupt file fails here.
     if (save(upright, suffix, quality, &outputs[0])) {
-        status = PHOTO_CODEC_UNDECODABLE;
+        status = is_cancelled(cancel) ? PHOTO_CODEC_CANCELLED : PHOTO_CODEC_UNDECODABLE;
         goto done;
     }
     int width = vips_image_get_width(upright), height = vips_image_get_height(upright);
     int longest = width > height ? width : height;
     for (int i = 0; i < edge_count; i++) {
+        if (is_cancelled(cancel)) {
+            status = PHOTO_CODEC_CANCELLED;
+            goto done;
+        }
         VipsImage *variant = upright;
         if (long_edges[i] < longest) {
             if (vips_resize(upright, &t[4 + i], (double)long_edges[i] / (double)longest, NULL)) {
@@ -131,12 +171,14 @@ photo_codec_status photo_codec_encode(const void *input, size_t length, const ch
             variant = t[4 + i];
         }
         if (save(variant, suffix, quality, &outputs[1 + i])) {
-            status = PHOTO_CODEC_ENCODE_FAILED;
+            status = is_cancelled(cancel) ? PHOTO_CODEC_CANCELLED : PHOTO_CODEC_ENCODE_FAILED;
             goto done;
         }
     }
 
 done:
+    // A killed evaluation leaves libvips' message behind; nothing went wrong.
+    if (status == PHOTO_CODEC_CANCELLED) vips_error_clear();
     if (status != PHOTO_CODEC_OK) {
         for (int i = 0; i <= edge_count; i++) {
             g_free(outputs[i].data);

@@ -41,6 +41,8 @@ public enum PhotoRefusal: Error, Equatable, Sendable {
     /// Larger once cleaned than ``PhotoCleaner/maximumCleanedBytes`` (a picture that compressed
     /// far better in its own format than it does re-encoded).
     case tooLargeCleaned
+    /// Stopped by its ``PhotoCancellation`` (the request it served is gone).
+    case cancelled
     /// libvips could not encode the result (not the uploader's fault).
     case encodingFailed(reason: String)
 }

@@ -23,9 +23,12 @@ public enum PhotoCleaner {
         loader(of: bytes).flatMap(PhotoFormat.init(loader:))
     }
 
-    /// `bytes` cleaned in every size, or why not; refused when the cleaned original is larger
-    /// than `maximumCleanedBytes`.
-    public static func clean(_ bytes: [UInt8], maximumCleanedBytes: Int = maximumCleanedBytes) throws(PhotoRefusal) -> CleanedPhoto {
+    /// `bytes` cleaned in every size, or why not; refused when a cleaned size is larger than
+    /// `maximumCleanedBytes`, and stopped (``PhotoRefusal/cancelled``) soon after `cancellation`
+    /// is set, at any stage.
+    public static func clean(
+        _ bytes: [UInt8], maximumCleanedBytes: Int = maximumCleanedBytes, cancellation: PhotoCancellation? = nil
+    ) throws(PhotoRefusal) -> CleanedPhoto {
         let loader = loader(of: bytes)
         guard let loader, let source = PhotoFormat(loader: loader) else { throw .unsupportedFormat(loader: loader) }
         let served = source.served
@@ -35,7 +38,7 @@ public enum PhotoCleaner {
             edges.withUnsafeBufferPointer { edges in
                 photo_codec_encode(
                     input.baseAddress, input.count, served.suffix, quality, edges.baseAddress, Int32(edges.count),
-                    Int64(maximumPixels), &outputs)
+                    Int64(maximumPixels), cancellation?.flag, &outputs)
             }
         }
         defer { for output in outputs { photo_codec_free(output.data) } }
@@ -44,6 +47,7 @@ public enum PhotoCleaner {
         case PHOTO_CODEC_UNKNOWN_FORMAT: throw .unsupportedFormat(loader: loader)
         case PHOTO_CODEC_UNDECODABLE: throw .undecodable(reason: lastError())
         case PHOTO_CODEC_TOO_MANY_PIXELS: throw .tooManyPixels
+        case PHOTO_CODEC_CANCELLED: throw .cancelled
         default: throw .encodingFailed(reason: lastError())
         }
         guard outputs.allSatisfy({ $0.length <= maximumCleanedBytes }) else { throw .tooLargeCleaned }

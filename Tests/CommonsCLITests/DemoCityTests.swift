@@ -219,7 +219,7 @@ enum DemoData {
     /// Whether libvips (through librsvg) renders it to a JPEG, as the seed does.
     static func renders(_ data: Data) -> Bool {
         var output = photo_codec_output()
-        let status = data.withUnsafeBytes { photo_codec_encode($0.baseAddress, $0.count, ".jpg", 80, nil, 0, 10_000_000, &output) }
+        let status = data.withUnsafeBytes { photo_codec_encode($0.baseAddress, $0.count, ".jpg", 80, nil, 0, 10_000_000, nil, &output) }
         defer { photo_codec_free(output.data) }
         return status == PHOTO_CODEC_OK && output.width > 0
     }

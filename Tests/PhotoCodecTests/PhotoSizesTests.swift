@@ -82,6 +82,15 @@ struct PhotoSizesTests {
         #expect(throws: PhotoRefusal.tooManyPixels) { try PhotoCleaner.clean(png) }
     }
 
+    @Test("a cancelled cleaning stops with .cancelled and leaves libvips' error buffer empty; the same picture then cleans")
+    func cancelled() throws {
+        let photo = try #require(SamplePhoto.make(width: 400, height: 300, format: .png))
+        let cancellation = PhotoCancellation()
+        cancellation.cancel()
+        #expect(throws: PhotoRefusal.cancelled) { try PhotoCleaner.clean(photo, cancellation: cancellation) }
+        #expect(try PhotoCleaner.clean(photo, cancellation: PhotoCancellation()).sizes.count == PhotoSize.allCases.count)
+    }
+
     @Test("a picture larger once cleaned than the bound is refused; at the bound it is kept")
     func cleanedSizeBound() throws {
         let photo = try #require(SamplePhoto.make(width: 400, height: 300, format: .png))

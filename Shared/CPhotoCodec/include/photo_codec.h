@@ -14,7 +14,22 @@ typedef enum {
     PHOTO_CODEC_TOO_MANY_PIXELS = 3,
     /// Encoding failed.
     PHOTO_CODEC_ENCODE_FAILED = 4,
+    /// Stopped by its cancel flag (`photo_codec_cancel`), before or while it ran.
+    PHOTO_CODEC_CANCELLED = 5,
 } photo_codec_status;
+
+/// A flag that stops one `photo_codec_encode` at its next stage or tile: set from any
+/// thread with `photo_codec_cancel`.
+typedef struct photo_codec_flag photo_codec_flag;
+
+/// A new flag, not set; released with `photo_codec_flag_free`.
+photo_codec_flag *photo_codec_flag_new(void);
+
+/// Sets the flag: the encode it was given to stops soon and answers `PHOTO_CODEC_CANCELLED`.
+void photo_codec_cancel(photo_codec_flag *flag);
+
+/// Releases a flag no encode uses any more.
+void photo_codec_flag_free(photo_codec_flag *flag);
 
 /// One encoded picture; `data` is released with `photo_codec_free`.
 typedef struct {
@@ -35,10 +50,11 @@ const char *photo_codec_loader(const void *input, size_t length);
 /// tag, converts it to sRGB, and encodes it with every piece of metadata stripped, as
 /// `suffix` (".jpg", ".png" or ".webp"): once whole, then once for each long edge in
 /// `long_edges` (never enlarged). `outputs` has room for `1 + edge_count` results.
-/// `max_pixels` bounds width × height before anything is decoded.
+/// `max_pixels` bounds width × height before anything is decoded. `cancel` (may be NULL)
+/// stops the work when set.
 photo_codec_status photo_codec_encode(const void *input, size_t length, const char *suffix, int quality,
                                       const int *long_edges, int edge_count, long long max_pixels,
-                                      photo_codec_output *outputs);
+                                      photo_codec_flag *cancel, photo_codec_output *outputs);
 
 /// A made-up picture for tests, benchmarks and demo data: `width` × `height` in sRGB, in
 /// the colour (`red`, `green`, `blue`), darker on the left than on the right, with Gaussian

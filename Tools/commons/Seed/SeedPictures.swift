@@ -43,7 +43,7 @@ enum DemoPicture {
         let input = Array(svg.utf8)
         var output = photo_codec_output()
         let status = input.withUnsafeBytes { bytes in
-            photo_codec_encode(bytes.baseAddress, bytes.count, ".jpg", 85, nil, 0, Int64(size.width * size.height * 4), &output)
+            photo_codec_encode(bytes.baseAddress, bytes.count, ".jpg", 85, nil, 0, Int64(size.width * size.height * 4), nil, &output)
         }
         defer { photo_codec_free(output.data) }
         guard status == PHOTO_CODEC_OK, output.length > 0 else {

@@ -122,9 +122,18 @@ enum ImageBodies {
     /// `bytes` cleaned in every size as one of `jobs` (it takes a core for up to a second;
     /// past the bounds, 429 or 503); a refusal becomes its problem document: 415 for a format
     /// Commons does not take, 422 for a picture that does not decode or is too large.
+    /// Cleans `bytes` in one of `jobs`' slots; a request that ends meanwhile (past its
+    /// deadline, or at shutdown) stops libvips at once instead of letting it run to its end.
     static func clean(_ bytes: [UInt8], jobs: PhotoJobs, account: UUID) async throws -> CleanedPhoto {
+        let cancellation = PhotoCancellation()
         do {
-            return try await jobs.run(for: account) { try PhotoCleaner.clean(bytes) }
+            return try await withTaskCancellationHandler {
+                try await jobs.run(for: account) { try PhotoCleaner.clean(bytes, cancellation: cancellation) }
+            } onCancel: {
+                cancellation.cancel()
+            }
+        } catch PhotoRefusal.cancelled {
+            throw CancellationError()
         } catch let refusal as PhotoRefusal {
             throw problem(refusal)
         }
@@ -146,7 +155,7 @@ enum ImageBodies {
             return Problem(
                 .unprocessableContent, type: "image-too-large",
                 detail: "The picture would be larger than \(PhotoCleaner.maximumCleanedBytes / 1_048_576) MiB once cleaned. Nothing was stored.")
-        case .encodingFailed:
+        case .cancelled, .encodingFailed:
             return Problem(
                 .unprocessableContent, type: "unconvertible-image",
                 detail: "The picture could not be converted for serving. Nothing was stored.")
