@@ -250,6 +250,7 @@ let testSupport: [Target] = [
         name: "ServiceTestSupport",
         dependencies: [
             "ServiceKit", "ReadModel", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ],
         path: "Tests/ServiceTestSupport",
         swiftSettings: strict

@@ -1,7 +1,7 @@
 """Journey 4, shopping lists: products found with price, store and calories; lists made,
 renamed and deleted; products and a typed item added with quantities, with the totals Commons
-computes. Then two people in two browsers on one shared list: each sees the other's additions
-live, and two "+1"s on one item at the same moment add up. Then one of them goes offline:
+computes. Then two people in two browsers on one shared list: the list appears on the other's
+open lists page as it is shared, each sees the other's additions live, and two "+1"s on one item at the same moment add up. Then one of them goes offline:
 their edits wait on the device, say so, and reach the other person when the connection returns.
 """
 import re
@@ -167,6 +167,8 @@ class SharedListLive(JourneyTest):
 
         # Sam passes on his sharing link; Olga opens it and picks the list.
         other.open("lists")
+        other.wait_text("No lists yet")
+        other.driver.execute_script("window.notReloaded = true;")  # gone if the page is loaded again
         link = other.find("#my-sharing-link").get_attribute("value")
         self.assertIn("#/lists/with/", link)
         owner.driver.get(link)
@@ -176,8 +178,10 @@ class SharedListLive(JourneyTest):
         wait_heading(owner, "Shared shop")
         owner.wait_text("Sam Shopper")
 
-        other.driver.refresh()  # still on #/lists, where the link was: reloaded as a person would
-        other.wait_text("Shared with you")
+        # Sam's lists page, still open where the link was, shows the list without a reload.
+        self.assertEqual(other.driver.execute_script("return location.hash;"), "#/lists")
+        other.wait(lambda: "Shared shop" in other.text() and "Shared with you" in other.text(), 60, message="the shared list, live")
+        self.assertTrue(other.driver.execute_script("return window.notReloaded === true;"), "the page was not reloaded")
         other.press("Shared shop")
         wait_heading(other, "Shared shop")
         other.wait_text("Olga Owner keeps this list.")

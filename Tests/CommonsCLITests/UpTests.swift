@@ -460,7 +460,8 @@ struct UpTests {
         #expect(GatewayRoutes.isEventStream(path: "/v1/anything", accept: "Text/Event-Stream"))
         #expect(!GatewayRoutes.isEventStream(path: "/v1/alerts/matches", accept: "application/json"))
         #expect(!GatewayRoutes.isEventStream(path: "/v1/lists/4f1c/items", accept: nil))
-        #expect(!GatewayRoutes.isEventStream(path: "/v1/lists/events", accept: nil))
+        #expect(GatewayRoutes.isEventStream(path: "/v1/lists/events", accept: nil))
+        #expect(!GatewayRoutes.isEventStream(path: "/v1/lists/events/2", accept: nil))
         #expect(!GatewayRoutes.isEventStream(path: "/v1/lists/4f1c/events/2", accept: nil))
     }
 

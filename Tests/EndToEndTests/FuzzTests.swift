@@ -198,7 +198,7 @@ struct FuzzWorld: Sendable {
                     label: "\(operation.method) \(operation.path) \(label)"))
         }
         // A live stream given acceptable parameters stays open as long as its client listens.
-        let streams = ["GET /v1/alerts/stream", "GET /v1/lists/{id}/events"].contains("\(operation.method) \(operation.path)")
+        let streams = ["GET /v1/alerts/stream", "GET /v1/lists/events", "GET /v1/lists/{id}/events"].contains("\(operation.method) \(operation.path)")
         for value in Self.hostileText where !streams {
             add(path, query: Self.queryNames.map { URLQueryItem(name: $0, value: value) }, "query=\(value.prefix(24).debugDescription)")
         }

@@ -9,6 +9,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import ServiceKit
+import ServiceTestSupport
 import Testing
 
 @Suite("saved searches: alerts, matches and the live stream")

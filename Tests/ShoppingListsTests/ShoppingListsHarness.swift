@@ -24,7 +24,7 @@ struct ShoppingListsHarness {
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("commons-shopping-\(UUID().uuidString)").path
     }
 
-    func test(_ body: @escaping @Sendable (Client) async throws -> Void) async throws {
+    func test(_ mode: TestingSetup = .router, _ body: @escaping @Sendable (Client) async throws -> Void) async throws {
         var configuration = try ServiceConfiguration(
             service: ShoppingListsService.name, defaultPort: 0,
             environment: EnvironmentVariables(["COMMONS_DATA_DIR": dataDirectory].merging(log.serviceEnvironment) { $1 }))
@@ -32,7 +32,7 @@ struct ShoppingListsHarness {
         let ring = ring
         let (application, runtime, routes) = try await ServiceApp.build(
             try ShoppingListsService.definition(), configuration: configuration, store: log.store, publicKeys: LocalPublicKeySource { ring })
-        try await application.test(.router) { client in
+        try await application.test(mode) { client in
             try await body(Client(client: client, runtime: runtime, routes: routes, ring: ring))
         }
         await log.close()

@@ -21,13 +21,14 @@ public struct GatewayRoutes: Sendable {
 
     /// Whether a request is for a server-sent event stream, which stays open for as long as
     /// the client listens: it asks for `text/event-stream`, or its path is one of the
-    /// services' live streams (`/v1/alerts/stream`, `/v1/lists/{id}/events`). A gateway
+    /// services' live streams (`/v1/alerts/stream`, `/v1/lists/events`, `/v1/lists/{id}/events`). A gateway
     /// gives such a request no overall deadline, as nginx gives those paths an hour between
     /// reads (the services send a keep-alive every 15 s).
     public static func isEventStream(path: String, accept: String?) -> Bool {
         if let accept, accept.lowercased().contains("text/event-stream") { return true }
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        return path == "/v1/alerts/stream" || (segments.count == 5 && segments[1] == "v1" && segments[2] == "lists" && segments[4] == "events")
+        if path == "/v1/alerts/stream" || path == "/v1/lists/events" { return true }
+        return segments.count == 5 && segments[1] == "v1" && segments[2] == "lists" && segments[4] == "events"
     }
 
     // Bytes, not characters: a path is compared as sent, without Unicode equivalence.

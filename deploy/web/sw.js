@@ -15,7 +15,7 @@
 // changing any file of the app (scripts/check-deploy.sh fails until it is run).
 
 // shell:begin
-const version = '182ee97c93b15509';
+const version = '4cf9886b7c8aa3f6';
 const shell = [
   '/',
   '/app.css',
@@ -51,6 +51,7 @@ const shell = [
   '/js/list-state.js',
   '/js/listing-format.js',
   '/js/listing-people.js',
+  '/js/live-stream.js',
   '/js/map.js',
   '/js/place.js',
   '/js/session.js',

@@ -59,7 +59,8 @@ export async function api(path, options = {}) {
     }
     if (method === 'GET') {
       const position = lastPosition();
-      if (position) init.headers['Commons-Min-Position'] = position;
+      // A position the caller names (a live stream's) is waited for instead.
+      if (position && !headers['Commons-Min-Position']) init.headers['Commons-Min-Position'] = position;
     } else {
       const csrf = csrfToken();
       if (csrf) init.headers['X-CSRF-Token'] = csrf;

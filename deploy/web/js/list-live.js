@@ -1,66 +1,28 @@
-// A shopping list's changes as they happen, from GET /v1/lists/{id}/events (server-sent
-// events; the EventSource carries the session cookies and, when it reconnects by itself,
-// resumes after the Last-Event-ID it saw). The stream is closed while the browser is offline,
-// so that nothing is asked of a network that is not there, and opened again when the
-// connection returns; the page then reloads the list to catch up.
+// A shopping list's changes as they happen, from GET /v1/lists/{id}/events (live-stream.js).
+// A new stream starts with the list as it is now (a snapshot); one the browser resumes sends
+// only what it missed.
 
-import { session } from './session.js';
+import { follow } from './live-stream.js';
 
 /**
- * Calls `onChange(change)` for each change of list `listId` (`change.version` is the list's
- * version after it), and `onReconnect()` when the stream starts again after a break.
- * `onGone()` when the stream can not be opened any more (the list was deleted, or is no
- * longer shared with this person). Answers a function that stops watching.
+ * Calls `onSnapshot(list)` with the whole list when a stream starts afresh (the list as
+ * GET /v1/lists/{id} answers it), `onChange(change)` for each change after it
+ * (`change.version` is the list's version after it), and `onReconnect()` when the stream
+ * starts again after a break. `onGone()` when the stream can not be opened any more (the
+ * list was deleted, or is no longer shared with this person). Answers a function that stops
+ * watching.
  */
-export function watchList(listId, { onChange, onReconnect, onGone }) {
-  let source = null;
-  let stopped = false;
-  let retry = null;
-  let failures = 0;
+export function watchList(listId, { onSnapshot, onChange, onReconnect, onGone }) {
+  return follow(`/v1/lists/${encodeURIComponent(listId)}/events`, {
+    events: { snapshot: onSnapshot, change: onChange }, onReconnect, onGone,
+  });
+}
 
-  const open = () => {
-    if (stopped || source || !navigator.onLine) return;
-    const opened = new EventSource(`/v1/lists/${encodeURIComponent(listId)}/events`);
-    source = opened;
-    opened.addEventListener('open', () => {
-      if (failures > 0 || opened.reconnected) onReconnect?.();
-      failures = 0;
-      opened.reconnected = true;
-    });
-    opened.addEventListener('change', (event) => {
-      try { onChange(JSON.parse(event.data)); } catch (error) { console.warn('An unreadable list change', error); }
-    });
-    opened.addEventListener('error', async () => {
-      // CONNECTING: the browser reconnects by itself, with Last-Event-ID. CLOSED: it was
-      // refused (a session that expired meanwhile, or a list that is gone); refresh the
-      // session and try again a few times, slower each time.
-      if (opened.readyState !== EventSource.CLOSED) return;
-      close();
-      failures += 1;
-      if (failures > 4) { onGone?.(); return; }
-      await session.fresh().catch(() => {});
-      retry = setTimeout(open, 1000 * 2 ** failures);
-    });
-  };
-  const close = () => {
-    clearTimeout(retry);
-    source?.close();
-    source = null;
-  };
-  const online = () => { failures = Math.max(failures, 1); open(); };
-  const offline = () => close();
-  // The stream ends when the access token does; refreshing before then lets the browser's
-  // own reconnect carry a valid cookie and resume where it left off.
-  const keepFresh = setInterval(() => { if (navigator.onLine) session.fresh().catch(() => {}); }, 30_000);
-
-  window.addEventListener('online', online);
-  window.addEventListener('offline', offline);
-  open();
-  return () => {
-    stopped = true;
-    close();
-    clearInterval(keepFresh);
-    window.removeEventListener('online', online);
-    window.removeEventListener('offline', offline);
-  };
+/**
+ * Follows changes to my lists (GET /v1/lists/events): `onReady(position)` when a stream
+ * starts afresh (my lists read at `position` miss nothing that follows), `onChange(change)` for
+ * each list made, shared with me, left, renamed or deleted. Answers a function that stops it.
+ */
+export function watchMyLists({ onReady, onChange, onReconnect }) {
+  return follow('/v1/lists/events', { events: { ready: (start) => onReady(start.position), list: onChange }, onReconnect });
 }

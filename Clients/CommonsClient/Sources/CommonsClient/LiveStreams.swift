@@ -3,11 +3,21 @@ import Foundation
 /// One kind of live stream: where it is, which of its events carry values, and when it is done.
 struct LiveStream: Sendable {
     var endpoint: Endpoint
-    /// The `event` name of the events that carry values; other events are skipped (a newer
+    /// The `event` names of the events that carry values; other events are skipped (a newer
     /// server may add some), though their ids still count.
-    var eventType: String
+    var eventTypes: Set<String>
     /// Whether nothing more is to come once the event with this id was received.
-    var isComplete: @Sendable (_ lastEventId: String?) -> Bool = { _ in false }
+    var isComplete: @Sendable (_ lastEventId: String?) -> Bool
+
+    init(endpoint: Endpoint, eventTypes: Set<String>, isComplete: @escaping @Sendable (_ lastEventId: String?) -> Bool = { _ in false }) {
+        self.endpoint = endpoint
+        self.eventTypes = eventTypes
+        self.isComplete = isComplete
+    }
+
+    init(endpoint: Endpoint, eventType: String, isComplete: @escaping @Sendable (_ lastEventId: String?) -> Bool = { _ in false }) {
+        self.init(endpoint: endpoint, eventTypes: [eventType], isComplete: isComplete)
+    }
 }
 
 extension CommonsClient {
@@ -26,10 +36,19 @@ extension CommonsClient {
         _ stream: LiveStream, after lastEventId: String?,
         as type: Event.Type = Event.self
     ) -> AsyncThrowingStream<Event, any Error> {
+        live(stream, after: lastEventId) { _, data in try self.decode(Event.self, from: data, path: stream.endpoint.path) }
+    }
+
+    /// ``live(_:after:as:)`` for a stream whose events of several names carry values:
+    /// `decode` makes the value of one from its name and data.
+    nonisolated func live<Event: Sendable>(
+        _ stream: LiveStream, after lastEventId: String?,
+        decode: @escaping @Sendable (_ name: String, _ data: HTTPResponseData) throws -> Event
+    ) -> AsyncThrowingStream<Event, any Error> {
         let buffer = LiveBuffer<Event>(limit: liveStreamBuffer, resumeAfter: lastEventId)
         let following = Task {
             do {
-                try await self.follow(stream, after: lastEventId) { buffer.push($0, id: $1) }
+                try await self.follow(stream, after: lastEventId, decode: decode) { buffer.push($0, id: $1) }
                 buffer.finish()
             } catch is CancellationError {
                 buffer.finish()
@@ -52,8 +71,9 @@ extension CommonsClient {
         }
     }
 
-    private nonisolated func follow<Event: Decodable & Sendable>(
+    private nonisolated func follow<Event: Sendable>(
         _ stream: LiveStream, after resumeAfter: String?,
+        decode: (_ name: String, _ data: HTTPResponseData) throws -> Event,
         yield: (Event, _ id: String?) -> Void
     ) async throws {
         var lastEventId = resumeAfter
@@ -68,10 +88,8 @@ extension CommonsClient {
                     // Connected and heard from: the next drop waits the shortest time again.
                     waits.reset()
                     for event in parser.feed(chunk) {
-                        if event.type == stream.eventType {
-                            yield(
-                                try decode(Event.self, from: HTTPResponseData(status: 200, body: Data(event.data.utf8)), path: stream.endpoint.path),
-                                event.lastEventId)
+                        if stream.eventTypes.contains(event.type) {
+                            yield(try decode(event.type, HTTPResponseData(status: 200, body: Data(event.data.utf8))), event.lastEventId)
                         }
                         lastEventId = event.lastEventId
                         if stream.isComplete(lastEventId) { return }

@@ -157,8 +157,9 @@ public struct ShoppingListsEndpoints: Sendable {
     }
 
     /// Changes of a list as they happen (`GET /v1/lists/{id}/events`, server-sent events),
-    /// oldest first: from after version `after` (else from the list's start), up to version
-    /// `until` when given, where the sequence ends.
+    /// oldest first: from after version `after` (else from the list's start: its whole
+    /// history), up to version `until` when given, where the sequence ends. To start from the
+    /// list as it is instead, use ``live(_:until:)``.
     ///
     /// It runs until then, or until the consuming task is cancelled: a dropped connection, or
     /// a stream the server ended when the session's access token expired, is reconnected after
@@ -178,7 +179,57 @@ public struct ShoppingListsEndpoints: Sendable {
             guard let until else { return false }
             return (lastEventId.flatMap { Int64($0) } ?? 0) >= until
         }
-        return client.live(stream, after: version.map(String.init))
+        // Resuming after version 0 asks for the whole history; a stream opened without one starts with a snapshot.
+        return client.live(stream, after: String(version ?? 0))
+    }
+
+    /// A list as it happens (`GET /v1/lists/{id}/events`): first ``ListStreamEvent/snapshot(_:)``,
+    /// the list as it is now, then each ``ListStreamEvent/change(_:)`` after it, up to version
+    /// `until` when given. Reconnects and ends as ``liveChanges(_:after:until:)`` does; a
+    /// reconnection resumes after the last version received, so nothing comes twice.
+    ///
+    /// ```swift
+    /// for try await event in commons.lists.live(list.id) {
+    ///     switch event {
+    ///     case .snapshot(let list): show(list)
+    ///     case .change(let change): apply(change)
+    ///     }
+    /// }
+    /// ```
+    public func live(_ list: UUID, until: Int64? = nil) -> AsyncThrowingStream<ListStreamEvent, any Error> {
+        let path = "/v1/lists/\(segment(list))/events"
+        let stream = LiveStream(endpoint: Endpoint(.get, path, query: query([("until", until)])), eventTypes: ["snapshot", "change"]) {
+            lastEventId in
+            guard let until else { return false }
+            return (lastEventId.flatMap { Int64($0) } ?? 0) >= until
+        }
+        let client = client
+        return client.live(stream, after: nil) { name, data in
+            name == "snapshot"
+                ? .snapshot(try client.decode(ShoppingList.self, from: data, path: path))
+                : .change(try client.decode(ListChange.self, from: data, path: path))
+        }
+    }
+
+    /// Changes to my lists as they happen (`GET /v1/lists/events`): a list made, shared with
+    /// me, someone joining or leaving one, my leaving, a rename, a deletion. A stream opened
+    /// without `after` (the `position` of an event received before) begins with
+    /// ``MyListsEvent/ready(position:)``. Each position received is noted in ``CommonsClient/positions``,
+    /// so a ``mine(limit:cursor:)`` after it shows the change. Reconnects and ends as
+    /// ``liveChanges(_:after:until:)`` does (it never completes by itself).
+    public func liveMyLists(after position: String? = nil) -> AsyncThrowingStream<MyListsEvent, any Error> {
+        let stream = LiveStream(endpoint: Endpoint(.get, "/v1/lists/events"), eventTypes: ["ready", "list"])
+        let client = client
+        return client.live(stream, after: position) { name, data in
+            if name == "ready" {
+                let start = try client.decode(LiveStreamStart.self, from: data, path: stream.endpoint.path)
+                client.positions.observe(start.position)
+                return .ready(position: start.position)
+            }
+            let change = try client.decode(MyListChange.self, from: data, path: stream.endpoint.path)
+            client.positions.observe(change.position)
+            return .change(change)
+        }
     }
 
     /// The list's changes after version `lastEventId` up to version `until`, once they have

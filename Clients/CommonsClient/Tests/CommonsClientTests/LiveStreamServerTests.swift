@@ -38,7 +38,8 @@ struct LiveStreamServerTests {
         #expect(versions == [1, 2, 3, 4, 5])
         let requests = server.requests
         #expect(requests.count == 3)
-        #expect(requests.map { $0.headers["last-event-id"] } == [nil, "2", "4"])
+        // The first asks for the history from the start ("0"), as `liveChanges` without `after` does.
+        #expect(requests.map { $0.headers["last-event-id"] } == ["0", "2", "4"])
         #expect(requests.allSatisfy { $0.headers["authorization"] == "Bearer access-1" && $0.headers["accept"] == "text/event-stream" })
         #expect(requests.first?.line == "GET /v1/lists/\(LiveStreamTests.listId.uuidString.lowercased())/events HTTP/1.1")
         try await waitUntil("leaving the loop closed the connection") { server.closedByClient == 1 }
@@ -69,7 +70,7 @@ struct LiveStreamServerTests {
         // Without an idle timeout it would wait forever: end it then, and fail.
         if server.requests.count < 2 { reader.cancel() }
         #expect(try await reader.value == [1, 2, 3])
-        #expect(server.requests.map { $0.headers["last-event-id"] } == [nil, "2"], "one reconnection, after the silence")
+        #expect(server.requests.map { $0.headers["last-event-id"] } == ["0", "2"], "one reconnection, after the silence")
         #expect(server.closedByClient >= 1)
     }
 

@@ -80,7 +80,45 @@ struct LiveStreamTests {
 
         let cut = ScriptedTransport([.respond(Self.events(Self.change(1))), .fail, .respond(Self.events(Self.change(2)))])
         #expect(try await Self.streamClient(cut).lists.changes(Self.listId, until: 2).map(\.version) == [1, 2])
-        #expect(cut.sent.map { $0.headers["Last-Event-ID"] } == [nil, "1", "1"])
+        // Without `after` it asks for the whole history (the server sends a snapshot to a stream opened without an id).
+        #expect(cut.sent.map { $0.headers["Last-Event-ID"] } == ["0", "1", "1"])
+    }
+
+    static func snapshot(_ version: Int64) -> String {
+        let owner = UUID().uuidString
+        return
+            "id: \(version)\nevent: snapshot\ndata: {\"id\":\"\(listId.uuidString)\",\"name\":\"Party\",\"ownerId\":\"\(owner)\",\"role\":\"owner\","
+            + "\"members\":[\"\(owner)\"],\"items\":[],\"totals\":{\"calories\":0,\"prices\":[],\"unpricedItems\":0},\"version\":\(version)}\n\n"
+    }
+
+    @Test("a list's stream starts from its snapshot, then its changes; a reconnection resumes after the last version")
+    func snapshotFirst() async throws {
+        let transport = ScriptedTransport([.respond(Self.events(Self.snapshot(3) + Self.change(4))), .fail, .respond(Self.events(Self.change(5)))])
+        var received: [ListStreamEvent] = []
+        for try await event in Self.streamClient(transport).lists.live(Self.listId, until: 5) { received.append(event) }
+        #expect(received.map(\.version) == [3, 4, 5])
+        guard case .snapshot(let list) = received.first else { Issue.record("no snapshot first"); return }
+        #expect(list.name == "Party" && list.items.isEmpty)
+        #expect(transport.sent.map { $0.headers["Last-Event-ID"] } == [nil, "4", "4"])
+    }
+
+    @Test("my lists' stream starts with where it begins, then each change, and notes their positions for later reads")
+    func myLists() async throws {
+        let change =
+            "id: 0:9\nevent: list\ndata: {\"listId\":\"\(Self.listId.uuidString)\",\"type\":\"ShoppingListMemberAdded\","
+            + "\"version\":2,\"at\":\"2026-11-22T10:00:00Z\",\"accountId\":\"\(UUID().uuidString)\",\"position\":\"0:9\"}\n\n"
+        let transport = ScriptedTransport([.respond(Self.events("id: 0:7\nevent: ready\ndata: {\"position\":\"0:7\"}\n\n" + change))])
+        let commons = Self.streamClient(transport)
+        var received: [MyListsEvent] = []
+        for try await event in commons.lists.liveMyLists() {
+            received.append(event)
+            if received.count == 2 { break }
+        }
+        #expect(received.first == .ready(position: "0:7"))
+        guard case .change(let shared) = received.last else { Issue.record("no change"); return }
+        #expect(shared.listId == Self.listId && shared.type == .memberAdded && shared.version == 2)
+        #expect(commons.positions.current == "0:9")
+        #expect(transport.sent.first?.url.path == "/v1/lists/events" && transport.sent.first?.headers["Last-Event-ID"] == nil)
     }
 
     @Test("a 503 or 429 is waited out and retried; a list that is gone (404) ends the stream with the problem")

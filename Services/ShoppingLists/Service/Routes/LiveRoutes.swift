@@ -15,14 +15,20 @@ extension ShoppingListsAPI {
         router.get("/v1/lists/{id}/events") { request, context in
             let identity = try context.requireIdentity()
             let listId = try context.parameters.uuid("id")
-            let resumeAfter = try Self.version(request.lastEventID, field: "Last-Event-ID") ?? 0
+            let resumeAfter = try Self.version(request.lastEventID, field: "Last-Event-ID")
             let until = try Self.version(request.queryValues["until"], field: "until")
             // Membership is checked on the write side's own record, before anything is sent.
             guard try await watchable(listId, by: identity.accountId) else { throw ShoppingListError.listNotFound }
             let store = runtime.store
             let stream = ShoppingStreams.list(listId)
             return try await runtime.sessionEvents(for: identity, connection: context.connection) { sink in
-                var sent = resumeAfter
+                var sent = resumeAfter ?? 0
+                // A new stream starts from the list as it is now; a resumed one sends what it missed.
+                if resumeAfter == nil, let snapshot = try await snapshot(listId, for: identity.accountId) {
+                    try await sink.send(try .json(snapshot, id: String(snapshot.version), name: "snapshot"))
+                    sent = snapshot.version
+                }
+                // Read after the snapshot, so the watch knows every change up to it and beyond.
                 let history = try await store.read(stream: stream)
                 var watch = ListWatch(
                     state: .replay(try history.compactMap { try CommonsEvents.catalog.decode($0).flatMap(ShoppingListChange.init) }),
@@ -59,6 +65,17 @@ extension ShoppingListsAPI {
                 }
             }
         }
+    }
+
+    /// The list as `account` sees it now, from the read model once it has applied the list's
+    /// last event (waiting at most as long as for `Commons-Min-Position`); nil when the read model does not show the
+    /// list to them yet, and the stream then starts from the list's first change.
+    private func snapshot(_ listId: UUID, for account: UUID) async throws -> ShoppingList? {
+        if let last = try await runtime.store.read(stream: ShoppingStreams.list(listId), from: nil, direction: .backwards, limit: 1).first {
+            _ = await runtime.waitUntilApplied(last.checkpoint, timeout: runtime.configuration.readYourWritesPatience)
+        }
+        guard let stored = try await read({ db in try ListQueries.list(listId, for: account, in: db) }) else { return nil }
+        return try await view(stored, for: account, reader: sealer.reader())
     }
 
     /// Whether `account` may watch the list now.

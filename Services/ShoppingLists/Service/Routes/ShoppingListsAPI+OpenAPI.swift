@@ -76,6 +76,11 @@ extension ShoppingListsAPI {
                 "GET", "/v1/lists", "My lists and those shared with me, newest first (limit, cursor).", authenticated: true,
                 query: [.limit(), .cursor], responses: [200: "{ items, nextCursor }"], returns: [200: page(of: listSummaryBody)]),
             .init(
+                "GET", "/v1/lists/events",
+                "Changes to my lists as server-sent events (event: list): made, shared, left, renamed, deleted. "
+                    + "Resumes after Last-Event-ID; else starts with event: ready { position }.",
+                authenticated: true, responses: [200: "text/event-stream", 400: "Bad Last-Event-ID"]),
+            .init(
                 "GET", "/v1/lists/{id}", "A list: items, checked state, members and totals (cheapest price, calories).", authenticated: true,
                 responses: [200: "OK (ETag: its version)", 404: "No such list, or not a member"], returns: [200: listBody]),
             .init(
@@ -149,8 +154,9 @@ extension ShoppingListsAPI {
                 returns: [200: batchBody]),
             .init(
                 "GET", "/v1/lists/{id}/events",
-                "Live changes as server-sent events (id: the list's version); resumes after Last-Event-ID; until=VERSION ends the stream there.",
+                "Live changes as server-sent events (event: change, id: the list's version); resumes after Last-Event-ID, "
+                    + "else starts with event: snapshot (the list now); until=VERSION ends the stream there.",
                 authenticated: true, query: [Parameter("until", .integer(0...Int(Int64.max) - 1))],
-                responses: [200: "text/event-stream", 404: "No such list"]),
+                responses: [200: "text/event-stream", 400: "Bad Last-Event-ID or until", 404: "No such list"]),
         ])
 }

@@ -30,6 +30,8 @@ package struct ShoppingListsAPI: Sendable {
     func addRoutes(to router: Router<AppRequestContext>) {
         addProductRoutes(to: router)
         addOpinionRoutes(to: router)
+        // Before the routes of one list, so that `events` is not read as a list's id.
+        addMyListsLiveRoutes(to: router)
         addListRoutes(to: router)
         addItemRoutes(to: router)
         addMemberRoutes(to: router)

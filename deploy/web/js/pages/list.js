@@ -228,6 +228,14 @@ export async function render(view, [listId]) {
   window.addEventListener('online', online);
   window.addEventListener('offline', offline);
   const unwatch = watchList(listId, {
+    onSnapshot: (list) => {
+      // The list as it is when the stream starts: newer than the one read first, it replaces it.
+      if (gone || list.version <= server.version) return;
+      server = list;
+      if (sent && server.version >= sent.version) sent = null;
+      draw();
+      drawPeople();
+    },
     onChange: (changeView) => {
       if (changeView.version <= server.version) return;
       if (changeView.type === 'ShoppingListDeleted' || (changeView.type === 'ShoppingListMemberRemoved' && sameAccount(changeView.accountId, me))) { lost(); return; }

@@ -1,9 +1,12 @@
 // My shopping lists (#/lists): make one, open one, delete mine, and the link that lets others
-// share theirs with me. #/lists/with/<accountId> is where such a link lands: the owner picks
-// which of their lists to share with that person.
+// share theirs with me. A list shared with me, renamed, left or deleted shows at once: the page
+// follows my lists' stream and reads them again at each change's position.
+// #/lists/with/<accountId> is where such a link lands: the owner picks which of their lists to
+// share with that person.
 
 import { api } from '../api.js';
 import { go } from '../app.js';
+import { watchMyLists } from '../list-live.js';
 import { forget } from '../list-queue.js';
 import { mySharingCard, displayName, shareList, sameAccount } from '../list-sharing.js';
 import { session } from '../session.js';
@@ -14,6 +17,30 @@ export async function render(view, [mode, accountId]) {
   const lists = h('div', { class: 'my-lists' }, h('p', { class: 'loading' }, 'Loading your lists…'));
   view.append(heading('Shopping lists'), newListForm(), h('h2', {}, 'Your lists'), lists, mySharingCard());
   await showLists(lists);
+  return followLists(lists);
+}
+
+/** Shows `where` again whenever my lists change; answers a function that stops it. */
+function followLists(where) {
+  const me = session.current?.accountId;
+  let reading = null;
+  let again = null;
+  // One read at a time; changes that come meanwhile make one more read, at the newest position.
+  const reload = (position) => {
+    if (reading) { again = position; return; }
+    reading = showLists(where, position).finally(() => {
+      reading = null;
+      if (again !== null) { const next = again; again = null; reload(next); }
+    });
+  };
+  return watchMyLists({
+    onReady: (position) => reload(position),
+    onChange: (change) => {
+      if (change.type === 'ShoppingListMemberAdded' && sameAccount(change.accountId, me)) announce('A list was shared with you.');
+      reload(change.position);
+    },
+    onReconnect: () => reload(undefined),
+  });
 }
 
 function newListForm() {
@@ -32,10 +59,10 @@ function newListForm() {
   return form;
 }
 
-async function showLists(where) {
+async function showLists(where, position) {
   let page;
   try {
-    page = await api('/v1/lists?limit=100');
+    page = await api('/v1/lists?limit=100', { headers: position ? { 'Commons-Min-Position': position } : {} });
   } catch (error) {
     replace(where);
     alertError(error, where);

@@ -1,18 +1,17 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
-import ServiceTestSupport
 
 /// One event as a client of a `text/event-stream` receives it.
-struct ReceivedEvent: Sendable, Equatable {
-    var id: String?
-    var name: String?
-    var data: String
+public struct ReceivedEvent: Sendable, Equatable {
+    public var id: String?
+    public var name: String?
+    public var data: String
 }
 
 /// Reads a server-sent-event stream over a real connection, as an app's `EventSource` would,
 /// keeping what arrives until a test asks for it.
-final class EventStreamReader: Sendable {
+public final class EventStreamReader: Sendable {
     private let received: Received
     private let reading: Task<Void, Never>
 
@@ -22,7 +21,7 @@ final class EventStreamReader: Sendable {
     }
 
     /// Connects to `path` on the local `port` as the bearer of `token`, resuming after `lastEventID` when given.
-    static func open(port: Int, path: String, token: String, lastEventID: String? = nil) async throws -> EventStreamReader {
+    public static func open(port: Int, path: String, token: String, lastEventID: String? = nil) async throws -> EventStreamReader {
         let response = try await HTTPClient.shared.execute(
             request(port: port, path: path, token: token, lastEventID: lastEventID),
             timeout: .seconds(30))
@@ -42,7 +41,7 @@ final class EventStreamReader: Sendable {
     }
 
     /// The status a connection attempt gets, for requests that should be refused.
-    static func status(port: Int, path: String, token: String, lastEventID: String?) async throws -> Int {
+    public static func status(port: Int, path: String, token: String, lastEventID: String?) async throws -> Int {
         let response = try await HTTPClient.shared.execute(
             request(port: port, path: path, token: token, lastEventID: lastEventID),
             timeout: .seconds(30))
@@ -52,7 +51,7 @@ final class EventStreamReader: Sendable {
 
     /// The next `count` events not yet taken; fails when they have not all arrived within `patience`
     /// (generous: on two busy cores a post took more than 20 s to reach a stream on PostgreSQL).
-    func next(events count: Int, patience: Duration = .seconds(60)) async throws -> [ReceivedEvent] {
+    public func next(events count: Int, patience: Duration = .seconds(60)) async throws -> [ReceivedEvent] {
         let deadline = ContinuousClock.now + patience
         while ContinuousClock.now < deadline {
             if let events = await received.take(count) { return events }
@@ -62,7 +61,7 @@ final class EventStreamReader: Sendable {
     }
 
     /// Drops the connection.
-    func close() async throws {
+    public func close() async throws {
         reading.cancel()
         _ = await reading.value
     }
@@ -91,10 +90,12 @@ final class EventStreamReader: Sendable {
 
 /// Splits `text/event-stream` text into events: blocks end at a blank line; `:` lines are
 /// comments; `retry` is ignored; an event without data is not dispatched.
-struct EventStreamParser {
+public struct EventStreamParser {
+    public init() {}
+
     private var pending = ""
 
-    mutating func feed(_ text: String) -> [ReceivedEvent] {
+    public mutating func feed(_ text: String) -> [ReceivedEvent] {
         pending += text
         var events: [ReceivedEvent] = []
         while let end = pending.range(of: "\n\n") {
