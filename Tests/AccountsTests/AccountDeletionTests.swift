@@ -122,16 +122,27 @@ struct AccountDeletionTests {
                 }
                 return found
             }
+            /// Them once there are `count` (PostgreSQL shows the last ones once every older transaction has ended).
+            func addressEvents(atLeast count: Int) async throws -> (data: [String], sealed: [Sealed]) {
+                let deadline = ContinuousClock.now + .seconds(60)
+                var found = try await addressEvents()
+                while found.data.count < count, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(100))
+                    found = try await addressEvents()
+                }
+                return found
+            }
             let id = tokens.accountId.uuidString.lowercased()
-            let before = try await addressEvents()
-            #expect(before.data.count >= 4, "a reservation, an attempt, a success, an attempt")
+            let before = try await addressEvents(atLeast: 4)
+            #expect(before.data.count == 4, "a reservation, an attempt, a success, an attempt")
             #expect(before.data.allSatisfy { !$0.contains(id) }, "no event of the address's streams names the account in clear")
             let sealed = try #require(before.sealed.first)
             #expect(sealed.keyId != tokens.accountId, "the key that seals it is not named after the account")
             #expect(try await sealer.open(sealed, as: UUID.self) == tokens.accountId)
 
             #expect(try await client.call(.delete, "/v1/me", token: tokens.accessToken).status == .noContent)
-            let after = try await addressEvents()
+            let after = try await addressEvents(atLeast: 5)
+            #expect(after.data.count == 5, "and the release")
             #expect(after.data.allSatisfy { !$0.contains(id) })
             #expect(try await sealer.open(sealed, as: UUID.self) == nil, "the address key went with the account")
         }
