@@ -300,6 +300,7 @@ let tests: [Target] = [
         dependencies: [
             "ServiceKit", "ServiceTestSupport", "EventLog", "EventLogPostgres", "EventLogSQLite", "EventLogTestSupport", "ReadModel", "Contracts",
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import JWTKit
 import Logging
 import ServiceKit
 import Synchronization
@@ -11,7 +12,7 @@ import Testing
 
 @Suite("authentication")
 struct AuthTests {
-    @Test("no token, a bad token or an expired one gets 401; a member at an admin route 403")
+    @Test("no token, a bad, expired, forged, future or other-audience token gets 401; a member at an admin route 403")
     func rejections() async throws {
         let harness = try await KitHarness()
         let member = try await harness.token()
@@ -20,13 +21,17 @@ struct AuthTests {
         let foreign = try await SigningKeyRing.generate().signer()
         let forged = try await foreign.collection.sign(
             AccessTokenClaims(accountId: UUID(), sessionId: UUID(), role: .admin, issuedAt: Date(), lifetime: 900), kid: .init(string: foreign.kid))
+        let future = try await harness.token(role: .admin, issuedAt: Date().addingTimeInterval(600))
+        var elsewhere = AccessTokenClaims(accountId: UUID(), sessionId: UUID(), role: .admin, issuedAt: Date(), lifetime: 900)
+        elsewhere.aud = AudienceClaim(value: "another-api")
+        let forAnother = try await harness.sign(elsewhere)
         try await harness.test { client, _, _ in
             let body = ByteBuffer(string: #"{"name": "a", "count": 1}"#)
             try await client.execute(uri: "/v1/widgets", method: .post, headers: .json(), body: body) { response in
                 #expect(response.status == .unauthorized)
                 #expect(response.headers[.wwwAuthenticate] == "Bearer")
             }
-            for token in ["garbage", expired, forged] {
+            for token in ["garbage", expired, forged, future, forAnother] {
                 try await client.execute(uri: "/v1/widgets", method: .post, headers: .json(token: token), body: body) { response in
                     #expect(response.status == .unauthorized)
                 }

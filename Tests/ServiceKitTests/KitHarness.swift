@@ -58,8 +58,12 @@ struct KitHarness {
 
     /// A valid access token.
     func token(account: UUID = UUID(), session: UUID = UUID(), role: Identity.Role = .member, issuedAt: Date = Date()) async throws -> String {
+        try await sign(AccessTokenClaims(accountId: account, sessionId: session, role: role, issuedAt: issuedAt, lifetime: 900))
+    }
+
+    /// `claims` signed with the harness's key.
+    func sign(_ claims: AccessTokenClaims) async throws -> String {
         let (signer, kid) = try await ring.signer()
-        let claims = AccessTokenClaims(accountId: account, sessionId: session, role: role, issuedAt: issuedAt, lifetime: 900)
         return try await signer.sign(claims, kid: .init(string: kid))
     }
 }

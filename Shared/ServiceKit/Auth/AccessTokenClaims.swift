@@ -9,16 +9,21 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
     public var sid: String
     public var role: String
     public var iss: IssuerClaim
+    /// Who the token is for: Commons' API, so that a token signed for anything else with the
+    /// same keys is refused.
+    public var aud: AudienceClaim
     public var iat: IssuedAtClaim
     public var exp: ExpirationClaim
 
     public static let issuer = "commons-accounts"
+    public static let audience = "commons-api"
 
     public init(accountId: UUID, sessionId: UUID, role: Identity.Role, issuedAt: Date, lifetime: TimeInterval) {
         sub = SubjectClaim(value: accountId.lowercasedText)
         sid = sessionId.lowercasedText
         self.role = role.rawValue
         iss = IssuerClaim(value: Self.issuer)
+        aud = AudienceClaim(value: Self.audience)
         iat = IssuedAtClaim(value: issuedAt)
         exp = ExpirationClaim(value: issuedAt.addingTimeInterval(lifetime))
     }
@@ -26,6 +31,7 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
     public func verify(using algorithm: some JWTAlgorithm) async throws {
         try exp.verifyNotExpired()
         guard iss.value == Self.issuer else { throw JWTError.claimVerificationFailure(failedClaim: iss, reason: "unknown issuer") }
+        try aud.verifyIntendedAudience(includes: Self.audience)
     }
 
     /// The identity the token proves, if its fields are well formed.

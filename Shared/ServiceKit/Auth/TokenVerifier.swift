@@ -57,7 +57,11 @@ public final class TokenVerifier: Sendable {
         }
     }
 
-    /// The identity a token proves; throws when it is invalid, expired or signed by an unknown key.
+    /// How far in the future a token's issue time may be, by this verifier's clock.
+    static let clockSkew: TimeInterval = 60
+
+    /// The identity a token proves; throws when it is invalid, expired, issued in the future,
+    /// meant for another audience or signed by an unknown key.
     public func verify(_ token: String) async throws -> Identity {
         let now = clock.now()
         if let known = verified.withLock({ $0[token] }), let expiresAt = known.expiresAt, expiresAt > now { return known }
@@ -90,6 +94,10 @@ public final class TokenVerifier: Sendable {
     private func verifyWithCachedKeys(_ token: String) async throws -> Identity {
         guard let collection = keys.withLock({ $0 }) else { throw JWTError.noKeyProvided }
         let claims = try await collection.verify(token, as: AccessTokenClaims.self)
+        // Clocks of replicas differ by a little; a token from further in the future was not issued by accounts.
+        guard claims.iat.value <= clock.now().addingTimeInterval(Self.clockSkew) else {
+            throw JWTError.claimVerificationFailure(failedClaim: claims.iat, reason: "issued in the future")
+        }
         guard let identity = claims.identity else { throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "malformed subject") }
         return identity
     }
