@@ -23,6 +23,7 @@ public enum CommonsEvents {
         catalog.register(SessionRevoked.self)
         catalog.register(PasswordResetRequested.self)
         catalog.register(PasswordResetCompleted.self)
+        catalog.register(PasswordResetMailed.self)
         // listings (written by the listings service)
         catalog.register(ListingPosted.self, upcasters: ListingPosted.upcasters)
         catalog.register(ListingEdited.self, upcasters: ListingEdited.upcasters)

@@ -423,6 +423,27 @@ struct AccountsHTTPTests {
         }
     }
 
+    @Test("one address is mailed at most three reset codes an hour; more requests answer 202 alike and send nothing", arguments: Backend.allCases)
+    func resetMailCap(backend: Backend) async throws {
+        let harness = try await AccountsHarness(backend: backend)
+        try await harness.test { client in
+            _ = try await client.register("ada@example.org")
+            _ = try await client.register("alan@example.org")
+            let outbox = URL(fileURLWithPath: harness.dataDirectory).appendingPathComponent("outbox")
+            func mails(to address: String) -> Int {
+                ((try? FileManager.default.contentsOfDirectory(atPath: outbox.path)) ?? []).filter { name in
+                    (try? String(contentsOf: outbox.appendingPathComponent(name), encoding: .utf8))?.contains("To: \(address)") == true
+                }.count
+            }
+            for _ in 0..<5 {
+                #expect(try await client.call(.post, "/v1/password-resets", json: ["email": "ada@example.org"]).status == .accepted)
+            }
+            #expect(mails(to: "ada@example.org") == 3)
+            #expect(try await client.call(.post, "/v1/password-resets", json: ["email": "alan@example.org"]).status == .accepted)
+            #expect(mails(to: "alan@example.org") == 1, "another address is not held back")
+        }
+    }
+
     @Test("registering makes a member, whatever the address; the old bootstrap-admin setting stops the service with one line")
     func noAdminByRegistering() async throws {
         try await AccountsHarness().test { client in

@@ -301,6 +301,19 @@ public struct PasswordResetRequested: EventContract, Equatable {
     }
 }
 
+/// A password-reset code was mailed to an account's address. Stream: `resetmail-<accountId>`,
+/// which bounds how many codes one address is sent in an hour.
+public struct PasswordResetMailed: EventContract, Equatable {
+    public static let eventType = "PasswordResetMailed"
+    public var resetId: UUID
+    public var at: Date
+
+    public init(resetId: UUID, at: Date) {
+        self.resetId = resetId
+        self.at = at
+    }
+}
+
 /// A reset token was used. Stream: `passwordreset-<resetId>`.
 public struct PasswordResetCompleted: EventContract, Equatable {
     public static let eventType = "PasswordResetCompleted"

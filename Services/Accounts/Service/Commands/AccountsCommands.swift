@@ -49,6 +49,9 @@ package struct AccountsCommands: Sendable {
     var clock = WallClock.system
     let accessTokenLifetime: TimeInterval = 15 * 60
     let resetTokenLifetime: TimeInterval = 60 * 60
+    /// The most reset codes one address is mailed in an hour: more requests are answered
+    /// alike (202) and send nothing, so nobody can flood a stranger's inbox.
+    static let resetMailsPerHour = 3
 
     /// The commands as the service, the CLI and the benchmark run them, configured from
     /// `environment` (`COMMONS_BCRYPT_COST`, `COMMONS_DATA_DIR` for the signing keys and
@@ -389,6 +392,16 @@ package struct AccountsCommands: Sendable {
         }
         guard let email = EmailAddress(text), let accountId = try await accountId(for: email) else { return }
         let token = BearerSecret.new()
+        // Counted before anything is sent, at the stream's exact version: requests racing each other take turns.
+        let mailed = try await handler.handle(
+            Streams.resetMail(accountId), load: { try await Streams.load(Streams.resetMail(accountId), from: store) }
+        ) {
+            sent, _ in
+            let lastHour = sent.compactMap { ($0 as? PasswordResetMailed)?.at }.filter { now.timeIntervalSince($0) < 3_600 }
+            guard lastHour.count < Self.resetMailsPerHour else { return .answer(false) }
+            return .append([try EventCatalog.encode(PasswordResetMailed(resetId: token.id, at: now), metadata: metadata)]) { _ in true }
+        }
+        guard mailed else { return }
         let requested = PasswordResetRequested(
             resetId: token.id, accountId: accountId, tokenHash: token.hash, expiresAt: now.addingTimeInterval(resetTokenLifetime))
         _ = try await handler.start(

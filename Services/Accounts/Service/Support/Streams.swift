@@ -20,6 +20,8 @@ enum Streams {
         String(keyedHash(network, key: key).prefix(4))
     }
     static func passwordReset(_ id: UUID) -> String { "passwordreset-\(id.lowercasedText)" }
+    /// The reset codes mailed to an account's address (``PasswordResetMailed``).
+    static func resetMail(_ account: UUID) -> String { "resetmail-\(account.lowercasedText)" }
     /// The reservation stream of a normalised email (DESIGN.md §4): its HMAC under `key`
     /// (see ``SigningKeyStore/addressKey(for:)``), so that nobody holding a copy of the log
     /// can hash a candidate address and find the account it belongs to.
