@@ -57,6 +57,20 @@ struct SharedSigningKeysTests {
         await log.close()
     }
 
+    @Test("a ring from before the keys were shared becomes the shared ring, and its file, with keys in clear, is deleted")
+    func legacyFileImportedAndDeleted() async throws {
+        let log = try await Backend.sqlite.makeLog()
+        let legacy = SigningKeyRing.generate()
+        let file = NSTemporaryDirectory() + "accounts-signing-keys-\(UUID()).json"
+        try JSONEncoder().encode(legacy).write(to: URL(fileURLWithPath: file))
+        let keys = SigningKeyStore(
+            sealingKey: .success(SymmetricKey(size: .bits256)), rotationInterval: 30 * 86_400, refreshInterval: 3_600, legacyFile: file)
+        keys.attach(try ServiceRuntime.serviceSecrets(beside: log.store))
+        #expect(try await keys.ring().keys.map(\.kid) == legacy.keys.map(\.kid), "tokens already issued keep verifying")
+        #expect(!FileManager.default.fileExists(atPath: file))
+        await log.close()
+    }
+
     @Test("replicas starting at once make one ring between them", arguments: Backend.allCases)
     func concurrentFirstUse(backend: Backend) async throws {
         let log = try await backend.makeLog()

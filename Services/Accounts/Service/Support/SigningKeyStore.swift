@@ -24,7 +24,8 @@ final class SigningKeyStore: PublicKeySource, Sendable {
     private let rotationInterval: TimeInterval
     private let refreshInterval: TimeInterval
     /// A ring from before the keys were shared (`<data dir>/accounts-signing-keys.json`),
-    /// used as the first shared ring so that tokens already issued keep verifying.
+    /// used as the first shared ring so that tokens already issued keep verifying, and
+    /// deleted once the shared store holds a ring: its private keys were in clear.
     private let legacyFile: String?
     private let state = Mutex(State())
 
@@ -81,6 +82,7 @@ final class SigningKeyStore: PublicKeySource, Sendable {
             let version = stored?.version ?? 0
             if stored != nil, let newest = ring.keys.last, now.timeIntervalSince(newest.createdAt) <= rotationInterval {
                 remember(ring, version: version, at: now)
+                forgetLegacyFile()
                 return ring
             }
             if stored != nil {
@@ -90,6 +92,7 @@ final class SigningKeyStore: PublicKeySource, Sendable {
             // Written only if no other replica wrote first; else read what it wrote.
             if try await secrets.write(Self.secretName, value: try seal(ring), replacing: version) {
                 remember(ring, version: version + 1, at: now)
+                forgetLegacyFile()
                 return ring
             }
         }
@@ -141,6 +144,11 @@ final class SigningKeyStore: PublicKeySource, Sendable {
                 key: "COMMONS_SIGNING_KEY_SECRET",
                 problem: "the shared signing keys do not open with this secret: every accounts replica needs the same one")
         }
+    }
+
+    private func forgetLegacyFile() {
+        guard let legacyFile, FileManager.default.fileExists(atPath: legacyFile) else { return }
+        try? FileManager.default.removeItem(atPath: legacyFile)
     }
 
     private func legacyRing() -> SigningKeyRing? {
