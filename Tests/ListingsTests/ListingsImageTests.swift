@@ -29,6 +29,19 @@ struct ListingsImageTests {
             let missing = String(repeating: "0", count: 64)
             #expect(try await store.header(of: missing) == nil)
             #expect(try await store.read(missing, from: 0, count: 100).isEmpty)
+
+            // Served over HTTP in several pieces (256 KiB each), whole and with its length.
+            let id = UUID()
+            let stored = ImageStored(
+                imageId: id, sha256: address, contentType: "image/jpeg", byteCount: bytes.count, uploaderId: UUID(), storedAt: Date(),
+                width: 2_000, height: 1_500, sizes: [])
+            let position = try await client.runtime.store.append(
+                to: "image-\(id.uuidString.lowercased())", expected: .any, events: [try EventCatalog.encode(stored)]
+            ).checkpoint.description
+            let served = try await client.get("/v1/images/\(id)", after: position)
+            #expect(served.status == .ok)
+            #expect(served.headers[.contentLength] == String(bytes.count))
+            #expect(Array(served.body) == bytes)
         }
     }
 
