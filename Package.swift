@@ -249,8 +249,8 @@ let testSupport: [Target] = [
     .target(
         name: "ServiceTestSupport",
         dependencies: [
-            "ServiceKit", "ReadModel", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            "ServiceKit", "ReadModel", "Contracts", "EventLog", .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ],
         path: "Tests/ServiceTestSupport",
         swiftSettings: strict

@@ -7,6 +7,7 @@ import Foundation
 import GRDB
 import HTTPTypes
 import ServiceKit
+import ServiceTestSupport
 import Testing
 
 @Suite("accounts over HTTP")
@@ -272,6 +273,16 @@ struct AccountsHTTPTests {
             #expect(stale.status == .preconditionFailed)
             let cleared = try await client.call(.patch, "/v1/me", token: tokens.accessToken, json: ["phone": NSNull()])
             #expect(cleared.json["phone"] == nil)
+
+            // An avatar is a picture I uploaded myself, never someone else's.
+            let theirs = try await StoredImages.record(by: UUID(), in: client.runtime.store)
+            let taken = try await client.call(.patch, "/v1/me", token: tokens.accessToken, json: ["avatarImageId": theirs.uuidString])
+            #expect(taken.status == .unprocessableContent)
+            #expect(Set((taken.json["errors"] as? [String: Any] ?? [:]).keys) == ["avatarImageId"])
+            let mine = try await StoredImages.record(by: tokens.accountId, in: client.runtime.store)
+            let avatar = try await client.call(.patch, "/v1/me", token: tokens.accessToken, json: ["avatarImageId": mine.uuidString])
+            #expect(avatar.status == .ok, "\(avatar.text)")
+            #expect((avatar.json["avatarImageId"] as? String)?.lowercased() == mine.uuidString.lowercased())
 
             let publicProfile = try await client.call(.get, "/v1/users/\(tokens.accountId)")
             #expect(publicProfile.status == .ok)

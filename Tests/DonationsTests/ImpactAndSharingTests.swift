@@ -5,6 +5,7 @@ import EventLogTestSupport
 import Foundation
 import HTTPTypes
 import ServiceKit
+import ServiceTestSupport
 import Testing
 
 @Suite("donations: impact, sharing and supporters")
@@ -48,7 +49,9 @@ struct ImpactAndSharingTests {
         }
     }
 
-    @Test("a public donation can be shared and shows in the feed and among supporters; an anonymous one cannot", arguments: Backend.allCases)
+    @Test(
+        "a public donation can be shared and shows in the feed and among supporters; an anonymous one cannot; a photo is the poster's own",
+        arguments: Backend.allCases)
     func sharing(backend: Backend) async throws {
         try await DonationsHarness(backend: backend).test { client in
             try await client.organization("shared-cause", minimum: 100)
@@ -78,6 +81,24 @@ struct ImpactAndSharingTests {
             #expect(feed.items.first?["caption"] as? String == "Nets for a village!")
             let supporters = try await client.get("/v1/organizations/shared-cause/supporters", after: hidden.position)
             #expect(supporters.items.compactMap { ($0["accountId"] as? String)?.lowercased() } == [donor.key], "anonymous donors are not listed")
+
+            // A post's photo, like an organisation's logo, is one its author uploaded.
+            let theirs = try await StoredImages.record(by: UUID(), in: client.runtime.store)
+            let borrowed = try await client.call(
+                .post, "/v1/donations/\(id)/posts", token: token, json: ["caption": "Look", "imageId": theirs.uuidString], key: "p5")
+            #expect(borrowed.status == .unprocessableContent)
+            #expect(Set((borrowed.json["errors"] as? [String: Any] ?? [:]).keys) == ["imageId"])
+            let logo = try await client.call(
+                .post, "/v1/organizations", token: try await client.token(role: .admin),
+                json: [
+                    "name": "Borrowed", "slug": "borrowed-logo", "kind": "charity", "mission": "Helps.", "currency": "USD",
+                    "minimumDonationMinor": 100, "logoImageId": theirs.uuidString,
+                ])
+            #expect(logo.status == .unprocessableContent, "\(logo.text)")
+            let mine = try await StoredImages.record(by: donor, in: client.runtime.store)
+            let pictured = try await client.call(
+                .post, "/v1/donations/\(id)/posts", token: token, json: ["caption": "Look", "imageId": mine.uuidString], key: "p6")
+            #expect(pictured.status == .created, "\(pictured.text)")
         }
     }
 

@@ -95,6 +95,39 @@ struct ListingsImageTests {
         }
     }
 
+    @Test(
+        "only the uploader attaches a photo: the same picture from two people is two images over one blob, and a listing keeps what it has",
+        arguments: Backend.allCases)
+    func onlyTheUploaderAttaches(backend: Backend) async throws {
+        let photo = try await PhotoTools.jpegWithPosition(width: 800, height: 600, marker: "mine")
+        try await ListingsHarness(backend: backend).test { client in
+            let (ada, bob) = (try await client.person(), try await client.person())
+            let adas = try #require(try await client.call(.post, "/v1/images", as: ada, bytes: photo).json["id"] as? String).lowercased()
+            let blobs = try await client.runtime.blobStore.blobs(after: nil, limit: 100).count
+            let bobs = try #require(try await client.call(.post, "/v1/images", as: bob, bytes: photo).json["id"] as? String).lowercased()
+            #expect(adas != bobs)
+            #expect(try await client.runtime.blobStore.blobs(after: nil, limit: 100).count == blobs, "no blob stored twice")
+
+            let taken = try await client.call(
+                .post, "/v1/listings", as: bob, json: ListingsFixtures.listing.merging(["imageIds": [bobs, adas]]) { $1 })
+            #expect(taken.status == .unprocessableContent, "\(taken.text)")
+            #expect(Set(taken.errors.keys) == ["imageIds[1]"])
+            let (listing, position, _) = try await client.post(["imageIds": [adas]], as: ada)
+
+            // Ada keeps her photo on an edit; Bob cannot slip hers in beside his own.
+            let etag = try #require(try await client.get("/v1/listings/\(listing)", as: ada, after: position).etag)
+            let kept = try await client.call(
+                .patch, "/v1/listings/\(listing)", as: ada, json: ["title": "Still mine", "imageIds": [adas]], headers: [.ifMatch: etag])
+            #expect(kept.status == .ok, "\(kept.text)")
+            let (own, ownPosition, _) = try await client.post(["imageIds": [bobs]], as: bob)
+            let ownTag = try #require(try await client.get("/v1/listings/\(own)", as: bob, after: ownPosition).etag)
+            let slipped = try await client.call(
+                .patch, "/v1/listings/\(own)", as: bob, json: ["imageIds": [bobs, adas]], headers: [.ifMatch: ownTag])
+            #expect(slipped.status == .unprocessableContent)
+            #expect(Set(slipped.errors.keys) == ["imageIds[1]"])
+        }
+    }
+
     @Test("forty uploads at once from one account: each is stored or refused with 429 or 503 and Retry-After, and reads go on")
     func uploadBurst() async throws {
         let photo = try await PhotoTools.jpegWithPosition(width: 2400, height: 1800, noise: 30, marker: "burst")

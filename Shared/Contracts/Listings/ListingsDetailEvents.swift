@@ -129,8 +129,9 @@ public struct ListingRequested: EventContract, Equatable {
     }
 }
 
-/// An image was uploaded. Stream: `image-<imageId>`, where the id is derived from the
-/// SHA-256 of the stored bytes, so one picture uploaded twice is one image.
+/// An image was uploaded. Stream: `image-<imageId>` (``ImageUploads/stream(of:)``). The id is
+/// derived from the SHA-256 of the stored bytes and the uploader, so one person's picture
+/// uploaded twice is one image (ids stored before that derive from the bytes alone).
 public struct ImageStored: EventContract, Equatable {
     public static let eventType = "ImageStored"
     /// 2: the upload is cleaned (upright, no metadata) and kept in smaller ``sizes`` too,

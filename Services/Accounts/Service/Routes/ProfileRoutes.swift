@@ -18,7 +18,14 @@ extension AccountsAPI {
             let identity = try context.requireIdentity()
             let expected = try request.ifMatchVersion()
             let patch = try await request.decodeJSON(as: ProfileChange.self, context: context)
-            let problems = patch.problems()
+            var problems = patch.problems()
+            if let avatar = patch.avatarImageId?.value {
+                let current = try await commands.profile(of: identity.accountId).0.avatarImageId
+                let images = try await ImageUploads.problems(
+                    attaching: [avatar], by: identity.accountId, keeping: Set([current].compactMap { $0 }), in: runtime.store
+                ) { _ in "avatarImageId" }
+                problems.merge(images) { $0 + $1 }
+            }
             guard problems.isEmpty else { throw Problem.validation(problems) }
             let (account, personal, position) = try await commands.updateProfile(
                 of: identity.accountId, expectedVersion: expected,

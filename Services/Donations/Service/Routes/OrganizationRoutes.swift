@@ -85,20 +85,23 @@ extension DonationsAPI {
             return try Response.json(view, version: view.version)
         }
         router.post("/v1/organizations") { request, context in
-            _ = try context.requireAdmin()
+            let identity = try context.requireAdmin()
             let draft = try await request.decodeJSON(as: OrganizationFields.self, context: context).draft()
+            try await requireAttachable(logo: draft.logoImageId, by: identity.accountId)
             let (state, position) = try await commands.register(draft, metadata: context.eventMetadata)
             return try await answer(state, position: position, status: .created)
         }
         router.patch("/v1/organizations/{id}") { request, context in
-            _ = try context.requireAdmin()
+            let identity = try context.requireAdmin()
             let id = try await organizationId(context)
             let expected = try request.requireIfMatch()
             let body = try await request.decodeJSON(as: OrganizationFields.self, context: context)
             let kind = try body.parsedKind()
-            if let slug = body.slug, slug.lowercased() != (try await commands.organization(id).draft?.slug) {
+            let current = try await commands.organization(id).draft
+            if let slug = body.slug, slug.lowercased() != current?.slug {
                 throw Problem.validation(["slug": ["cannot change: links to the organisation must keep working"]])
             }
+            try await requireAttachable(logo: body.logoImageId, by: identity.accountId, keeping: current?.logoImageId)
             let (state, position) = try await commands.update(id, expectedVersion: expected, metadata: context.eventMetadata) {
                 body.apply(to: &$0, kind: kind)
             }
@@ -122,6 +125,15 @@ extension DonationsAPI {
                 ImpactEstimate(added), status: .created, position: position,
                 location: "/v1/organizations/\(id.lowercasedText)")
         }
+    }
+
+    /// Refuses (422) a logo that `admin` did not upload; the organisation's present logo may stay.
+    func requireAttachable(logo: UUID?, by admin: UUID, keeping current: UUID? = nil) async throws {
+        guard let logo else { return }
+        let problems = try await ImageUploads.problems(
+            attaching: [logo], by: admin, keeping: Set([current].compactMap { $0 }), in: runtime.store
+        ) { _ in "logoImageId" }
+        guard problems.isEmpty else { throw Problem.validation(problems) }
     }
 
     /// The organisation named by the path (id or slug), or 404.

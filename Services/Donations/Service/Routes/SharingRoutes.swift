@@ -13,6 +13,10 @@ extension DonationsAPI {
             let donation = try context.parameters.uuid("id")
             let key = try idempotencyKey(request)
             let body = try await request.decodeJSON(as: NewDonationPost.self, context: context)
+            if let image = body.imageId {
+                let problems = try await ImageUploads.problems(attaching: [image], by: identity.accountId, in: runtime.store) { _ in "imageId" }
+                guard problems.isEmpty else { throw Problem.validation(problems) }
+            }
             let (shared, position) = try await commands.share(
                 donation: donation, account: identity.accountId, caption: body.caption, imageId: body.imageId,
                 postId: context.idempotentEventId(key, salt: "post \(donation.lowercasedText)"), metadata: context.eventMetadata)

@@ -59,11 +59,12 @@ extension ListingsAPI {
     }
 
     /// Stores every size of `photo` for `uploader` and records the image once; the same
-    /// picture uploaded again is the same image (and the uploader becomes an owner of it).
+    /// picture uploaded again by the same person is the same image. Blobs are shared by
+    /// content: another person's identical picture makes them an owner of the same blobs.
     private func store(_ photo: CleanedPhoto, uploader: UUID, metadata: EventMetadata) async throws -> (ImageStored, Checkpoint?) {
         let original = photo.original
         let address = ImageBodies.contentAddress(original.bytes)
-        let id = ImageBodies.imageId(address: address)
+        let id = ImageBodies.imageId(address: address, uploader: uploader)
         var sizes: [StoredImageSize] = []
         for size in PhotoSize.variants {
             guard let variant = photo.sizes[size] else { continue }
@@ -79,7 +80,7 @@ extension ListingsAPI {
         let stored = ImageStored(
             imageId: id, sha256: address, contentType: original.format.contentType, byteCount: original.bytes.count,
             uploaderId: uploader, storedAt: clock.now(), width: original.width, height: original.height, sizes: sizes)
-        let stream = ListingStreams.image(id)
+        let stream = ImageUploads.stream(of: id)
         // Someone uploaded the same picture before or at the same moment: one image.
         return try await CommandHandler(store: runtime.store).handle(stream, load: { ((), try await runtime.store.version(of: stream)) }) {
             _, version in
@@ -167,13 +168,10 @@ enum ImageBodies {
         SHA256.hash(data: bytes).lowercaseHex
     }
 
-    /// The image's id: a UUID made of the first 16 bytes of the content's SHA-256, with the
-    /// version-8 (custom) and variant bits set, so that the same bytes are always one image.
-    static func imageId(address: String) -> UUID {
-        let bytes = stride(from: 0, to: 32, by: 2).map { offset -> UInt8 in
-            let start = address.index(address.startIndex, offsetBy: offset)
-            return UInt8(address[start..<address.index(start, offsetBy: 2)], radix: 16) ?? 0
-        }
-        return NameBasedID.make(digest: bytes, version: .v8)
+    /// The image's id: a name-based UUID (version 8) of the content address and the uploader,
+    /// so that one person's picture uploaded twice is one image, and the same picture from two
+    /// people is two images over one stored blob: each person's is gone with their account.
+    static func imageId(address: String, uploader: UUID) -> UUID {
+        NameBasedID.make("\(address) \(uploader.lowercasedText)", version: .v8)
     }
 }

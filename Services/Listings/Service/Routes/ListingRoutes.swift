@@ -14,7 +14,8 @@ extension ListingsAPI {
             let identity = try context.requireIdentity()
             let body = try await request.decodeJSON(as: ListingBody.self, context: context)
             let draft = body.draft
-            let problems = draft.normalized.problems().merging(try await imageProblems(draft.imageIds)) { $0 + $1 }
+            let badImages = try await imageProblems(draft.imageIds, by: identity.accountId)
+            let problems = draft.normalized.problems().merging(badImages) { $0 + $1 }
             guard problems.isEmpty else { throw Problem.validation(problems) }
             let id = context.idempotentEventId(request.headers[.idempotencyKey], salt: "listing")
             let result = try await commands.post(draft, by: identity.accountId, id: id, metadata: context.eventMetadata)
@@ -30,7 +31,8 @@ extension ListingsAPI {
             let id = try context.parameters.uuid("id")
             let expected = try request.requireIfMatch()
             let body = try await request.decodeJSON(as: ListingBody.self, context: context)
-            let badImages = try await imageProblems(body.imageIds ?? [])
+            let attached = try await body.imageIds == nil ? [] : commands.load(id).imageIds
+            let badImages = try await imageProblems(body.imageIds ?? [], by: identity.accountId, keeping: Set(attached))
             let result = try await commands.edit(
                 id, by: identity.accountId, expectedVersion: expected, metadata: context.eventMetadata,
                 alsoInvalid: badImages
@@ -78,12 +80,11 @@ extension ListingsAPI {
         }
     }
 
-    /// Each image id that was never uploaded, by its path in the body.
-    func imageProblems(_ ids: [UUID]) async throws -> [String: [String]] {
-        var problems: [String: [String]] = [:]
-        for (index, id) in ids.prefix(ListingDraft.maximumImages).enumerated() {
-            if try await runtime.store.version(of: ListingStreams.image(id)) == 0 { problems["imageIds[\(index)]"] = ["is not an uploaded image"] }
-        }
-        return problems
+    /// Each image id that `actor` may not attach (never uploaded, or uploaded by someone
+    /// else), by its path in the body; ids in `attached` (already on the listing) may stay.
+    func imageProblems(_ ids: [UUID], by actor: UUID, keeping attached: Set<UUID> = []) async throws -> [String: [String]] {
+        try await ImageUploads.problems(
+            attaching: Array(ids.prefix(ListingDraft.maximumImages)), by: actor, keeping: attached, in: runtime.store
+        ) { "imageIds[\($0)]" }
     }
 }

@@ -11,7 +11,6 @@ enum ListingStreams {
     static func reports(of listing: UUID) -> String { "listingreports-\(listing.lowercasedText)" }
     static func comments(of listing: UUID) -> String { "listingcomments-\(listing.lowercasedText)" }
     static func conversation(_ id: UUID) -> String { "conversation-\(id.lowercasedText)" }
-    static func image(_ id: UUID) -> String { "image-\(id.lowercasedText)" }
     /// An account's stream, which the accounts service begins with `AccountRegistered`: read
     /// for how long a reporter has been around.
     static func account(_ id: UUID) -> String { "account-\(id.lowercasedText)" }
