@@ -1,5 +1,6 @@
 import AccountsService
 import EventLog
+import EventLogTestSupport
 import Foundation
 import ServiceKit
 import ServiceTestSupport
@@ -77,6 +78,27 @@ struct EventLogBrowserTests {
 
     /// Signs the administrator in, again until the token carries the role (the promotion is
     /// applied by the sessions projection a moment after it is written).
+    @Test("an administrator removed with `remove-admin` loses the role at once: the tokens held are refused, a new sign-in is a member's")
+    func removedAdmin() async throws {
+        let harness = try await AccountsHarness()
+        try await harness.test { client in
+            _ = try await AccountsAdministration.makeAdmin(
+                email: "boss@example.org", password: "a long enough phrase", displayName: "Boss", store: harness.log.store,
+                environment: harness.environment)
+            let admin = try await Self.adminToken(client)
+            _ = try await AccountsAdministration.removeAdmin(email: "Boss@Example.org", store: harness.log.store, environment: harness.environment)
+            try await waitFor("the ended session's token to be refused") {
+                try await client.call(.get, "/v1/admin/log/events?limit=1", token: admin).status == .unauthorized
+            }
+            let member = try await client.signIn("boss@example.org").decode(AccountsHarness.Tokens.self).accessToken
+            #expect(try await client.call(.get, "/v1/admin/log/events?limit=1", token: member).status == .forbidden)
+            #expect(try await client.call(.get, "/v1/me", token: member).json["role"] as? String == "member")
+            await #expect(throws: AdministrationError.self) {
+                try await AccountsAdministration.removeAdmin(email: "nobody@example.org", store: harness.log.store, environment: harness.environment)
+            }
+        }
+    }
+
     static func adminToken(_ client: AccountsHarness.Client) async throws -> String {
         for _ in 0..<100 {
             let token = try await client.signIn("boss@example.org").decode(AccountsHarness.Tokens.self).accessToken

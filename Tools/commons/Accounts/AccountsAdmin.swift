@@ -6,7 +6,7 @@ import ServiceKit
 /// `commons accounts …`: operator commands on accounts.
 struct AccountsGroup: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "accounts", abstract: "Operator commands on accounts.", subcommands: [CreateAdmin.self])
+        commandName: "accounts", abstract: "Operator commands on accounts.", subcommands: [CreateAdmin.self, RemoveAdmin.self])
 }
 
 /// `commons accounts create-admin EMAIL`: makes an account an admin, creating it if needed.
@@ -36,6 +36,25 @@ struct CreateAdmin: AsyncParsableCommand {
             let id = try await AccountsAdministration.makeAdmin(
                 email: email, password: password, displayName: name, store: log, environment: EnvironmentVariables())
             print("\(email) is an admin (account \(id.lowercasedText))")
+        }
+    }
+}
+
+/// `commons accounts remove-admin EMAIL`: makes an admin a member again, at once: every
+/// session of the account ends, so no token it holds keeps the role until it expires.
+struct RemoveAdmin: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove-admin", abstract: "Make the account with this email a member again and end its sessions.")
+
+    @Argument(help: "The account's email.")
+    var email: String
+
+    @OptionGroup var store: EventStoreOption
+
+    func run() async throws {
+        try await store.withStore { log in
+            let id = try await AccountsAdministration.removeAdmin(email: email, store: log, environment: EnvironmentVariables())
+            print("\(email) is a member (account \(id.lowercasedText)); its sessions are ended")
         }
     }
 }
