@@ -40,10 +40,11 @@ struct BrowserSessionTests {
             #expect(access.attributes.contains("HttpOnly") && access.attributes.contains("Secure") && access.attributes.contains("SameSite=Strict"))
             #expect(access.attributes.contains("Path=/"))
             let refresh = try #require(cookies[BrowserSession.refreshCookie])
-            #expect(refresh.attributes.contains("HttpOnly") && refresh.attributes.contains("Path=/v1/sessions"))
+            #expect(BrowserSession.refreshCookie.hasPrefix("__Host-"))
+            #expect(refresh.attributes.contains("HttpOnly") && refresh.attributes.contains("Secure") && refresh.attributes.contains("Path=/"))
             let csrf = try #require(cookies[BrowserSession.csrfCookie])
             #expect(!csrf.attributes.contains("HttpOnly"))
-            #expect(csrf.value == BrowserSession.csrfToken(for: access.value))
+            #expect(csrf.value == BrowserSession.csrfToken(for: access.value, refreshToken: refresh.value))
         }
     }
 
@@ -55,7 +56,7 @@ struct BrowserSessionTests {
                 headers: Self.cookieDelivery)
             #expect(signedUp.status == .created)
             let cookies = Self.cookies(of: signedUp)
-            let header = Self.cookieHeader(cookies, [BrowserSession.accessCookie, BrowserSession.csrfCookie])
+            let header = Self.cookieHeader(cookies, [BrowserSession.accessCookie, BrowserSession.refreshCookie, BrowserSession.csrfCookie])
             let me = try await client.call(.get, "/v1/me", headers: [.cookie: header])
             #expect(me.status == .ok)
             #expect(me.json["email"] as? String == "csrf@example.org")
@@ -64,7 +65,7 @@ struct BrowserSessionTests {
             #expect(forged.status == .forbidden)
             let wrong = try await client.call(
                 .patch, "/v1/me", json: ["displayName": "Mallory"],
-                headers: [.cookie: header, BrowserSession.csrfHeader: BrowserSession.csrfToken(for: "another token")])
+                headers: [.cookie: header, BrowserSession.csrfHeader: BrowserSession.csrfToken(for: "another token", refreshToken: "another")])
             #expect(wrong.status == .forbidden)
             let echoed = try await client.call(
                 .patch, "/v1/me", json: ["displayName": "Ada L."],
@@ -74,7 +75,9 @@ struct BrowserSessionTests {
         }
     }
 
-    @Test("a refresh reads the refresh cookie (with the CSRF echo) and rotates every cookie; a stale access cookie leaves a request anonymous")
+    @Test(
+        "a refresh reads the refresh cookie (with the CSRF echo minted for it) and rotates every cookie; a stale access cookie leaves a request anonymous"
+    )
     func refreshWithCookies() async throws {
         try await AccountsHarness().test { client in
             let signedUp = try await client.call(
@@ -88,6 +91,14 @@ struct BrowserSessionTests {
                 .post, "/v1/sessions/refresh", json: [String: String](),
                 headers: Self.cookieDelivery.merging([.cookie: all]) { $1 })
             #expect(unechoed.status == .forbidden)
+            // A refresh token planted beside the real echo (another session's, say) does not match it.
+            let planted =
+                Self.cookieHeader(first, [BrowserSession.accessCookie, BrowserSession.csrfCookie])
+                + "; \(BrowserSession.refreshCookie)=planted-token"
+            let mismatched = try await client.call(
+                .post, "/v1/sessions/refresh", json: [String: String](),
+                headers: Self.cookieDelivery.merging([.cookie: planted, BrowserSession.csrfHeader: csrf]) { $1 })
+            #expect(mismatched.status == .forbidden)
             let refreshed = try await client.call(
                 .post, "/v1/sessions/refresh", json: [String: String](),
                 headers: Self.cookieDelivery.merging([.cookie: all, BrowserSession.csrfHeader: csrf]) { $1 })
@@ -117,7 +128,7 @@ struct BrowserSessionTests {
                 .post, "/v1/accounts", json: ["email": "out@example.org", "password": "a long enough phrase", "displayName": "Ada"],
                 headers: Self.cookieDelivery)
             let cookies = Self.cookies(of: signedUp)
-            let header = Self.cookieHeader(cookies, [BrowserSession.accessCookie, BrowserSession.csrfCookie])
+            let header = Self.cookieHeader(cookies, [BrowserSession.accessCookie, BrowserSession.refreshCookie, BrowserSession.csrfCookie])
             let out = try await client.call(
                 .delete, "/v1/sessions/current",
                 headers: [.cookie: header, BrowserSession.csrfHeader: try #require(cookies[BrowserSession.csrfCookie]).value])

@@ -33,7 +33,7 @@ struct AuthMiddleware: RouterMiddleware {
             let identity = try await liveIdentity(cookie)
         else { return try await next(request, context) }
         if BrowserSession.isUnsafe(request.method),
-            !BrowserSession.csrfMatches(request.headers[BrowserSession.csrfHeader], accessToken: cookie)
+            !BrowserSession.csrfMatches(request.headers[BrowserSession.csrfHeader], cookiesOf: request)
         {
             throw Problem.forbidden(
                 "A change made with the session cookie must carry the `\(BrowserSession.csrfCookie)` cookie's value as `X-CSRF-Token`.")

@@ -36,13 +36,14 @@ extension AccountsAPI {
     }
 
     /// The refresh token of a refresh: the body's, or else a browser's refresh cookie, which
-    /// is only taken with the CSRF cookie echoed, as for any change made with cookies.
+    /// is only taken with the CSRF echo minted for it (and the access cookie beside it), as
+    /// for any change made with cookies.
     func refreshToken(_ body: TokenRefresh, _ request: Request) throws -> String {
         if let token = body.refreshToken { return token }
         guard let cookie = request.cookies[BrowserSession.refreshCookie]?.value, !cookie.isEmpty else {
             throw Problem.validation(["refreshToken": ["Send the refresh token, or the refresh cookie of a browser session."]])
         }
-        guard let csrf = request.cookies[BrowserSession.csrfCookie]?.value, request.headers[BrowserSession.csrfHeader] == csrf else {
+        guard BrowserSession.csrfMatches(request.headers[BrowserSession.csrfHeader], cookiesOf: request) else {
             throw Problem.forbidden(
                 "A refresh with the session cookie must carry the `\(BrowserSession.csrfCookie)` cookie's value as `X-CSRF-Token`.")
         }
