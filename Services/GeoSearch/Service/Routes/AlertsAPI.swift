@@ -123,18 +123,25 @@ struct AlertsAPI: Sendable {
         let matcher = matcher
         let runtime = runtime
         return try await runtime.sessionEvents(for: identity, connection: context.connection) { sink in
-            var after = resumeFrom
+            var after: Checkpoint
+            if let resumeFrom { after = resumeFrom } else { after = try await matcher.readMarker(of: owner) ?? .start }
             var applied = Self.applied(runtime)
             var quietSince = ContinuousClock.now
             while sink.isOpen {
+                // Whatever was posted up to here is in the index this pass reads (and every
+                // alert made up to here with it): what the pass finds no match in needs no
+                // second look, so the next pass reads only what was posted since, not all
+                // that was posted since the last match each time anything moves.
+                let indexed = applied.min() ?? .start
                 let batch = try await matcher.matches(of: owner, after: after, limit: 100)
                 for match in batch {
                     try await Self.traced(match, in: runtime.store) {
                         try await sink.send(try .json(match, id: match.id, name: "match"))
                     }
-                    after = Checkpoint(match.id)
+                    after = Checkpoint(match.id) ?? after
                 }
                 if batch.count == 100 { continue }
+                after = max(after, indexed)
                 if !batch.isEmpty { quietSince = .now }
                 // Wait for the read model to move (in memory, cheap) before asking SQLite again.
                 while Self.applied(runtime) == applied, sink.isOpen {
