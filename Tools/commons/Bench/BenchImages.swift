@@ -88,6 +88,7 @@ struct BenchImages: AsyncParsableCommand {
                 try await Self.get(client, "\(base)/health/live"); return 1
             }
         }
+        let burst = try await BenchUploadBurst(client: client, base: base, token: token).run()
         try await service.stop()
 
         let megabytes = Double(photos.map(\.count).reduce(0, +)) / Double(photos.count) / 1_000_000
@@ -104,6 +105,7 @@ struct BenchImages: AsyncParsableCommand {
                     BenchRow(name: "serve the small size (requests/s)", ours: served, ceiling: live),
                 ], ours: "ours /s", ceiling: "ceiling /s"))
         print(String(format: "small size served: %.1f MB/s", served * Double(smallBytes) / 1_000_000))
+        print(burst.summary)
     }
 
     private static func get(_ client: HTTPClient, _ url: String) async throws {
