@@ -400,6 +400,7 @@ let tests: [Target] = [
         name: "CommonsCLITests",
         dependencies: [
             "commons", "EventLog", "EventLogTestSupport", "EventLogPostgres", "EventLogSQLite", "ReadModel", "Contracts", "StackKit", "Spawn",
+            "ServiceKit",
             "PhotoCodec",
             .product(name: "CommonsClient", package: "CommonsClient"),
             .product(name: "GRDB", package: "GRDB.swift"),

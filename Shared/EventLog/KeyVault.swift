@@ -38,8 +38,13 @@ public protocol KeyStorage: Sendable {
     /// The values stored for `owners`, by owner: none for an owner without a key or whose
     /// key was destroyed.
     func stored(for owners: [UUID]) async throws -> [UUID: Data]
-    /// Replaces the value, leaving a tombstone that refuses any later value.
-    func destroy(_ owner: UUID) async throws
+    /// Replaces the value, leaving a tombstone that refuses any later value. The tombstone
+    /// keeps `wrappedBy`, the id of the secret that wrapped the value (nil when unknown), and
+    /// the time: copies of the value in backups open only while that secret exists.
+    func destroy(_ owner: UUID, wrappedBy: Data?) async throws
+    /// The destroyed keys, counted by the secret that wrapped each when it was destroyed
+    /// (nil: destroyed before tombstones kept it), with the earliest destruction of each.
+    func destroyedKeys() async throws -> [DestroyedKeys]
     /// Up to `limit` live rows with owners after `owner` (from the first when nil), in owner order.
     func live(after owner: UUID?, limit: Int) async throws -> [(owner: UUID, value: Data)]
     /// Stores `new` for `owner` if it still holds `old`; false when it changed meanwhile
@@ -61,4 +66,19 @@ public struct KeyDestroyedError: Error, CustomStringConvertible {
     public let owner: UUID
     public init(owner: UUID) { self.owner = owner }
     public var description: String { "the personal-data key of \(owner) has been destroyed" }
+}
+
+/// Keys destroyed while one secret wrapped them (``KeyStorage/destroyedKeys()``).
+public struct DestroyedKeys: Sendable, Equatable {
+    /// The id of the secret that wrapped them; nil for keys destroyed before it was kept.
+    public var wrappedBy: Data?
+    public var count: Int
+    /// When the first of them was destroyed.
+    public var earliest: Date
+
+    public init(wrappedBy: Data?, count: Int, earliest: Date) {
+        self.wrappedBy = wrappedBy
+        self.count = count
+        self.earliest = earliest
+    }
 }

@@ -41,12 +41,29 @@ public final class PostgresKeyStorage: KeyStorage {
         return values
     }
 
-    public func destroy(_ owner: UUID) async throws {
+    public func destroy(_ owner: UUID, wrappedBy: Data?) async throws {
+        let secret = wrappedBy.map { ByteBuffer(bytes: $0) }
+        // A key destroyed again keeps its first destruction's time and secret.
         try await connection.client.queryAbandonable(
             """
-            INSERT INTO \(unescaped: table) (owner, material, destroyed_at) VALUES (\(owner), NULL, now())
-            ON CONFLICT (owner) DO UPDATE SET material = NULL, destroyed_at = now()
+            INSERT INTO \(unescaped: table) AS k (owner, material, destroyed_at, destroyed_under) VALUES (\(owner), NULL, now(), \(secret))
+            ON CONFLICT (owner) DO UPDATE SET material = NULL, destroyed_at = now(), destroyed_under = excluded.destroyed_under
+            WHERE k.material IS NOT NULL OR k.destroyed_at IS NULL
             """, logger: connection.logger)
+    }
+
+    public func destroyedKeys() async throws -> [DestroyedKeys] {
+        let query: PostgresQuery = """
+            SELECT destroyed_under, count(*)::bigint, min(destroyed_at) FROM \(unescaped: table)
+            WHERE material IS NULL AND destroyed_at IS NOT NULL GROUP BY destroyed_under
+            """
+        var tally: [DestroyedKeys] = []
+        for try await (secret, count, earliest) in try await connection.client.queryAbandonable(query, logger: connection.logger)
+            .decode((ByteBuffer?, Int64, Date).self)
+        {
+            tally.append(DestroyedKeys(wrappedBy: secret.map { Data($0.readableBytesView) }, count: Int(count), earliest: earliest))
+        }
+        return tally
     }
 
     public func live(after owner: UUID?, limit: Int) async throws -> [(owner: UUID, value: Data)] {

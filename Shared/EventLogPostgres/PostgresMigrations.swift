@@ -156,6 +156,11 @@ enum PostgresMigrations {
             // a piece is read from its TOAST chunks alone. Blobs stored before keep their form.
             "ALTER TABLE {schema}.blobs ALTER COLUMN bytes SET STORAGE EXTERNAL"
         ],
+        [
+            // Which secret wrapped a key when it was destroyed: its copies in backups open
+            // only while that secret lives (`commons keys status`).
+            "ALTER TABLE {schema}.personal_data_keys ADD COLUMN destroyed_under bytea"
+        ],
     ]
 
     /// Brings `schema` up to the latest migration, in one transaction on a connection of its

@@ -14,6 +14,9 @@ public final class SQLiteKeyStorage: KeyStorage {
             // secure_delete overwrites deleted content, so a destroyed key leaves no bytes behind.
             try db.execute(sql: "PRAGMA secure_delete = ON")
             try db.execute(sql: "CREATE TABLE IF NOT EXISTS keys (owner TEXT PRIMARY KEY, material BLOB, destroyed_at REAL)")
+            if try !db.columns(in: "keys").contains(where: { $0.name == "destroyed_under" }) {
+                try db.execute(sql: "ALTER TABLE keys ADD COLUMN destroyed_under BLOB")
+            }
         }
     }
 
@@ -34,17 +37,36 @@ public final class SQLiteKeyStorage: KeyStorage {
         }
     }
 
-    public func destroy(_ owner: UUID) async throws {
+    public func destroy(_ owner: UUID, wrappedBy: Data?) async throws {
+        // A key destroyed again keeps its first destruction's time and secret.
         try await queue.write { db in
             try db.execute(sql: "PRAGMA secure_delete = ON")
             try db.execute(
                 sql: """
-                    INSERT INTO keys (owner, material, destroyed_at) VALUES (?, NULL, julianday('now'))
-                    ON CONFLICT (owner) DO UPDATE SET material = NULL, destroyed_at = excluded.destroyed_at
-                    """, arguments: [owner.lowercasedText])
+                    INSERT INTO keys (owner, material, destroyed_at, destroyed_under) VALUES (?, NULL, julianday('now'), ?)
+                    ON CONFLICT (owner) DO UPDATE SET material = NULL, destroyed_at = excluded.destroyed_at,
+                        destroyed_under = excluded.destroyed_under
+                    WHERE keys.material IS NOT NULL OR keys.destroyed_at IS NULL
+                    """, arguments: [owner.lowercasedText, wrappedBy])
         }
         // Push the change out of the WAL into the main file, so the old page is overwritten.
         try await queue.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
+    }
+
+    public func destroyedKeys() async throws -> [DestroyedKeys] {
+        try await queue.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT destroyed_under, count(*) AS n, min(destroyed_at) AS earliest FROM keys
+                    WHERE material IS NULL AND destroyed_at IS NOT NULL GROUP BY destroyed_under
+                    """
+            ).map { row in
+                // julianday: days since noon, 24 November 4714 BC; the Unix epoch is day 2440587.5.
+                let earliest = Date(timeIntervalSince1970: ((row["earliest"] as Double) - 2_440_587.5) * 86_400)
+                return DestroyedKeys(wrappedBy: row["destroyed_under"] as Data?, count: row["n"], earliest: earliest)
+            }
+        }
     }
 
     public func live(after owner: UUID?, limit: Int) async throws -> [(owner: UUID, value: Data)] {

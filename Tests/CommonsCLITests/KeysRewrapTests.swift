@@ -1,5 +1,7 @@
 import EventLogTestSupport
 import Foundation
+import GRDB
+import ServiceKit
 import Testing
 
 /// `commons keys rewrap`, run as a process on both backends: the middle step of rotating
@@ -41,6 +43,37 @@ struct KeysRewrapTests {
             "accounts", "create-admin", "rotate@example.org", log: log,
             environment: base.merging(["COMMONS_KEY_VAULT_SECRET": old]) { $1 })
         #expect(stale.status != 0 && stale.stderr.contains("COMMONS_KEY_VAULT_SECRET"), "\(stale)")
+        await log.close()
+    }
+
+    @Test("keys status says by when to rotate after a key is destroyed, and --check fails once the horizon has passed")
+    func statusAndCheck() async throws {
+        let log = try await Backend.sqlite.makeLog()
+        let environment = ["COMMONS_KEY_VAULT_SECRET": secret()]
+        let vault = try ServiceRuntime.vault(beside: log.store, environment: EnvironmentVariables(environment))
+        let (erased, kept) = (UUID(), UUID())
+        for owner in [erased, kept] { _ = try await vault.key(for: owner) }
+        try await vault.destroyKey(for: UUID()) // an owner without a key: nothing to retire
+        let quiet = try await commons("keys", "status", "--check", log: log, environment: environment)
+        #expect(quiet.status == 0, "\(quiet)")
+        #expect(quiet.stdout.contains("no rotation is due"), "\(quiet)")
+
+        try await vault.destroyKey(for: erased)
+        let due = try await commons("keys", "status", "--check", log: log, environment: environment)
+        #expect(due.status == 0, "\(due)")
+        #expect(due.stdout.contains("destroyed keys whose copies open with the current secret: 1"), "\(due)")
+        #expect(due.stdout.contains("due by "), "\(due)")
+
+        // The same key destroyed 40 days ago: a 30-day horizon has passed.
+        let keys = try DatabaseQueue(path: try #require(log.sqliteFile) + ".keys")
+        try await keys.write { db in
+            try db.execute(sql: "UPDATE keys SET destroyed_at = destroyed_at - 40 WHERE owner = ?", arguments: [erased.uuidString.lowercased()])
+        }
+        try keys.close()
+        let overdue = try await commons("keys", "status", "--check", log: log, environment: environment)
+        #expect(overdue.status != 0)
+        #expect(overdue.stdout.contains("overdue since "), "\(overdue)")
+        #expect(overdue.stderr.contains("commons keys rewrap"), "\(overdue)")
         await log.close()
     }
 }

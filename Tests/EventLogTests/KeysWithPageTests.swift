@@ -21,7 +21,7 @@ struct KeysWithPageTests {
         _ = try await storage.storeIfAbsent(Data([1, 2, 3]), for: owner)
         _ = try await storage.storeIfAbsent(Data([4, 5]), for: other)
         _ = try await storage.storeIfAbsent(Data([6]), for: erased)
-        try await storage.destroy(erased)
+        try await storage.destroy(erased, wrappedBy: nil)
         let category = "sealing\(UUID().uuidString.prefix(8).lowercased())"
         let events = [
             NewEvent(

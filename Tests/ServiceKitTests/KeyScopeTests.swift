@@ -40,7 +40,8 @@ struct KeyScopeTests {
             return try await base.stored(for: owners)
         }
 
-        func destroy(_ owner: UUID) async throws { try await base.destroy(owner) }
+        func destroy(_ owner: UUID, wrappedBy: Data?) async throws { try await base.destroy(owner, wrappedBy: wrappedBy) }
+        func destroyedKeys() async throws -> [DestroyedKeys] { try await base.destroyedKeys() }
         func live(after owner: UUID?, limit: Int) async throws -> [(owner: UUID, value: Data)] { try await base.live(after: owner, limit: limit) }
         func replace(_ owner: UUID, _ old: Data, with new: Data) async throws -> Bool { try await base.replace(owner, old, with: new) }
     }

@@ -87,4 +87,39 @@ struct KeyVaultWrappingTests {
         await restored.close()
         await log.close()
     }
+
+    @Test(
+        "the status names the destroyed keys whose copies still open with a secret the services hold, and a rotation retires them",
+        arguments: Backend.allCases)
+    func statusOfDestroyedKeys(backend: Backend) async throws {
+        let log = try await backend.makeLog()
+        let (old, new) = (secret(), secret())
+        let before = try ServiceRuntime.vault(beside: log.store, secrets: KeyVaultSecrets(wrapping: old))
+        let (first, second, kept) = (UUID(), UUID(), UUID())
+        for owner in [first, second, kept] { _ = try await before.key(for: owner) }
+        try await before.destroyKey(for: first)
+        var status = try await before.status()
+        #expect(status.liveUnderCurrent == 2)
+        #expect(status.destroyedUnderCurrent?.count == 1)
+        #expect(status.oldestStillOpenable != nil)
+
+        // Mid-rotation, a key the old secret still wraps is destroyed under the old one.
+        let during = try ServiceRuntime.vault(beside: log.store, secrets: KeyVaultSecrets(wrapping: new, previous: old))
+        try await during.destroyKey(for: second)
+        status = try await during.status()
+        #expect(status.destroyedUnderPrevious?.count == 2 && status.destroyedUnderCurrent == nil)
+        #expect(status.liveUnderPrevious == 1)
+        _ = try await during.rewrap()
+
+        // Once the old secret is gone, no destroyed key opens with what the services hold.
+        let after = try ServiceRuntime.vault(beside: log.store, secrets: KeyVaultSecrets(wrapping: new))
+        status = try await after.status()
+        #expect(status.liveUnderCurrent == 1)
+        #expect(status.destroyedUnderRetired.map(\.count).reduce(0, +) == 2)
+        #expect(status.oldestStillOpenable == nil)
+        // Destroying a key again keeps what its first destruction recorded.
+        try await after.destroyKey(for: first)
+        #expect(try await after.status().destroyedUnderRetired.map(\.count).reduce(0, +) == 2)
+        await log.close()
+    }
 }

@@ -63,7 +63,10 @@ public struct WrappedKeyVault: KeyVault {
 
     public func destroyKey(for owner: UUID) async throws {
         KeyScope.current?.forget(owner)
-        try await storage.destroy(owner)
+        // No wrapping secret (no key, or one stored before keys were wrapped) is recorded as
+        // an empty id: nothing a secret opens.
+        let wrappedBy = try await storage.stored(for: owner).flatMap(Self.secretIdentifier(of:)) ?? Data()
+        try await storage.destroy(owner, wrappedBy: wrappedBy)
         KeyScope.current?.remember(nil, for: owner)
     }
 
@@ -110,6 +113,38 @@ public struct WrappedKeyVault: KeyVault {
         }
     }
 
+    /// Where the vault stands for an operator (`commons keys status`): the live keys by the
+    /// secret that wraps them, and the destroyed ones by the secret that wrapped them when
+    /// they were destroyed, whose copies in backups open while that secret exists.
+    public func status() async throws -> KeyVaultStatus {
+        var status = KeyVaultStatus()
+        var after: UUID?
+        while true {
+            let page = try await storage.live(after: after, limit: 1_000)
+            guard let last = page.last else { break }
+            for (_, value) in page {
+                switch try wrappingSecret(of: value) {
+                case .current: status.liveUnderCurrent += 1
+                case .previous: status.liveUnderPrevious += 1
+                case .none: status.liveUnwrapped += 1
+                }
+            }
+            after = last.owner
+        }
+        for group in try await storage.destroyedKeys() where group.wrappedBy?.isEmpty != true {
+            if group.wrappedBy == nil {
+                status.destroyedUnrecorded = group
+            } else if group.wrappedBy == currentIdentifier {
+                status.destroyedUnderCurrent = group
+            } else if group.wrappedBy == previousIdentifier {
+                status.destroyedUnderPrevious = group
+            } else {
+                status.destroyedUnderRetired.append(group)
+            }
+        }
+        return status
+    }
+
     // MARK: - The stored form
 
     private static let format: UInt8 = 1
@@ -149,6 +184,12 @@ public struct WrappedKeyVault: KeyVault {
                 the personal-data keys were wrapped by a secret this process was not given: set \(KeyVaultSecrets.current.name) \
                 (and, during a rotation, \(KeyVaultSecrets.previous.name)) to the secret the other services use
                 """)
+    }
+
+    /// The id of the secret that wrapped a stored value; nil for a key stored unwrapped.
+    private static func secretIdentifier(of value: Data) -> Data? {
+        guard value.count > 9, value.first == format else { return nil }
+        return Data(value.dropFirst().prefix(8))
     }
 
     /// Names a secret without revealing it: the first 8 bytes of an HMAC under it.

@@ -5,7 +5,7 @@ import ServiceKit
 /// `commons keys …`: operator commands on the vault of personal-data keys.
 struct KeysGroup: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "keys", abstract: "Operator commands on the vault of personal-data keys.", subcommands: [Rewrap.self])
+        commandName: "keys", abstract: "Operator commands on the vault of personal-data keys.", subcommands: [Rewrap.self, KeysStatus.self])
 }
 
 /// `commons keys rewrap`: the middle step of rotating `COMMONS_KEY_VAULT_SECRET`. Every
