@@ -87,7 +87,7 @@ let shared: [Target] = [
     // Every event type of every service, with stored names, schema versions and upcasters.
     .target(
         name: "Contracts",
-        dependencies: ["EventLog", "Codecs"],
+        dependencies: ["EventLog", "Codecs", .product(name: "CommonsAPI", package: "CommonsClient")],
         path: "Shared/Contracts",
         swiftSettings: strict
     ),

@@ -1,4 +1,5 @@
 import Codecs
+import CommonsAPI
 import Contracts
 import Foundation
 import Geo
@@ -11,14 +12,14 @@ public struct ListingDraft: Sendable, Equatable {
     public var category: String?
     public var condition: String?
     /// Nil: free.
-    public var price: Money?
+    public var price: Contracts.Money?
     public var pickupTimes: PickupTimes
     public var pickupLocation: Coordinate?
     public var streetAddress: String?
     public var imageIds: [UUID]
 
     public init(
-        title: String?, description: String?, category: String?, condition: String?, price: Money?,
+        title: String?, description: String?, category: String?, condition: String?, price: Contracts.Money?,
         pickupTimes: PickupTimes = PickupTimes(), pickupLocation: Coordinate?, streetAddress: String? = nil, imageIds: [UUID] = []
     ) {
         self.title = title

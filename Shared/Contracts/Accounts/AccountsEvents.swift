@@ -357,14 +357,3 @@ public struct PersonalData: Codable, Sendable, Hashable {
         self.addressKeyId = addressKeyId
     }
 }
-
-/// A point on Earth in degrees.
-public struct Coordinate: Codable, Sendable, Hashable {
-    public var lat: Double
-    public var lon: Double
-
-    public init(lat: Double, lon: Double) {
-        self.lat = lat
-        self.lon = lon
-    }
-}

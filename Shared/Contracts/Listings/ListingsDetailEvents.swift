@@ -28,28 +28,6 @@ public struct ListingDetailsSet: EventContract, Equatable {
     }
 }
 
-/// When a listing can be picked up: free text, structured windows, or both.
-public struct PickupTimes: Codable, Sendable, Hashable {
-    public var note: String?
-    public var windows: [PickupWindow]
-
-    public init(note: String? = nil, windows: [PickupWindow] = []) {
-        self.note = note
-        self.windows = windows
-    }
-}
-
-/// One period in which a listing can be picked up.
-public struct PickupWindow: Codable, Sendable, Hashable {
-    public var startsAt: Date
-    public var endsAt: Date
-
-    public init(startsAt: Date, endsAt: Date) {
-        self.startsAt = startsAt
-        self.endsAt = endsAt
-    }
-}
-
 /// Where exactly a listing is picked up, sealed with the owner's personal-data key: the
 /// exact point and street address never appear in the log in clear, and deleting the
 /// owner's account makes them unreadable. Appended at posting and whenever they change.

@@ -5,39 +5,6 @@ import Foundation
 // reads, verification, and the versioned impact estimates. Written by the donations service
 // in the organisation's stream, `organization-<organizationId>`, beside those two.
 
-/// A rating of an organisation by an outside evaluator, e.g. 4 of 4 stars from Charity Navigator.
-public struct OrganizationRating: Codable, Sendable, Hashable {
-    public var value: Double
-    /// The best value on the evaluator's scale.
-    public var scale: Double
-    /// Who rated it.
-    public var source: String
-    /// When the rating was published or read, `YYYY-MM-DD`.
-    public var date: String
-
-    public init(value: Double, scale: Double, source: String, date: String) {
-        self.value = value
-        self.scale = scale
-        self.source = source
-        self.date = date
-    }
-}
-
-/// When a donation centre is open on one day of the week.
-public struct OpeningHours: Codable, Sendable, Hashable {
-    /// `mon` … `sun`.
-    public var day: String
-    /// `HH:mm`, local time.
-    public var opens: String
-    public var closes: String
-
-    public init(day: String, opens: String, closes: String) {
-        self.day = day
-        self.opens = opens
-        self.closes = closes
-    }
-}
-
 /// The profile of an organisation; every field is the new whole value. Appended with
 /// `OrganizationRegistered` and with every `OrganizationUpdated` that changes it.
 public struct OrganizationProfileChanged: EventContract, Equatable {

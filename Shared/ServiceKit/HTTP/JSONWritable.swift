@@ -178,10 +178,3 @@ extension Money: JSONWritable {
         object.member("currency", currency)
     }
 }
-
-extension Coordinate: JSONWritable {
-    public func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
-        try object.member("lat", lat)
-        try object.member("lon", lon)
-    }
-}

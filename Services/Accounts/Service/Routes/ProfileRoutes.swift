@@ -32,7 +32,7 @@ extension AccountsAPI {
                 change: { personal, avatar in
                     if let name = patch.displayName { personal.displayName = name.trimmingWhitespaceAndNewlines() }
                     patch.phone.apply(to: &personal.phone)
-                    patch.homeLocation.map { $0.map(\.contract) }.apply(to: &personal.homeLocation)
+                    patch.homeLocation.apply(to: &personal.homeLocation)
                     patch.avatarImageId.apply(to: &avatar)
                 }, metadata: context.eventMetadata)
             return try Response.json(meView(identity.accountId, account, personal), version: account.version, position: position)
@@ -56,7 +56,7 @@ extension AccountsAPI {
     func meView(_ id: UUID, _ account: AccountState, _ personal: PersonalData) -> Me {
         Me(
             id: id, email: personal.email, displayName: personal.displayName, phone: personal.phone,
-            homeLocation: personal.homeLocation.map(CommonsAPI.Coordinate.init),
+            homeLocation: personal.homeLocation,
             avatarImageId: account.avatarImageId, role: account.role, memberSince: account.registeredAt)
     }
 }
@@ -70,11 +70,6 @@ extension ProfileChange {
         if case .set(let location) = homeLocation { problems.merge(ProfileRules.locationProblems(location)) { $0 + $1 } }
         return problems
     }
-}
-
-extension CommonsAPI.Coordinate {
-    /// The point as events hold it.
-    var contract: Contracts.Coordinate { Contracts.Coordinate(lat: lat, lon: lon) }
 }
 
 extension Optional {

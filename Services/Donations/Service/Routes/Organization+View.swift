@@ -15,25 +15,13 @@ extension CommonsAPI.Organization {
         self.init(
             id: id, slug: draft.slug, name: draft.name, kind: draft.kind.rawValue, mission: draft.mission, description: draft.description,
             homepage: draft.homepage, logoImageId: draft.logoImageId, categories: draft.categories, tags: draft.tags,
-            rating: draft.rating.map(CommonsAPI.OrganizationRating.init), verified: state.verified, currency: CurrencyCode(rawValue: draft.currency),
+            rating: draft.rating, verified: state.verified, currency: CurrencyCode(rawValue: draft.currency),
             minimumDonationMinor: draft.minimumDonationMinor, suggestedAmountsMinor: draft.suggestedAmountsMinor, address: draft.address,
-            location: point.map { CommonsAPI.Coordinate(lat: $0.lat, lon: $0.lon) }, directionsURL: point?.directionsLink,
-            openingHours: draft.openingHours.map(CommonsAPI.OpeningHours.init),
+            location: point.map { Coordinate(lat: $0.lat, lon: $0.lon) }, directionsURL: point?.directionsLink,
+            openingHours: draft.openingHours,
             acceptedCategories: draft.acceptedCategories.map(ListingCategory.init),
             impactEstimates: state.estimates.reversed().map(ImpactEstimate.init),
             version: state.version)
-    }
-}
-
-extension CommonsAPI.OrganizationRating {
-    init(_ rating: Contracts.OrganizationRating) {
-        self.init(value: rating.value, scale: rating.scale, source: rating.source, date: rating.date)
-    }
-}
-
-extension CommonsAPI.OpeningHours {
-    init(_ hours: Contracts.OpeningHours) {
-        self.init(day: hours.day, opens: hours.opens, closes: hours.closes)
     }
 }
 

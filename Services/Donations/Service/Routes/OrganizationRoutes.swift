@@ -41,14 +41,14 @@ extension OrganizationFields {
         if let categories { draft.categories = categories }
         if let tags { draft.tags = tags }
         if let rating {
-            draft.rating = Contracts.OrganizationRating(value: rating.value, scale: rating.scale, source: rating.source, date: rating.date)
+            draft.rating = rating
         }
         if let currency { draft.currency = currency.rawValue }
         if let minimumDonationMinor { draft.minimumDonationMinor = minimumDonationMinor }
         if let suggestedAmountsMinor { draft.suggestedAmountsMinor = suggestedAmountsMinor }
         if let address { draft.address = address }
-        if let location { draft.location = Contracts.Coordinate(lat: location.lat, lon: location.lon) }
-        if let openingHours { draft.openingHours = openingHours.map { Contracts.OpeningHours(day: $0.day, opens: $0.opens, closes: $0.closes) } }
+        if let location { draft.location = location }
+        if let openingHours { draft.openingHours = openingHours }
         if let acceptedCategories { draft.acceptedCategories = acceptedCategories.map(\.rawValue) }
     }
 

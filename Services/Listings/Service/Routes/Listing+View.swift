@@ -14,13 +14,13 @@ extension CommonsAPI.Listing {
         self.init(
             id: state.id ?? UUID(), ownerId: state.ownerId ?? UUID(), title: state.title, description: state.description,
             category: CommonsAPI.ListingCategory(rawValue: state.category), condition: ItemCondition(rawValue: state.condition),
-            price: state.price.map(CommonsAPI.Money.init), free: state.price == nil, pickupTimes: CommonsAPI.PickupTimes(state.pickupTimes),
+            price: state.price.map(CommonsAPI.Money.init), free: state.price == nil, pickupTimes: state.pickupTimes,
             imageIds: state.imageIds, images: state.imageIds.map(ImageLinks.init),
             status: CommonsAPI.ListingStatus(rawValue: state.status(at: now).rawValue),
-            approximateLocation: CommonsAPI.Coordinate(state.publicLocation ?? Contracts.Coordinate(lat: 0, lon: 0)),
+            approximateLocation: state.publicLocation ?? Coordinate(lat: 0, lon: 0),
             postedAt: state.postedAt ?? now, expiresAt: state.expiresAt, version: state.version)
         if let place {
-            pickupLocation = CommonsAPI.Coordinate(place.location)
+            pickupLocation = place.location
             streetAddress = place.streetAddress
             directionsURL = GeoCoordinate(lat: place.location.lat, lon: place.location.lon)?.directionsLink
         }
@@ -33,14 +33,8 @@ extension CommonsAPI.Listing {
         self.init(
             id: row.id, ownerId: row.ownerId, title: row.title, description: row.description,
             category: CommonsAPI.ListingCategory(rawValue: row.category), condition: ItemCondition(rawValue: row.condition),
-            price: row.price.map(CommonsAPI.Money.init), free: row.price == nil, pickupTimes: CommonsAPI.PickupTimes(row.pickupTimes),
+            price: row.price.map(CommonsAPI.Money.init), free: row.price == nil, pickupTimes: row.pickupTimes,
             imageIds: row.imageIds, images: row.imageIds.map(ImageLinks.init), status: CommonsAPI.ListingStatus(rawValue: status.rawValue),
-            approximateLocation: CommonsAPI.Coordinate(row.location), postedAt: row.postedAt, expiresAt: row.expiresAt, version: row.version)
-    }
-}
-
-extension CommonsAPI.PickupTimes {
-    init(_ times: Contracts.PickupTimes) {
-        self.init(note: times.note, windows: times.windows.map { CommonsAPI.PickupWindow(startsAt: $0.startsAt, endsAt: $0.endsAt) })
+            approximateLocation: row.location, postedAt: row.postedAt, expiresAt: row.expiresAt, version: row.version)
     }
 }

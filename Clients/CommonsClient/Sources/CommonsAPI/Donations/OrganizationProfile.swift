@@ -1,7 +1,7 @@
 import Foundation
 
 /// A rating of an organisation by an evaluator.
-public struct OrganizationRating: Codable, Sendable, Equatable {
+public struct OrganizationRating: Codable, Sendable, Hashable {
     public var value: Double
     public var scale: Double
     public var source: String
@@ -17,7 +17,7 @@ public struct OrganizationRating: Codable, Sendable, Equatable {
 }
 
 /// When a donation centre is open.
-public struct OpeningHours: Codable, Sendable, Equatable {
+public struct OpeningHours: Codable, Sendable, Hashable {
     /// `mon` … `sun`.
     public var day: String
     /// `HH:mm`, local time.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// When an item can be picked up.
-public struct PickupTimes: Codable, Sendable, Equatable {
+public struct PickupTimes: Codable, Sendable, Hashable {
     public var note: String?
     public var windows: [PickupWindow]
 
@@ -12,7 +12,7 @@ public struct PickupTimes: Codable, Sendable, Equatable {
 }
 
 /// One pickup time window.
-public struct PickupWindow: Codable, Sendable, Equatable {
+public struct PickupWindow: Codable, Sendable, Hashable {
     public var startsAt: Date
     public var endsAt: Date
 
