@@ -125,6 +125,7 @@ struct PostgresBench: Sendable {
         // Settled first: the first pass over freshly written rows sets their hint bits (and
         // writes those pages), which would fall on whichever side ran first.
         try await client.query(PostgresQuery(unsafeSQL: "VACUUM (ANALYZE) \(schema).events"))
+        try await waitUntilReadable()
         Bench.note("read-all")
         let connection = try await PostgresConnection.connect(configuration: driver.configuration, id: 0, logger: Self.logger)
         // What an event read costs each side, as for the appends: it moves less than the rates
@@ -183,6 +184,29 @@ struct PostgresBench: Sendable {
             try await group.waitForAll()
         }
         progress.finish(done: progress.done)
+    }
+
+    /// Waits (up to 60 s) until a reader of the log sees the events the read-all case pages
+    /// through: a transaction open elsewhere on the cluster holds PostgreSQL's visibility
+    /// horizon back, and a window read before it moves reads nothing (a rate of 0).
+    private func waitUntilReadable() async throws {
+        let wanted = min(readWindow, try await count())
+        let deadline = ContinuousClock.now + .seconds(60)
+        while true {
+            var (seen, checkpoint) = (0, Checkpoint.start)
+            while seen < wanted {
+                let page = try await store.readAll(after: checkpoint, limit: 1000, filter: .all)
+                guard !page.events.isEmpty else { break }
+                (seen, checkpoint) = (seen + page.events.count, page.checkpoint)
+            }
+            if seen >= wanted { return }
+            guard ContinuousClock.now < deadline else {
+                throw CommandFailure(
+                    "readers still see \(seen) of the \(wanted) events written after 60 s: a transaction open elsewhere holds PostgreSQL's visibility horizon back"
+                )
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
     }
 
     /// The cluster's postmaster when it runs on this machine (``PostgresCluster/postmaster(_:)``).
