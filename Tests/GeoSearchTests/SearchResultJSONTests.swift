@@ -48,21 +48,21 @@ struct SearchResultJSONTests {
         .randomElement(using: &generator)!
     }
 
-    private static func organization(_ generator: inout some RandomNumberGenerator) -> OrganizationResult {
+    private static func organization(_ generator: inout some RandomNumberGenerator) -> OrganizationHit {
         let point = point(&generator)
         let row = GeoSearchAPI.OrganizationRow(
             id: UUID(), slug: "food-bank", name: texts.randomElement(using: &generator)!, kind: "charity",
             tags: Array(texts.shuffled(using: &generator).prefix(Int.random(in: 0...3, using: &generator))),
             acceptedCategories: Array(["Books", "Clothes"].prefix(Int.random(in: 0...2, using: &generator))),
             address: Bool.random(using: &generator) ? nil : texts.randomElement(using: &generator)!, lat: point.lat, lon: point.lon)
-        return OrganizationResult(row, point: point, distanceMeters: distance(&generator))
+        return OrganizationHit(row, point: point, distanceMeters: distance(&generator))
     }
 
     @Test("1,000 random listings and organisations, alone and in a page: the same bytes as JSONEncoder")
     func sameBytesAsEncoder() throws {
         var generator = SystemRandomNumberGenerator()
         var listings: [ListingResult] = []
-        var organizations: [OrganizationResult] = []
+        var organizations: [OrganizationHit] = []
         for _ in 0..<1_000 {
             let listing = Self.listing(&generator)
             #expect(try ResponseJSON.encode(listing) == foundationJSON(listing))

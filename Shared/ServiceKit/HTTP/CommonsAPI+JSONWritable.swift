@@ -44,6 +44,23 @@ extension PickupTimes: JSONWritable {
     }
 }
 
+extension OrganizationHit: JSONWritable {
+    public func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
+        let categories: [String] = acceptedCategories.map(\.rawValue)
+        object.member("acceptedCategories", categories)
+        if let address { object.member("address", address) }
+        object.member("directionsURL", directionsURL.absoluteString)
+        if let distanceMeters { try object.member("distanceMeters", distanceMeters) }
+        object.member("id", id)
+        object.member("kind", kind.rawValue)
+        try object.member("lat", lat)
+        try object.member("lon", lon)
+        object.member("name", name)
+        object.member("slug", slug)
+        object.member("tags", tags)
+    }
+}
+
 extension ProblemDocument {
     /// The document of `problem`, to answer inside another answer.
     public init(_ problem: Problem) {

@@ -20,7 +20,7 @@ extension GeoSearchAPI {
         ], required: ["id", "title", "description", "category", "free", "status", "lat", "lon", "postedAt", "directionsURL"]
     ).named("ListingResult")
 
-    /// ``OrganizationResult``: `address` and `distanceMeters` as for listings.
+    /// `CommonsAPI.OrganizationHit`: `address` and `distanceMeters` as for listings.
     static let organizationResult = Schema.object(
         [
             "id": uuid, "slug": .string(), "name": .string(), "kind": .oneOf(OrganizationKind.allCases.map(\.rawValue)),

@@ -272,11 +272,11 @@ package struct GeoSearchAPI: Sendable {
     func organizations(in place: Place, filters: OrganizationFilters, paging: Paging, key: String) async throws -> Response {
         let after = try decodeCursor(paging.cursor, order: .distance, key: key)
         let rows = try await readModel.pool.read { db in try Self.organizationCandidates(place.boxes, filters: filters, in: db) }
-        var ranked: [(position: PagePosition, item: OrganizationResult)] = []
+        var ranked: [(position: PagePosition, item: OrganizationHit)] = []
         for row in rows {
             guard let point = GeoCoordinate(lat: row.lat, lon: row.lon), place.contains(point) else { continue }
             let meters = place.origin.distanceMeters(to: point)
-            ranked.append((.distance(meters, id: row.id), OrganizationResult(row, point: point, distanceMeters: place.isNearby ? meters : nil)))
+            ranked.append((.distance(meters, id: row.id), OrganizationHit(row, point: point, distanceMeters: place.isNearby ? meters : nil)))
         }
         return try page(ranked, paging: paging, after: after, key: key)
     }
@@ -471,33 +471,13 @@ package struct ListingResult: Encodable, Sendable {
     }
 }
 
-/// An organisation as a result, with directions to it.
-struct OrganizationResult: Encodable, Sendable {
-    var id: UUID
-    var slug: String
-    var name: String
-    var kind: String
-    var tags: [String]
-    var acceptedCategories: [String]
-    var address: String?
-    var lat: Double
-    var lon: Double
-    var distanceMeters: Double?
-    /// ``GeoCoordinate/directionsLink``: the same JSON a `URL` would be, without parsing one.
-    var directionsURL: String
-
+extension OrganizationHit {
+    /// An organisation as a result, with directions to it.
     init(_ row: GeoSearchAPI.OrganizationRow, point: GeoCoordinate, distanceMeters: Double?) {
-        id = row.id
-        slug = row.slug
-        name = row.name
-        kind = row.kind
-        tags = row.tags
-        acceptedCategories = row.acceptedCategories
-        address = row.address
-        lat = point.lat
-        lon = point.lon
-        self.distanceMeters = distanceMeters
-        directionsURL = point.directionsLink
+        self.init(
+            id: row.id, slug: row.slug, name: row.name, kind: OrganizationKind(rawValue: row.kind), tags: row.tags,
+            acceptedCategories: row.acceptedCategories.map(ListingCategory.init), address: row.address, lat: point.lat, lon: point.lon,
+            distanceMeters: distanceMeters, directionsURL: point.directionsURL)
     }
 }
 

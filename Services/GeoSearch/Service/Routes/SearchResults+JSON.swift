@@ -54,22 +54,6 @@ struct RenderedMembers: Sendable {
     var trailing: JSONMembers
 }
 
-extension OrganizationResult: JSONWritable {
-    func writeJSONMembers(_ object: inout JSONObjectWriter) throws {
-        object.member("acceptedCategories", acceptedCategories)
-        if let address { object.member("address", address) }
-        object.member("directionsURL", directionsURL)
-        if let distanceMeters { try object.member("distanceMeters", distanceMeters) }
-        object.member("id", id)
-        object.member("kind", kind)
-        try object.member("lat", lat)
-        try object.member("lon", lon)
-        object.member("name", name)
-        object.member("slug", slug)
-        object.member("tags", tags)
-    }
-}
-
 /// A listing a search found: read from SQLite, or kept in memory with this search's distance
 /// (a reference and a number, cheap to sort and copy into a page); written as the same
 /// ``ListingResult`` either way.

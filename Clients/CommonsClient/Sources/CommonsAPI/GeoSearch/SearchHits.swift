@@ -40,4 +40,21 @@ public struct OrganizationHit: Codable, Sendable, Equatable {
     public var lon: Double
     public var distanceMeters: Double?
     public var directionsURL: URL
+
+    public init(
+        id: UUID, slug: String, name: String, kind: OrganizationKind, tags: [String], acceptedCategories: [ListingCategory],
+        address: String?, lat: Double, lon: Double, distanceMeters: Double?, directionsURL: URL
+    ) {
+        self.id = id
+        self.slug = slug
+        self.name = name
+        self.kind = kind
+        self.tags = tags
+        self.acceptedCategories = acceptedCategories
+        self.address = address
+        self.lat = lat
+        self.lon = lon
+        self.distanceMeters = distanceMeters
+        self.directionsURL = directionsURL
+    }
 }
