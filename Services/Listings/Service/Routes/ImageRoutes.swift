@@ -15,6 +15,7 @@ extension ListingsAPI {
     func addImageRoutes(to router: Router<AppRequestContext>) {
         router.post("/v1/images") { request, context in
             let identity = try context.requireIdentity()
+            if let refusal = photoJobs.refusal(for: identity.accountId) { throw refusal }
             let body = try await request.readBody(upTo: PhotoCleaner.maximumUploadBytes)
             let raw = try ImageBodies.imageBytes(of: body, contentType: request.headers[.contentType])
             let photo = try await ImageBodies.clean(raw, jobs: photoJobs, account: identity.accountId)

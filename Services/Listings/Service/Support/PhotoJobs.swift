@@ -44,6 +44,17 @@ final class PhotoJobs: Sendable {
         return try await NIOThreadPool.singleton.runIfActive(job)
     }
 
+    /// Why an upload of `account` would be refused now (429 or 503), or nil: checked before
+    /// its body is read, so that a full account or process does not take in megabytes only to
+    /// refuse them. ``run(for:_:)`` checks again, under the lock.
+    func refusal(for account: UUID) -> Problem? {
+        state.withLock { state in
+            if state.perAccount[account, default: 0] >= perAccount { return accountFull }
+            if state.running >= slots, state.waiting.count >= queue { return full }
+            return nil
+        }
+    }
+
     private enum Admission {
         case now, queued
         case refused(any Error)
