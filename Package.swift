@@ -75,6 +75,8 @@ let shared: [Target] = [
         path: "Shared/EventLogPostgres",
         swiftSettings: strict
     ),
+    // libpq, PostgreSQL's own client library (Debian's libpq-dev), as pgbench uses it.
+    .systemLibrary(name: "CLibPQ", path: "Shared/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     .target(
         name: "EventLogSQLite",
         dependencies: [
