@@ -80,6 +80,12 @@ public final class PostgresEventStore: EventStore {
             stored = newest
             next = counter
         }
+        try refuseCopiedLog(newest: stored, counter: next, schema: schema)
+    }
+
+    /// Throws when the log's newest stored transaction id (`newest`, text) is not below the
+    /// cluster's next one (`counter`): see ``refuseTransactionsFromAnotherCluster(client:schema:logger:)``.
+    package static func refuseCopiedLog(newest stored: String?, counter next: String, schema: String) throws {
         guard let stored, let newest = UInt64(stored), let counter = UInt64(next), newest >= counter else { return }
         throw PostgresEventStoreError(
             """
@@ -350,7 +356,7 @@ public final class PostgresEventStore: EventStore {
     }
 
     /// The page that rows of a read of the whole log make.
-    private static func page(
+    package static func page(
         of rows: [(horizon: UInt64?, heldBack: Bool?, event: RecordedEvent?)], after checkpoint: Checkpoint, limit: Int
     ) -> EventPage {
         let horizon = rows.first?.horizon ?? 0
@@ -474,7 +480,7 @@ public struct PostgresEventStoreError: Error, CustomStringConvertible {
     public let description: String
     /// The driver's error this one reports, if any: ``PostgresAvailability`` reads it.
     public let underlying: PSQLError?
-    init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
         underlying = nil
     }
