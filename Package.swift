@@ -77,6 +77,13 @@ let shared: [Target] = [
     ),
     // libpq, PostgreSQL's own client library (Debian's libpq-dev), as pgbench uses it.
     .systemLibrary(name: "CLibPQ", path: "Shared/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+    // The PostgreSQL event store on libpq, beside the PostgresNIO one: the same log, statements and migrations.
+    .target(
+        name: "EventLogLibPQ",
+        dependencies: ["EventLog", "EventLogPostgres", "CLibPQ", .product(name: "Logging", package: "swift-log")],
+        path: "Shared/EventLogLibPQ",
+        swiftSettings: strict
+    ),
     .target(
         name: "EventLogSQLite",
         dependencies: [
