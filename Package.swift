@@ -245,7 +245,7 @@ let testSupport: [Target] = [
     .target(
         name: "EventLogTestSupport",
         dependencies: [
-            "EventLog", "EventLogPostgres", "EventLogSQLite", "Spawn",
+            "EventLog", "EventLogPostgres", "EventLogLibPQ", "EventLogSQLite", "Spawn",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ],
