@@ -5,36 +5,17 @@ import Foundation
 extension LibPQEventStore {
     public func append(to stream: String, expected: ExpectedVersion, events: [NewEvent]) async throws -> AppendResult {
         guard let name = StreamName(stream) else { throw EventStoreError.invalidStreamName(stream) }
-        if events.isEmpty {
-            let actual = try await version(of: stream)
-            guard expected.isSatisfied(by: actual) else {
-                throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expected, actual: actual)
-            }
-            return AppendResult(streamVersion: actual, checkpoint: try await head(), wasAlreadyAppended: false)
-        }
+        if events.isEmpty { return try await appendNothing(to: stream, expected: expected) }
         let encoded = try EncodedBatch(events)
-        let expectedCode: Int64 =
-            switch expected {
-            case .any: -1
-            case .streamExists: -2
-            case .noStream: 0
-            case .exact(let version): version
-            }
-        if encoded.ids.count == 1 {
-            switch await grouper.admit(GroupedAppend(stream: name.description, category: name.category, expectedCode: expectedCode, batch: encoded)) {
-            case .slot:
-                defer { grouper.release() }
-                return try await appendAlone(name, expected: expected, expectedCode: expectedCode, encoded: encoded)
-            case .appended(let row):
-                if let result = Self.appendResult([row], alreadyAppended: false) {
-                    appended(to: name)
-                    return result
-                }
-            case .alone:
-                break
-            }
+        let expectedCode = expected.statementCode
+        let alone = { try await self.appendAlone(name, expected: expected, expectedCode: expectedCode, encoded: encoded) }
+        guard encoded.ids.count == 1 else { return try await alone() }
+        let grouped = GroupedAppend(stream: name.description, category: name.category, expectedCode: expectedCode, batch: encoded)
+        return try await grouper.append(grouped, alone: alone) { row in
+            guard let result = Self.appendResult([row], alreadyAppended: false) else { return nil }
+            appended(to: name)
+            return result
         }
-        return try await appendAlone(name, expected: expected, expectedCode: expectedCode, encoded: encoded)
     }
 
     /// Wakes this process's subscribers and tells the others, unless the append's own
@@ -57,7 +38,7 @@ extension LibPQEventStore {
             let carrying = carried
             carried = nil
             var delivered = false
-            defer { if let carrying, !delivered { for category in carrying.categories { notifier.notify(category: category) } } }
+            defer { if let carrying, !delivered { notifier.carryFailed(carrying) } }
             do {
                 let rows = try await pool.execute(
                     Self.statement(count: encoded.ids.count, expectedCode: expectedCode, notifying: carrying != nil),
@@ -107,7 +88,7 @@ extension LibPQEventStore {
 
     /// The parameters of ``statement(count:expectedCode:notifying:)``.
     private static func parameters(
-        _ name: StreamName, expectedCode: Int64, batch: EncodedBatch, carrying: (channels: [String], payload: String, categories: [String])?
+        _ name: StreamName, expectedCode: Int64, batch: EncodedBatch, carrying: AppendNotifier.Notification?
     ) -> [LibPQParameter] {
         guard batch.ids.count == 1 else {
             return [.text(name.description), .text(name.category), .integer(expectedCode)] + columns(batch)

@@ -21,7 +21,7 @@ public final class LibPQEventStore: EventStore {
 
     let pool: LibPQPool
     let logger: Logger
-    let notifier: LibPQNotifier
+    let notifier: AppendNotifier
     let grouper: AppendGrouper
     private let listener: LibPQListener
 
@@ -36,7 +36,9 @@ public final class LibPQEventStore: EventStore {
         self.pool = pool
         let channels = NotificationChannels(schema: configuration.schema)
         let origin = NotificationOrigin()
-        notifier = LibPQNotifier(pool: pool, channels: channels, origin: origin, logger: logger)
+        notifier = AppendNotifier(channels: channels, origin: origin, logger: logger) { notification, sent in
+            pool.send(notification, sent: sent)
+        }
         grouper = AppendGrouper(slots: configuration.concurrentAppends) { appends in
             try await pool.execute(LibPQStatements.appendGroup, Self.groupParameters(appends), decode: Self.appendRows)
         }

@@ -1,3 +1,4 @@
+import EventLogPostgres
 import Foundation
 
 /// Connections, each on a thread of its own, that take the jobs of one queue: a job waits
@@ -114,5 +115,19 @@ extension LibPQPool {
                         run: { connection in continuation.resume(with: Result { try body(connection) }) },
                         fail: { error in continuation.resume(throwing: error) })))
         }
+    }
+}
+
+extension LibPQPool {
+    static let notify = PreparedSQL("commons_notify_channels", LogStatementText.notify, [.textArray, .text])
+
+    /// Sends `notification` in a `NOTIFY` statement of its own, queued without a task.
+    func send(_ notification: AppendNotifier.Notification, sent: @escaping @Sendable ((any Error)?) -> Void) {
+        let parameters: [LibPQParameter] = [.array(notification.channels), .text(notification.payload)]
+        enqueue(
+            .statement(
+                StatementJob(sql: Self.notify, parameters: parameters, pipelinable: true) { result in
+                    if case .failure(let error) = result { sent(error) } else { sent(nil) }
+                }))
     }
 }

@@ -45,7 +45,9 @@ public final class PostgresEventStore: EventStore {
         self.statements = statements
         let channels = NotificationChannels(schema: configuration.schema)
         let origin = NotificationOrigin()
-        notifier = AppendNotifier(statements: statements, channels: channels, origin: origin, logger: logger)
+        notifier = AppendNotifier(channels: channels, origin: origin, logger: logger) { notification, sent in
+            statements.send(notification, logger: logger, sent: sent)
+        }
         grouper = AppendGrouper(slots: configuration.concurrentAppends) { [logger] appends in
             try await statements.execute(AppendGroupStatement(appends: appends), logger: logger)
         }
@@ -164,36 +166,17 @@ public final class PostgresEventStore: EventStore {
 
     public func append(to stream: String, expected: ExpectedVersion, events: [NewEvent]) async throws -> AppendResult {
         guard let name = StreamName(stream) else { throw EventStoreError.invalidStreamName(stream) }
-        if events.isEmpty {
-            let actual = try await version(of: stream)
-            guard expected.isSatisfied(by: actual) else {
-                throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expected, actual: actual)
-            }
-            return AppendResult(streamVersion: actual, checkpoint: try await head(), wasAlreadyAppended: false)
-        }
+        if events.isEmpty { return try await appendNothing(to: stream, expected: expected) }
         let encoded = try EncodedBatch(events)
-        let expectedCode: Int64 =
-            switch expected {
-            case .any: -1
-            case .streamExists: -2
-            case .noStream: 0
-            case .exact(let version): version
-            }
-        if encoded.ids.count == 1 {
-            switch await grouper.admit(GroupedAppend(stream: name.description, category: name.category, expectedCode: expectedCode, batch: encoded)) {
-            case .slot:
-                defer { grouper.release() }
-                return try await appendAlone(stream, name, expected: expected, expectedCode: expectedCode, encoded: encoded, events: events)
-            case .appended(let row):
-                if let result = appendResult([row], alreadyAppended: false) {
-                    appended(to: name)
-                    return result
-                }
-            case .alone:
-                break
-            }
+        let expectedCode = expected.statementCode
+        let alone = { try await self.appendAlone(stream, name, expected: expected, expectedCode: expectedCode, encoded: encoded, events: events) }
+        guard encoded.ids.count == 1 else { return try await alone() }
+        let grouped = GroupedAppend(stream: name.description, category: name.category, expectedCode: expectedCode, batch: encoded)
+        return try await grouper.append(grouped, alone: alone) { row in
+            guard let result = appendResult([row], alreadyAppended: false) else { return nil }
+            appended(to: name)
+            return result
         }
-        return try await appendAlone(stream, name, expected: expected, expectedCode: expectedCode, encoded: encoded, events: events)
     }
 
     /// Wakes this process's subscribers and tells the others, unless the append's own
