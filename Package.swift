@@ -219,7 +219,8 @@ let tools: [Target] = [
         name: "commons",
         dependencies: [
             "CommonsBench", "Codecs", .product(name: "CommonsAPI", package: "CommonsClient"),
-            "StackKit", "Spawn", "TopologyKit", .product(name: "Backoff", package: "CommonsClient"), "EventLog", "EventLogPostgres", "EventLogSQLite",
+            "StackKit", "Spawn", "TopologyKit", .product(name: "Backoff", package: "CommonsClient"), "EventLog", "EventLogPostgres", "EventLogLibPQ",
+            "EventLogSQLite",
             "ReadModel", "ServiceKit", "Contracts", "AccountsService",
             "GeoSearchService", "DonationsService", "ShoppingListsService", "ListingsService",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
