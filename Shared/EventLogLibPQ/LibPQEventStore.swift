@@ -14,15 +14,15 @@ import Logging
 ///
 /// The tables beside the log (blobs, idempotency records, keys, service secrets) are not
 /// served here: a process that needs them opens them on a ``PostgresEventStore``.
-public final class LibPQEventStore: EventStore {
+public final class LibPQEventStore: PostgresAppending {
     public let configuration: PostgresEventStoreConfiguration
     public let changes = ChangeSignal()
     public var pollInterval: Duration { configuration.pollInterval }
 
     let pool: LibPQPool
     let logger: Logger
-    let notifier: AppendNotifier
-    let grouper: AppendGrouper
+    package let notifier: AppendNotifier
+    package let grouper: AppendGrouper
     private let listener: LibPQListener
 
     /// Connects (waiting up to the configuration's `startupPatience` for a server that is

@@ -15,6 +15,46 @@ extension ExpectedVersion {
     }
 }
 
+/// A PostgreSQL store's appends, whichever driver sends the statements: the store runs an
+/// append statement and asks whether a batch is stored already; the rest (names, grouping,
+/// the failures' answers, notifications) is this one piece of code.
+package protocol PostgresAppending: EventStore {
+    var grouper: AppendGrouper { get }
+    var notifier: AppendNotifier { get }
+
+    /// Runs the append statement for `batch` (the single-event ones when it holds one, with
+    /// the notification it carries if given); throws ``AppendStatementFailure`` for what the
+    /// server refused.
+    func executeAppend(
+        _ name: StreamName, expectedCode: Int64, batch: EncodedBatch, carrying: AppendNotifier.Notification?
+    ) async throws
+        -> [AppendRow]
+
+    /// The first result when this batch is stored already; nil when none of it is; throws
+    /// when only part of it is, or it is stored differently.
+    func replayedResult(stream: String, batch: EncodedBatch) async throws -> AppendResult?
+}
+
+extension PostgresAppending {
+    /// ``EventStore/append(to:expected:events:)``: checks the stream's name, answers an
+    /// append of nothing, sends a single event through the ``grouper``, and makes the rest,
+    /// and what the group did not make, in statements of their own (``appendAlone(_:expected:batch:)``).
+    package func appendEvents(to stream: String, expected: ExpectedVersion, events: [NewEvent]) async throws -> AppendResult {
+        guard let name = StreamName(stream) else { throw EventStoreError.invalidStreamName(stream) }
+        if events.isEmpty { return try await appendNothing(to: stream, expected: expected) }
+        let encoded = try EncodedBatch(events)
+        guard encoded.ids.count == 1 else { return try await appendAlone(name, expected: expected, batch: encoded) }
+        let grouped = GroupedAppend(stream: name.description, category: name.category, expectedCode: expected.statementCode, batch: encoded)
+        return try await grouper.append(grouped) {
+            try await appendAlone(name, expected: expected, batch: encoded)
+        } accepted: { row in
+            guard let result = AppendResult(row: row, alreadyAppended: false) else { return nil }
+            appended(to: name)
+            return result
+        }
+    }
+}
+
 extension EventStore {
     /// An append of no events: the stream's version and the head when `expected` holds.
     package func appendNothing(to stream: String, expected: ExpectedVersion) async throws -> AppendResult {
