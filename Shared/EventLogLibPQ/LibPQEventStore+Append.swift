@@ -51,8 +51,8 @@ extension LibPQEventStore {
     /// types, schema versions, bodies, metadata.
     static func columns(_ batch: EncodedBatch) -> [LibPQParameter] {
         [
-            .array(batch.ids.map(\.uuidString)), .array(batch.types), .array(batch.schemaVersions.map(String.init)),
-            .jsonArray(batch.data.map(\.text)), .jsonArray(batch.metadata.map(\.text)),
+            .uuidArray(batch.ids), .array(batch.types), .int4Array(batch.schemaVersions),
+            .jsonbArray(batch.data.map(\.text)), .jsonbArray(batch.metadata.map(\.text)),
         ]
     }
 
@@ -66,7 +66,7 @@ extension LibPQEventStore {
             batch.data += append.batch.data
             batch.metadata += append.batch.metadata
         }
-        return [.array(appends.map(\.stream)), .array(appends.map(\.category)), .array(appends.map { String($0.expectedCode) })]
+        return [.array(appends.map(\.stream)), .array(appends.map(\.category)), .int8Array(appends.map(\.expectedCode))]
             + columns(batch)
     }
 
@@ -83,8 +83,8 @@ extension LibPQEventStore {
     package func replayedResult(stream: String, batch: EncodedBatch) async throws -> AppendResult? {
         let parameters: [LibPQParameter] =
             [
-                .text(stream), .array(batch.ids.map(\.uuidString)), .array(batch.types), .array(batch.schemaVersions.map(String.init)),
-                .jsonArray(batch.data.map(\.text)),
+                .text(stream), .uuidArray(batch.ids), .array(batch.types), .int4Array(batch.schemaVersions),
+                .jsonbArray(batch.data.map(\.text)),
             ]
         do {
             let row = try await pool.execute(LibPQStatements.replayed, parameters) { result -> AppendRow? in

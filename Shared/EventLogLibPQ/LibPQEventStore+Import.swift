@@ -32,7 +32,7 @@ extension LibPQEventStore {
         var wanted: [UUID: (String, Int64)] = [:]
         for event in events { wanted[event.id] = (event.stream, event.version) }
         let stored = try connection.execute(
-            "SELECT id, stream, version FROM events WHERE id = ANY($1::uuid[])", [.array(batch.ids.map(\.uuidString))]
+            "SELECT id, stream, version FROM events WHERE id = ANY($1::uuid[])", [.uuidArray(batch.ids)]
         ) {
             try placed($0)
         }
@@ -45,9 +45,9 @@ extension LibPQEventStore {
         }
         let keep = events.indices.filter { !present.contains(events[$0].id) }
         guard !keep.isEmpty else { return ImportResult(imported: 0, alreadyPresent: present.count) }
-        let ids = LibPQParameter.array(keep.map { events[$0].id.uuidString })
+        let ids = LibPQParameter.uuidArray(keep.map { events[$0].id })
         let streams = LibPQParameter.array(keep.map { events[$0].stream })
-        let versions = LibPQParameter.array(keep.map { String(events[$0].version) })
+        let versions = LibPQParameter.int8Array(keep.map { events[$0].version })
         // A place (stream, version) that holds another event already: name the event.
         let clashes = try connection.execute(
             """
@@ -71,7 +71,7 @@ extension LibPQEventStore {
             """,
             [
                 streams, .array(keep.map { events[$0].category }), versions, ids, columns[1], columns[2], columns[3], columns[4],
-                .array(keep.map { String(events[$0].recordedAt.timeIntervalSince1970) }),
+                .textArray(keep.map { String(events[$0].recordedAt.timeIntervalSince1970) }),
             ])
         return ImportResult(imported: keep.count, alreadyPresent: present.count)
     }

@@ -32,7 +32,9 @@ public final class LibPQEventStore: PostgresAppending {
         self.configuration = configuration
         self.logger = logger
         let connectionString = configuration.libpqConnectionString()
-        let pool = LibPQPool(connectionString: connectionString, size: max(1, configuration.statementConnections), name: "commons libpq")
+        // As many as the PostgresNIO store's pool may hold: its own four connections alone
+        // made eight writers of 100-event batches queue behind four (`commons bench eventlog`).
+        let pool = LibPQPool(connectionString: connectionString, size: max(1, configuration.maximumConnections), name: "commons libpq")
         self.pool = pool
         let channels = NotificationChannels(schema: configuration.schema)
         let origin = NotificationOrigin()

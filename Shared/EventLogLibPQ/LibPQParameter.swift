@@ -24,41 +24,59 @@ struct LibPQParameter: Sendable {
         return LibPQParameter(bytes: bytes, isBinary: true)
     }
 
-    /// An array in PostgreSQL's text form, each element quoted (`{"a","b\"c"}`).
+    /// A `text[]` in PostgreSQL's binary format.
     static func array(_ elements: some Sequence<some StringProtocol>) -> LibPQParameter {
-        var bytes: [UInt8] = [UInt8(ascii: "{")]
-        var first = true
+        binaryArray(of: .text, elements.map { Array($0.utf8) })
+    }
+
+    static func uuidArray(_ ids: [UUID]) -> LibPQParameter {
+        binaryArray(of: .uuid, ids.map { id in withUnsafeBytes(of: id.uuid) { Array($0) } })
+    }
+
+    static func int4Array(_ values: [Int32]) -> LibPQParameter {
+        binaryArray(of: .int4, values.map { value in withUnsafeBytes(of: value.bigEndian) { Array($0) } })
+    }
+
+    static func int8Array(_ values: [Int64]) -> LibPQParameter {
+        binaryArray(of: .int8, values.map { value in withUnsafeBytes(of: value.bigEndian) { Array($0) } })
+    }
+
+    /// A `jsonb[]`: each document in `jsonb`'s binary form (the version byte, then the text).
+    static func jsonbArray(_ documents: [Data]) -> LibPQParameter {
+        binaryArray(of: .jsonb, documents.map { [1] + $0 })
+    }
+
+    /// A one-dimensional array without nulls in PostgreSQL's binary format (`array_recv`): the
+    /// dimensions, the element type, then each element's length and bytes. The server parses
+    /// no text and unquotes nothing; `bench eventlog` found text arrays of bodies costing it
+    /// a tenth more per event in 100-event appends.
+    private static func binaryArray(of type: PostgresType, _ elements: [[UInt8]]) -> LibPQParameter {
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(20 + elements.reduce(0) { $0 + 4 + $1.count })
+        func append(_ value: Int32) { withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) } }
+        append(elements.isEmpty ? 0 : 1)
+        append(0)
+        append(Int32(bitPattern: type.rawValue))
+        if !elements.isEmpty {
+            append(Int32(elements.count))
+            append(1)
+        }
         for element in elements {
-            if !first { bytes.append(UInt8(ascii: ",")) }
-            first = false
-            appendQuoted(element.utf8, to: &bytes)
+            append(Int32(element.count))
+            bytes.append(contentsOf: element)
         }
-        bytes.append(UInt8(ascii: "}"))
-        return LibPQParameter(bytes: bytes, isBinary: false)
+        return LibPQParameter(bytes: bytes, isBinary: true)
     }
 
-    /// An array of JSON documents (`jsonb[]`) in the text form.
-    static func jsonArray(_ documents: [Data]) -> LibPQParameter {
-        var bytes: [UInt8] = [UInt8(ascii: "{")]
-        for (index, document) in documents.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            appendQuoted(document, to: &bytes)
-        }
-        bytes.append(UInt8(ascii: "}"))
-        return LibPQParameter(bytes: bytes, isBinary: false)
+    /// An array in PostgreSQL's text form, each element quoted, for a statement whose
+    /// parameter's type the server infers from a cast (`$1::float8[]`).
+    static func textArray(_ elements: some Sequence<String>) -> LibPQParameter {
+        .text(
+            "{"
+                + elements.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(
+                    separator: ",") + "}")
     }
 
-    private static func appendQuoted(_ element: some Sequence<UInt8>, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in element {
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
-            bytes.append(byte)
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    /// Whether a text parameter holds a NUL byte, which libpq's text form cannot carry.
-    var holdsNUL: Bool { !isBinary && (bytes?.contains(0) ?? false) }
 }
 
 extension [LibPQParameter] {
