@@ -75,6 +75,15 @@ let shared: [Target] = [
         path: "Shared/EventLogPostgres",
         swiftSettings: strict
     ),
+    // libpq, PostgreSQL's own client library (Debian's libpq-dev), as pgbench uses it.
+    .systemLibrary(name: "CLibPQ", path: "Shared/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+    // The PostgreSQL event store on libpq, beside the PostgresNIO one: the same log, statements and migrations.
+    .target(
+        name: "EventLogLibPQ",
+        dependencies: ["EventLog", "EventLogPostgres", "CLibPQ", .product(name: "Logging", package: "swift-log")],
+        path: "Shared/EventLogLibPQ",
+        swiftSettings: strict
+    ),
     .target(
         name: "EventLogSQLite",
         dependencies: [
@@ -210,7 +219,8 @@ let tools: [Target] = [
         name: "commons",
         dependencies: [
             "CommonsBench", "Codecs", .product(name: "CommonsAPI", package: "CommonsClient"),
-            "StackKit", "Spawn", "TopologyKit", .product(name: "Backoff", package: "CommonsClient"), "EventLog", "EventLogPostgres", "EventLogSQLite",
+            "StackKit", "Spawn", "TopologyKit", .product(name: "Backoff", package: "CommonsClient"), "EventLog", "EventLogPostgres", "EventLogLibPQ",
+            "EventLogSQLite",
             "ReadModel", "ServiceKit", "Contracts", "AccountsService",
             "GeoSearchService", "DonationsService", "ShoppingListsService", "ListingsService",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -236,7 +246,7 @@ let testSupport: [Target] = [
     .target(
         name: "EventLogTestSupport",
         dependencies: [
-            "EventLog", "EventLogPostgres", "EventLogSQLite", "Spawn",
+            "EventLog", "EventLogPostgres", "EventLogLibPQ", "EventLogSQLite", "Spawn",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ],

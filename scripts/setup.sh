@@ -19,6 +19,7 @@ run_packages=(
   make:make           # the two commands
   libsqlite3-dev      # the embedded event log and every read model (GRDB)
   libvips-dev         # photos: decoded, cleaned and resized (HEIF through libheif)
+  libpq-dev           # the event log's PostgreSQL store on libpq (linked by every executable)
 )
 test_packages=(
   postgresql                          # the event log's other backend, a throwaway cluster per run

@@ -54,9 +54,16 @@ struct AppendGroupStatement: PostgresPreparedStatement {
 }
 
 /// One single-event append as the group statement takes it.
-struct GroupedAppend: Sendable {
-    var stream: String
-    var category: String
-    var expectedCode: Int64
-    var batch: EncodedBatch
+package struct GroupedAppend: Sendable {
+    package var stream: String
+    package var category: String
+    package var expectedCode: Int64
+    package var batch: EncodedBatch
+
+    package init(stream: String, category: String, expectedCode: Int64, batch: EncodedBatch) {
+        self.stream = stream
+        self.category = category
+        self.expectedCode = expectedCode
+        self.batch = batch
+    }
 }

@@ -10,9 +10,9 @@ import Synchronization
 /// the group could not make (its expectation failed, a key was taken, the statement
 /// failed) is made alone afterwards, by the same path as any other, so every answer is the
 /// one it would have had alone.
-final class AppendGrouper: Sendable {
+package final class AppendGrouper: Sendable {
     /// What an append may do once admitted.
-    enum Admission: Sendable {
+    package enum Admission: Sendable {
         /// Append alone, then ``release()`` the slot.
         case slot
         /// The group appended it.
@@ -39,27 +39,27 @@ final class AppendGrouper: Sendable {
     private let run: @Sendable ([GroupedAppend]) async throws -> [AppendRow]
 
     /// - Parameter run: executes the group statement and returns its rows, one per append.
-    init(slots: Int, largestGroup: Int = 100, run: @escaping @Sendable ([GroupedAppend]) async throws -> [AppendRow]) {
+    package init(slots: Int, largestGroup: Int = 100, run: @escaping @Sendable ([GroupedAppend]) async throws -> [AppendRow]) {
         self.slots = max(1, slots)
         self.largestGroup = max(2, largestGroup)
         self.run = run
     }
 
     /// How many group statements have been sent.
-    var groupsSent: Int { groups.load(ordering: .relaxed) }
+    package var groupsSent: Int { groups.load(ordering: .relaxed) }
 
     /// How many appends the group statements sent carried, whether the group appended them or not.
-    var appendsGrouped: Int { grouped.load(ordering: .relaxed) }
+    package var appendsGrouped: Int { grouped.load(ordering: .relaxed) }
 
     /// How many appends wait for a slot (for tests).
     var waitingAppends: Int { state.withLock { $0.waiting.count } }
 
     /// Whether at most one append holds a slot and none waits: an append that holds a slot
     /// and sees this is the only one this process is making.
-    var isOnlyAppend: Bool { state.withLock { $0.busy <= 1 && $0.waiting.isEmpty } }
+    package var isOnlyAppend: Bool { state.withLock { $0.busy <= 1 && $0.waiting.isEmpty } }
 
     /// A slot at once when one is free; otherwise the outcome of the group it joins.
-    func admit(_ append: GroupedAppend) async -> Admission {
+    package func admit(_ append: GroupedAppend) async -> Admission {
         await withCheckedContinuation { continuation in
             let admitted = state.withLock { state in
                 if state.busy < slots, state.waiting.isEmpty {
@@ -74,7 +74,7 @@ final class AppendGrouper: Sendable {
     }
 
     /// Frees a slot: it passes to the appends waiting, if any.
-    func release() {
+    package func release() {
         let group = state.withLock { state -> [Waiting]? in
             guard !state.waiting.isEmpty else {
                 state.busy -= 1

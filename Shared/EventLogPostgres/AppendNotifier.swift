@@ -28,7 +28,7 @@ import Synchronization
 /// end, its flush included, so that notifications queue in commit order: carried by every
 /// append, that would serialize every commit. Paced, at most one append a `spacing` in each
 /// process carries it, and only when that process makes no other append meanwhile.
-final class AppendNotifier: Sendable {
+package final class AppendNotifier: Sendable {
     private struct State {
         var pending: Set<String> = []
         var pacing = NotificationPacing(spacing: AppendNotifier.spacing)
@@ -38,17 +38,21 @@ final class AppendNotifier: Sendable {
         var sending = false
     }
 
-    private let statements: StatementConnections
+    /// Sends a `NOTIFY` statement of its own, then calls its completion with the error if any.
+    package typealias Send = @Sendable (Notification, _ sent: @escaping @Sendable ((any Error)?) -> Void) -> Void
+
+    private let send: Send
     private let channels: NotificationChannels
     private let origin: NotificationOrigin
     private let logger: Logger
     private let state = Mutex(State())
     private let sentAlone = Atomic<Int>(0)
     private let carried = Atomic<Int>(0)
-    static let spacing = Duration.milliseconds(2)
+    package static let spacing = Duration.milliseconds(2)
 
-    init(statements: StatementConnections, channels: NotificationChannels, origin: NotificationOrigin, logger: Logger) {
-        self.statements = statements
+    /// - Parameter send: how this store sends a notification in a statement of its own.
+    package init(channels: NotificationChannels, origin: NotificationOrigin, logger: Logger, send: @escaping Send) {
+        self.send = send
         self.channels = channels
         self.origin = origin
         self.logger = logger
@@ -56,17 +60,17 @@ final class AppendNotifier: Sendable {
 
     /// Whether no `NOTIFY` statement is being sent or waits to be (for tests: a send takes one
     /// of the store's own connections for a moment).
-    var isQuiet: Bool { state.withLock { !$0.sending && !$0.scheduled } }
+    package var isQuiet: Bool { state.withLock { !$0.sending && !$0.scheduled } }
 
     /// How many notifications went in statements of their own, and how many appends carried
     /// one (for tests).
-    var sends: (alone: Int, carried: Int) { (sentAlone.load(ordering: .relaxed), carried.load(ordering: .relaxed)) }
+    package var sends: (alone: Int, carried: Int) { (sentAlone.load(ordering: .relaxed), carried.load(ordering: .relaxed)) }
 
     /// The notification an append to `category` should carry in its own statement, when one
     /// is due; nil when none is (the append then calls ``notify(category:)`` once it has
     /// committed). An append that carried one and did not commit, or appended nothing, hands
     /// it back with ``carryFailed(_:)``.
-    func carry(category: String) -> Notification? {
+    package func carry(category: String) -> Notification? {
         let categories: [String]? = state.withLock { state in
             guard !state.sending, state.pacing.delay(at: .now) == .zero else { return nil }
             state.pacing.started(at: .now)
@@ -81,12 +85,12 @@ final class AppendNotifier: Sendable {
     }
 
     /// A carried notification that PostgreSQL may not have sent: its categories wait again.
-    func carryFailed(_ notification: Notification) {
+    package func carryFailed(_ notification: Notification) {
         for category in notification.categories { notify(category: category) }
     }
 
     /// Notifies the other processes of an append to `category` that carried no notification.
-    func notify(category: String) {
+    package func notify(category: String) {
         let delay: Duration? = state.withLock { state in
             state.pending.insert(category)
             if state.scheduled || state.sending { return nil }
@@ -113,24 +117,9 @@ final class AppendNotifier: Sendable {
         }
         guard let categories else { return }
         sentAlone.add(1, ordering: .relaxed)
-        let notification = notification(of: categories)
-        let statement = NotifyStatement(channels: notification.channels, payload: notification.payload)
-        // On a connection that is idle now, from the event loop, with no task: a task, its
-        // deadline and the wake-ups between them cost more than the statement (issue 17).
-        if let sent = statements.collectNow(statement) {
-            sent.whenComplete { result in
-                if case .failure(let error) = result { self.notifyFailed(error) }
-                self.sent()
-            }
-            return
-        }
-        Task {
-            do {
-                _ = try await statements.execute(statement, logger: logger)
-            } catch {
-                notifyFailed(error)
-            }
-            sent()
+        send(notification(of: categories)) { error in
+            if let error { self.notifyFailed(error) }
+            self.sent()
         }
     }
 
@@ -155,9 +144,9 @@ final class AppendNotifier: Sendable {
     }
 
     /// A `NOTIFY` of some categories: the channels it goes to and its payload.
-    struct Notification: Sendable {
-        let categories: [String]
-        let channels: [String]
-        let payload: String
+    package struct Notification: Sendable {
+        package let categories: [String]
+        package let channels: [String]
+        package let payload: String
     }
 }

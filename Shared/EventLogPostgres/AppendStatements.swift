@@ -6,7 +6,7 @@ import PostgresNIO
 
 /// What an append statement answers: the stream's new version, the last event's position
 /// and its transaction; all nil when nothing was appended.
-typealias AppendRow = (version: Int64?, position: Int64?, transaction: UInt64?)
+package typealias AppendRow = (version: Int64?, position: Int64?, transaction: UInt64?)
 
 /// One event in one plain statement with scalar binds, the common case, cheaper than the
 /// batch function: the expected-version check and the insert in one round trip. A

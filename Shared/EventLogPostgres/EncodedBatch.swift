@@ -2,15 +2,15 @@ import EventLog
 import Foundation
 
 /// A batch's columns, as the append statements take them.
-struct EncodedBatch: Sendable {
-    var ids: [UUID] = []
-    var types: [String] = []
-    var schemaVersions: [Int32] = []
-    var data: [JSONBDocument] = []
-    var metadata: [JSONBDocument] = []
+package struct EncodedBatch: Sendable {
+    package var ids: [UUID] = []
+    package var types: [String] = []
+    package var schemaVersions: [Int32] = []
+    package var data: [JSONBDocument] = []
+    package var metadata: [JSONBDocument] = []
 
     /// Throws ``EventStoreError/invalidEvent(id:reason:)`` for a body that is not a JSON object.
-    init(_ events: [NewEvent]) throws {
+    package init(_ events: [NewEvent]) throws {
         ids.reserveCapacity(events.count)
         types.reserveCapacity(events.count)
         schemaVersions.reserveCapacity(events.count)

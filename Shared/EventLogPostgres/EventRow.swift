@@ -62,15 +62,17 @@ enum EventRow {
         var type: String
 
         init(_ packed: ByteBuffer) throws {
-            var packed = packed
-            guard let position = packed.readInteger(as: Int64.self), let transaction = packed.readInteger(as: UInt64.self),
-                let version = packed.readInteger(as: Int64.self), let schemaVersion = packed.readInteger(as: Int32.self),
-                let microseconds = packed.readInteger(as: Int64.self), packed.readableBytes >= 16
+            self = try packed.withUnsafeReadableBytes { try PackedFields(bytes: $0) }
+        }
+
+        /// The fields in the packed cell's bytes, whichever driver read them.
+        init(bytes packed: UnsafeRawBufferPointer) throws {
+            var reader = BigEndianReader(bytes: packed)
+            guard let position = reader.read(Int64.self), let transaction = reader.read(UInt64.self),
+                let version = reader.read(Int64.self), let schemaVersion = reader.read(Int32.self),
+                let microseconds = reader.read(Int64.self), let id = reader.uuid()
             else { throw BinaryCells.Malformed(description: "the packed fields are cut short") }
-            let id = packed.withUnsafeReadableBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
-            packed.moveReaderIndex(forwardBy: 16)
-            guard let streamLength = packed.readInteger(as: Int32.self), streamLength >= 0,
-                let stream = packed.readString(length: Int(streamLength))
+            guard let streamLength = reader.read(Int32.self), streamLength >= 0, let stream = reader.string(length: Int(streamLength))
             else { throw BinaryCells.Malformed(description: "the packed stream is cut short") }
             self.position = position
             self.transaction = transaction
@@ -79,7 +81,7 @@ enum EventRow {
             recordedAt = BinaryCells.date(microseconds: microseconds)
             self.id = id
             self.stream = stream
-            type = String(buffer: packed)
+            type = reader.rest()
         }
     }
 
@@ -99,15 +101,57 @@ enum JSONBText {
 
     /// The text as bytes, as they come: a String would validate and copy them once more.
     static func data(_ cell: ByteBuffer) throws -> Data {
-        var cell = cell
-        guard cell.readInteger(as: UInt8.self) == version else { throw EventRow.NotJSONB() }
-        return Data(cell.readableBytesView)
+        try cell.withUnsafeReadableBytes { try data(bytes: $0) }
     }
 
     /// The metadata in the text.
     static func metadata(_ cell: ByteBuffer) throws -> EventMetadata {
-        var cell = cell
-        guard cell.readInteger(as: UInt8.self) == version else { throw EventRow.NotJSONB() }
-        return try cell.withUnsafeReadableBytes { try EventMetadata(jsonObject: $0) }
+        try cell.withUnsafeReadableBytes { try metadata(bytes: $0) }
+    }
+
+    /// ``data(_:)`` of the cell's bytes, whichever driver read them.
+    static func data(bytes cell: UnsafeRawBufferPointer) throws -> Data {
+        guard cell.first == version else { throw EventRow.NotJSONB() }
+        return Data(UnsafeRawBufferPointer(rebasing: cell[1...]))
+    }
+
+    /// ``metadata(_:)`` of the cell's bytes, whichever driver read them.
+    static func metadata(bytes cell: UnsafeRawBufferPointer) throws -> EventMetadata {
+        guard cell.first == version else { throw EventRow.NotJSONB() }
+        return try EventMetadata(jsonObject: UnsafeRawBufferPointer(rebasing: cell[1...]))
+    }
+}
+
+/// Reads big-endian integers (PostgreSQL's binary format) and UTF-8 text from raw bytes.
+struct BigEndianReader {
+    private let bytes: UnsafeRawBufferPointer
+    private var offset = 0
+
+    init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    /// The next integer; nil when the bytes end before it.
+    mutating func read<Value: FixedWidthInteger>(_: Value.Type) -> Value? {
+        let size = MemoryLayout<Value>.size
+        guard bytes.count - offset >= size else { return nil }
+        defer { offset += size }
+        return Value(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: Value.self))
+    }
+
+    mutating func uuid() -> UUID? {
+        guard bytes.count - offset >= 16 else { return nil }
+        defer { offset += 16 }
+        return UUID(uuid: bytes.loadUnaligned(fromByteOffset: offset, as: uuid_t.self))
+    }
+
+    mutating func string(length: Int) -> String? {
+        guard bytes.count - offset >= length else { return nil }
+        defer { offset += length }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length]), as: UTF8.self)
+    }
+
+    /// The bytes left, as UTF-8 text.
+    mutating func rest() -> String {
+        defer { offset = bytes.count }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset...]), as: UTF8.self)
     }
 }

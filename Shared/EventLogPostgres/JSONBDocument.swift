@@ -6,18 +6,18 @@ import PostgresNIO
 /// UTF-8 text as the writer gave it. The server parses it once, as `jsonb`, with no text
 /// cast and no Swift `String` in between; it rejects text that is not JSON (22P02) or not
 /// UTF-8 (22021). Arrays of it bind as `jsonb[]`.
-struct JSONBDocument: PostgresNonThrowingEncodable, PostgresArrayEncodable, Sendable {
+package struct JSONBDocument: PostgresNonThrowingEncodable, PostgresArrayEncodable, Sendable {
     /// The JSON text, without the version byte.
-    let text: Data
+    package let text: Data
 
-    static var psqlType: PostgresDataType { .jsonb }
-    static var psqlArrayType: PostgresDataType { .jsonbArray }
-    static var psqlFormat: PostgresFormat { .binary }
+    package static var psqlType: PostgresDataType { .jsonb }
+    package static var psqlArrayType: PostgresDataType { .jsonbArray }
+    package static var psqlFormat: PostgresFormat { .binary }
 
     /// The only version of `jsonb`'s binary format: the text follows.
     private static let version: UInt8 = 1
 
-    func encode<Encoder: PostgresJSONEncoder>(into buffer: inout ByteBuffer, context: PostgresEncodingContext<Encoder>) {
+    package func encode<Encoder: PostgresJSONEncoder>(into buffer: inout ByteBuffer, context: PostgresEncodingContext<Encoder>) {
         buffer.writeInteger(Self.version)
         buffer.writeBytes(text)
     }

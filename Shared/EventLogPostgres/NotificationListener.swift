@@ -178,27 +178,25 @@ final class NotificationListener: Sendable {
     /// it names none, as a notification from an older version or an operator does; not at
     /// all when the store sent it.
     private func fire(for payload: String) {
-        let elements = payload.split(separator: ",")
-        if elements.contains(ownMark) {
-            ownSkipped.add(1, ordering: .relaxed)
-            return
+        switch NotificationOrigin.heard(payload, ownMark: ownMark) {
+        case .own: ownSkipped.add(1, ordering: .relaxed)
+        case .everything: changes.fire()
+        case .categories(let categories): changes.fire(categories: categories)
         }
-        let categories = elements.filter { StreamName.isCategory($0) }
-        if categories.isEmpty { changes.fire() } else { changes.fire(categories: categories.map(String.init)) }
     }
 }
 
 /// The channels of a log's notifications: one that every append's notification goes to, and
 /// one a category, so that a process can listen to the categories it reads alone.
-struct NotificationChannels: Sendable {
+package struct NotificationChannels: Sendable {
     /// The channel of every append, `<schema>_events`.
-    let everything: String
+    package let everything: String
 
-    init(schema: String) { everything = "\(schema)_events" }
+    package init(schema: String) { everything = "\(schema)_events" }
 
     /// `<schema>_events_<category>`; when that is longer than PostgreSQL's 63-byte names,
     /// the category's part is a hash of it (the same in every process).
-    func channel(for category: String) -> String {
+    package func channel(for category: String) -> String {
         let readable = "\(everything)_\(category)"
         if readable.utf8.count <= 63 { return readable }
         // FNV-1a: stable across processes, unlike Swift's seeded `Hasher`.
@@ -211,10 +209,27 @@ struct NotificationChannels: Sendable {
 /// Which store sent a notification: a random mark, made once per store, that leads the
 /// payload. It is not a category (it holds a `:`), so a version that does not know it reads
 /// the categories after it and ignores the mark.
-struct NotificationOrigin: Sendable {
-    let mark: String
+package struct NotificationOrigin: Sendable {
+    package let mark: String
 
-    init() { mark = "from:" + UUID().uuidString.lowercased() }
+    package init() { mark = "from:" + UUID().uuidString.lowercased() }
+
+    /// What a notification's payload says.
+    package enum Heard: Equatable {
+        /// The store that `ownMark` marks sent it.
+        case own
+        /// It names no category: anything may have been appended.
+        case everything
+        case categories([String])
+    }
+
+    /// What `payload` (see ``AppendNotifier``) says to the store whose mark is `ownMark`.
+    package static func heard(_ payload: String, ownMark: Substring) -> Heard {
+        let elements = payload.split(separator: ",")
+        if elements.contains(ownMark) { return .own }
+        let categories = elements.filter { StreamName.isCategory($0) }
+        return categories.isEmpty ? .everything : .categories(categories.map(String.init))
+    }
 }
 
 /// `NOTIFY` of an append's categories on several channels, prepared once per connection

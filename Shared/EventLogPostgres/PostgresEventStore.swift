@@ -11,7 +11,7 @@ import PostgresNIO
 /// `pg_snapshot_xmin(pg_current_snapshot())`, in (transaction id, position) order, so a
 /// transaction that commits late is delivered late, never skipped. Subscribers wake on
 /// LISTEN/NOTIFY and also poll, so a lost notification costs latency only.
-public final class PostgresEventStore: EventStore {
+public final class PostgresEventStore: PostgresAppending {
     public let configuration: PostgresEventStoreConfiguration
     public let changes = ChangeSignal()
     public var pollInterval: Duration { configuration.pollInterval }
@@ -25,8 +25,8 @@ public final class PostgresEventStore: EventStore {
     private let schema: String
     private let clientTask: Task<Void, Never>
     private let listener: NotificationListener
-    let notifier: AppendNotifier
-    let grouper: AppendGrouper
+    package let notifier: AppendNotifier
+    package let grouper: AppendGrouper
 
     /// Connects, migrates the schema, and starts listening for appends.
     public init(configuration: PostgresEventStoreConfiguration, logger: Logger = Logger(label: "commons.eventlog.postgres")) async throws {
@@ -45,7 +45,9 @@ public final class PostgresEventStore: EventStore {
         self.statements = statements
         let channels = NotificationChannels(schema: configuration.schema)
         let origin = NotificationOrigin()
-        notifier = AppendNotifier(statements: statements, channels: channels, origin: origin, logger: logger)
+        notifier = AppendNotifier(channels: channels, origin: origin, logger: logger) { notification, sent in
+            statements.send(notification, logger: logger, sent: sent)
+        }
         grouper = AppendGrouper(slots: configuration.concurrentAppends) { [logger] appends in
             try await statements.execute(AppendGroupStatement(appends: appends), logger: logger)
         }
@@ -80,6 +82,12 @@ public final class PostgresEventStore: EventStore {
             stored = newest
             next = counter
         }
+        try refuseCopiedLog(newest: stored, counter: next, schema: schema)
+    }
+
+    /// Throws when the log's newest stored transaction id (`newest`, text) is not below the
+    /// cluster's next one (`counter`): see ``refuseTransactionsFromAnotherCluster(client:schema:logger:)``.
+    package static func refuseCopiedLog(newest stored: String?, counter next: String, schema: String) throws {
         guard let stored, let newest = UInt64(stored), let counter = UInt64(next), newest >= counter else { return }
         throw PostgresEventStoreError(
             """
@@ -157,111 +165,30 @@ public final class PostgresEventStore: EventStore {
     // MARK: Appending
 
     public func append(to stream: String, expected: ExpectedVersion, events: [NewEvent]) async throws -> AppendResult {
-        guard let name = StreamName(stream) else { throw EventStoreError.invalidStreamName(stream) }
-        if events.isEmpty {
-            let actual = try await version(of: stream)
-            guard expected.isSatisfied(by: actual) else {
-                throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expected, actual: actual)
-            }
-            return AppendResult(streamVersion: actual, checkpoint: try await head(), wasAlreadyAppended: false)
-        }
-        let encoded = try EncodedBatch(events)
-        let expectedCode: Int64 =
-            switch expected {
-            case .any: -1
-            case .streamExists: -2
-            case .noStream: 0
-            case .exact(let version): version
-            }
-        if encoded.ids.count == 1 {
-            switch await grouper.admit(GroupedAppend(stream: name.description, category: name.category, expectedCode: expectedCode, batch: encoded)) {
-            case .slot:
-                defer { grouper.release() }
-                return try await appendAlone(stream, name, expected: expected, expectedCode: expectedCode, encoded: encoded, events: events)
-            case .appended(let row):
-                if let result = appendResult([row], alreadyAppended: false) {
-                    appended(to: name)
-                    return result
-                }
-            case .alone:
-                break
-            }
-        }
-        return try await appendAlone(stream, name, expected: expected, expectedCode: expectedCode, encoded: encoded, events: events)
+        try await appendEvents(to: stream, expected: expected, events: events)
     }
 
-    /// Wakes this process's subscribers and tells the others, unless the append's own
-    /// statement `notified` them.
-    private func appended(to name: StreamName, notified: Bool = false) {
-        if !notified { notifier.notify(category: name.category) }
-        changes.fire(categories: CollectionOfOne(name.category))
-    }
-
-    /// One append in its own statement, with every answer a failure can have.
-    private func appendAlone(
-        _ stream: String, _ name: StreamName, expected: ExpectedVersion, expectedCode: Int64, encoded: EncodedBatch, events: [NewEvent]
-    ) async throws -> AppendResult {
-        // Concurrent appenders to one stream meet on its (stream, version) key. With an
-        // exact expectation that is a lost race; with `.any` or `.streamExists` we retry.
-        // Every failure first asks whether the batch is stored already (a client retry).
-        // A single event's first attempt carries the paced notification when one is due and
-        // it is the only append this process is making; an attempt that does not append hands
-        // it back, to be sent on its own. (Among others, a carrier holding PostgreSQL's notify
-        // lock through its flush makes their notifications wait: groups that carried it cost
-        // eight writers a sixth or more of their pace against pgbench in `bench eventlog`.)
-        var carried = encoded.ids.count == 1 && grouper.isOnlyAppend ? notifier.carry(category: name.category) : nil
-        for _ in 0..<100 {
-            let carrying = carried
-            carried = nil
-            var delivered = false
-            defer { if let carrying, !delivered { notifier.carryFailed(carrying) } }
-            do {
-                let rows =
-                    switch (encoded.ids.count, expectedCode) {
-                    case (1, 0):
-                        try await execute(AppendFirstStatement(stream: name.description, category: name.category, batch: encoded), carrying: carrying)
-                    case (1, _):
-                        try await execute(
-                            AppendOneStatement(stream: name.description, category: name.category, expectedCode: expectedCode, batch: encoded),
-                            carrying: carrying)
-                    default:
-                        try await statements.execute(
-                            AppendBatchStatement(stream: name.description, category: name.category, expectedCode: expectedCode, batch: encoded),
-                            logger: logger)
-                    }
-                guard let result = appendResult(rows, alreadyAppended: false) else {
-                    if let replay = try await replayedResult(stream: stream, batch: encoded) { return replay }
-                    throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expected, actual: try await version(of: stream))
-                }
-                delivered = true
-                appended(to: name, notified: carrying != nil)
-                return result
-            } catch let error as PSQLError {
-                let state = error.serverInfo?[.sqlState]
-                if state == "CE001" || state == "23505", let replay = try await replayedResult(stream: stream, batch: encoded) {
-                    return replay
-                }
-                switch (state, error.serverInfo?[.constraintName]) {
-                case ("CE001", _):
-                    let actual = Int64(error.serverInfo?[.detail] ?? "") ?? 0
-                    throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expected, actual: actual)
-                case ("23505", "events_stream_version"):
-                    if case .any = expected { continue }
-                    if case .streamExists = expected { continue }
-                    let actual = try await version(of: stream)
-                    throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expected, actual: actual)
-                case ("23505", "events_id"):
-                    throw EventStoreError.idempotencyConflict(
-                        stream: stream, eventId: events[0].id, reason: "an event id is stored already in another stream")
-                case ("22P02", _), ("22021", _), ("22P05", _):
-                    // Not JSON, not UTF-8, or a character PostgreSQL cannot store (\u0000).
-                    throw EventStoreError.invalidEvent(id: events[0].id, reason: error.serverInfo?[.message] ?? "invalid JSON")
-                default:
-                    throw PostgresEventStoreError(error)
-                }
+    package func executeAppend(
+        _ name: StreamName, expectedCode: Int64, batch encoded: EncodedBatch, carrying: AppendNotifier.Notification?
+    ) async throws -> [AppendRow] {
+        do {
+            return switch (encoded.ids.count, expectedCode) {
+            case (1, 0):
+                try await execute(AppendFirstStatement(stream: name.description, category: name.category, batch: encoded), carrying: carrying)
+            case (1, _):
+                try await execute(
+                    AppendOneStatement(stream: name.description, category: name.category, expectedCode: expectedCode, batch: encoded),
+                    carrying: carrying)
+            default:
+                try await statements.execute(
+                    AppendBatchStatement(stream: name.description, category: name.category, expectedCode: expectedCode, batch: encoded),
+                    logger: logger)
             }
+        } catch let error as PSQLError {
+            throw AppendStatementFailure(
+                sqlState: error.serverInfo?[.sqlState], constraint: error.serverInfo?[.constraintName], detail: error.serverInfo?[.detail],
+                message: error.serverInfo?[.message], reported: PostgresEventStoreError(error))
         }
-        throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expected, actual: try await version(of: stream))
     }
 
     /// Runs a single-event append, with the notification it carries if any.
@@ -272,7 +199,7 @@ public final class PostgresEventStore: EventStore {
 
     /// The first result when this batch is stored already; nil when none of it is; throws
     /// when only part of it is, or it is stored differently.
-    private func replayedResult(stream: String, batch: EncodedBatch) async throws -> AppendResult? {
+    package func replayedResult(stream: String, batch: EncodedBatch) async throws -> AppendResult? {
         let query: PostgresQuery = """
             SELECT stream_version, last_position, last_transaction
             FROM \(unescaped: schema).replayed_append(\(stream), \(batch.ids), \(batch.types), \(batch.schemaVersions), \(batch.data)::jsonb[])
@@ -280,21 +207,13 @@ public final class PostgresEventStore: EventStore {
         do {
             let rows = try await client.queryAbandonable(query, logger: logger).decode((Int64?, Int64?, String?).self)
             for try await (version, position, transaction) in rows {
-                return appendResult([(version, position, transaction.flatMap { UInt64($0) })], alreadyAppended: true)
+                return AppendResult(row: (version, position, transaction.flatMap { UInt64($0) }), alreadyAppended: true)
             }
             return nil
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "CE002" {
             throw EventStoreError.idempotencyConflict(
                 stream: stream, eventId: batch.ids.first ?? UUID(), reason: error.serverInfo?[.detail] ?? "ids already stored")
         }
-    }
-
-    /// The result in an append statement's first row; nil when nothing was appended.
-    private func appendResult(_ rows: [AppendRow], alreadyAppended: Bool) -> AppendResult? {
-        guard let (version, position, transaction) = rows.first, let version, let position, let transaction else { return nil }
-        return AppendResult(
-            streamVersion: version, checkpoint: Checkpoint(transaction: transaction, position: position),
-            wasAlreadyAppended: alreadyAppended)
     }
 
     // MARK: Reading
@@ -350,7 +269,7 @@ public final class PostgresEventStore: EventStore {
     }
 
     /// The page that rows of a read of the whole log make.
-    private static func page(
+    package static func page(
         of rows: [(horizon: UInt64?, heldBack: Bool?, event: RecordedEvent?)], after checkpoint: Checkpoint, limit: Int
     ) -> EventPage {
         let horizon = rows.first?.horizon ?? 0
@@ -474,7 +393,7 @@ public struct PostgresEventStoreError: Error, CustomStringConvertible {
     public let description: String
     /// The driver's error this one reports, if any: ``PostgresAvailability`` reads it.
     public let underlying: PSQLError?
-    init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
         underlying = nil
     }

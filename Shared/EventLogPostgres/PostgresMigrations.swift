@@ -174,7 +174,7 @@ enum PostgresMigrations {
 
     private static func migrateOnce(_ configuration: PostgresConnection.Configuration, schema: String, logger: Logger) async throws {
         try await withDedicatedTransaction(configuration, logger: logger) { connection in
-            let lockKey = "commons-migrations:\(schema)"
+            let lockKey = LogStatementText.migrationLock(schema: schema)
             _ = try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(lockKey)))", logger: logger)
             try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
             try await connection.query(

@@ -250,3 +250,26 @@ final class StatementConnections: Sendable {
         if !kept { own.connection.closeWithoutWaiting() }
     }
 }
+
+extension StatementConnections {
+    /// Sends `notification` in a `NOTIFY` statement of its own: on a connection that is idle
+    /// now, from the event loop, with no task (a task, its deadline and the wake-ups between
+    /// them cost more than the statement; issue 17), else on the next free one.
+    func send(_ notification: AppendNotifier.Notification, logger: Logger, sent: @escaping @Sendable ((any Error)?) -> Void) {
+        let statement = NotifyStatement(channels: notification.channels, payload: notification.payload)
+        if let sending = collectNow(statement) {
+            sending.whenComplete { result in
+                if case .failure(let error) = result { sent(error) } else { sent(nil) }
+            }
+            return
+        }
+        Task {
+            do {
+                _ = try await execute(statement, logger: logger)
+                sent(nil)
+            } catch {
+                sent(error)
+            }
+        }
+    }
+}

@@ -53,14 +53,16 @@ struct BenchCodeTests {
     }
 
     @Test(
-        "bench eventlog's append cases run on a real PostgreSQL: ours, pgbench's and the prepared driver's rates, and each side's CPU per event, client and server, each a figure"
+        "bench eventlog's append cases run on a real PostgreSQL: both stores', pgbench's and the prepared driver's rates, and each side's CPU per event, client and server, each a figure"
     )
     func appendCasesRun() async throws {
         let (url, result, output) = try await BenchOutput.run(cases: "append")
         let (lines, rates, cpu) = (output.lines, output.rates, output.cpu)
         for shape in ["1 writer, 1 event", "8 writers, 1 event", "1 writer, 100 events", "8 writers, 100 events"] {
-            let ours = rates("append, \(shape) per append")
-            #expect(ours.count == 1 && ours.allSatisfy(BenchOutput.isFigure), "\(shape): \(result)")
+            for store in BenchOutput.stores {
+                let ours = rates("append, \(shape) per append, \(store)")
+                #expect(ours.count == 1 && ours.allSatisfy(BenchOutput.isFigure), "\(shape), \(store): \(result)")
+            }
         }
         let driver = rates("the same INSERT through PostgresNIO, prepared, a connection each")
         #expect(driver.count == 4 && driver.allSatisfy(BenchOutput.isFigure), "\(result)")
@@ -71,23 +73,27 @@ struct BenchCodeTests {
         #expect(lines.contains { $0.hasPrefix("CPU per event (µs)") }, "\(result)")
         let expected = BenchOutput.cpuCells(url)
         for shape in ["1 writer, 1 event", "8 writers, 1 event", "1 writer, 100 events", "8 writers, 100 events"] {
-            #expect(cpu("append, \(shape) per append") == [expected], "\(shape): \(result)")
+            for store in BenchOutput.stores {
+                #expect(cpu("append, \(shape) per append, \(store)") == [expected], "\(shape), \(store): \(result)")
+            }
         }
         #expect(cpu("the same INSERT through PostgresNIO, prepared, a connection each") == Array(repeating: expected, count: 4), "\(result)")
     }
 
     @Test(
-        "bench eventlog's read-all case runs on a real PostgreSQL: its rate and the SELECT's, and what an event read cost each side, in a table of its own"
+        "bench eventlog's read-all case runs on a real PostgreSQL: both stores' rates and the SELECT's, and what an event read cost each side, in a table of its own"
     )
     func readAllCaseRuns() async throws {
         // A window of 5,000 rather than 200,000: the top-up is most of the run, and a debug
         // build on a slow day took past two minutes for 200,000.
         let (url, result, output) = try await BenchOutput.run(cases: "read-all", "--read-window", "5000")
-        let name = "read-all, pages of 1000 (the first 5000 of 5000 events), vs one binary SELECT"
-        #expect(output.rates(name).count == 1 && output.rates(name).allSatisfy(BenchOutput.isFigure), "\(result)")
         #expect(output.lines.contains { $0.hasPrefix("CPU per event (µs)") && $0.contains("the SELECT's client") }, "\(result)")
         #expect(!output.lines.contains { $0.contains("pgbench's client") }, "\(result)")
-        #expect(output.cpu(name) == [BenchOutput.cpuCells(url)], "\(result)")
+        for store in BenchOutput.stores {
+            let name = "read-all, pages of 1000 (the first 5000 of 5000 events), vs one binary SELECT, \(store)"
+            #expect(output.rates(name).count == 1 && output.rates(name).allSatisfy(BenchOutput.isFigure), "\(store): \(result)")
+            #expect(output.cpu(name) == [BenchOutput.cpuCells(url)], "\(store): \(result)")
+        }
     }
 
     @Test("bench http without its load generator stops with one line that says how to install it, before starting anything")
@@ -105,6 +111,9 @@ private struct BenchOutput {
     let lines: [String]
 
     init(_ stdout: String) { lines = stdout.split(separator: "\n").map(String.init) }
+
+    /// The PostgreSQL stores each case runs on, as its rows name them.
+    static let stores = ["PostgresNIO", "libpq"]
 
     /// Runs `commons bench eventlog --cases cases` briefly on the test server, expecting it to succeed.
     static func run(cases: String, _ more: String...) async throws -> (url: String, result: CommandResult, output: BenchOutput) {

@@ -1,4 +1,5 @@
 import EventLog
+import EventLogLibPQ
 import EventLogPostgres
 import EventLogSQLite
 import Foundation
@@ -28,10 +29,24 @@ extension TestLog {
     }
 }
 
-/// The two event-log backends every contract test runs on.
+/// The event-log backends: PostgreSQL and SQLite, which every test that takes a backend runs
+/// on (``allCases``), and PostgreSQL on libpq, which the event log's own contract tests run on
+/// too (``logBackends``) while it is measured beside the PostgresNIO store (issue 58).
 public enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    /// PostgreSQL through PostgresNIO (`PostgresEventStore`).
     case postgres
+    /// PostgreSQL through libpq (`LibPQEventStore`), on the same log.
+    case libpq
     case sqlite
+
+    /// The backends the services' tests run on: one PostgreSQL store, and SQLite.
+    public static var allCases: [Backend] { [.postgres, .sqlite] }
+
+    /// The backends the event log's contract tests run on: both PostgreSQL stores, and SQLite.
+    public static let logBackends: [Backend] = [.postgres, .libpq, .sqlite]
+
+    /// Whether the log is in PostgreSQL, whichever driver.
+    public var isPostgreSQL: Bool { self != .sqlite }
 
     public var testDescription: String { rawValue }
 
@@ -47,12 +62,12 @@ public enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable
         holdsTransactions: Bool = false
     ) async throws -> TestLog {
         switch self {
-        case .postgres:
+        case .postgres, .libpq:
             let cluster = holdsTransactions ? try await ThrowawayPostgres.start() : nil
             do {
                 var configuration = try Self.freshSchema(url: cluster?.url ?? postgresURL)
                 configuration.pollInterval = pollInterval
-                return try await TestLog(postgres: configuration, cluster: cluster)
+                return try await TestLog(postgres: configuration, backend: self, cluster: cluster)
             } catch {
                 await cluster?.destroy()
                 throw error
@@ -101,12 +116,18 @@ public final class TestLog: Sendable {
     /// The cluster of the log's own, when it holds transactions (see ``Backend/makeLog(pollInterval:postgresURL:holdsTransactions:)``).
     private let cluster: ThrowawayPostgres?
 
-    init(postgres configuration: PostgresEventStoreConfiguration, cluster: ThrowawayPostgres? = nil) async throws {
-        backend = .postgres
+    init(postgres configuration: PostgresEventStoreConfiguration, backend: Backend = .postgres, cluster: ThrowawayPostgres? = nil) async throws {
+        self.backend = backend
         postgres = configuration
         sqlitePath = nil
         self.cluster = cluster
-        store = try await PostgresEventStore(configuration: configuration, logger: Logger(label: "test"))
+        store = try await Self.postgresStore(configuration, backend: backend)
+    }
+
+    /// A store of `backend`, a PostgreSQL one, on the log `configuration` names.
+    private static func postgresStore(_ configuration: PostgresEventStoreConfiguration, backend: Backend) async throws -> any EventStore {
+        if backend == .libpq { return try await LibPQEventStore(configuration: configuration, logger: Logger(label: "test")) }
+        return try await PostgresEventStore(configuration: configuration, logger: Logger(label: "test"))
     }
 
     init(sqlitePath: String, pollInterval: Duration) throws {
@@ -123,7 +144,7 @@ public final class TestLog: Sendable {
     public func independentStore(hearsEveryCategory: Bool = true) async throws -> any EventStore {
         if var postgres {
             postgres.hearsEveryCategory = hearsEveryCategory
-            return try await PostgresEventStore(configuration: postgres, logger: Logger(label: "test"))
+            return try await Self.postgresStore(postgres, backend: backend)
         }
         return try SQLiteEventStore(path: sqlitePath!, pollInterval: store.pollInterval)
     }

@@ -243,15 +243,34 @@ struct BenchRow {
         _ name: String, rounds: Int, aim: Aim = .none,
         ours: (_ round: Int) async throws -> Double, ceiling: (_ round: Int) async throws -> Double
     ) async throws -> BenchRow {
-        var (oursRates, ceilings, ratios) = ([Double](), [Double](), [Double]())
-        for round in 1...max(1, rounds) {
-            if rounds > 1 { Bench.note("\(name): round \(round) of \(rounds)") }
-            let (mine, best) = (try await ours(round), try await ceiling(round))
-            oursRates.append(mine)
-            ceilings.append(best)
-            ratios.append(best > 0 ? mine / best : 0)
+        try await withoutActuallyEscaping(ours) { ours in
+            try await withoutActuallyEscaping(ceiling) { ceiling in
+                try await interleaved([name], rounds: rounds, aim: aim, sides: [ours], ceiling: ceiling)[0]
+            }
         }
-        return BenchRow(name: name, ours: median(oursRates), ceiling: median(ceilings), aim: aim, rounds: ratios)
+    }
+
+    /// Measures each of `sides` in turn, then `ceiling`, `rounds` times over: one row per side,
+    /// named by `names`, each with every round's ratio to the ceiling measured in that round.
+    static func interleaved(
+        _ names: [String], rounds: Int, aim: Aim = .none,
+        sides: [(_ round: Int) async throws -> Double], ceiling: (_ round: Int) async throws -> Double
+    ) async throws -> [BenchRow] {
+        var (rates, ceilings, ratios) = ([[Double]](repeating: [], count: sides.count), [Double](), [[Double]](repeating: [], count: sides.count))
+        for round in 1...max(1, rounds) {
+            if rounds > 1 { Bench.note("\(names[0]): round \(round) of \(rounds)") }
+            var measured: [Double] = []
+            for side in sides { measured.append(try await side(round)) }
+            let best = try await ceiling(round)
+            ceilings.append(best)
+            for (index, mine) in measured.enumerated() {
+                rates[index].append(mine)
+                ratios[index].append(best > 0 ? mine / best : 0)
+            }
+        }
+        return names.indices.map { index in
+            BenchRow(name: names[index], ours: median(rates[index]), ceiling: median(ceilings), aim: aim, rounds: ratios[index])
+        }
     }
 
     static func median(_ values: [Double]) -> Double {

@@ -1,14 +1,18 @@
 import EventLog
+import EventLogLibPQ
 import EventLogPostgres
 import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
 
-/// The PostgreSQL cases: the event store against plain statements sent through a
-/// `PostgresClient` configured as the store's, into a copy of its table in the same schema.
+/// The PostgreSQL cases: the event store, on PostgresNIO and on libpq (one log, two stores),
+/// against plain statements sent through a `PostgresClient` configured as the store's, into a
+/// copy of its table in the same schema.
 struct PostgresBench: Sendable {
     let store: PostgresEventStore
+    /// The same log through libpq (issue 58), measured beside ``store`` in every case.
+    let libpq: LibPQEventStore
     /// The plain client, for ceilings and bookkeeping.
     let client: PostgresClient
     let schema: String
@@ -36,8 +40,15 @@ struct PostgresBench: Sendable {
         let clientTask = Task { await client.run() }
         defer { clientTask.cancel() }
         let store = try await PostgresEventStore(configuration: configuration, logger: storeLogger)
+        let libpq: LibPQEventStore
+        do {
+            libpq = try await LibPQEventStore(configuration: configuration, logger: storeLogger)
+        } catch {
+            await store.shutdown()
+            throw error
+        }
         let bench = PostgresBench(
-            store: store, client: client, schema: configuration.schema, duration: duration,
+            store: store, libpq: libpq, client: client, schema: configuration.schema, duration: duration,
             driver: DriverInsert(configuration: try configuration.connection(searchPath: true)), readWindow: readWindow)
         let result: Result
         do {
@@ -52,6 +63,7 @@ struct PostgresBench: Sendable {
 
     private func close() async {
         await store.shutdown()
+        await libpq.shutdown()
         do {
             try await client.query(PostgresQuery(unsafeSQL: "DROP SCHEMA \(schema) CASCADE"))
         } catch {
@@ -65,9 +77,10 @@ struct PostgresBench: Sendable {
     }
 
     /// Cases 1 to 5: appends by writers and batch size, then reading the whole log. Each
-    /// append case runs Commons, then pgbench (the ceiling its ratio is taken against), then
-    /// the same rows through PostgresNIO without the log, prepared, a connection per writer
-    /// (``DriverInsert``: how much of the gap is the driver's and the runtime's).
+    /// append case runs Commons on PostgresNIO, Commons on libpq, then pgbench (the ceiling
+    /// their ratios are taken against), then the same rows through PostgresNIO without the
+    /// log, prepared, a connection per writer (``DriverInsert``: how much of the gap is the
+    /// driver's and the runtime's).
     func cases(pgbench: Pgbench, rounds: Int = 1, groups: BenchEventLogCases = .all) async throws -> [BenchRow] {
         try await client.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(schema).ceiling (LIKE \(schema).events INCLUDING ALL)"))
         try await client.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(schema).pgbench_events (LIKE \(schema).events INCLUDING ALL)"))
@@ -81,25 +94,36 @@ struct PostgresBench: Sendable {
             let name = "append, \(writers) writer\(writers > 1 ? "s" : ""), \(batch) event\(batch > 1 ? "s" : "") per append"
             Bench.note(name)
             let tag = "w\(writers)b\(batch)"
-            let (oursCPU, pgbenchCPU, driverCPU) = (
-                CPUTally(postmaster: postmaster), CPUTally(postmaster: postmaster), CPUTally(postmaster: postmaster)
+            let (oursCPU, libpqCPU, pgbenchCPU, driverCPU) = (
+                CPUTally(postmaster: postmaster), CPUTally(postmaster: postmaster), CPUTally(postmaster: postmaster),
+                CPUTally(postmaster: postmaster)
             )
             // Each round appends to streams of its own: a stream's versions start where the
             // cursor does, at 0.
-            let groupsBefore = store.appendGroups
-            var row = try await BenchRow.interleaved(name, rounds: rounds, aim: aim) { round in
-                try await oursCPU.measure {
-                    try await Bench.measureCounting(workers: writers, for: duration, appendSteps(tag: "\(tag)r\(round)", batch: batch))
+            let groupsBefore = (store.appendGroups, libpq.appendGroups)
+            let sides = [(store as any EventStore, oursCPU, "nio"), (libpq, libpqCPU, "pq")].map { side, tally, label in
+                { (round: Int) async throws -> Double in
+                    try await tally.measure {
+                        try await Bench.measureCounting(
+                            workers: writers, for: duration, Self.appendSteps(side, tag: "\(tag)\(label)r\(round)", batch: batch))
+                    }
                 }
-            } ceiling: { _ in
+            }
+            let measuredRows = try await BenchRow.interleaved(
+                [name + ", PostgresNIO", name + ", libpq"], rounds: rounds, aim: aim, sides: sides
+            ) { _ in
                 try await pgbenchCPU.measure { try await pgbench.insertRate(clients: writers, batch: batch) }
             }
+            var (row, libpqRow) = (measuredRows[0], measuredRows[1])
             if batch == 1 {
                 // Grouping is what lets single-event appends share a round trip and a commit.
-                let groups = store.appendGroups
-                Bench.note(
-                    "\(name): \(groups.appends - groupsBefore.appends) of \(oursCPU.events) appends went in "
-                        + "\(groups.statements - groupsBefore.statements) group statements")
+                for (label, before, after, tally) in [
+                    ("PostgresNIO", groupsBefore.0, store.appendGroups, oursCPU), ("libpq", groupsBefore.1, libpq.appendGroups, libpqCPU),
+                ] {
+                    Bench.note(
+                        "\(name), \(label): \(after.appends - before.appends) of \(tally.events) appends went in "
+                            + "\(after.statements - before.statements) group statements")
+                }
             }
             let opened = try await driver.open(writers: writers)
             let measured: Double
@@ -113,12 +137,14 @@ struct PostgresBench: Sendable {
             }
             await opened.closeAll()
             var driverRow = BenchRow(name: "the same INSERT through PostgresNIO, prepared, a connection each", ours: measured, ceiling: row.ceiling)
-            if let ours = oursCPU.perEvent, let ceiling = pgbenchCPU.perEvent, let driven = driverCPU.perEvent {
+            if let ours = oursCPU.perEvent, let ceiling = pgbenchCPU.perEvent, let driven = driverCPU.perEvent,
+                let viaLibPQ = libpqCPU.perEvent
+            {
                 row.cpu = (ours, ceiling)
+                libpqRow.cpu = (viaLibPQ, ceiling)
                 driverRow.cpu = (driven, ceiling)
             }
-            rows.append(row)
-            rows.append(driverRow)
+            rows += [row, libpqRow, driverRow]
         }
         guard groups.contains(.readAll) else { return rows }
         try await topUp(to: readWindow)
@@ -130,31 +156,32 @@ struct PostgresBench: Sendable {
         let connection = try await PostgresConnection.connect(configuration: driver.configuration, id: 0, logger: Self.logger)
         // What an event read costs each side, as for the appends: it moves less than the rates
         // between runs, and shows which side a gap to the SELECT is on.
-        let (oursCPU, selectCPU) = (CPUTally(postmaster: postmaster), CPUTally(postmaster: postmaster))
-        var row: BenchRow
+        let (oursCPU, libpqCPU, selectCPU) = (CPUTally(postmaster: postmaster), CPUTally(postmaster: postmaster), CPUTally(postmaster: postmaster))
         do {
-            row = try await BenchRow.interleaved(
-                "read-all, pages of 1000 (the first \(readWindow) of \(try await count()) events), vs one binary SELECT",
-                rounds: rounds, aim: .ratio(0.9)
-            ) { _ in
-                try await oursCPU.measure { try await Bench.measureCounting(for: duration, readAllSteps) }
-            } ceiling: { _ in
+            let name = "read-all, pages of 1000 (the first \(readWindow) of \(try await count()) events), vs one binary SELECT"
+            let sides = [(store as any EventStore, oursCPU), (libpq, libpqCPU)].map { side, tally in
+                { (_: Int) async throws -> Double in try await tally.measure { try await Bench.measureCounting(for: duration, readAllSteps(side)) } }
+            }
+            var read = try await BenchRow.interleaved([name + ", PostgresNIO", name + ", libpq"], rounds: rounds, aim: .ratio(0.9), sides: sides) {
+                _ in
                 try await selectCPU.measure { try await Bench.measureCounting(for: duration, selectSteps(on: connection)) }
             }
-            if let ours = oursCPU.perEvent, let ceiling = selectCPU.perEvent { row.cpu = (ours, ceiling) }
+            for (index, tally) in [oursCPU, libpqCPU].enumerated() {
+                if let ours = tally.perEvent, let ceiling = selectCPU.perEvent { read[index].cpu = (ours, ceiling) }
+            }
+            rows += read
         } catch {
             try? await connection.close()
             throw error
         }
         try? await connection.close()
-        rows.append(row)
         return rows
     }
 
     // MARK: Appending
 
-    private func appendSteps(tag: String, batch: Int) -> @Sendable (Int) -> BenchStep {
-        { [store] worker in
+    private static func appendSteps(_ store: any EventStore, tag: String, batch: Int) -> @Sendable (Int) -> BenchStep {
+        { worker in
             var cursor = BenchStreamCursor("\(BenchEvent.category)-\(tag).\(worker).")
             return {
                 let (stream, version) = cursor.advance(by: batch)
@@ -233,9 +260,9 @@ struct PostgresBench: Sendable {
     /// on a slow day.
     static let defaultReadWindow = 200_000
 
-    /// Pages through the first ``readWindow`` events of the log, then from the start again.
-    private var readAllSteps: @Sendable (Int) -> BenchStep {
-        { [store, readWindow] _ in
+    /// Pages through the first ``readWindow`` events of the log with `store`, then from the start again.
+    private func readAllSteps(_ store: any EventStore) -> @Sendable (Int) -> BenchStep {
+        { [readWindow] _ in
             var checkpoint = Checkpoint.start
             var read = 0
             return {
