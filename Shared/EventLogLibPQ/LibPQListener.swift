@@ -26,11 +26,10 @@ final class LibPQListener: Sendable {
     private let channels: NotificationChannels
     private let hearing: Hearing
     private let changes: ChangeSignal
-    private let ownMark: Substring
     private let logger: Logger
     private let state = Mutex(State())
     private let connectionCount = Atomic<Int>(0)
-    private let ownSkipped = Atomic<Int>(0)
+    private let delivery: NotificationDelivery
 
     /// How long the thread waits on the socket before it looks for new categories or a stop.
     private static let wakeEvery: Int32 = 100
@@ -43,7 +42,7 @@ final class LibPQListener: Sendable {
         self.channels = channels
         self.hearing = hearing
         self.changes = changes
-        ownMark = Substring(origin.mark)
+        delivery = NotificationDelivery(changes: changes, origin: origin)
         self.logger = logger
     }
 
@@ -51,7 +50,7 @@ final class LibPQListener: Sendable {
     var connections: Int { connectionCount.load(ordering: .relaxed) }
 
     /// How many of the store's own notifications came back and were skipped.
-    var ownNotificationsSkipped: Int { ownSkipped.load(ordering: .relaxed) }
+    var ownNotificationsSkipped: Int { delivery.ownNotificationsSkipped }
 
     func start() {
         if hearing == .categoriesAskedAbout {
@@ -136,7 +135,7 @@ final class LibPQListener: Sendable {
             while let notification = PQnotifies(connection) {
                 let payload = notification.pointee.extra.map { String(cString: $0) } ?? ""
                 PQfreemem(notification)
-                fire(for: payload)
+                delivery.deliver(payload)
             }
             if PQstatus(connection) != CONNECTION_OK { return }
         }
@@ -150,11 +149,4 @@ final class LibPQListener: Sendable {
         return result.map { PQresultStatus($0) == PGRES_COMMAND_OK } ?? false
     }
 
-    private func fire(for payload: String) {
-        switch NotificationOrigin.heard(payload, ownMark: ownMark) {
-        case .own: ownSkipped.add(1, ordering: .relaxed)
-        case .everything: changes.fire()
-        case .categories(let categories): changes.fire(categories: categories)
-        }
-    }
 }

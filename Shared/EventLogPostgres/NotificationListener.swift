@@ -31,13 +31,11 @@ final class NotificationListener: Sendable {
     private let channels: NotificationChannels
     private let hearing: Hearing
     private let changes: ChangeSignal
-    /// The payload element by which the store's own notifications are known.
-    private let ownMark: Substring
     private let logger: Logger
     private let task = Mutex<Task<Void, Never>?>(nil)
     private let interest = Mutex(Interest())
     private let connectionCount = Atomic<Int>(0)
-    private let ownSkipped = Atomic<Int>(0)
+    private let delivery: NotificationDelivery
 
     init(
         configuration: PostgresConnection.Configuration, channels: NotificationChannels, hearing: Hearing, changes: ChangeSignal,
@@ -47,7 +45,7 @@ final class NotificationListener: Sendable {
         self.channels = channels
         self.hearing = hearing
         self.changes = changes
-        ownMark = Substring(origin.mark)
+        delivery = NotificationDelivery(changes: changes, origin: origin)
         self.logger = logger
     }
 
@@ -56,7 +54,7 @@ final class NotificationListener: Sendable {
     var connections: Int { connectionCount.load(ordering: .relaxed) }
 
     /// How many of the store's own notifications came back and were skipped.
-    var ownNotificationsSkipped: Int { ownSkipped.load(ordering: .relaxed) }
+    var ownNotificationsSkipped: Int { delivery.ownNotificationsSkipped }
 
     func start() {
         if hearing == .categoriesAskedAbout {
@@ -170,20 +168,10 @@ final class NotificationListener: Sendable {
         let channel = category.map(channels.channel(for:)) ?? channels.everything
         try await connection.listen(on: channel) { notifications in
             listening()
-            for try await notification in notifications { fire(for: notification.payload) }
+            for try await notification in notifications { delivery.deliver(notification.payload) }
         }
     }
 
-    /// Fires for the categories in `payload` (see ``AppendNotifier``); for everything when
-    /// it names none, as a notification from an older version or an operator does; not at
-    /// all when the store sent it.
-    private func fire(for payload: String) {
-        switch NotificationOrigin.heard(payload, ownMark: ownMark) {
-        case .own: ownSkipped.add(1, ordering: .relaxed)
-        case .everything: changes.fire()
-        case .categories(let categories): changes.fire(categories: categories)
-        }
-    }
 }
 
 /// The channels of a log's notifications: one that every append's notification goes to, and

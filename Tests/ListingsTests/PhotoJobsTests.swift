@@ -39,6 +39,9 @@ struct PhotoJobsTests {
         let cancelled = Task { try await jobs.run(for: y, gate.job()) }
         #expect(try await eventually { jobs.waitingCount == 2 })
 
+        // Told before an upload's body is read, by the same rule.
+        #expect(jobs.refusal(for: x)?.status == .tooManyRequests)
+        #expect(jobs.refusal(for: z)?.status == .serviceUnavailable)
         let accountFull = try await refusal(jobs, x)
         #expect(accountFull?.status == .tooManyRequests && accountFull?.headers["Retry-After"] != nil)
         let processFull = try await refusal(jobs, z)
@@ -47,6 +50,7 @@ struct PhotoJobsTests {
         cancelled.cancel()
         await #expect(throws: CancellationError.self) { try await cancelled.value }
         #expect(jobs.waitingCount == 1)
+        #expect(jobs.refusal(for: z) == nil)
         let third = Task { try await jobs.run(for: z, gate.job()) }
         #expect(try await eventually { jobs.waitingCount == 2 })
         gate.release(3)

@@ -48,11 +48,15 @@ final class PhotoJobs: Sendable {
     /// its body is read, so that a full account or process does not take in megabytes only to
     /// refuse them. ``run(for:_:)`` checks again, under the lock.
     func refusal(for account: UUID) -> Problem? {
-        state.withLock { state in
-            if state.perAccount[account, default: 0] >= perAccount { return accountFull }
-            if state.running >= slots, state.waiting.count >= queue { return full }
-            return nil
-        }
+        state.withLock { refusal(for: account, in: $0) }
+    }
+
+    /// The one rule of admission: an account at its share is refused (429), and so is any job
+    /// when every slot runs and the queue is full (503).
+    private func refusal(for account: UUID, in state: State) -> Problem? {
+        if state.perAccount[account, default: 0] >= perAccount { return accountFull }
+        if state.running >= slots, state.waiting.count >= queue { return full }
+        return nil
     }
 
     private enum Admission {
@@ -69,14 +73,12 @@ final class PhotoJobs: Sendable {
                 let admission = state.withLock { state -> Admission in
                     // Cancelled before it could queue: the handler below found nothing to take out.
                     if Task.isCancelled { return .refused(CancellationError()) }
-                    if state.perAccount[account, default: 0] >= perAccount { return .refused(accountFull) }
+                    if let refusal = refusal(for: account, in: state) { return .refused(refusal) }
+                    state.perAccount[account, default: 0] += 1
                     if state.running < slots {
                         state.running += 1
-                        state.perAccount[account, default: 0] += 1
                         return .now
                     }
-                    guard state.waiting.count < queue else { return .refused(full) }
-                    state.perAccount[account, default: 0] += 1
                     state.waiting.append((ticket, account, turn))
                     return .queued
                 }
